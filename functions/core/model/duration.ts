@@ -1,0 +1,2 @@
+/** A duration in milliseconds, or `null` for Karpenter's `Never`. */
+export type DurationMs = number | null;

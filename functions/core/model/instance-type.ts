@@ -1,0 +1,52 @@
+/** Capacity types Karpenter knows; joiner launches spot and on-demand. */
+export type CapacityType = 'spot' | 'on-demand' | 'reserved';
+
+/** An offering: where and how an instance type can be bought, and its hourly price in USD. */
+export interface Offering {
+  readonly zone: string;
+  readonly capacityType: CapacityType;
+  readonly price: number;
+}
+
+export interface GpuInfo {
+  readonly count: number;
+  readonly manufacturer: string;
+  readonly name: string;
+  /** Memory per GPU in MiB. */
+  readonly memoryMiB: number;
+}
+
+/** One EC2 instance type of the catalog. */
+export interface InstanceType {
+  readonly name: string;
+  readonly vcpu: number;
+  readonly memoryMiB: number;
+  readonly arch: 'amd64' | 'arm64';
+  readonly gpus?: GpuInfo;
+  readonly maxEnis: number;
+  readonly ipv4PerEni: number;
+  /** Default 1. */
+  readonly networkCards?: number;
+  /** Total local NVMe instance storage in GiB; absent or 0 when none. */
+  readonly localNvmeGiB?: number;
+  readonly networkBandwidthMbps?: number;
+  /** Default `nitro`. */
+  readonly hypervisor?: 'nitro' | 'xen' | '';
+  /** Default false. */
+  readonly encryptionInTransit?: boolean;
+  readonly offerings: readonly Offering[];
+  /**
+   * Optional explicit overrides of the computed overhead (used by synthetic catalogs such as
+   * Karpenter's benchmark): kube-reserved cpu in millicores and memory in MiB, max pods.
+   */
+  readonly overhead?: { readonly kubeReservedCpuMillis?: number; readonly kubeReservedMemoryMiB?: number };
+  readonly maxPods?: number;
+}
+
+/** A catalog: the instance types of one region. */
+export interface Catalog {
+  readonly region: string;
+  /** Free text: where the data came from and when. */
+  readonly source?: string;
+  readonly instanceTypes: readonly InstanceType[];
+}
