@@ -1,0 +1,29 @@
+/**
+ * Environment variable names the Lambda functions read. The CDK stack sets them from the same
+ * constants, so names cannot drift apart.
+ */
+export const ENV = {
+  clusterName: 'JOINER_CLUSTER_NAME',
+  clusterEndpoint: 'JOINER_CLUSTER_ENDPOINT',
+  clusterCa: 'JOINER_CLUSTER_CA',
+  /** Path to a kubeconfig (simulated cloud / local runs); when set, endpoint/CA/token are not used. */
+  kubeconfig: 'JOINER_KUBECONFIG',
+  tableName: 'JOINER_TABLE_NAME',
+  busName: 'JOINER_BUS_NAME',
+  timersQueueUrl: 'JOINER_TIMERS_QUEUE_URL',
+  provisioningQueueUrl: 'JOINER_PROVISIONING_QUEUE_URL',
+  webhookSecretArn: 'JOINER_WEBHOOK_SECRET_ARN',
+  /** The secret itself, for local runs. */
+  webhookSecret: 'JOINER_WEBHOOK_SECRET',
+  nodeRoleName: 'JOINER_NODE_ROLE_NAME',
+  instanceProfileName: 'JOINER_INSTANCE_PROFILE_NAME',
+  /** Endpoint overrides for the simulated cloud. */
+  ec2Endpoint: 'JOINER_EC2_ENDPOINT',
+  ssmEndpoint: 'JOINER_SSM_ENDPOINT',
+  eventBridgeEndpoint: 'JOINER_EVENTBRIDGE_ENDPOINT',
+  sqsEndpoint: 'JOINER_SQS_ENDPOINT',
+  dynamoDbEndpoint: 'JOINER_DYNAMODB_ENDPOINT',
+  logLevel: 'POWERTOOLS_LOG_LEVEL',
+  serviceName: 'POWERTOOLS_SERVICE_NAME',
+  metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
+} as const;
