@@ -50,3 +50,28 @@ export interface Catalog {
   readonly source?: string;
   readonly instanceTypes: readonly InstanceType[];
 }
+
+/** An offering as the scheduler sees it: `available` is false while the offering is marked unavailable (ICE). */
+export interface ResolvedOffering extends Offering {
+  readonly available: boolean;
+}
+
+/**
+ * An instance type as a NodePool can launch it: its well-known node labels, its capacity and its
+ * allocatable after kube-reserved / system-reserved / eviction / VM overhead and the max-pods
+ * limit for the NodeClass (Multus ENIs subtracted), and its offerings. The scheduler only sees these.
+ */
+export interface ResolvedInstanceType {
+  readonly name: string;
+  /**
+   * Labels every node of this type carries (`node.kubernetes.io/instance-type`, `kubernetes.io/arch`,
+   * `kubernetes.io/os`, `topology.kubernetes.io/region`, `karpenter.k8s.aws/instance-*`). Zone and
+   * capacity type come from the offering.
+   */
+  readonly labels: Readonly<Record<string, string>>;
+  /** Raw capacity (cpu millicores, memory bytes, pods, ephemeral-storage bytes, extended resources). */
+  readonly capacity: Readonly<Record<string, number>>;
+  /** What pods can request: capacity minus overhead, pods = max pods. */
+  readonly allocatable: Readonly<Record<string, number>>;
+  readonly offerings: readonly ResolvedOffering[];
+}
