@@ -1,0 +1,131 @@
+import { JOINER_API_GROUP, type KubeManifest, managedMetadata } from './kube-manifest.js';
+
+type Schema = Readonly<Record<string, unknown>>;
+
+/** An object whose unknown fields are kept: the handlers validate documents with their own error paths. */
+const openObject = (properties: Record<string, Schema> = {}): Schema => ({
+  type: 'object',
+  'x-kubernetes-preserve-unknown-fields': true,
+  properties,
+});
+
+const selectorTerms: Schema = { type: 'array', items: openObject() };
+
+const quantity: Schema = {
+  'x-kubernetes-int-or-string': true,
+  anyOf: [{ type: 'integer' }, { type: 'string' }],
+};
+
+const nodePoolSpec: Schema = openObject({
+  template: openObject({
+    metadata: openObject({
+      labels: { type: 'object', additionalProperties: { type: 'string' } },
+      annotations: { type: 'object', additionalProperties: { type: 'string' } },
+    }),
+    spec: openObject({
+      nodeClassRef: openObject({ name: { type: 'string', minLength: 1 } }),
+      requirements: { type: 'array', items: openObject() },
+      taints: { type: 'array', items: openObject() },
+      startupTaints: { type: 'array', items: openObject() },
+    }),
+  }),
+  disruption: openObject(),
+  limits: { type: 'object', additionalProperties: quantity },
+  weight: { type: 'integer', minimum: 1, maximum: 100 },
+});
+
+const nodeClassSpec: Schema = openObject({
+  amiFamily: { type: 'string' },
+  amiSelectorTerms: selectorTerms,
+  subnetSelectorTerms: selectorTerms,
+  securityGroupSelectorTerms: selectorTerms,
+  role: { type: 'string' },
+  instanceProfile: { type: 'string' },
+  userData: { type: 'string' },
+  tags: { type: 'object', additionalProperties: { type: 'string' } },
+  multusInterfaces: {
+    type: 'array',
+    items: openObject({
+      subnetSelectorTerms: selectorTerms,
+      securityGroupSelectorTerms: selectorTerms,
+      deviceIndex: { type: 'integer', minimum: 1 },
+      networkCardIndex: { type: 'integer', minimum: 0 },
+      disableSourceDestCheck: { type: 'boolean' },
+      ipv6AddressCount: { type: 'integer', minimum: 0 },
+    }),
+  },
+});
+
+interface CrdNames {
+  readonly kind: string;
+  readonly plural: string;
+  readonly singular: string;
+  readonly shortNames: readonly string[];
+}
+
+function crd(names: CrdNames, spec: Schema, columns: readonly Schema[]): KubeManifest {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: managedMetadata(`${names.plural}.${JOINER_API_GROUP}`),
+    spec: {
+      group: JOINER_API_GROUP,
+      scope: 'Cluster',
+      names: {
+        ...names,
+        shortNames: [...names.shortNames],
+        listKind: `${names.kind}List`,
+        categories: ['joiner'],
+      },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          subresources: { status: {} },
+          additionalPrinterColumns: [
+            ...columns,
+            { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+          ],
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              required: ['spec'],
+              properties: {
+                apiVersion: { type: 'string' },
+                kind: { type: 'string' },
+                metadata: { type: 'object' },
+                spec: spec,
+                status: openObject(),
+              },
+            },
+          },
+        },
+      ],
+    },
+  };
+}
+
+/** The `nodepools.joiner.sh` CRD: Karpenter's v1 NodePool schema, unknown fields preserved. */
+export function nodePoolCrd(): KubeManifest {
+  return crd(
+    { kind: 'NodePool', plural: 'nodepools', singular: 'nodepool', shortNames: ['jnp'] },
+    nodePoolSpec,
+    [
+      { name: 'NodeClass', type: 'string', jsonPath: '.spec.template.spec.nodeClassRef.name' },
+      { name: 'Weight', type: 'integer', jsonPath: '.spec.weight', priority: 1 },
+    ],
+  );
+}
+
+/** The `nodeclasses.joiner.sh` CRD: the EC2NodeClass v1 schema plus the Multus interfaces. */
+export function nodeClassCrd(): KubeManifest {
+  return crd(
+    { kind: 'NodeClass', plural: 'nodeclasses', singular: 'nodeclass', shortNames: ['jnc'] },
+    nodeClassSpec,
+    [
+      { name: 'Role', type: 'string', jsonPath: '.spec.role' },
+      { name: 'AMIFamily', type: 'string', jsonPath: '.spec.amiFamily', priority: 1 },
+    ],
+  );
+}

@@ -1,0 +1,66 @@
+/**
+ * CEL match conditions of joiner's admission webhooks. The API server evaluates them before
+ * calling the webhook, so it only calls for the few updates joiner reacts to. They use `has()`
+ * rather than optional field syntax so every CEL implementation (and the simulated API server)
+ * evaluates them the same. Variables: `object` (null on DELETE), `oldObject` (null on CREATE),
+ * `request`.
+ */
+
+/** A named CEL expression; all of a webhook's conditions must be true for a call. */
+export interface MatchCondition {
+  readonly name: string;
+  readonly expression: string;
+}
+
+/** The Multus daemonset pod label (the thick Multus daemonset carries `app: multus`). */
+export const MULTUS_POD_LABEL = { key: 'app', value: 'multus' } as const;
+
+const conditionIs = (obj: string, type: string, status: string): string =>
+  `has(${obj}.status) && has(${obj}.status.conditions) && ` +
+  `${obj}.status.conditions.exists(c, c.type == '${type}' && c.status == '${status}')`;
+
+const becameReady = (): string =>
+  `(${conditionIs('object', 'Ready', 'True')}) && ` +
+  `(oldObject == null || !(${conditionIs('oldObject', 'Ready', 'True')}))`;
+
+/** Pod status updates that mark the pod unschedulable. */
+export const POD_UNSCHEDULABLE: readonly MatchCondition[] = [
+  {
+    name: 'pod-unschedulable',
+    expression:
+      "object != null && has(object.status) && has(object.status.conditions) && object.status.conditions.exists(c, c.type == 'PodScheduled' && c.status == 'False' && has(c.reason) && c.reason == 'Unschedulable')",
+  },
+];
+
+/** Node creations, and node updates where the Ready condition turns True. */
+export const NODE_REGISTERED_OR_READY: readonly MatchCondition[] = [
+  {
+    name: 'node-created-or-became-ready',
+    expression: `request.operation == 'CREATE' || (object != null && ${becameReady()})`,
+  },
+];
+
+/** Multus daemonset pods turning Ready (joiner then clears the node's Multus startup taint). */
+export const MULTUS_POD_READY: readonly MatchCondition[] = [
+  {
+    name: 'multus-pod',
+    expression: `object != null && has(object.metadata.labels) && '${MULTUS_POD_LABEL.key}' in object.metadata.labels && object.metadata.labels['${MULTUS_POD_LABEL.key}'] == '${MULTUS_POD_LABEL.value}'`,
+  },
+  { name: 'pod-became-ready', expression: `object != null && ${becameReady()}` },
+];
+
+/**
+ * Deletions of pods bound to a node that are not daemonset pods (an emptiness hint). CEL cannot
+ * see the node's labels, so the lifecycle function ignores pods of nodes joiner does not own.
+ */
+export const BOUND_POD_DELETED: readonly MatchCondition[] = [
+  {
+    name: 'bound-pod',
+    expression: "oldObject != null && has(oldObject.spec.nodeName) && oldObject.spec.nodeName != ''",
+  },
+  {
+    name: 'not-daemonset-pod',
+    expression:
+      "oldObject != null && (!has(oldObject.metadata.ownerReferences) || !oldObject.metadata.ownerReferences.exists(r, r.kind == 'DaemonSet'))",
+  },
+];

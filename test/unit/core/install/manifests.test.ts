@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import {
+  joinerManifests,
+  WEBHOOK_SECRET_PLACEHOLDER,
+  withWebhookSecret,
+} from '../../../../functions/core/install/index.js';
+
+const byKind = (kind: string) => joinerManifests({ webhookUrl: 'https://hook.example/x' }).filter((m) => m.kind === kind);
+
+describe('joinerManifests', () => {
+  it('installs CRDs first and the webhook configuration last', () => {
+    const kinds = joinerManifests({ webhookUrl: 'https://hook.example/x' }).map((m) => m.kind);
+    expect(kinds).toEqual([
+      'CustomResourceDefinition',
+      'CustomResourceDefinition',
+      'ClusterRole',
+      'ClusterRoleBinding',
+      'ValidatingWebhookConfiguration',
+    ]);
+  });
+
+  it('defines cluster-scoped v1 CRDs for NodePool and NodeClass in joiner.sh', () => {
+    const crds = byKind('CustomResourceDefinition');
+    expect(crds.map((c) => c.metadata.name)).toEqual(['nodepools.joiner.sh', 'nodeclasses.joiner.sh']);
+    for (const crd of crds) {
+      const spec = crd.spec as { scope: string; group: string; versions: { name: string; storage: boolean }[] };
+      expect(spec.scope).toBe('Cluster');
+      expect(spec.group).toBe('joiner.sh');
+      expect(spec.versions).toEqual([expect.objectContaining({ name: 'v1', served: true, storage: true })]);
+      const schema = (spec.versions[0] as never as { schema: { openAPIV3Schema: Record<string, never> } }).schema
+        .openAPIV3Schema;
+      expect(schema.properties.spec['x-kubernetes-preserve-unknown-fields']).toBe(true);
+    }
+    const nodeClass = JSON.stringify(crds[1]);
+    expect(nodeClass).toContain('multusInterfaces');
+  });
+
+  it('binds the controller ClusterRole to the Lambda group, default or chosen', () => {
+    const [binding] = byKind('ClusterRoleBinding');
+    expect(binding.subjects).toEqual([expect.objectContaining({ kind: 'Group', name: 'joiner-controllers' })]);
+    const custom = joinerManifests({ webhookUrl: 'https://h.example/', lambdaGroup: 'my-joiner' });
+    expect(custom.find((m) => m.kind === 'ClusterRoleBinding')?.subjects).toEqual([
+      expect.objectContaining({ name: 'my-joiner' }),
+    ]);
+    const [role] = byKind('ClusterRole');
+    const rules = role.rules as { resources: string[]; verbs: string[] }[];
+    expect(rules.some((r) => r.resources.includes('pods/eviction') && r.verbs.includes('create'))).toBe(true);
+    expect(rules.every((r) => !r.verbs.includes('*') && !r.resources.includes('*'))).toBe(true);
+  });
+
+  it('configures every webhook to observe without ever blocking the API server', () => {
+    const [config] = byKind('ValidatingWebhookConfiguration');
+    const webhooks = config.webhooks as Record<string, unknown>[];
+    expect(webhooks).toHaveLength(4);
+    for (const w of webhooks) {
+      expect(w).toMatchObject({
+        failurePolicy: 'Ignore',
+        timeoutSeconds: 2,
+        sideEffects: 'None',
+        admissionReviewVersions: ['v1'],
+        clientConfig: { url: 'https://hook.example/x' },
+      });
+      expect((w.matchConditions as unknown[]).length).toBeGreaterThan(0);
+      expect(w.clientConfig).not.toHaveProperty('caBundle');
+    }
+    const rules = webhooks.flatMap((w) => w.rules as { operations: string[]; resources: string[] }[]);
+    const pairs = rules.flatMap((r) => r.resources.flatMap((res) => r.operations.map((op) => `${res} ${op}`)));
+    expect(new Set(pairs)).toEqual(
+      new Set(['pods/status UPDATE', 'nodes CREATE', 'nodes UPDATE', 'nodes/status UPDATE', 'pods DELETE']),
+    );
+  });
+
+  it('adds the caBundle when given', () => {
+    const [config] = joinerManifests({ webhookUrl: 'https://h.example/', caBundle: 'TUlJQ0FURQ==' }).filter(
+      (m) => m.kind === 'ValidatingWebhookConfiguration',
+    );
+    for (const w of config.webhooks as { clientConfig: { caBundle?: string } }[]) {
+      expect(w.clientConfig.caBundle).toBe('TUlJQ0FURQ==');
+    }
+  });
+
+  it('rejects bad input with an error naming the field', () => {
+    expect(() => joinerManifests({ webhookUrl: 'http://hook.example/' })).toThrow(/webhookUrl .* https/);
+    expect(() => joinerManifests({ webhookUrl: 'not a url' })).toThrow(/webhookUrl/);
+    expect(() => joinerManifests({ webhookUrl: 'https://h.example/?a=1' })).toThrow(/query/);
+    expect(() => joinerManifests({ webhookUrl: 'https://h.example/', caBundle: 'not base64!' })).toThrow(/caBundle/);
+    expect(() => joinerManifests({ webhookUrl: 'https://h.example/', lambdaGroup: 'system:masters' })).toThrow(
+      /lambdaGroup/,
+    );
+  });
+});
+
+describe('withWebhookSecret', () => {
+  it('fills the secret into every webhook URL and nowhere else', () => {
+    const manifests = joinerManifests({ webhookUrl: `https://h.example/${WEBHOOK_SECRET_PLACEHOLDER}` });
+    const filled = withWebhookSecret(manifests, 'abcdefghijklmnop1234');
+    const text = JSON.stringify(filled);
+    expect(text).not.toContain(WEBHOOK_SECRET_PLACEHOLDER);
+    expect(text.split('https://h.example/abcdefghijklmnop1234').length - 1).toBe(4);
+    expect(JSON.stringify(manifests)).toContain(WEBHOOK_SECRET_PLACEHOLDER);
+  });
+
+  it('rejects a secret that is short or not URL-safe', () => {
+    expect(() => withWebhookSecret([], 'short')).toThrow(/webhook secret/);
+    expect(() => withWebhookSecret([], 'has/slash/and/more/chars')).toThrow(/URL-safe/);
+  });
+});

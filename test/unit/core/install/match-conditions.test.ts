@@ -1,0 +1,94 @@
+import { run } from '@bufbuild/cel';
+import { describe, expect, it } from 'vitest';
+import { joinerManifests } from '../../../../functions/core/install/index.js';
+
+/** JSON -> CEL values (objects become maps, whole numbers ints), as the API server sees them. */
+function toCel(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(toCel);
+  if (value !== null && typeof value === 'object') {
+    return new Map(Object.entries(value).map(([k, v]) => [k, toCel(v)]));
+  }
+  if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value);
+  return value;
+}
+
+interface Call {
+  operation: 'CREATE' | 'UPDATE' | 'DELETE';
+  object: unknown;
+  oldObject: unknown;
+}
+
+const [configuration] = joinerManifests({ webhookUrl: 'https://hook.example/s3cr3t' }).filter(
+  (m) => m.kind === 'ValidatingWebhookConfiguration',
+);
+const webhooks = configuration.webhooks as { name: string; matchConditions: { expression: string }[] }[];
+
+/** Whether the API server would call the named webhook (all conditions true; errors skip it). */
+function calls(name: string, call: Call): boolean {
+  const webhook = webhooks.find((w) => w.name === `${name}.joiner.sh`);
+  if (!webhook) throw new Error(`no webhook ${name}`);
+  const vars = {
+    object: toCel(call.object),
+    oldObject: toCel(call.oldObject),
+    request: toCel({ operation: call.operation }),
+  };
+  return webhook.matchConditions.every((c) => run(c.expression, vars as never) === true);
+}
+
+const pod = (conditions: object[], extra: object = {}) => ({
+  metadata: { name: 'p', namespace: 'default', ...extra },
+  spec: { containers: [] },
+  status: { conditions },
+});
+const unschedulable = { type: 'PodScheduled', status: 'False', reason: 'Unschedulable' };
+const ready = { type: 'Ready', status: 'True' };
+const notReady = { type: 'Ready', status: 'False' };
+
+describe('webhook match conditions', () => {
+  it('calls for pod status updates that mark the pod Unschedulable, and only those', () => {
+    expect(calls('pod-unschedulable', { operation: 'UPDATE', object: pod([unschedulable]), oldObject: pod([]) })).toBe(
+      true,
+    );
+    const scheduled = pod([{ type: 'PodScheduled', status: 'True' }]);
+    expect(calls('pod-unschedulable', { operation: 'UPDATE', object: scheduled, oldObject: pod([]) })).toBe(false);
+    const otherReason = pod([{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated' }]);
+    expect(calls('pod-unschedulable', { operation: 'UPDATE', object: otherReason, oldObject: pod([]) })).toBe(false);
+    expect(calls('pod-unschedulable', { operation: 'UPDATE', object: { metadata: {} }, oldObject: pod([]) })).toBe(
+      false,
+    );
+  });
+
+  it('calls for node creations and Ready transitions, not for heartbeats of a Ready node', () => {
+    const node = (conditions: object[]) => ({ metadata: { name: 'n' }, status: { conditions } });
+    expect(calls('node', { operation: 'CREATE', object: node([]), oldObject: null })).toBe(true);
+    expect(calls('node', { operation: 'UPDATE', object: node([ready]), oldObject: node([notReady]) })).toBe(true);
+    expect(calls('node', { operation: 'UPDATE', object: node([ready]), oldObject: node([]) })).toBe(true);
+    expect(calls('node', { operation: 'UPDATE', object: node([ready]), oldObject: node([ready]) })).toBe(false);
+    expect(calls('node', { operation: 'UPDATE', object: node([notReady]), oldObject: node([ready]) })).toBe(false);
+  });
+
+  it('calls when a Multus pod turns Ready, not for other pods or repeated Ready updates', () => {
+    const multus = (conditions: object[]) => pod(conditions, { labels: { app: 'multus' } });
+    expect(calls('multus-pod-ready', { operation: 'UPDATE', object: multus([ready]), oldObject: multus([]) })).toBe(
+      true,
+    );
+    expect(
+      calls('multus-pod-ready', { operation: 'UPDATE', object: multus([ready]), oldObject: multus([ready]) }),
+    ).toBe(false);
+    expect(calls('multus-pod-ready', { operation: 'UPDATE', object: pod([ready]), oldObject: pod([]) })).toBe(false);
+    const other = pod([ready], { labels: { app: 'web' } });
+    expect(calls('multus-pod-ready', { operation: 'UPDATE', object: other, oldObject: pod([]) })).toBe(false);
+  });
+
+  it('calls for deletions of bound pods that no daemonset owns', () => {
+    const bound = { metadata: { name: 'p' }, spec: { nodeName: 'ip-10-0-2-1' } };
+    expect(calls('pod-deleted', { operation: 'DELETE', object: null, oldObject: bound })).toBe(true);
+    const pending = { metadata: { name: 'p' }, spec: {} };
+    expect(calls('pod-deleted', { operation: 'DELETE', object: null, oldObject: pending })).toBe(false);
+    const daemon = {
+      metadata: { name: 'p', ownerReferences: [{ kind: 'DaemonSet', name: 'multus', apiVersion: 'apps/v1' }] },
+      spec: { nodeName: 'ip-10-0-2-1' },
+    };
+    expect(calls('pod-deleted', { operation: 'DELETE', object: null, oldObject: daemon })).toBe(false);
+  });
+});
