@@ -5,7 +5,8 @@ import {
   withWebhookSecret,
 } from '../../../../functions/core/install/index.js';
 
-const byKind = (kind: string) => joinerManifests({ webhookUrl: 'https://hook.example/x' }).filter((m) => m.kind === kind);
+const byKind = (kind: string) =>
+  joinerManifests({ webhookUrl: 'https://hook.example/x' }).filter((m) => m.kind === kind);
 
 describe('joinerManifests', () => {
   it('installs CRDs first and the webhook configuration last', () => {
@@ -23,13 +24,13 @@ describe('joinerManifests', () => {
     const crds = byKind('CustomResourceDefinition');
     expect(crds.map((c) => c.metadata.name)).toEqual(['nodepools.joiner.sh', 'nodeclasses.joiner.sh']);
     for (const crd of crds) {
-      const spec = crd.spec as { scope: string; group: string; versions: { name: string; storage: boolean }[] };
+      type Version = { name: string; schema: { openAPIV3Schema: { properties: Record<string, object> } } };
+      const spec = crd.spec as { scope: string; group: string; versions: Version[] };
       expect(spec.scope).toBe('Cluster');
       expect(spec.group).toBe('joiner.sh');
       expect(spec.versions).toEqual([expect.objectContaining({ name: 'v1', served: true, storage: true })]);
-      const schema = (spec.versions[0] as never as { schema: { openAPIV3Schema: Record<string, never> } }).schema
-        .openAPIV3Schema;
-      expect(schema.properties.spec['x-kubernetes-preserve-unknown-fields']).toBe(true);
+      const schema = spec.versions[0].schema.openAPIV3Schema;
+      expect(schema.properties.spec).toHaveProperty('x-kubernetes-preserve-unknown-fields', true);
     }
     const nodeClass = JSON.stringify(crds[1]);
     expect(nodeClass).toContain('multusInterfaces');
@@ -37,7 +38,9 @@ describe('joinerManifests', () => {
 
   it('binds the controller ClusterRole to the Lambda group, default or chosen', () => {
     const [binding] = byKind('ClusterRoleBinding');
-    expect(binding.subjects).toEqual([expect.objectContaining({ kind: 'Group', name: 'joiner-controllers' })]);
+    expect(binding.subjects).toEqual([
+      expect.objectContaining({ kind: 'Group', name: 'joiner-controllers' }),
+    ]);
     const custom = joinerManifests({ webhookUrl: 'https://h.example/', lambdaGroup: 'my-joiner' });
     expect(custom.find((m) => m.kind === 'ClusterRoleBinding')?.subjects).toEqual([
       expect.objectContaining({ name: 'my-joiner' }),
@@ -64,7 +67,9 @@ describe('joinerManifests', () => {
       expect(w.clientConfig).not.toHaveProperty('caBundle');
     }
     const rules = webhooks.flatMap((w) => w.rules as { operations: string[]; resources: string[] }[]);
-    const pairs = rules.flatMap((r) => r.resources.flatMap((res) => r.operations.map((op) => `${res} ${op}`)));
+    const pairs = rules.flatMap((r) =>
+      r.resources.flatMap((res) => r.operations.map((op) => `${res} ${op}`)),
+    );
     expect(new Set(pairs)).toEqual(
       new Set(['pods/status UPDATE', 'nodes CREATE', 'nodes UPDATE', 'nodes/status UPDATE', 'pods DELETE']),
     );
@@ -83,10 +88,12 @@ describe('joinerManifests', () => {
     expect(() => joinerManifests({ webhookUrl: 'http://hook.example/' })).toThrow(/webhookUrl .* https/);
     expect(() => joinerManifests({ webhookUrl: 'not a url' })).toThrow(/webhookUrl/);
     expect(() => joinerManifests({ webhookUrl: 'https://h.example/?a=1' })).toThrow(/query/);
-    expect(() => joinerManifests({ webhookUrl: 'https://h.example/', caBundle: 'not base64!' })).toThrow(/caBundle/);
-    expect(() => joinerManifests({ webhookUrl: 'https://h.example/', lambdaGroup: 'system:masters' })).toThrow(
-      /lambdaGroup/,
+    expect(() => joinerManifests({ webhookUrl: 'https://h.example/', caBundle: 'not base64!' })).toThrow(
+      /caBundle/,
     );
+    expect(() =>
+      joinerManifests({ webhookUrl: 'https://h.example/', lambdaGroup: 'system:masters' }),
+    ).toThrow(/lambdaGroup/);
   });
 });
 

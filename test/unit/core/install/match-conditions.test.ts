@@ -46,36 +46,48 @@ const notReady = { type: 'Ready', status: 'False' };
 
 describe('webhook match conditions', () => {
   it('calls for pod status updates that mark the pod Unschedulable, and only those', () => {
-    expect(calls('pod-unschedulable', { operation: 'UPDATE', object: pod([unschedulable]), oldObject: pod([]) })).toBe(
-      true,
-    );
+    expect(
+      calls('pod-unschedulable', { operation: 'UPDATE', object: pod([unschedulable]), oldObject: pod([]) }),
+    ).toBe(true);
     const scheduled = pod([{ type: 'PodScheduled', status: 'True' }]);
-    expect(calls('pod-unschedulable', { operation: 'UPDATE', object: scheduled, oldObject: pod([]) })).toBe(false);
-    const otherReason = pod([{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated' }]);
-    expect(calls('pod-unschedulable', { operation: 'UPDATE', object: otherReason, oldObject: pod([]) })).toBe(false);
-    expect(calls('pod-unschedulable', { operation: 'UPDATE', object: { metadata: {} }, oldObject: pod([]) })).toBe(
+    expect(calls('pod-unschedulable', { operation: 'UPDATE', object: scheduled, oldObject: pod([]) })).toBe(
       false,
     );
+    const otherReason = pod([{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated' }]);
+    expect(calls('pod-unschedulable', { operation: 'UPDATE', object: otherReason, oldObject: pod([]) })).toBe(
+      false,
+    );
+    expect(
+      calls('pod-unschedulable', { operation: 'UPDATE', object: { metadata: {} }, oldObject: pod([]) }),
+    ).toBe(false);
   });
 
   it('calls for node creations and Ready transitions, not for heartbeats of a Ready node', () => {
     const node = (conditions: object[]) => ({ metadata: { name: 'n' }, status: { conditions } });
     expect(calls('node', { operation: 'CREATE', object: node([]), oldObject: null })).toBe(true);
-    expect(calls('node', { operation: 'UPDATE', object: node([ready]), oldObject: node([notReady]) })).toBe(true);
+    expect(calls('node', { operation: 'UPDATE', object: node([ready]), oldObject: node([notReady]) })).toBe(
+      true,
+    );
     expect(calls('node', { operation: 'UPDATE', object: node([ready]), oldObject: node([]) })).toBe(true);
-    expect(calls('node', { operation: 'UPDATE', object: node([ready]), oldObject: node([ready]) })).toBe(false);
-    expect(calls('node', { operation: 'UPDATE', object: node([notReady]), oldObject: node([ready]) })).toBe(false);
+    expect(calls('node', { operation: 'UPDATE', object: node([ready]), oldObject: node([ready]) })).toBe(
+      false,
+    );
+    expect(calls('node', { operation: 'UPDATE', object: node([notReady]), oldObject: node([ready]) })).toBe(
+      false,
+    );
   });
 
   it('calls when a Multus pod turns Ready, not for other pods or repeated Ready updates', () => {
     const multus = (conditions: object[]) => pod(conditions, { labels: { app: 'multus' } });
-    expect(calls('multus-pod-ready', { operation: 'UPDATE', object: multus([ready]), oldObject: multus([]) })).toBe(
-      true,
-    );
+    expect(
+      calls('multus-pod-ready', { operation: 'UPDATE', object: multus([ready]), oldObject: multus([]) }),
+    ).toBe(true);
     expect(
       calls('multus-pod-ready', { operation: 'UPDATE', object: multus([ready]), oldObject: multus([ready]) }),
     ).toBe(false);
-    expect(calls('multus-pod-ready', { operation: 'UPDATE', object: pod([ready]), oldObject: pod([]) })).toBe(false);
+    expect(calls('multus-pod-ready', { operation: 'UPDATE', object: pod([ready]), oldObject: pod([]) })).toBe(
+      false,
+    );
     const other = pod([ready], { labels: { app: 'web' } });
     expect(calls('multus-pod-ready', { operation: 'UPDATE', object: other, oldObject: pod([]) })).toBe(false);
   });
@@ -86,7 +98,10 @@ describe('webhook match conditions', () => {
     const pending = { metadata: { name: 'p' }, spec: {} };
     expect(calls('pod-deleted', { operation: 'DELETE', object: null, oldObject: pending })).toBe(false);
     const daemon = {
-      metadata: { name: 'p', ownerReferences: [{ kind: 'DaemonSet', name: 'multus', apiVersion: 'apps/v1' }] },
+      metadata: {
+        name: 'p',
+        ownerReferences: [{ kind: 'DaemonSet', name: 'multus', apiVersion: 'apps/v1' }],
+      },
       spec: { nodeName: 'ip-10-0-2-1' },
     };
     expect(calls('pod-deleted', { operation: 'DELETE', object: null, oldObject: daemon })).toBe(false);
