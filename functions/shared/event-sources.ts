@@ -66,7 +66,8 @@ export const EVENT_SOURCES: readonly EventSourceSpec[] = [
   {
     queue: 'lifecycle',
     function: 'lifecycle',
-    batchSize: 100,
+    // Lambda requires a batching window of >= 1 s for batches over 10; these queues favour latency.
+    batchSize: 10,
     batchingWindowSeconds: 0,
     maxConcurrency: 5,
     maxReceiveCount: 5,
@@ -84,7 +85,7 @@ export const EVENT_SOURCES: readonly EventSourceSpec[] = [
   {
     queue: 'timers',
     function: 'disruption',
-    batchSize: 100,
+    batchSize: 10,
     batchingWindowSeconds: 0,
     maxConcurrency: 2,
     maxReceiveCount: 5,
