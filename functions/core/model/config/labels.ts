@@ -1,0 +1,113 @@
+/**
+ * Label rules Karpenter enforces on NodePool labels and requirement keys: the `kubernetes.io`,
+ * `k8s.io`, `karpenter.sh` and `karpenter.k8s.aws` domains are reserved except for well-known labels.
+ */
+
+const WELL_KNOWN_KUBERNETES = new Set([
+  'beta.kubernetes.io/instance-type',
+  'failure-domain.beta.kubernetes.io/region',
+  'failure-domain.beta.kubernetes.io/zone',
+  'beta.kubernetes.io/os',
+  'beta.kubernetes.io/arch',
+  'topology.kubernetes.io/zone',
+  'topology.kubernetes.io/region',
+  'node.kubernetes.io/instance-type',
+  'kubernetes.io/arch',
+  'kubernetes.io/os',
+  'node.kubernetes.io/windows-build',
+]);
+
+const WELL_KNOWN_AWS = new Set(
+  [
+    'instance-tenancy',
+    'capacity-reservation-type',
+    'capacity-reservation-id',
+    'ec2nodeclass',
+    'instance-encryption-in-transit-supported',
+    'instance-category',
+    'instance-hypervisor',
+    'instance-family',
+    'instance-generation',
+    'instance-local-nvme',
+    'instance-size',
+    'instance-cpu',
+    'instance-cpu-manufacturer',
+    'instance-cpu-sustained-clock-speed-mhz',
+    'instance-memory',
+    'instance-ebs-bandwidth',
+    'instance-network-bandwidth',
+    'instance-gpu-name',
+    'instance-gpu-manufacturer',
+    'instance-gpu-count',
+    'instance-gpu-memory',
+    'instance-accelerator-name',
+    'instance-accelerator-manufacturer',
+    'instance-accelerator-count',
+  ].map((s) => `karpenter.k8s.aws/${s}`),
+);
+
+function domainOf(key: string): string {
+  const slash = key.indexOf('/');
+  return slash < 0 ? '' : key.slice(0, slash);
+}
+
+const endsWithDomain = (domain: string, suffix: string): boolean =>
+  domain === suffix || domain.endsWith(`.${suffix}`);
+
+/**
+ * Returns why a label key may not be set by a NodePool (as a label or requirement key), or
+ * `undefined` when it is allowed.
+ */
+export function restrictedLabelReason(key: string): string | undefined {
+  if (key === 'karpenter.sh/nodepool' || key === 'kubernetes.io/hostname') {
+    return `label "${key}" is restricted: it is set by the autoscaler or the kubelet`;
+  }
+  const domain = domainOf(key);
+  if (domain === '') return undefined;
+  if (endsWithDomain(domain, 'kubernetes.io')) {
+    if (WELL_KNOWN_KUBERNETES.has(key)) return undefined;
+    if (
+      endsWithDomain(domain, 'node.kubernetes.io') ||
+      endsWithDomain(domain, 'node-restriction.kubernetes.io')
+    ) {
+      return undefined;
+    }
+    return 'label domain "kubernetes.io" is restricted';
+  }
+  if (endsWithDomain(domain, 'k8s.io') && !endsWithDomain(domain, 'kops.k8s.io')) {
+    return 'label domain "k8s.io" is restricted';
+  }
+  if (endsWithDomain(domain, 'karpenter.sh') && key !== 'karpenter.sh/capacity-type') {
+    return 'label domain "karpenter.sh" is restricted';
+  }
+  if (endsWithDomain(domain, 'karpenter.k8s.aws') && !WELL_KNOWN_AWS.has(key)) {
+    return 'label domain "karpenter.k8s.aws" is restricted';
+  }
+  return undefined;
+}
+
+const NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const PREFIX = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** Returns why a string is not a valid Kubernetes label key (`[prefix/]name`), or `undefined`. */
+export function invalidLabelKeyReason(key: string): string | undefined {
+  const parts = key.split('/');
+  if (parts.length > 2) return `label key "${key}" has more than one "/"`;
+  const name = parts[parts.length - 1];
+  if (name.length === 0 || name.length > 63 || !NAME.test(name)) {
+    return `label key "${key}" is not a valid label name (alphanumerics, "-", "_", "." up to 63 characters)`;
+  }
+  if (parts.length === 2 && (parts[0].length > 253 || !PREFIX.test(parts[0]))) {
+    return `label key "${key}" has an invalid prefix (must be a DNS subdomain)`;
+  }
+  return undefined;
+}
+
+/** Returns why a string is not a valid label value, or `undefined`. */
+export function invalidLabelValueReason(value: string): string | undefined {
+  if (value === '') return undefined;
+  if (value.length > 63 || !NAME.test(value)) {
+    return `label value "${value}" is invalid (alphanumerics, "-", "_", "." up to 63 characters)`;
+  }
+  return undefined;
+}

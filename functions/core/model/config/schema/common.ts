@@ -1,0 +1,198 @@
+import { CronPattern } from 'croner';
+import { z } from 'zod';
+import { parseQuantity } from '../../quantity.js';
+import { isDuration } from '../duration.js';
+import { invalidLabelKeyReason, invalidLabelValueReason, restrictedLabelReason } from '../labels.js';
+
+type Ctx = z.core.$RefinementCtx;
+
+/** Adds a custom issue with an optional hint (read back by the diagnostics mapper). */
+export function addIssue(ctx: Ctx, message: string, path: PropertyKey[] = [], hint?: string): void {
+  ctx.addIssue({ code: 'custom', message, path, params: hint === undefined ? undefined : { hint } });
+}
+
+/** A Kubernetes quantity written as a string or a number. */
+export const quantity = z.union([z.string(), z.number()]).superRefine((v, ctx) => {
+  try {
+    parseQuantity(v);
+  } catch (e) {
+    addIssue(ctx, (e as Error).message);
+  }
+});
+
+/** A Karpenter duration: Go duration syntax, seconds as a number, or `Never`. */
+export const duration = z.union([z.string(), z.number()]).superRefine((v, ctx) => {
+  if (!isDuration(v)) {
+    addIssue(
+      ctx,
+      `invalid duration ${JSON.stringify(v)}`,
+      [],
+      'use Go duration syntax such as "30s", "720h", "1h30m", or "Never"',
+    );
+  }
+});
+
+/** Object metadata: only the name is checked; other metadata fields are accepted as they are. */
+export const metadata = z.looseObject({
+  name: z.string().min(1, 'metadata.name must not be empty'),
+  namespace: z.string().optional(),
+  labels: z.record(z.string(), z.string()).optional(),
+  annotations: z.record(z.string(), z.string()).optional(),
+});
+
+/** A string map (labels, annotations, tags). */
+export const stringMap = z.record(z.string(), z.string());
+
+/** Node labels a NodePool may set: valid syntax, not in a restricted domain. */
+export const nodeLabels = stringMap.superRefine((labels, ctx) => {
+  for (const [key, value] of Object.entries(labels)) {
+    const reason = invalidLabelKeyReason(key) ?? restrictedLabelReason(key) ?? invalidLabelValueReason(value);
+    if (reason !== undefined) addIssue(ctx, reason, [key]);
+  }
+});
+
+/** A taint as written in a NodePool. */
+export const taint = z.object({
+  key: z.string().min(1),
+  value: z.string().optional(),
+  effect: z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute']),
+  timeAdded: z.string().optional(),
+});
+
+/** A taint written as an object or as `key=value:Effect`. */
+export const taintOrString = z.union([
+  taint,
+  z.string().regex(/^[^=:\s]+(=[^:\s]*)?:(NoSchedule|PreferNoSchedule|NoExecute)$/, {
+    message: 'expected a taint "key=value:Effect" (Effect is NoSchedule, PreferNoSchedule or NoExecute)',
+  }),
+]);
+
+/** A subnet / security group / capacity reservation selector term. */
+export const selectorTerm = z
+  .object({
+    tags: stringMap.optional(),
+    id: z.string().optional(),
+    name: z.string().optional(),
+    ownerID: z.string().optional(),
+    instanceMatchCriteria: z.string().optional(),
+  })
+  .superRefine((t, ctx) => {
+    if (t.tags === undefined && t.id === undefined && t.name === undefined) {
+      addIssue(ctx, 'selector term selects nothing', [], 'set tags, id or name');
+    }
+    if (t.id !== undefined && (t.tags !== undefined || t.name !== undefined)) {
+      addIssue(ctx, '"id" is mutually exclusive with "tags" and "name"', [], 'use a separate term per id');
+    }
+  });
+
+/** An AMI selector term. */
+export const amiSelectorTerm = z
+  .object({
+    alias: z.string().optional(),
+    id: z.string().optional(),
+    name: z.string().optional(),
+    owner: z.string().optional(),
+    tags: stringMap.optional(),
+    ssmParameter: z.string().optional(),
+  })
+  .superRefine((t, ctx) => {
+    if (t.alias !== undefined && !/^[a-z0-9]+@[A-Za-z0-9.-]+$/.test(t.alias)) {
+      addIssue(ctx, `invalid alias "${t.alias}"`, ['alias'], 'write family@version, e.g. al2023@latest');
+    }
+    if (Object.values(t).every((v) => v === undefined)) {
+      addIssue(ctx, 'AMI selector term selects nothing', [], 'set alias, id, name, tags or ssmParameter');
+    }
+  });
+
+/** Kubelet settings (v1 EC2NodeClass `kubelet`, v1beta1 NodePool `kubelet`, v1alpha5 `kubeletConfiguration`). */
+export const kubelet = z.object({
+  clusterDNS: z.array(z.string()).optional(),
+  maxPods: z.number().int().min(0).optional(),
+  podsPerCore: z.number().int().min(0).optional(),
+  systemReserved: z.record(z.string(), quantity).optional(),
+  kubeReserved: z.record(z.string(), quantity).optional(),
+  evictionHard: z.record(z.string(), z.string()).optional(),
+  evictionSoft: z.record(z.string(), z.string()).optional(),
+  evictionSoftGracePeriod: z.record(z.string(), duration).optional(),
+  evictionMaxPodGracePeriod: z.number().int().optional(),
+  imageGCHighThresholdPercent: z.number().int().min(0).max(100).optional(),
+  imageGCLowThresholdPercent: z.number().int().min(0).max(100).optional(),
+  cpuCFSQuota: z.boolean().optional(),
+});
+
+/** An EBS block device mapping. */
+export const blockDeviceMapping = z.object({
+  deviceName: z.string().min(1),
+  rootVolume: z.boolean().optional(),
+  ebs: z
+    .object({
+      volumeSize: quantity.optional(),
+      volumeType: z.enum(['standard', 'io1', 'io2', 'gp2', 'sc1', 'st1', 'gp3']).optional(),
+      iops: z.number().int().optional(),
+      throughput: z.number().int().optional(),
+      encrypted: z.boolean().optional(),
+      kmsKeyID: z.string().optional(),
+      deleteOnTermination: z.boolean().optional(),
+      snapshotID: z.string().optional(),
+    })
+    .optional(),
+});
+
+/** EC2 instance metadata service options. */
+export const metadataOptions = z.object({
+  httpEndpoint: z.enum(['enabled', 'disabled']).optional(),
+  httpProtocolIPv6: z.enum(['enabled', 'disabled']).optional(),
+  httpPutResponseHopLimit: z.number().int().min(1).max(64).optional(),
+  httpTokens: z.enum(['required', 'optional']).optional(),
+});
+
+/** A disruption budget (v1 and v1beta1). */
+export const budget = z
+  .object({
+    nodes: z.union([z.string(), z.number()]),
+    schedule: z.string().optional(),
+    duration: duration.optional(),
+    reasons: z.array(z.enum(['Underutilized', 'Empty', 'Drifted'])).optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (!/^((100|[0-9]{1,2})%|[0-9]+)$/.test(String(b.nodes))) {
+      addIssue(
+        ctx,
+        `nodes ${JSON.stringify(b.nodes)} is neither a node count nor a percentage`,
+        ['nodes'],
+        'write e.g. "10%" or "3"',
+      );
+    }
+    if ((b.schedule === undefined) !== (b.duration === undefined)) {
+      addIssue(
+        ctx,
+        'schedule and duration must be set together',
+        [b.schedule === undefined ? 'schedule' : 'duration'],
+        'a budget with a cron schedule needs a duration, e.g. duration: 8h',
+      );
+    }
+    if (b.schedule !== undefined && !isCron(b.schedule)) {
+      addIssue(
+        ctx,
+        `invalid cron schedule "${b.schedule}"`,
+        ['schedule'],
+        'use 5 fields (minute hour day month weekday) or a macro such as @daily',
+      );
+    }
+  });
+
+function isCron(s: string): boolean {
+  const text = s.trim();
+  const macros = ['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly'];
+  if (macros.includes(text)) return true;
+  if (text.split(/\s+/).length !== 5) return false;
+  try {
+    new CronPattern(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Resource limits: quantity per resource name. */
+export const limits = z.record(z.string(), quantity);

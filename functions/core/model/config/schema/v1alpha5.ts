@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import {
+  blockDeviceMapping,
+  kubelet,
+  limits,
+  metadata,
+  metadataOptions,
+  nodeLabels,
+  stringMap,
+  taint,
+} from './common.js';
+import { requirementSchema } from './requirement.js';
+
+const requirement = requirementSchema({ restrictKeys: true, allowMinValues: false });
+
+/** The AWS provider fields of a v1alpha5 `provider` block and of a v1alpha1 AWSNodeTemplate spec. */
+export const awsProviderShape = {
+  subnetSelector: stringMap.optional(),
+  securityGroupSelector: stringMap.optional(),
+  amiSelector: stringMap.optional(),
+  instanceProfile: z.string().optional(),
+  launchTemplate: z.string().optional(),
+  amiFamily: z.enum(['AL2', 'Bottlerocket', 'Windows2019', 'Windows2022', 'Custom']).optional(),
+  tags: stringMap.optional(),
+  userData: z.string().optional(),
+  blockDeviceMappings: z.array(blockDeviceMapping).optional(),
+  metadataOptions: metadataOptions.optional(),
+  detailedMonitoring: z.boolean().optional(),
+  context: z.string().optional(),
+};
+
+/** `karpenter.sh/v1alpha5` Provisioner. */
+export const provisionerV1alpha5 = z.object({
+  apiVersion: z.string(),
+  kind: z.string(),
+  metadata,
+  spec: z.object({
+    requirements: z.array(requirement).optional(),
+    labels: nodeLabels.optional(),
+    annotations: stringMap.optional(),
+    taints: z.array(taint).optional(),
+    startupTaints: z.array(taint).optional(),
+    limits: z.object({ resources: limits.optional() }).optional(),
+    weight: z.number().int().min(1).max(100).optional(),
+    ttlSecondsAfterEmpty: z.number().int().min(0).optional(),
+    ttlSecondsUntilExpired: z.number().int().min(0).optional(),
+    consolidation: z.object({ enabled: z.boolean().optional() }).optional(),
+    kubeletConfiguration: kubelet.optional(),
+    provider: z
+      .object({ apiVersion: z.string().optional(), kind: z.string().optional(), ...awsProviderShape })
+      .optional(),
+    providerRef: z
+      .object({ apiVersion: z.string().optional(), kind: z.string().optional(), name: z.string().min(1) })
+      .optional(),
+  }),
+  status: z.unknown().optional(),
+});
+
+/** `karpenter.k8s.aws/v1alpha1` AWSNodeTemplate. */
+export const awsNodeTemplateV1alpha1 = z.object({
+  apiVersion: z.string(),
+  kind: z.string(),
+  metadata,
+  spec: z.object(awsProviderShape),
+  status: z.unknown().optional(),
+});
+
+export type ProvisionerV1alpha5 = z.infer<typeof provisionerV1alpha5>;
+export type AwsProvider = z.infer<z.ZodObject<typeof awsProviderShape>>;
+export type AWSNodeTemplateV1alpha1 = z.infer<typeof awsNodeTemplateV1alpha1>;
