@@ -73,7 +73,7 @@ export function crossCheck(
         pool.source,
         refPath(pool),
         `${pool.nodeClassRef.kind} "${pool.nodeClassRef.name}" is not among the loaded node classes (loaded: ${known})`,
-        `add a ${pool.nodeClassRef.kind} named "${pool.nodeClassRef.name}" to the files, or fix the reference`,
+        `add ${/^[AEIOU]/.test(pool.nodeClassRef.kind) ? 'an' : 'a'} ${pool.nodeClassRef.kind} named "${pool.nodeClassRef.name}" to the files, or fix the reference`,
       ),
     );
     out.failed.push(pool.source);
