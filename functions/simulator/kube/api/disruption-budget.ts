@@ -1,0 +1,57 @@
+/**
+ * PodDisruptionBudget arithmetic, computed from the live pods as the disruption controller does:
+ * expected pods, healthy pods (Running, Ready, not terminating), desired healthy and the
+ * disruptions allowed.
+ */
+import type { PodDisruptionBudget } from '../../../core/model/kube-objects.js';
+import { matchesLabelSelector } from './label-selector.js';
+import type { KubeObject } from './object-store.js';
+
+/** The status a PDB has for the given pods of its namespace. */
+export interface BudgetStatus {
+  readonly expectedPods: number;
+  readonly currentHealthy: number;
+  readonly desiredHealthy: number;
+  readonly disruptionsAllowed: number;
+}
+
+/** Whether a pod counts as healthy for budgets. */
+export function isHealthyPod(pod: KubeObject): boolean {
+  const status = pod.status as
+    | { phase?: string; conditions?: { type: string; status: string }[] }
+    | undefined;
+  if (pod.metadata.deletionTimestamp || status?.phase !== 'Running') return false;
+  return (status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+}
+
+function scaled(value: number | string, total: number, roundUp: boolean): number {
+  if (typeof value === 'number') return value;
+  const m = /^(\d+)%$/.exec(value);
+  if (!m) return Number(value) || 0;
+  const exact = (Number(m[1]) * total) / 100;
+  return roundUp ? Math.ceil(exact) : Math.floor(exact);
+}
+
+/** The pods (of the PDB's namespace) the budget selects. */
+export function podsOfBudget(pdb: PodDisruptionBudget, pods: readonly KubeObject[]): KubeObject[] {
+  return pods.filter(
+    (p) =>
+      p.metadata.namespace === pdb.metadata.namespace &&
+      matchesLabelSelector(pdb.spec.selector, p.metadata.labels) &&
+      !['Succeeded', 'Failed'].includes(String((p.status as { phase?: string })?.phase)),
+  );
+}
+
+/** Computes a PDB's status from the pods it selects. */
+export function budgetStatus(pdb: PodDisruptionBudget, pods: readonly KubeObject[]): BudgetStatus {
+  const selected = podsOfBudget(pdb, pods);
+  const expectedPods = selected.length;
+  const currentHealthy = selected.filter(isHealthyPod).length;
+  let desiredHealthy = 0;
+  if (pdb.spec.minAvailable !== undefined) desiredHealthy = scaled(pdb.spec.minAvailable, expectedPods, true);
+  else if (pdb.spec.maxUnavailable !== undefined) {
+    desiredHealthy = Math.max(0, expectedPods - scaled(pdb.spec.maxUnavailable, expectedPods, true));
+  }
+  const disruptionsAllowed = Math.max(0, currentHealthy - desiredHealthy);
+  return { expectedPods, currentHealthy, desiredHealthy, disruptionsAllowed };
+}

@@ -1,0 +1,283 @@
+/**
+ * The simulated API server's request semantics, independent of HTTP: get / list / create / replace /
+ * patch / delete with resourceVersion concurrency, finalizers, status subresources and admission.
+ * The HTTP layer, the simulated controllers and tests all go through it, so every write is admitted
+ * (validating webhooks) exactly as on a real server.
+ */
+import type { SeededRandom, VirtualClock } from '../../clock.js';
+import type { AdmissionAttributes, AdmissionHook, AdmissionOperation } from './admission-types.js';
+import { alreadyExists, badRequest, conflict, invalid, notFound } from './api-error.js';
+import { type ListOptions, type ListPage, paginate, selectorFilter } from './list-options.js';
+import { defaultMetadata, defaultPod, timestamp } from './object-defaults.js';
+import type { KubeObject, ObjectStore } from './object-store.js';
+import { applyPatch, type PatchType } from './patch.js';
+import {
+  apiVersionOf,
+  type CrdLike,
+  type ResourceRegistry,
+  type ResourceType,
+  storageKey,
+} from './resource-registry.js';
+
+/** Per-request options. */
+export interface WriteOptions {
+  readonly dryRun?: boolean;
+  readonly user?: string;
+}
+
+/** Options of a delete (DeleteOptions). */
+export interface DeleteOptions extends WriteOptions {
+  readonly preconditions?: { uid?: string; resourceVersion?: string };
+  readonly gracePeriodSeconds?: number;
+}
+
+const SYSTEM_USER = 'system:admin';
+
+/** The verbs of the simulated API server. */
+export class KubeApi {
+  private admission: AdmissionHook = async () => {};
+  /** Called when a pod with a node gets a deletionTimestamp: the kubelet finishes the deletion. */
+  gracefulPodDeletion?: (pod: KubeObject) => boolean;
+
+  constructor(
+    readonly registry: ResourceRegistry,
+    readonly store: ObjectStore,
+    readonly clock: VirtualClock,
+    readonly random: SeededRandom,
+  ) {}
+
+  /** Installs the admission chain (validating webhooks). */
+  setAdmission(hook: AdmissionHook): void {
+    this.admission = hook;
+  }
+
+  /** The type for `apiVersion` + `kind`; 404 naming both when not served. */
+  typeOf(apiVersion: string, kind: string): ResourceType {
+    const type = this.registry.byKind(apiVersion, kind);
+    if (!type) throw notFound('kinds', '', `${kind} in ${apiVersion} (no such resource type is served)`);
+    return type;
+  }
+
+  /** One object; 404 when absent. */
+  get(type: ResourceType, namespace: string | undefined, name: string): KubeObject {
+    const obj = this.store.get(storageKey(type), this.ns(type, namespace), name);
+    if (!obj) throw notFound(type.plural, type.group, name);
+    return this.present(type, obj);
+  }
+
+  /** One object or undefined. */
+  find(type: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
+    const obj = this.store.get(storageKey(type), this.ns(type, namespace), name);
+    return obj && this.present(type, obj);
+  }
+
+  /** A filtered, paginated list. */
+  list(type: ResourceType, options: ListOptions = {}): ListPage {
+    const namespace = type.namespaced ? options.namespace : undefined;
+    const items = this.store
+      .list(storageKey(type), namespace)
+      .filter(selectorFilter({ ...options, namespace }))
+      .map((o) => this.present(type, o));
+    return paginate(items, options, this.store.currentVersion());
+  }
+
+  /** Creates an object (the main resource). */
+  async create(
+    type: ResourceType,
+    namespace: string | undefined,
+    body: KubeObject,
+    opts: WriteOptions = {},
+  ): Promise<KubeObject> {
+    const obj = structuredClone(body);
+    obj.metadata ??= { name: '' };
+    const ns = this.ns(type, namespace ?? obj.metadata.namespace);
+    if (type.namespaced && namespace && obj.metadata.namespace && obj.metadata.namespace !== namespace) {
+      throw badRequest(
+        `the namespace of the provided object (${obj.metadata.namespace}) does not match the namespace sent on the request (${namespace})`,
+      );
+    }
+    if (ns !== undefined) obj.metadata.namespace = ns;
+    else delete obj.metadata.namespace;
+    defaultMetadata(obj, this.random, this.clock.now());
+    if (!obj.metadata.name)
+      throw invalid(type.kind, '', 'metadata.name', 'Required value: name or generateName is required');
+    if (ns !== undefined && type.plural !== 'namespaces' && !this.store.get('/namespaces', undefined, ns)) {
+      throw notFound('namespaces', '', ns);
+    }
+    if (this.store.get(storageKey(type), ns, obj.metadata.name))
+      throw alreadyExists(type.plural, type.group, obj.metadata.name);
+    obj.apiVersion = apiVersionOf(type);
+    obj.kind = type.kind;
+    if (type.plural === 'pods' && type.group === '') defaultPod(obj, this.clock.now());
+    await this.admit('CREATE', type, '', obj, undefined, opts);
+    if (opts.dryRun) return obj;
+    const stored = this.store.put(storageKey(type), obj);
+    if (type.plural === 'customresourcedefinitions') this.registry.registerCrd(stored as unknown as CrdLike);
+    return this.present(type, stored);
+  }
+
+  /** Replaces an object or its `status` subresource (PUT). */
+  async replace(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    body: KubeObject,
+    subresource = '',
+    opts: WriteOptions = {},
+  ): Promise<KubeObject> {
+    const old = this.get(type, namespace, name);
+    const rv = body.metadata?.resourceVersion;
+    if (rv && rv !== old.metadata.resourceVersion) throw conflict(type.plural, type.group, name);
+    if (body.metadata?.name && body.metadata.name !== name) {
+      throw badRequest(
+        `the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`,
+      );
+    }
+    return this.write(type, old, this.merged(type, old, body, subresource), subresource, opts);
+  }
+
+  /** Patches an object or its `status` subresource. */
+  async patch(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    patchType: PatchType,
+    patch: unknown,
+    subresource = '',
+    opts: WriteOptions = {},
+  ): Promise<KubeObject> {
+    const old = this.get(type, namespace, name);
+    if (patchType === 'apply')
+      throw badRequest('server-side apply is not supported by the simulated API server; use a merge patch');
+    const patched = applyPatch(patchType, old, patch) as KubeObject;
+    const rv = patched.metadata?.resourceVersion;
+    if (rv && rv !== old.metadata.resourceVersion) throw conflict(type.plural, type.group, name);
+    return this.write(type, old, this.merged(type, old, patched, subresource), subresource, opts);
+  }
+
+  /** Deletes an object; with finalizers (or a pod on a running node) it only gets a deletionTimestamp. */
+  async delete(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    opts: DeleteOptions = {},
+  ): Promise<KubeObject> {
+    const old = this.get(type, namespace, name);
+    const pre = opts.preconditions;
+    if (pre?.uid && pre.uid !== old.metadata.uid)
+      throw conflict(
+        type.plural,
+        type.group,
+        name,
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata.uid}`,
+      );
+    if (pre?.resourceVersion && pre.resourceVersion !== old.metadata.resourceVersion)
+      throw conflict(type.plural, type.group, name);
+    await this.admit('DELETE', type, '', undefined, old, opts);
+    if (opts.dryRun) return old;
+    const finalizers = (old.metadata.finalizers?.length ?? 0) > 0;
+    const isPod = type.plural === 'pods' && type.group === '';
+    const graceful =
+      isPod && opts.gracePeriodSeconds !== 0 && Boolean((old.spec as { nodeName?: string })?.nodeName);
+    if (old.metadata.deletionTimestamp && (finalizers || (graceful && this.gracefulPodDeletion))) return old;
+    if (!finalizers && !(graceful && this.gracefulPodDeletion)) return this.remove(type, old);
+    const marked = structuredClone(old);
+    marked.metadata.deletionTimestamp = timestamp(this.clock.now());
+    marked.metadata.deletionGracePeriodSeconds = opts.gracePeriodSeconds ?? (isPod ? 30 : 0);
+    const stored = this.present(type, this.store.put(storageKey(type), marked));
+    if (finalizers || this.gracefulPodDeletion?.(stored)) return stored;
+    return this.remove(type, stored);
+  }
+
+  /** Removes an object from storage without admission (finalization, garbage collection). */
+  remove(type: ResourceType, obj: KubeObject): KubeObject {
+    const gone = this.store.remove(storageKey(type), obj.metadata.namespace, obj.metadata.name);
+    if (type.plural === 'customresourcedefinitions') this.registry.unregisterCrd(obj as unknown as CrdLike);
+    return this.present(type, gone ?? obj);
+  }
+
+  /** Runs the admission chain (exposed for subresources such as binding and eviction). */
+  async admit(
+    operation: AdmissionOperation,
+    type: ResourceType,
+    subresource: string,
+    object: KubeObject | undefined,
+    oldObject: KubeObject | undefined,
+    opts: WriteOptions,
+    extra: Partial<AdmissionAttributes> = {},
+  ): Promise<void> {
+    const name = object?.metadata?.name ?? oldObject?.metadata?.name ?? '';
+    const namespace = object?.metadata?.namespace ?? oldObject?.metadata?.namespace;
+    await this.admission({
+      operation,
+      type,
+      subresource,
+      name,
+      namespace,
+      object,
+      oldObject,
+      userInfo: { username: opts.user ?? SYSTEM_USER },
+      dryRun: opts.dryRun === true,
+      ...extra,
+    });
+  }
+
+  private async write(
+    type: ResourceType,
+    old: KubeObject,
+    next: KubeObject,
+    subresource: string,
+    opts: WriteOptions,
+  ): Promise<KubeObject> {
+    await this.admit('UPDATE', type, subresource, next, old, opts);
+    if (opts.dryRun) return next;
+    if (
+      next.metadata.deletionTimestamp &&
+      (next.metadata.finalizers?.length ?? 0) === 0 &&
+      !(type.plural === 'pods' && type.group === '')
+    ) {
+      return this.remove(type, next);
+    }
+    const stored = this.store.put(storageKey(type), next);
+    if (type.plural === 'customresourcedefinitions') this.registry.registerCrd(stored as unknown as CrdLike);
+    return this.present(type, stored);
+  }
+
+  /** The new object of an update: server-owned metadata kept; status or spec kept per subresource. */
+  private merged(type: ResourceType, old: KubeObject, body: KubeObject, subresource: string): KubeObject {
+    if (subresource === 'status') return { ...structuredClone(old), status: structuredClone(body.status) };
+    if (subresource) throw badRequest(`subresource ${subresource} does not support this verb`);
+    const next = structuredClone(body);
+    const keep = [
+      'uid',
+      'creationTimestamp',
+      'namespace',
+      'name',
+      'deletionTimestamp',
+      'deletionGracePeriodSeconds',
+    ] as const;
+    next.metadata = { ...next.metadata };
+    for (const k of keep) {
+      if (old.metadata[k] !== undefined) (next.metadata as Record<string, unknown>)[k] = old.metadata[k];
+      else delete next.metadata[k];
+    }
+    next.apiVersion = old.apiVersion;
+    next.kind = old.kind;
+    if (type.subresources.includes('status')) next.status = structuredClone(old.status);
+    const specChanged = JSON.stringify(next.spec) !== JSON.stringify(old.spec);
+    next.metadata.generation = Number(old.metadata.generation ?? 1) + (specChanged ? 1 : 0);
+    return next;
+  }
+
+  private ns(type: ResourceType, namespace: string | undefined): string | undefined {
+    if (!type.namespaced) return undefined;
+    if (!namespace) throw badRequest(`${type.kind} is namespaced: a namespace is required`);
+    return namespace;
+  }
+
+  private present(type: ResourceType, obj: KubeObject): KubeObject {
+    obj.apiVersion = apiVersionOf(type);
+    obj.kind = type.kind;
+    return obj;
+  }
+}

@@ -1,0 +1,67 @@
+/** List query options and `limit`/`continue` pagination. */
+import { badRequest } from './api-error.js';
+import { matchesFields, parseFieldSelector } from './field-selector.js';
+import { matchesParsed, parseLabelSelector } from './label-selector.js';
+import type { KubeObject } from './object-store.js';
+
+/** The query options of a list or watch. */
+export interface ListOptions {
+  readonly namespace?: string;
+  readonly labelSelector?: string;
+  readonly fieldSelector?: string;
+  readonly limit?: number;
+  readonly continue?: string;
+}
+
+/** A page of a list. */
+export interface ListPage {
+  readonly items: KubeObject[];
+  readonly resourceVersion: string;
+  readonly continue?: string;
+  readonly remainingItemCount?: number;
+}
+
+/** A predicate for the selectors of `options`. */
+export function selectorFilter(options: ListOptions): (obj: KubeObject) => boolean {
+  const labels = parseLabelSelector(options.labelSelector);
+  const fields = parseFieldSelector(options.fieldSelector);
+  return (obj) =>
+    (options.namespace === undefined || obj.metadata.namespace === options.namespace) &&
+    matchesParsed(labels, obj.metadata.labels) &&
+    matchesFields(fields, obj);
+}
+
+interface ContinueToken {
+  readonly rv: number;
+  readonly after: string;
+}
+
+const itemKey = (o: KubeObject): string => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+
+/** Cuts `items` (already filtered, sorted) into the page that `options` asks for. */
+export function paginate(items: KubeObject[], options: ListOptions, currentVersion: number): ListPage {
+  let start = 0;
+  let rv = currentVersion;
+  if (options.continue) {
+    let token: ContinueToken;
+    try {
+      token = JSON.parse(Buffer.from(options.continue, 'base64').toString('utf8')) as ContinueToken;
+    } catch {
+      throw badRequest('continue token is not valid: pass the metadata.continue value of the previous page');
+    }
+    rv = token.rv;
+    start = items.findIndex((o) => itemKey(o) > token.after);
+    if (start === -1) start = items.length;
+  }
+  const limit = options.limit && options.limit > 0 ? options.limit : items.length;
+  const page = items.slice(start, start + limit);
+  const remaining = items.length - start - page.length;
+  if (remaining <= 0) return { items: page, resourceVersion: String(rv) };
+  const token: ContinueToken = { rv, after: itemKey(page[page.length - 1]) };
+  return {
+    items: page,
+    resourceVersion: String(rv),
+    continue: Buffer.from(JSON.stringify(token)).toString('base64'),
+    remainingItemCount: remaining,
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * The simulated API server's storage (its "etcd"): objects per resource, one global
+ * resourceVersion counter, a bounded history of changes for watch resumption, and listeners.
+ */
+import type { ObjectMeta } from '../../../core/model/kube-objects.js';
+
+/** Any Kubernetes object as JSON. */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta & Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** A change to one object. */
+export interface StoreEvent {
+  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  /** Storage key of the resource (`group/plural`). */
+  readonly resource: string;
+  readonly object: KubeObject;
+  /** The object before the change (MODIFIED and DELETED). */
+  readonly oldObject?: KubeObject;
+  readonly resourceVersion: number;
+}
+
+export type StoreListener = (event: StoreEvent) => void;
+
+const keyOf = (namespace: string | undefined, name: string): string => `${namespace ?? ''}/${name}`;
+
+/** In-memory storage with resourceVersions and a change history. */
+export class ObjectStore {
+  private version = 0;
+  private readonly buckets = new Map<string, Map<string, KubeObject>>();
+  private history: StoreEvent[] = [];
+  /** Highest resourceVersion no longer in the history. */
+  private compactedThrough = 0;
+  private readonly listeners = new Set<StoreListener>();
+
+  constructor(private readonly historyLimit = 5000) {}
+
+  /** The current (latest) resourceVersion. */
+  currentVersion(): number {
+    return this.version;
+  }
+
+  /** A copy of the object, or undefined. */
+  get(resource: string, namespace: string | undefined, name: string): KubeObject | undefined {
+    const obj = this.buckets.get(resource)?.get(keyOf(namespace, name));
+    return obj && structuredClone(obj);
+  }
+
+  /** Copies of the objects of a resource (one namespace or all), ordered by namespace and name. */
+  list(resource: string, namespace?: string): KubeObject[] {
+    const bucket = this.buckets.get(resource);
+    if (!bucket) return [];
+    return [...bucket.entries()]
+      .filter(([, o]) => namespace === undefined || o.metadata.namespace === namespace)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, o]) => structuredClone(o));
+  }
+
+  /** Stores a new or changed object, stamping a new resourceVersion; returns the stored copy. */
+  put(resource: string, object: KubeObject): KubeObject {
+    const bucket = this.buckets.get(resource) ?? new Map<string, KubeObject>();
+    this.buckets.set(resource, bucket);
+    const key = keyOf(object.metadata.namespace, object.metadata.name);
+    const old = bucket.get(key);
+    const stored = structuredClone(object);
+    stored.metadata.resourceVersion = String(++this.version);
+    bucket.set(key, stored);
+    this.record({
+      type: old ? 'MODIFIED' : 'ADDED',
+      resource,
+      object: stored,
+      oldObject: old,
+      resourceVersion: this.version,
+    });
+    return structuredClone(stored);
+  }
+
+  /** Removes an object; the DELETED event carries a new resourceVersion. */
+  remove(resource: string, namespace: string | undefined, name: string): KubeObject | undefined {
+    const bucket = this.buckets.get(resource);
+    const old = bucket?.get(keyOf(namespace, name));
+    if (!bucket || !old) return undefined;
+    bucket.delete(keyOf(namespace, name));
+    const gone = structuredClone(old);
+    gone.metadata.resourceVersion = String(++this.version);
+    this.record({ type: 'DELETED', resource, object: gone, oldObject: old, resourceVersion: this.version });
+    return structuredClone(gone);
+  }
+
+  /** Events of a resource after `resourceVersion`, or 'expired' when history no longer reaches back. */
+  eventsSince(resource: string, resourceVersion: number): StoreEvent[] | 'expired' {
+    if (resourceVersion < this.compactedThrough) return 'expired';
+    return this.history.filter((e) => e.resource === resource && e.resourceVersion > resourceVersion);
+  }
+
+  /** Drops the history (as etcd compaction does): older watch resumptions get 410 Gone. */
+  compact(): void {
+    this.compactedThrough = this.version;
+    this.history = [];
+  }
+
+  /** Calls `listener` synchronously after every change; returns an unsubscribe function. */
+  subscribe(listener: StoreListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private record(event: StoreEvent): void {
+    this.history.push(event);
+    if (this.history.length > this.historyLimit) {
+      const dropped = this.history.splice(0, this.history.length - this.historyLimit);
+      this.compactedThrough = dropped[dropped.length - 1].resourceVersion;
+    }
+    for (const l of [...this.listeners]) l(event);
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * The pod subresources that are not plain status updates: `pods/binding` (what the scheduler
+ * posts) and `pods/eviction` (policy/v1 Eviction, refused with 429 while a PodDisruptionBudget
+ * allows no disruption).
+ */
+import type { PodDisruptionBudget } from '../../../core/model/kube-objects.js';
+import { ApiError, conflict, successStatus } from './api-error.js';
+import { budgetStatus, isHealthyPod, podsOfBudget } from './disruption-budget.js';
+import type { KubeApi, WriteOptions } from './kube-api.js';
+import { timestamp } from './object-defaults.js';
+import type { KubeObject } from './object-store.js';
+
+/** Binds a pod to a node (POST pods/{name}/binding). 409 when the pod is already bound. */
+export async function bindPod(
+  api: KubeApi,
+  namespace: string,
+  name: string,
+  binding: KubeObject,
+  opts: WriteOptions = {},
+): Promise<Record<string, unknown>> {
+  const podType = api.typeOf('v1', 'Pod');
+  const pod = api.get(podType, namespace, name);
+  const target = (binding.target ?? {}) as { kind?: string; name?: string };
+  if (!target.name)
+    throw new ApiError(422, 'Invalid', `Binding "${name}" is invalid: target.name: Required value`);
+  const spec = pod.spec as { nodeName?: string };
+  if (spec.nodeName)
+    throw conflict('pods/binding', '', name, `pod ${name} is already assigned to node "${spec.nodeName}"`);
+  const bindingObj: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'Binding',
+    ...binding,
+    metadata: { ...binding.metadata, name, namespace },
+  };
+  await api.admit('CREATE', podType, 'binding', bindingObj, undefined, opts, {
+    requestKind: { group: '', version: 'v1', kind: 'Binding' },
+  });
+  if (opts.dryRun) return successStatus();
+  const next = structuredClone(pod);
+  (next.spec as { nodeName?: string }).nodeName = target.name;
+  const status = (next.status ?? {}) as {
+    conditions?: { type: string; status: string; [k: string]: unknown }[];
+  };
+  const conditions = (status.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
+  conditions.push({ type: 'PodScheduled', status: 'True', lastTransitionTime: timestamp(api.clock.now()) });
+  status.conditions = conditions;
+  next.status = status;
+  api.store.put('/pods', next);
+  return successStatus();
+}
+
+/** Evicts a pod (POST pods/{name}/eviction), honouring the PodDisruptionBudgets that select it. */
+export async function evictPod(
+  api: KubeApi,
+  namespace: string,
+  name: string,
+  eviction: KubeObject,
+  opts: WriteOptions = {},
+): Promise<Record<string, unknown>> {
+  const podType = api.typeOf('v1', 'Pod');
+  const pdbType = api.typeOf('policy/v1', 'PodDisruptionBudget');
+  const pod = api.get(podType, namespace, name);
+  const evictionObj: KubeObject = {
+    apiVersion: 'policy/v1',
+    kind: 'Eviction',
+    ...eviction,
+    metadata: { ...eviction.metadata, name, namespace },
+  };
+  await api.admit('CREATE', podType, 'eviction', evictionObj, undefined, opts, {
+    requestKind: { group: 'policy', version: 'v1', kind: 'Eviction' },
+  });
+  const phase = (pod.status as { phase?: string })?.phase;
+  const deleteOptions = (eviction.deleteOptions ?? {}) as { gracePeriodSeconds?: number };
+  const terminal =
+    phase === 'Succeeded' ||
+    phase === 'Failed' ||
+    phase === 'Pending' ||
+    Boolean(pod.metadata.deletionTimestamp);
+  if (!terminal) {
+    const pods = api.list(podType, { namespace }).items;
+    const budgets = (api.list(pdbType, { namespace }).items as unknown as PodDisruptionBudget[]).filter(
+      (b) => podsOfBudget(b, [pod]).length > 0,
+    );
+    if (budgets.length > 1) {
+      throw new ApiError(
+        500,
+        'InternalError',
+        'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.',
+      );
+    }
+    const pdb = budgets[0];
+    if (pdb) {
+      const status = budgetStatus(pdb, pods);
+      const healthy = isHealthyPod(pod);
+      if (status.disruptionsAllowed <= 0 && (healthy || status.currentHealthy < status.desiredHealthy)) {
+        throw new ApiError(
+          429,
+          'TooManyRequests',
+          "Cannot evict pod as it would violate the pod's disruption budget.",
+          {
+            causes: [
+              {
+                reason: 'DisruptionBudget',
+                message: `The disruption budget ${pdb.metadata.name} needs ${status.desiredHealthy} healthy pods and has ${status.currentHealthy} currently`,
+              },
+            ],
+          },
+        );
+      }
+      if (!opts.dryRun) {
+        const next = {
+          ...structuredClone(pdb),
+          status: {
+            ...pdb.status,
+            ...status,
+            disruptionsAllowed: status.disruptionsAllowed - (healthy ? 1 : 0),
+            observedGeneration: 1,
+          },
+        };
+        api.store.put('policy/poddisruptionbudgets', next as unknown as KubeObject);
+      }
+    }
+  }
+  if (!opts.dryRun)
+    await api.delete(podType, namespace, name, {
+      ...opts,
+      gracePeriodSeconds: deleteOptions.gracePeriodSeconds,
+    });
+  return successStatus();
+}

@@ -1,0 +1,260 @@
+/**
+ * The HTTP front of the simulated API server: Kubernetes REST on 127.0.0.1 as
+ * `@kubernetes/client-node` speaks it (JSON bodies, patch content types, chunked watches, `Status`
+ * errors).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApiError, badRequest } from '../api/api-error.js';
+import type { KubeApi, WriteOptions } from '../api/kube-api.js';
+import type { KubeObject } from '../api/object-store.js';
+import { patchTypeOf } from '../api/patch.js';
+import { bindPod, evictPod } from '../api/pod-subresources.js';
+import { scaleOf, updateScale } from '../api/scale.js';
+import { coreVersions, group, groupList, resourceList, versionInfo } from './discovery.js';
+import { type DiscoveryPath, parseRequestPath, type ResourcePath } from './request-path.js';
+import { type OpenWatch, startWatch } from './watch-stream.js';
+
+const MAX_BODY = 3 * 1024 * 1024;
+
+/** A running HTTP API server. */
+export interface ApiHttpServer {
+  readonly url: string;
+  /** Sends a BOOKMARK to every watch that asked for bookmarks. */
+  bookmarkAll(): void;
+  /** Ends every open watch (as a watch timeout or an API server restart does); clients re-watch. */
+  endWatches(): void;
+  close(): Promise<void>;
+}
+
+/** Starts the HTTP server on 127.0.0.1 (port 0 = a free port). */
+export async function startApiHttpServer(api: KubeApi, port = 0): Promise<ApiHttpServer> {
+  const watches = new Set<OpenWatch>();
+  const server: Server = createServer((req, res) => {
+    handle(api, req, res, watches).catch((err: unknown) => sendError(res, err));
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const { port: bound } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${bound}`,
+    bookmarkAll: () => {
+      for (const w of watches) w.bookmark();
+    },
+    endWatches: () => {
+      for (const w of [...watches]) w.end();
+    },
+    close: async () => {
+      for (const w of [...watches]) w.end();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+async function handle(
+  api: KubeApi,
+  req: IncomingMessage,
+  res: ServerResponse,
+  watches: Set<OpenWatch>,
+): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  const path = parseRequestPath(api.registry, url.pathname);
+  if (path.kind === 'discovery') return sendJson(res, 200, discovery(api, path));
+  const q = url.searchParams;
+  const opts: WriteOptions = { dryRun: q.get('dryRun') === 'All' };
+  const method = req.method ?? 'GET';
+  if (method === 'GET' && !path.name && (q.get('watch') === 'true' || q.get('watch') === '1')) {
+    const watch = startWatch(
+      api,
+      path.type,
+      {
+        namespace: path.namespace,
+        labelSelector: q.get('labelSelector') ?? undefined,
+        fieldSelector: q.get('fieldSelector') ?? undefined,
+        resourceVersion: q.get('resourceVersion') ?? undefined,
+        allowWatchBookmarks: q.get('allowWatchBookmarks') === 'true',
+      },
+      res,
+      () => watches.delete(watch),
+    );
+    if (!res.writableEnded) watches.add(watch);
+    return;
+  }
+  const body = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method) ? await readBody(req) : undefined;
+  const [code, out] = await dispatch(api, path, method, q, body, req.headers['content-type'], opts);
+  sendJson(res, code, out);
+}
+
+async function dispatch(
+  api: KubeApi,
+  p: ResourcePath,
+  method: string,
+  q: URLSearchParams,
+  body: unknown,
+  contentType: string | undefined,
+  opts: WriteOptions,
+): Promise<[number, unknown]> {
+  const { type, namespace, name, subresource: sub } = p;
+  const obj = body as KubeObject;
+  if (!name) {
+    if (method === 'GET') return [200, listBody(api, p, q)];
+    if (method === 'POST' && type.plural === 'bindings' && !type.group) {
+      const binding = requireObject(obj);
+      return [201, await bindPod(api, namespace ?? '', binding.metadata.name, binding, opts)];
+    }
+    if (method === 'POST') return [201, await api.create(type, namespace, requireObject(obj), opts)];
+    if (method === 'DELETE') return [200, await deleteCollection(api, p, q, opts)];
+  } else if (sub === 'scale') {
+    if (method === 'GET') return [200, scaleOf(api.get(type, namespace, name))];
+    if (method === 'PUT')
+      return [200, await updateScale(api, type, namespace ?? '', name, { body: obj }, opts)];
+    if (method === 'PATCH')
+      return [
+        200,
+        await updateScale(
+          api,
+          type,
+          namespace ?? '',
+          name,
+          { patchType: patchTypeOf(contentType), patch: body },
+          opts,
+        ),
+      ];
+  } else if (sub === 'binding' && method === 'POST')
+    return [201, await bindPod(api, namespace ?? '', name, requireObject(obj), opts)];
+  else if (sub === 'eviction' && method === 'POST')
+    return [201, await evictPod(api, namespace ?? '', name, requireObject(obj), opts)];
+  else if (method === 'GET') return [200, api.get(type, namespace, name)];
+  else if (method === 'PUT')
+    return [200, await api.replace(type, namespace, name, requireObject(obj), sub, opts)];
+  else if (method === 'PATCH')
+    return [200, await api.patch(type, namespace, name, patchTypeOf(contentType), body, sub, opts)];
+  else if (method === 'DELETE' && !sub) {
+    const del = (obj ?? {}) as {
+      preconditions?: { uid?: string; resourceVersion?: string };
+      gracePeriodSeconds?: number;
+    };
+    const grace = q.get('gracePeriodSeconds') ?? del.gracePeriodSeconds;
+    return [
+      200,
+      await api.delete(type, namespace, name, {
+        ...opts,
+        preconditions: del.preconditions,
+        gracePeriodSeconds: grace === undefined ? undefined : Number(grace),
+      }),
+    ];
+  }
+  throw new ApiError(
+    405,
+    'MethodNotAllowed',
+    `the server does not allow this method on the requested resource: ${method} ${type.plural}${sub ? `/${sub}` : ''}`,
+  );
+}
+
+function listBody(api: KubeApi, p: ResourcePath, q: URLSearchParams): Record<string, unknown> {
+  const limit = q.get('limit');
+  const page = api.list(p.type, {
+    namespace: p.namespace,
+    labelSelector: q.get('labelSelector') ?? undefined,
+    fieldSelector: q.get('fieldSelector') ?? undefined,
+    limit: limit ? Number(limit) : undefined,
+    continue: q.get('continue') ?? undefined,
+  });
+  const metadata: Record<string, unknown> = { resourceVersion: page.resourceVersion };
+  if (page.continue)
+    Object.assign(metadata, { continue: page.continue, remainingItemCount: page.remainingItemCount });
+  return {
+    apiVersion: p.type.group ? `${p.type.group}/${p.type.version}` : p.type.version,
+    kind: `${p.type.kind}List`,
+    metadata,
+    items: page.items,
+  };
+}
+
+async function deleteCollection(
+  api: KubeApi,
+  p: ResourcePath,
+  q: URLSearchParams,
+  opts: WriteOptions,
+): Promise<Record<string, unknown>> {
+  const items = api.list(p.type, {
+    namespace: p.namespace,
+    labelSelector: q.get('labelSelector') ?? undefined,
+    fieldSelector: q.get('fieldSelector') ?? undefined,
+  }).items;
+  for (const o of items) await api.delete(p.type, o.metadata.namespace, o.metadata.name, opts);
+  return {
+    apiVersion: p.type.group ? `${p.type.group}/${p.type.version}` : p.type.version,
+    kind: `${p.type.kind}List`,
+    metadata: {},
+    items,
+  };
+}
+
+function discovery(api: KubeApi, p: DiscoveryPath): unknown {
+  const found = {
+    api: () => coreVersions(),
+    apis: () => groupList(api.registry),
+    group: () => group(api.registry, p.group ?? ''),
+    resources: () => resourceList(api.registry, p.group ?? '', p.version ?? ''),
+    version: () => versionInfo(),
+    health: () => 'ok',
+  }[p.what]();
+  if (found === undefined)
+    throw new ApiError(
+      404,
+      'NotFound',
+      `the server could not find the requested resource (${p.group}/${p.version ?? ''})`,
+    );
+  return found;
+}
+
+function requireObject(obj: unknown): KubeObject {
+  if (!obj || typeof obj !== 'object' || Array.isArray(obj))
+    throw badRequest('the request body must be a JSON object');
+  const o = obj as KubeObject;
+  o.metadata ??= { name: '' };
+  return o;
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new ApiError(413, 'BadRequest', `request body larger than ${MAX_BODY} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw badRequest(`the request body is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+function sendJson(res: ServerResponse, code: number, body: unknown): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(code, {
+    'Content-Type': typeof body === 'string' ? 'text/plain' : 'application/json',
+    'Content-Length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+function sendError(res: ServerResponse, err: unknown): void {
+  const apiErr =
+    err instanceof ApiError
+      ? err
+      : new ApiError(
+          500,
+          'InternalError',
+          `Internal error occurred: ${(err as Error)?.message ?? String(err)}`,
+        );
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  sendJson(res, apiErr.code, apiErr.toStatus());
+}

@@ -1,0 +1,81 @@
+/**
+ * The simulated Kubernetes control plane: an API server on 127.0.0.1 speaking the real REST
+ * protocol, a kube-scheduler, workload controllers and kubelets for the instances the simulated
+ * EC2 launches. Everything timed runs on the virtual clock.
+ */
+import type { Catalog } from '../../core/model/instance-type.js';
+import type { SeededRandom, VirtualClock } from '../clock.js';
+import type { InstanceObserver } from '../instance.js';
+import { ClusterStore } from './api/cluster-store.js';
+import { KubeApi } from './api/kube-api.js';
+import { ObjectStore } from './api/object-store.js';
+import { ResourceRegistry } from './api/resource-registry.js';
+import { startApiHttpServer } from './http/api-server.js';
+import { kubeconfigYaml } from './kubeconfig.js';
+import { type KubeTimings, resolveTimings } from './timings.js';
+
+/** Options of the simulated control plane. */
+export interface KubeSimulatorOptions {
+  readonly clock: VirtualClock;
+  readonly random: SeededRandom;
+  readonly catalog: Catalog;
+  /** Default `us-west-2`. */
+  readonly region?: string;
+  readonly timings?: Partial<KubeTimings>;
+  /** Watch history kept for resumption (events); older resourceVersions get 410 Gone. Default 5000. */
+  readonly historyLimit?: number;
+}
+
+/** A running simulated control plane. */
+export interface KubeSimulator {
+  /** `http://127.0.0.1:PORT`. */
+  readonly url: string;
+  /** Kubeconfig YAML pointing at `url` with a static token. */
+  kubeconfig(): string;
+  /** The simulated EC2 reports instance lifecycle here; kubelets register the nodes. */
+  readonly observer: InstanceObserver;
+  /** Direct in-process access (get / list / create / apply / patch / delete). */
+  readonly store: ClusterStore;
+  /** Ends every open watch, as a watch timeout or an API server restart does; clients re-watch. */
+  endWatches(): void;
+  /** Runs one simulated kube-scheduler pass. */
+  scheduleNow(): Promise<void>;
+  /** Stops the server, the watches and every timer. */
+  close(): Promise<void>;
+}
+
+const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+/** Starts the simulated control plane. */
+export async function startKubeSimulator(options: KubeSimulatorOptions): Promise<KubeSimulator> {
+  const { clock, random } = options;
+  const timings = resolveTimings(options.timings);
+  const api = new KubeApi(new ResourceRegistry(), new ObjectStore(options.historyLimit), clock, random);
+  const nsType = api.typeOf('v1', 'Namespace');
+  for (const name of SYSTEM_NAMESPACES) {
+    await api.create(nsType, undefined, { metadata: { name }, status: { phase: 'Active' } });
+  }
+  const http = await startApiHttpServer(api);
+  let closed = false;
+  const repeat = (periodMs: number, fn: () => void): void => {
+    const tick = (): void => {
+      if (closed) return;
+      fn();
+      clock.setTimeout(tick, periodMs);
+    };
+    clock.setTimeout(tick, periodMs);
+  };
+  repeat(timings.bookmarkIntervalMs, () => http.bookmarkAll());
+  return {
+    url: http.url,
+    kubeconfig: () => kubeconfigYaml(http.url),
+    observer: { instanceRunning: () => {}, instanceTerminated: () => {} },
+    store: new ClusterStore(api),
+    endWatches: () => http.endWatches(),
+    scheduleNow: async () => {},
+    close: async () => {
+      closed = true;
+      await http.close();
+    },
+  };
+}
