@@ -1,0 +1,65 @@
+/**
+ * `matchConditions` of admission webhooks, evaluated as real CEL (the `@bufbuild/cel` evaluator)
+ * with the variables the API server binds: `object`, `oldObject`, `request` and `namespaceObject`.
+ */
+import { isCelError, run } from '@bufbuild/cel';
+
+/** Converts JSON into CEL input: objects become maps, integral numbers CEL ints. */
+export function toCel(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(toCel);
+  if (value !== null && typeof value === 'object') {
+    return new Map(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, toCel(v)]));
+  }
+  if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value);
+  return value ?? null;
+}
+
+/** The variables a match condition sees. */
+export interface ConditionVariables {
+  readonly object: unknown;
+  readonly oldObject: unknown;
+  readonly request: unknown;
+  readonly namespaceObject?: unknown;
+}
+
+/** A named match condition (`{name, expression}`). */
+export interface MatchCondition {
+  readonly name: string;
+  readonly expression: string;
+}
+
+/** The outcome: all true, one false (named), or an evaluation error (named). */
+export type ConditionResult = { matched: true } | { matched: false; name: string } | { error: string };
+
+/** Evaluates the conditions in order; the first false or failing one decides. */
+export function evaluateConditions(
+  conditions: readonly MatchCondition[],
+  vars: ConditionVariables,
+): ConditionResult {
+  const bindings = {
+    object: toCel(vars.object),
+    oldObject: toCel(vars.oldObject),
+    request: toCel(vars.request),
+    namespaceObject: toCel(vars.namespaceObject),
+  };
+  for (const c of conditions) {
+    let result: unknown;
+    try {
+      result = run(c.expression, bindings as unknown as Parameters<typeof run>[1]);
+    } catch (err) {
+      return {
+        error: `matchCondition ${JSON.stringify(c.name)}: compilation error: ${(err as Error).message}`,
+      };
+    }
+    if (isCelError(result))
+      return {
+        error: `matchCondition ${JSON.stringify(c.name)}: ${String((result as Error).message ?? result)}`,
+      };
+    if (typeof result !== 'boolean')
+      return {
+        error: `matchCondition ${JSON.stringify(c.name)} must evaluate to bool, got ${typeof result}`,
+      };
+    if (!result) return { matched: false, name: c.name };
+  }
+  return { matched: true };
+}

@@ -1,0 +1,44 @@
+/** A one-shot JSON POST with a timeout (http, or https with a CA bundle), no connection reuse. */
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+
+/** POSTs `body` as JSON and parses the JSON answer; rejects on non-2xx, bad JSON or timeout. */
+export function postJson(url: string, body: unknown, timeoutMs: number, caBundle?: string): Promise<unknown> {
+  const target = new URL(url);
+  const payload = JSON.stringify(body);
+  const options = {
+    method: 'POST',
+    agent: false as const,
+    headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
+    ...(caBundle ? { ca: Buffer.from(caBundle, 'base64').toString('utf8') } : {}),
+  };
+  return new Promise((resolve, reject) => {
+    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = send(target, options, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        clearTimeout(timer);
+        const text = Buffer.concat(chunks).toString('utf8');
+        if ((res.statusCode ?? 0) < 200 || (res.statusCode ?? 0) >= 300) {
+          reject(new Error(`the server responded with HTTP ${res.statusCode}: ${text.slice(0, 200)}`));
+          return;
+        }
+        try {
+          resolve(JSON.parse(text));
+        } catch {
+          reject(new Error(`the response is not JSON: ${text.slice(0, 200)}`));
+        }
+      });
+    });
+    const timer = setTimeout(() => {
+      req.destroy(new Error(`context deadline exceeded (timeout ${timeoutMs} ms)`));
+    }, timeoutMs);
+    req.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    req.end(payload);
+  });
+}
