@@ -1,0 +1,341 @@
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { NodeClaim, NodeClaimState, PodRef } from '../../core/nodeclaim/nodeclaim.js';
+import {
+  ConflictError,
+  type Lease,
+  type OfferingKey,
+  type PodClaimResult,
+  type StateStore,
+  UNAVAILABLE_OFFERING_TTL_MS,
+  type UnavailableOffering,
+} from '../../core/ports/state-store.js';
+import { TABLE } from '../../shared/table.js';
+import { claimFromItem, nodeClaimItem, offeringSortKey, PK, ttlSeconds } from './items.js';
+
+/** Pod claims are written this many at a time. */
+const POD_CLAIM_CONCURRENCY = 25;
+
+/** Whether an SDK error is a failed condition. */
+export function isConditionFailed(error: unknown): boolean {
+  return (error as { name?: string })?.name === 'ConditionalCheckFailedException';
+}
+
+/**
+ * The DynamoDB single-table {@link StateStore} (layout in functions/shared/table.ts). All writes
+ * are single-item conditional writes (no transactions), so it also runs on dynalite.
+ */
+export class DynamoStateStore implements StateStore {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async createNodeClaim(claim: NodeClaim): Promise<boolean> {
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: nodeClaimItem({ ...claim, version: 1 }),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailed(error)) return false;
+      throw error;
+    }
+  }
+
+  async getNodeClaim(id: string): Promise<NodeClaim | undefined> {
+    const out = await this.doc.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: PK.nodeClaim, sk: id }, ConsistentRead: true }),
+    );
+    return out.Item ? claimFromItem(out.Item) : undefined;
+  }
+
+  async updateNodeClaim(claim: NodeClaim): Promise<NodeClaim> {
+    const next = { ...claim, version: claim.version + 1 };
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: nodeClaimItem(next),
+          ConditionExpression: 'version = :expected',
+          ExpressionAttributeValues: { ':expected': claim.version },
+        }),
+      );
+      return next;
+    } catch (error) {
+      if (isConditionFailed(error)) {
+        throw new ConflictError(`nodeclaim ${claim.id} changed since version ${claim.version} was read`);
+      }
+      throw error;
+    }
+  }
+
+  async deleteNodeClaim(claim: NodeClaim): Promise<void> {
+    try {
+      await this.doc.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: { pk: PK.nodeClaim, sk: claim.id },
+          ConditionExpression: 'version = :expected',
+          ExpressionAttributeValues: { ':expected': claim.version },
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailed(error)) {
+        throw new ConflictError(`nodeclaim ${claim.id} changed or vanished since version ${claim.version}`);
+      }
+      throw error;
+    }
+  }
+
+  async listNodeClaims(states?: readonly NodeClaimState[]): Promise<NodeClaim[]> {
+    const items = await this.queryAll({
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': PK.nodeClaim },
+      ConsistentRead: true,
+    });
+    const claims = items.map(claimFromItem);
+    return states ? claims.filter((c) => states.includes(c.state)) : claims;
+  }
+
+  async findNodeClaimByInstanceId(instanceId: string): Promise<NodeClaim | undefined> {
+    const items = await this.queryAll({
+      TableName: this.tableName,
+      IndexName: TABLE.indexes.byInstanceId.indexName,
+      KeyConditionExpression: 'instanceId = :id',
+      ExpressionAttributeValues: { ':id': instanceId },
+    });
+    // GSIs are eventually consistent: confirm with a consistent read of the item.
+    const first = items[0] ? claimFromItem(items[0]) : undefined;
+    return first ? this.getNodeClaim(first.id) : undefined;
+  }
+
+  async listDueNodeClaims(now: number, limit = 100): Promise<NodeClaim[]> {
+    const shards = Array.from({ length: TABLE.timerShards }, (_, i) => String(i));
+    const perShard = await Promise.all(
+      shards.map((shard) =>
+        this.queryAll(
+          {
+            TableName: this.tableName,
+            IndexName: TABLE.indexes.byTimer.indexName,
+            KeyConditionExpression: 'timerShard = :s AND dueAt <= :now',
+            ExpressionAttributeValues: { ':s': shard, ':now': now },
+          },
+          limit,
+        ),
+      ),
+    );
+    return perShard
+      .flat()
+      .sort((a, b) => (a.dueAt as number) - (b.dueAt as number))
+      .slice(0, limit)
+      .map(claimFromItem);
+  }
+
+  async markOfferingsUnavailable(
+    offerings: readonly OfferingKey[],
+    reason: string,
+    now: number,
+    ttlMs = UNAVAILABLE_OFFERING_TTL_MS,
+  ): Promise<void> {
+    const expiresAt = now + ttlMs;
+    await Promise.all(
+      offerings.map((o) =>
+        this.doc.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: {
+              pk: PK.offering,
+              sk: offeringSortKey(o),
+              instanceType: o.instanceType,
+              zone: o.zone,
+              capacityType: o.capacityType,
+              reason,
+              expiresAt,
+              ttl: ttlSeconds(expiresAt + 3_600_000),
+            },
+          }),
+        ),
+      ),
+    );
+  }
+
+  async listUnavailableOfferings(now: number): Promise<UnavailableOffering[]> {
+    const items = await this.queryAll({
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      FilterExpression: 'expiresAt > :now',
+      ExpressionAttributeValues: { ':pk': PK.offering, ':now': now },
+      ConsistentRead: true,
+    });
+    return items.map((i) => ({
+      instanceType: i.instanceType as string,
+      zone: i.zone as string,
+      capacityType: i.capacityType as UnavailableOffering['capacityType'],
+      reason: i.reason as string,
+      expiresAt: i.expiresAt as number,
+    }));
+  }
+
+  async acquireLease(name: string, holder: string, now: number, ttlMs: number): Promise<Lease | undefined> {
+    try {
+      const out = await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: PK.lease, sk: name },
+          UpdateExpression:
+            'SET holder = :h, expiresAt = :e, #t = if_not_exists(#t, :zero) + :one, #ttl = :ttl',
+          ConditionExpression: 'attribute_not_exists(pk) OR expiresAt <= :now OR holder = :h',
+          ExpressionAttributeNames: { '#t': 'token', '#ttl': TABLE.ttlAttribute },
+          ExpressionAttributeValues: {
+            ':h': holder,
+            ':e': now + ttlMs,
+            ':now': now,
+            ':zero': 0,
+            ':one': 1,
+            ':ttl': ttlSeconds(now + ttlMs + 86_400_000),
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      const a = out.Attributes ?? {};
+      return { name, holder, expiresAt: a.expiresAt as number, token: a.token as number };
+    } catch (error) {
+      if (isConditionFailed(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async releaseLease(lease: Lease): Promise<void> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: PK.lease, sk: lease.name },
+          UpdateExpression: 'SET expiresAt = :zero',
+          ConditionExpression: 'holder = :h AND #t = :t',
+          ExpressionAttributeNames: { '#t': 'token' },
+          ExpressionAttributeValues: { ':h': lease.holder, ':t': lease.token, ':zero': 0 },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailed(error)) throw error;
+    }
+  }
+
+  async claimPods(
+    pods: readonly PodRef[],
+    nodeClaimId: string,
+    now: number,
+    ttlMs: number,
+  ): Promise<PodClaimResult> {
+    const claimed: PodRef[] = [];
+    const taken: { pod: PodRef; nodeClaimId: string }[] = [];
+    for (let i = 0; i < pods.length; i += POD_CLAIM_CONCURRENCY) {
+      const batch = pods.slice(i, i + POD_CLAIM_CONCURRENCY);
+      const results = await Promise.all(batch.map((pod) => this.claimPod(pod, nodeClaimId, now, ttlMs)));
+      results.forEach((holder, j) => {
+        if (holder === nodeClaimId) claimed.push(batch[j]);
+        else taken.push({ pod: batch[j], nodeClaimId: holder });
+      });
+    }
+    return { claimed, taken };
+  }
+
+  /** Returns the nodeclaim that holds the pod after the attempt. */
+  private async claimPod(pod: PodRef, nodeClaimId: string, now: number, ttlMs: number): Promise<string> {
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            pk: PK.podClaim,
+            sk: pod.uid,
+            namespace: pod.namespace,
+            name: pod.name,
+            nodeClaimId,
+            expiresAt: now + ttlMs,
+            [TABLE.ttlAttribute]: ttlSeconds(now + ttlMs + 3_600_000),
+          },
+          ConditionExpression: 'attribute_not_exists(pk) OR expiresAt <= :now OR nodeClaimId = :id',
+          ExpressionAttributeValues: { ':now': now, ':id': nodeClaimId },
+        }),
+      );
+      return nodeClaimId;
+    } catch (error) {
+      if (!isConditionFailed(error)) throw error;
+      const out = await this.doc.send(
+        new GetCommand({
+          TableName: this.tableName,
+          Key: { pk: PK.podClaim, sk: pod.uid },
+          ConsistentRead: true,
+        }),
+      );
+      return (out.Item?.nodeClaimId as string | undefined) ?? '';
+    }
+  }
+
+  async releasePods(pods: readonly PodRef[], nodeClaimId: string): Promise<void> {
+    await Promise.all(
+      pods.map(async (pod) => {
+        try {
+          await this.doc.send(
+            new DeleteCommand({
+              TableName: this.tableName,
+              Key: { pk: PK.podClaim, sk: pod.uid },
+              ConditionExpression: 'nodeClaimId = :id',
+              ExpressionAttributeValues: { ':id': nodeClaimId },
+            }),
+          );
+        } catch (error) {
+          if (!isConditionFailed(error)) throw error;
+        }
+      }),
+    );
+  }
+
+  async recordOnce(key: string, now: number, ttlMs: number): Promise<boolean> {
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            pk: PK.idempotency,
+            sk: key,
+            expiresAt: now + ttlMs,
+            [TABLE.ttlAttribute]: ttlSeconds(now + ttlMs),
+          },
+          ConditionExpression: 'attribute_not_exists(pk) OR expiresAt <= :now',
+          ExpressionAttributeValues: { ':now': now },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailed(error)) return false;
+      throw error;
+    }
+  }
+
+  private async queryAll(input: QueryCommandInput, limit = Number.POSITIVE_INFINITY) {
+    const items: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.doc.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
+      items.push(...(out.Items ?? []));
+      start = out.LastEvaluatedKey;
+    } while (start && items.length < limit);
+    return items;
+  }
+}

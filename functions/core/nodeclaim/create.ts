@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+import type { Requirement } from '../model/requirement.js';
+import type { Resources } from '../model/resources.js';
+import type { Taint } from '../model/taint.js';
+import type { NodeClaim, NodeClaimOption, PodRef } from './nodeclaim.js';
+import { DEFAULT_TIMEOUTS, type NodeClaimTimeouts } from './state-machine.js';
+
+/** What a new nodeclaim is made from (a planned nodeclaim plus its pool/class identities). */
+export interface NewNodeClaim {
+  readonly id: string;
+  readonly nodePool: string;
+  readonly nodeClass: string;
+  readonly nodePoolHash: string;
+  readonly nodeClassHash: string;
+  readonly requirements: readonly Requirement[];
+  readonly labels: Readonly<Record<string, string>>;
+  readonly taints: readonly Taint[];
+  readonly startupTaints: readonly Taint[];
+  readonly options: readonly NodeClaimOption[];
+  readonly pods: readonly PodRef[];
+  readonly requests: Readonly<Resources>;
+  /** Epoch ms after which the node expires (NodePool `expireAfter`); omitted for `Never`. */
+  readonly expiresAt?: number;
+}
+
+/**
+ * A deterministic nodeclaim id: `<nodepool>-<10 hex>` from the pool, the sorted pod uids and a
+ * salt. Two invocations that plan the same pods with the same salt get the same id, so the
+ * conditional create lets only one of them launch.
+ */
+export function nodeClaimId(nodePool: string, podUids: readonly string[], salt = ''): string {
+  const digest = createHash('sha256')
+    .update(`${nodePool}\n${[...podUids].sort().join('\n')}\n${salt}`)
+    .digest('hex');
+  return `${nodePool}-${digest.slice(0, 10)}`;
+}
+
+/** Creates a Pending nodeclaim at `now`, with its launch token and launch timeout armed. */
+export function newNodeClaim(
+  input: NewNodeClaim,
+  now: number,
+  timeouts: NodeClaimTimeouts = DEFAULT_TIMEOUTS,
+): NodeClaim {
+  if (input.options.length === 0)
+    throw new Error(`nodeclaim ${input.id}: no instance-type options to launch`);
+  const { expiresAt, ...rest } = input;
+  return {
+    ...rest,
+    launchToken: `joiner-${input.id}`,
+    launchAttempts: 0,
+    state: 'Pending',
+    version: 0,
+    timestamps: { Pending: now },
+    timers: {
+      launchTimeout: now + timeouts.launchMs,
+      ...(expiresAt === undefined ? {} : { expiration: expiresAt }),
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import type { CapacityType } from '../model/instance-type.js';
+import type { Requirement } from '../model/requirement.js';
+import type { Resources } from '../model/resources.js';
+import type { Taint } from '../model/taint.js';
+
+/**
+ * The states of a nodeclaim. `Gone` is terminal: the instance is terminated and the record stays
+ * only until DynamoDB TTL collects it, so a late duplicate event cannot resurrect the claim.
+ */
+export type NodeClaimState =
+  | 'Pending'
+  | 'Launched'
+  | 'Registered'
+  | 'Initialized'
+  | 'Draining'
+  | 'Terminating'
+  | 'Gone';
+
+/** Every state, in lifecycle order. */
+export const NODE_CLAIM_STATES: readonly NodeClaimState[] = [
+  'Pending',
+  'Launched',
+  'Registered',
+  'Initialized',
+  'Draining',
+  'Terminating',
+  'Gone',
+];
+
+/** A place and way an instance type may be bought for this claim, with its hourly price. */
+export interface NodeClaimOption {
+  readonly instanceType: string;
+  readonly zone: string;
+  readonly capacityType: CapacityType;
+  readonly price: number;
+}
+
+/** A pod a nodeclaim was planned for. */
+export interface PodRef {
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid: string;
+}
+
+/** The timers a nodeclaim can carry. Each is a due time in epoch milliseconds. */
+export type TimerKind =
+  | 'launchTimeout'
+  | 'registrationTimeout'
+  | 'launchRetry'
+  | 'emptiness'
+  | 'expiration'
+  | 'drainStep'
+  | 'terminationCheck';
+
+/** What was actually launched. */
+export interface LaunchedInstance {
+  readonly instanceId: string;
+  readonly instanceType: string;
+  readonly zone: string;
+  readonly capacityType: CapacityType;
+  readonly price?: number;
+  readonly imageId?: string;
+  readonly providerId?: string;
+}
+
+/** Why a nodeclaim stopped (launch failed, timeout, interruption, disruption...). */
+export interface NodeClaimFailure {
+  readonly reason: string;
+  readonly message: string;
+}
+
+/**
+ * A nodeclaim: joiner's record of one node it decided to launch, from the plan to the end of the
+ * instance. It is written (state Pending, with its launch token) before anything is launched.
+ */
+export interface NodeClaim {
+  readonly id: string;
+  readonly nodePool: string;
+  readonly nodeClass: string;
+  readonly nodePoolHash: string;
+  readonly nodeClassHash: string;
+  readonly requirements: readonly Requirement[];
+  readonly labels: Readonly<Record<string, string>>;
+  readonly taints: readonly Taint[];
+  readonly startupTaints: readonly Taint[];
+  /** Ranked options (cheapest first) the launch may choose from. */
+  readonly options: readonly NodeClaimOption[];
+  readonly pods: readonly PodRef[];
+  /** Summed requests of the pods (plus daemonset overhead), canonical units. */
+  readonly requests: Readonly<Resources>;
+  /** Base of the CreateFleet ClientToken; derived from the id. */
+  readonly launchToken: string;
+  /** Number of CreateFleet attempts made so far (each attempt has its own ClientToken). */
+  readonly launchAttempts: number;
+  readonly state: NodeClaimState;
+  /** Optimistic-concurrency version; the store bumps it on every write. */
+  readonly version: number;
+  /** Epoch ms of entering each state (`Pending` = created). */
+  readonly timestamps: Readonly<Partial<Record<NodeClaimState, number>>>;
+  readonly timers: Readonly<Partial<Record<TimerKind, number>>>;
+  readonly instance?: LaunchedInstance;
+  readonly nodeName?: string;
+  readonly failure?: NodeClaimFailure;
+}

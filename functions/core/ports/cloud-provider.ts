@@ -1,0 +1,63 @@
+import type { CapacityType } from '../model/instance-type.js';
+import type { NodeClass } from '../model/node-class.js';
+import type { NodePool } from '../model/node-pool.js';
+import type { LaunchedInstance, NodeClaim, NodeClaimOption } from '../nodeclaim/nodeclaim.js';
+
+/** One error CreateFleet reported, for one override (or for the whole request when no override). */
+export interface FleetError {
+  readonly code: string;
+  readonly message: string;
+  readonly instanceType?: string;
+  readonly zone?: string;
+  readonly subnetId?: string;
+  readonly capacityType?: CapacityType;
+}
+
+/** One CreateFleet attempt for a nodeclaim. */
+export interface LaunchInput {
+  readonly claim: NodeClaim;
+  readonly nodePool: NodePool;
+  readonly nodeClass: NodeClass;
+  /** The options to try in this attempt: all of one capacity type, available, cheapest first. */
+  readonly options: readonly NodeClaimOption[];
+  readonly capacityType: 'spot' | 'on-demand';
+  /** CreateFleet ClientToken of this attempt (stable for a claim and attempt number). */
+  readonly clientToken: string;
+  /** Max pods for an instance type on this NodeClass (ENI-limited, Multus ENIs subtracted). */
+  readonly maxPods: (instanceType: string) => number;
+}
+
+/** What one attempt gave: an instance, and/or the errors of the overrides that failed. */
+export type LaunchOutcome =
+  | { readonly ok: true; readonly instance: LaunchedInstance; readonly errors: readonly FleetError[] }
+  | { readonly ok: false; readonly errors: readonly FleetError[] };
+
+/** An instance joiner launched, as EC2 describes it (found through joiner's tags). */
+export interface CloudInstance {
+  readonly instanceId: string;
+  readonly instanceType: string;
+  readonly zone: string;
+  readonly capacityType: CapacityType;
+  readonly state: 'pending' | 'running' | 'shutting-down' | 'terminated' | 'stopping' | 'stopped';
+  readonly launchTime: number;
+  readonly imageId?: string;
+  readonly nodeClaimId?: string;
+  readonly nodePool?: string;
+  readonly privateDnsName?: string;
+  readonly tags: Readonly<Record<string, string>>;
+}
+
+/**
+ * The compute side of joiner (EC2 in production and in the simulated cloud). `launch` makes one
+ * CreateFleet attempt; retries with other options are the core's decision.
+ */
+export interface CloudProvider {
+  launch(input: LaunchInput): Promise<LaunchOutcome>;
+  /** Terminates instances; already-terminated or unknown instances are not an error. */
+  terminate(instanceIds: readonly string[]): Promise<void>;
+  get(instanceId: string): Promise<CloudInstance | undefined>;
+  /** The live (not terminated) instance tagged with this nodeclaim id, if any (adoption after a crash). */
+  findByNodeClaim(nodeClaimId: string): Promise<CloudInstance | undefined>;
+  /** Every live instance tagged for this cluster (orphan GC). */
+  list(): Promise<CloudInstance[]>;
+}

@@ -1,0 +1,74 @@
+import type {
+  DaemonSet,
+  Node,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  PodDisruptionBudget,
+  Taint,
+} from '../model/kube-objects.js';
+
+/** A Kubernetes Event to create (core/v1 Event, `involvedObject` = the object it is about). */
+export interface ClusterEvent {
+  readonly involvedObject: {
+    readonly kind: string;
+    readonly name: string;
+    readonly namespace?: string;
+    readonly uid?: string;
+    readonly apiVersion?: string;
+  };
+  readonly type: 'Normal' | 'Warning';
+  readonly reason: string;
+  readonly message: string;
+}
+
+/** A raw configuration document (NodePool, NodeClass, EC2NodeClass, Provisioner...) read from the cluster. */
+export interface ConfigDocument {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly metadata: { readonly name: string; readonly [key: string]: unknown };
+  readonly [key: string]: unknown;
+}
+
+/** The outcome of an eviction request. */
+export type EvictionResult = 'evicted' | 'blocked-by-pdb' | 'not-found';
+
+/** Label / taint changes to a node; omitted fields stay as they are. */
+export interface NodePatch {
+  /** Labels to set; a `null` value removes the label. */
+  readonly labels?: Readonly<Record<string, string | null>>;
+  /** Annotations to set; a `null` value removes the annotation. */
+  readonly annotations?: Readonly<Record<string, string | null>>;
+  /** The complete new taint list. */
+  readonly taints?: readonly Taint[];
+  readonly unschedulable?: boolean;
+}
+
+/**
+ * What joiner needs from the Kubernetes API server. The adapter (functions/adapters/kube) speaks
+ * to EKS or to the simulated API server; the core never sees a Kubernetes client.
+ */
+export interface ClusterApi {
+  /** Pods that are not bound and whose PodScheduled condition is False/Unschedulable. */
+  listPendingPods(): Promise<Pod[]>;
+  /** Pods bound to a node (all nodes when `nodeName` is omitted). */
+  listPodsOnNode(nodeName?: string): Promise<Pod[]>;
+  getPod(namespace: string, name: string): Promise<Pod | undefined>;
+  listNodes(): Promise<Node[]>;
+  getNode(name: string): Promise<Node | undefined>;
+  listDaemonSets(): Promise<DaemonSet[]>;
+  listPersistentVolumes(): Promise<PersistentVolume[]>;
+  listPersistentVolumeClaims(): Promise<PersistentVolumeClaim[]>;
+  listPodDisruptionBudgets(): Promise<PodDisruptionBudget[]>;
+  /** NodePool-like documents (joiner.sh NodePool, karpenter.sh NodePool / Provisioner). */
+  listNodePoolDocuments(): Promise<ConfigDocument[]>;
+  /** NodeClass-like documents (joiner.sh NodeClass, karpenter.k8s.aws EC2NodeClass). */
+  listNodeClassDocuments(): Promise<ConfigDocument[]>;
+  /** Patches labels/annotations (merge patch) and taints/unschedulable; returns the new node. */
+  patchNode(name: string, patch: NodePatch): Promise<Node>;
+  deleteNode(name: string): Promise<void>;
+  /** Creates Events; failures are logged by the adapter, never thrown (events are best effort). */
+  createEvents(events: readonly ClusterEvent[]): Promise<void>;
+  /** Evicts a pod through the Eviction API (respecting PDBs: a 429 is `blocked-by-pdb`). */
+  evictPod(namespace: string, name: string): Promise<EvictionResult>;
+}

@@ -1,0 +1,102 @@
+import type { CapacityType } from '../model/instance-type.js';
+import type { NodeClaim, NodeClaimState, PodRef } from '../nodeclaim/nodeclaim.js';
+
+/** An offering: instance type x zone x capacity type. */
+export interface OfferingKey {
+  readonly instanceType: string;
+  readonly zone: string;
+  readonly capacityType: CapacityType;
+}
+
+/** An offering marked unavailable (e.g. InsufficientInstanceCapacity) until `expiresAt`. */
+export interface UnavailableOffering extends OfferingKey {
+  readonly reason: string;
+  readonly expiresAt: number;
+}
+
+/** How long an offering stays unavailable after a capacity error (Karpenter: 3 minutes). */
+export const UNAVAILABLE_OFFERING_TTL_MS = 3 * 60_000;
+
+/** A held lease. `token` increases with every acquisition (a fencing token). */
+export interface Lease {
+  readonly name: string;
+  readonly holder: string;
+  readonly expiresAt: number;
+  readonly token: number;
+}
+
+/** The outcome of claiming pods for a nodeclaim. */
+export interface PodClaimResult {
+  /** Pods now claimed by the nodeclaim (including pods it had already claimed). */
+  readonly claimed: readonly PodRef[];
+  /** Pods claimed by another live nodeclaim. */
+  readonly taken: readonly { readonly pod: PodRef; readonly nodeClaimId: string }[];
+}
+
+/** Thrown when an optimistic-concurrency write loses (the item changed since it was read). */
+export class ConflictError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConflictError';
+  }
+}
+
+/**
+ * joiner's durable state (DynamoDB in production, dynalite in the simulated cloud). Every write
+ * is a single-item conditional write, so concurrent invocations cannot corrupt one another.
+ */
+export interface StateStore {
+  /** Writes a new claim (its version becomes 1). Returns false when a claim with that id exists. */
+  createNodeClaim(claim: NodeClaim): Promise<boolean>;
+  getNodeClaim(id: string): Promise<NodeClaim | undefined>;
+  /**
+   * Writes `claim` if the stored version still equals `claim.version`; returns the stored claim
+   * (version + 1). Throws {@link ConflictError} otherwise.
+   */
+  updateNodeClaim(claim: NodeClaim): Promise<NodeClaim>;
+  /** Deletes a claim if its version still matches; throws {@link ConflictError} otherwise. */
+  deleteNodeClaim(claim: NodeClaim): Promise<void>;
+  /** All claims, optionally only those in `states`. */
+  listNodeClaims(states?: readonly NodeClaimState[]): Promise<NodeClaim[]>;
+  /** The claim whose launched instance is `instanceId` (GSI). */
+  findNodeClaimByInstanceId(instanceId: string): Promise<NodeClaim | undefined>;
+  /** Claims with a timer due at or before `now`, earliest first (sparse GSI over timer shards). */
+  listDueNodeClaims(now: number, limit?: number): Promise<NodeClaim[]>;
+
+  /** Marks offerings unavailable until `now + ttlMs` (default 3 min), visible to every invocation. */
+  markOfferingsUnavailable(
+    offerings: readonly OfferingKey[],
+    reason: string,
+    now: number,
+    ttlMs?: number,
+  ): Promise<void>;
+  /** The offerings still unavailable at `now`. */
+  listUnavailableOfferings(now: number): Promise<UnavailableOffering[]>;
+
+  /**
+   * Takes the lease `name` for `holder` until `now + ttlMs` if it is free, expired or already
+   * held by `holder`. Returns undefined when someone else holds it.
+   */
+  acquireLease(name: string, holder: string, now: number, ttlMs: number): Promise<Lease | undefined>;
+  /** Releases a lease if it is still the one held (same token); otherwise does nothing. */
+  releaseLease(lease: Lease): Promise<void>;
+
+  /**
+   * Claims each pod for `nodeClaimId` unless another claim holds it and has not expired
+   * (per-pod conditional writes). Claims expire at `now + ttlMs`.
+   */
+  claimPods(
+    pods: readonly PodRef[],
+    nodeClaimId: string,
+    now: number,
+    ttlMs: number,
+  ): Promise<PodClaimResult>;
+  /** Releases the pods claimed by `nodeClaimId` (others' claims are left alone). */
+  releasePods(pods: readonly PodRef[], nodeClaimId: string): Promise<void>;
+
+  /**
+   * Records that `key` was processed. Returns true the first time (until `now + ttlMs`), false
+   * for a duplicate.
+   */
+  recordOnce(key: string, now: number, ttlMs: number): Promise<boolean>;
+}

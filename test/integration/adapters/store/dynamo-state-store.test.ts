@@ -1,0 +1,185 @@
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStateStore } from '../../../../functions/adapters/store/create-state-store.js';
+import type { DynamoStateStore } from '../../../../functions/adapters/store/dynamo-state-store.js';
+import { ensureTable } from '../../../../functions/adapters/store/ensure-table.js';
+import { newNodeClaim } from '../../../../functions/core/nodeclaim/create.js';
+import type { NodeClaim } from '../../../../functions/core/nodeclaim/nodeclaim.js';
+import { transition, withTimer } from '../../../../functions/core/nodeclaim/state-machine.js';
+import { ConflictError } from '../../../../functions/core/ports/state-store.js';
+import { TABLE } from '../../../../functions/shared/table.js';
+import { startDynalite } from './dynalite-server.js';
+
+const T0 = Date.UTC(2026, 0, 1);
+const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
+let server: Awaited<ReturnType<typeof startDynalite>>;
+let client: DynamoDBClient;
+let tableCount = 0;
+
+beforeAll(async () => {
+  server = await startDynalite();
+  client = new DynamoDBClient({ region: 'us-east-1', endpoint: server.endpoint, credentials });
+});
+afterAll(async () => {
+  client.destroy();
+  await server.close();
+});
+
+async function freshStore(): Promise<DynamoStateStore> {
+  const tableName = `joiner-test-${++tableCount}`;
+  await ensureTable(client, tableName);
+  return createStateStore({ tableName, endpoint: server.endpoint, credentials });
+}
+
+function claim(id: string, now = T0): NodeClaim {
+  return newNodeClaim(
+    {
+      id,
+      nodePool: 'default',
+      nodeClass: 'default',
+      nodePoolHash: 'p1',
+      nodeClassHash: 'c1',
+      requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot'] }],
+      labels: { team: 'a' },
+      taints: [{ key: 'dedicated', value: '', effect: 'NoSchedule' }],
+      startupTaints: [],
+      options: [{ instanceType: 'c5.large', zone: 'us-west-2a', capacityType: 'spot', price: 0.03 }],
+      pods: [{ namespace: 'default', name: 'p', uid: `uid-${id}` }],
+      requests: { cpu: 500, memory: 1 << 30 },
+    },
+    now,
+  );
+}
+
+const launched = {
+  instanceId: 'i-0abc',
+  instanceType: 'c5.large',
+  zone: 'us-west-2a',
+  capacityType: 'spot' as const,
+};
+
+describe('DynamoStateStore', () => {
+  it('creates the table with the described keys and indexes, idempotently', async () => {
+    const tableName = 'joiner-shape';
+    await ensureTable(client, tableName);
+    await ensureTable(client, tableName);
+    const out = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    expect(out.Table?.KeySchema?.map((k) => k.AttributeName)).toEqual(['pk', 'sk']);
+    expect(out.Table?.GlobalSecondaryIndexes?.map((i) => i.IndexName).sort()).toEqual(
+      [TABLE.indexes.byInstanceId.indexName, TABLE.indexes.byTimer.indexName].sort(),
+    );
+  });
+
+  it('creates a nodeclaim once and round-trips it (empty taint values included)', async () => {
+    const store = await freshStore();
+    expect(await store.createNodeClaim(claim('a'))).toBe(true);
+    expect(await store.createNodeClaim(claim('a'))).toBe(false);
+    const read = await store.getNodeClaim('a');
+    expect(read).toEqual({ ...claim('a'), version: 1 });
+    expect(await store.getNodeClaim('missing')).toBeUndefined();
+  });
+
+  it('updates with optimistic concurrency: a stale version loses', async () => {
+    const store = await freshStore();
+    await store.createNodeClaim(claim('b'));
+    const v1 = (await store.getNodeClaim('b'))!;
+    const v2 = await store.updateNodeClaim(transition(v1, 'Launched', T0 + 1000, { instance: launched }));
+    expect(v2.version).toBe(2);
+    await expect(store.updateNodeClaim({ ...v1, launchAttempts: 5 })).rejects.toBeInstanceOf(ConflictError);
+    expect((await store.getNodeClaim('b'))?.state).toBe('Launched');
+    await expect(store.deleteNodeClaim(v1)).rejects.toBeInstanceOf(ConflictError);
+    await store.deleteNodeClaim(v2);
+    expect(await store.getNodeClaim('b')).toBeUndefined();
+  });
+
+  it('lists claims by state and finds a claim by instance id through the GSI', async () => {
+    const store = await freshStore();
+    await store.createNodeClaim(claim('c1'));
+    await store.createNodeClaim(claim('c2'));
+    const c2 = (await store.getNodeClaim('c2'))!;
+    await store.updateNodeClaim(transition(c2, 'Launched', T0 + 5, { instance: launched }));
+    expect((await store.listNodeClaims()).map((c) => c.id).sort()).toEqual(['c1', 'c2']);
+    expect((await store.listNodeClaims(['Launched'])).map((c) => c.id)).toEqual(['c2']);
+    expect((await store.findNodeClaimByInstanceId('i-0abc'))?.id).toBe('c2');
+    expect(await store.findNodeClaimByInstanceId('i-none')).toBeUndefined();
+  });
+
+  it('serves due timers from the sparse timer index, earliest first', async () => {
+    const store = await freshStore();
+    for (const id of ['t1', 't2', 't3', 't4', 't5']) await store.createNodeClaim(claim(id));
+    const noTimers = (await store.getNodeClaim('t5'))!;
+    await store.updateNodeClaim({ ...noTimers, timers: {} });
+    const t3 = (await store.getNodeClaim('t3'))!;
+    await store.updateNodeClaim(withTimer(withTimer(t3, 'launchTimeout', undefined), 'emptiness', T0 + 10));
+    const t4 = (await store.getNodeClaim('t4'))!;
+    await store.updateNodeClaim(withTimer(t4, 'launchTimeout', T0 + 10 * 60_000));
+    const due = await store.listDueNodeClaims(T0 + 5 * 60_000);
+    expect(due[0].id).toBe('t3');
+    expect(due.map((c) => c.id).sort()).toEqual(['t1', 't2', 't3']);
+    expect(await store.listDueNodeClaims(T0)).toEqual([]);
+    expect((await store.listDueNodeClaims(T0 + 20 * 60_000)).map((c) => c.id)).not.toContain('t5');
+    expect(await store.listDueNodeClaims(T0 + 20 * 60_000, 2)).toHaveLength(2);
+  });
+
+  it('shares unavailable offerings and lets them expire after 3 minutes', async () => {
+    const store = await freshStore();
+    const ice = { instanceType: 'c5.large', zone: 'us-west-2a', capacityType: 'spot' as const };
+    await store.markOfferingsUnavailable([ice], 'InsufficientInstanceCapacity', T0);
+    const other = createStateStore({
+      tableName: `joiner-test-${tableCount}`,
+      endpoint: server.endpoint,
+      credentials,
+    });
+    expect(await other.listUnavailableOfferings(T0 + 60_000)).toEqual([
+      { ...ice, reason: 'InsufficientInstanceCapacity', expiresAt: T0 + 180_000 },
+    ]);
+    expect(await other.listUnavailableOfferings(T0 + 180_000)).toEqual([]);
+  });
+
+  it('grants the lease to exactly one of two concurrent callers, then to the other after expiry', async () => {
+    const store = await freshStore();
+    const [a, b] = await Promise.all([
+      store.acquireLease('provisioner', 'inv-a', T0, 30_000),
+      store.acquireLease('provisioner', 'inv-b', T0, 30_000),
+    ]);
+    expect([a, b].filter(Boolean)).toHaveLength(1);
+    const winner = (a ?? b)!;
+    const loser = winner.holder === 'inv-a' ? 'inv-b' : 'inv-a';
+    expect(await store.acquireLease('provisioner', loser, T0 + 29_000, 30_000)).toBeUndefined();
+    const renewed = await store.acquireLease('provisioner', winner.holder, T0 + 1000, 30_000);
+    expect(renewed?.token).toBe(winner.token + 1);
+    const late = await store.acquireLease('provisioner', loser, T0 + 31_001, 30_000);
+    expect(late?.holder).toBe(loser);
+    expect(late!.token).toBeGreaterThan(renewed!.token);
+    await store.releaseLease(renewed!); // stale release does nothing
+    expect(await store.acquireLease('provisioner', winner.holder, T0 + 32_000, 30_000)).toBeUndefined();
+    await store.releaseLease(late!);
+    expect(await store.acquireLease('provisioner', winner.holder, T0 + 32_000, 30_000)).toBeDefined();
+  });
+
+  it('claims each pod for one nodeclaim only, even when two claim at once', async () => {
+    const store = await freshStore();
+    const pods = Array.from({ length: 30 }, (_, i) => ({ namespace: 'ns', name: `p${i}`, uid: `u${i}` }));
+    const [x, y] = await Promise.all([
+      store.claimPods(pods, 'claim-x', T0, 60_000),
+      store.claimPods(pods, 'claim-y', T0, 60_000),
+    ]);
+    expect(x.claimed.length + y.claimed.length).toBe(30);
+    expect(x.taken.length + y.taken.length).toBe(30);
+    const again = await store.claimPods(x.claimed, 'claim-x', T0 + 1, 60_000);
+    expect(again.claimed).toHaveLength(x.claimed.length);
+    await store.releasePods(pods, 'claim-y');
+    const z = await store.claimPods(pods, 'claim-z', T0 + 2, 60_000);
+    expect(z.claimed).toHaveLength(y.claimed.length);
+    expect(new Set(z.taken.map((t) => t.nodeClaimId))).toEqual(new Set(x.claimed.length ? ['claim-x'] : []));
+    const expired = await store.claimPods(pods, 'claim-w', T0 + 120_000, 60_000);
+    expect(expired.claimed).toHaveLength(30);
+  });
+
+  it('records an idempotency key once until it expires', async () => {
+    const store = await freshStore();
+    expect(await store.recordOnce('msg-1', T0, 1000)).toBe(true);
+    expect(await store.recordOnce('msg-1', T0 + 500, 1000)).toBe(false);
+    expect(await store.recordOnce('msg-1', T0 + 1000, 1000)).toBe(true);
+  });
+});
