@@ -6,12 +6,17 @@
 import type { Catalog } from '../../core/model/instance-type.js';
 import type { SeededRandom, VirtualClock } from '../clock.js';
 import type { InstanceObserver } from '../instance.js';
+import { validatingWebhookAdmission } from './admission/validating-webhooks.js';
 import { ClusterStore } from './api/cluster-store.js';
 import { KubeApi } from './api/kube-api.js';
 import { ObjectStore } from './api/object-store.js';
 import { ResourceRegistry } from './api/resource-registry.js';
+import { ControlLoop } from './control-loop.js';
 import { startApiHttpServer } from './http/api-server.js';
 import { kubeconfigYaml } from './kubeconfig.js';
+import { Kubelets } from './kubelet/kubelets.js';
+import { KubeScheduler } from './scheduler/kube-scheduler.js';
+import { TaskRunner } from './task-runner.js';
 import { type KubeTimings, resolveTimings } from './timings.js';
 
 /** Options of the simulated control plane. */
@@ -38,8 +43,12 @@ export interface KubeSimulator {
   readonly store: ClusterStore;
   /** Ends every open watch, as a watch timeout or an API server restart does; clients re-watch. */
   endWatches(): void;
-  /** Runs one simulated kube-scheduler pass. */
+  /** Runs one simulated kube-scheduler pass (after the pending controller work). */
   scheduleNow(): Promise<void>;
+  /** Resolves when the controllers, scheduler and kubelets have nothing left to do right now. */
+  idle(): Promise<void>;
+  /** Errors of background work (controllers, kubelets), and instances whose user data was unusable. */
+  problems(): string[];
   /** Stops the server, the watches and every timer. */
   close(): Promise<void>;
 }
@@ -55,6 +64,19 @@ export async function startKubeSimulator(options: KubeSimulatorOptions): Promise
   for (const name of SYSTEM_NAMESPACES) {
     await api.create(nsType, undefined, { metadata: { name }, status: { phase: 'Active' } });
   }
+  api.setAdmission(validatingWebhookAdmission(api, random));
+  const tasks = new TaskRunner();
+  const scheduler = new KubeScheduler(api, timings.unschedulableRefreshMs);
+  const kubelets = new Kubelets(
+    api,
+    clock,
+    random,
+    options.catalog,
+    options.region ?? 'us-west-2',
+    timings,
+    tasks,
+  );
+  const loop = new ControlLoop(api, scheduler, tasks, clock, timings.schedulerIntervalMs);
   const http = await startApiHttpServer(api);
   let closed = false;
   const repeat = (periodMs: number, fn: () => void): void => {
@@ -69,12 +91,22 @@ export async function startKubeSimulator(options: KubeSimulatorOptions): Promise
   return {
     url: http.url,
     kubeconfig: () => kubeconfigYaml(http.url),
-    observer: { instanceRunning: () => {}, instanceTerminated: () => {} },
+    observer: kubelets,
     store: new ClusterStore(api),
     endWatches: () => http.endWatches(),
-    scheduleNow: async () => {},
+    scheduleNow: async () => {
+      await loop.idle();
+      await tasks.run('scheduler', () => scheduler.pass());
+    },
+    idle: () => loop.idle(),
+    problems: () => [
+      ...tasks.errors,
+      ...kubelets.failures.map((f) => `instance ${f.instanceId}: ${f.reason}`),
+    ],
     close: async () => {
       closed = true;
+      loop.stop();
+      await tasks.close();
       await http.close();
     },
   };

@@ -1,0 +1,75 @@
+/**
+ * Drives the simulated control plane: after changes to workloads, pods or nodes it runs the
+ * controllers (Deployments, ReplicaSets, DaemonSets, garbage collection, PDB status) and a
+ * kube-scheduler pass; the scheduler also runs periodically on the virtual clock.
+ */
+import type { VirtualClock } from '../clock.js';
+import type { KubeApi } from './api/kube-api.js';
+import type { StoreEvent } from './api/object-store.js';
+import { reconcileDaemonSets } from './controllers/daemonset-controller.js';
+import { collectGarbage, updateBudgets } from './controllers/housekeeping.js';
+import { reconcileReplicas } from './controllers/replica-controllers.js';
+import type { KubeScheduler } from './scheduler/kube-scheduler.js';
+import type { TaskRunner } from './task-runner.js';
+
+const WATCHED = new Set([
+  'apps/deployments',
+  'apps/replicasets',
+  'apps/daemonsets',
+  '/pods',
+  '/nodes',
+  'policy/poddisruptionbudgets',
+]);
+
+/** The loop; `stop()` ends it. */
+export class ControlLoop {
+  private pending?: NodeJS.Immediate;
+  private stopped = false;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly api: KubeApi,
+    private readonly scheduler: KubeScheduler,
+    private readonly tasks: TaskRunner,
+    private readonly clock: VirtualClock,
+    private readonly intervalMs: number,
+  ) {
+    this.unsubscribe = api.store.subscribe((e) => this.onEvent(e));
+    const tick = (): void => {
+      if (this.stopped) return;
+      void this.tasks.run('scheduler', () => this.scheduler.pass());
+      this.clock.setTimeout(tick, this.intervalMs);
+    };
+    this.clock.setTimeout(tick, this.intervalMs);
+  }
+
+  /** Resolves once no change is waiting to be reconciled and no task is running. */
+  async idle(): Promise<void> {
+    for (let i = 0; i < 1000; i++) {
+      await this.tasks.idle();
+      await new Promise((r) => setImmediate(r));
+      if (!this.pending && !this.tasks.busy) return;
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.unsubscribe();
+    if (this.pending) clearImmediate(this.pending);
+    this.pending = undefined;
+  }
+
+  private onEvent(e: StoreEvent): void {
+    if (this.stopped || !WATCHED.has(e.resource) || this.pending) return;
+    this.pending = setImmediate(() => {
+      this.pending = undefined;
+      void this.tasks.run('controllers', async () => {
+        await reconcileReplicas(this.api);
+        await reconcileDaemonSets(this.api);
+        await collectGarbage(this.api);
+        await updateBudgets(this.api);
+        await this.scheduler.pass();
+      });
+    });
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Small control-plane loops: pod garbage collection (pods bound to nodes that no longer exist, and
+ * pods of deleted owners) and PodDisruptionBudget status from the live pods.
+ */
+import type { Pod, PodDisruptionBudget } from '../../../core/model/kube-objects.js';
+import { budgetStatus } from '../api/disruption-budget.js';
+import type { KubeApi } from '../api/kube-api.js';
+import type { KubeObject } from '../api/object-store.js';
+
+/** Removes pods whose node is gone, and objects whose controller owner is gone. */
+export async function collectGarbage(api: KubeApi): Promise<void> {
+  const podType = api.typeOf('v1', 'Pod');
+  const nodes = new Set(api.list(api.typeOf('v1', 'Node')).items.map((n) => n.metadata.name));
+  const owners = new Set<string>();
+  for (const [v, k] of [
+    ['apps/v1', 'ReplicaSet'],
+    ['apps/v1', 'Deployment'],
+    ['apps/v1', 'DaemonSet'],
+    ['apps/v1', 'StatefulSet'],
+  ]) {
+    for (const o of api.list(api.typeOf(v, k)).items) owners.add(o.metadata.uid ?? '');
+  }
+  const orphaned = (o: KubeObject): boolean =>
+    (o.metadata.ownerReferences ?? []).some(
+      (r) =>
+        r.controller &&
+        ['ReplicaSet', 'Deployment', 'DaemonSet', 'StatefulSet'].includes(r.kind) &&
+        !owners.has(r.uid ?? ''),
+    );
+  for (const pod of api.list(podType).items) {
+    const nodeName = (pod as unknown as Pod).spec.nodeName;
+    if ((nodeName && !nodes.has(nodeName)) || orphaned(pod)) api.remove(podType, pod);
+  }
+  const rsType = api.typeOf('apps/v1', 'ReplicaSet');
+  for (const rs of api.list(rsType).items) if (orphaned(rs)) api.remove(rsType, rs);
+}
+
+/** Writes each PDB's status (expected, healthy, desired, disruptions allowed) when it changed. */
+export async function updateBudgets(api: KubeApi): Promise<void> {
+  const pdbType = api.typeOf('policy/v1', 'PodDisruptionBudget');
+  const pods = api.list(api.typeOf('v1', 'Pod')).items;
+  for (const pdb of api.list(pdbType).items as unknown as PodDisruptionBudget[]) {
+    const status = {
+      ...pdb.status,
+      ...budgetStatus(pdb, pods),
+      observedGeneration: (pdb.metadata as { generation?: number }).generation,
+    } as Record<string, unknown>;
+    if (JSON.stringify(status) === JSON.stringify(pdb.status)) continue;
+    await api.replace(
+      pdbType,
+      pdb.metadata.namespace,
+      pdb.metadata.name,
+      { ...(pdb as unknown as KubeObject), status },
+      'status',
+      { user: 'system:serviceaccount:kube-system:disruption-controller' },
+    );
+  }
+}
