@@ -1,0 +1,82 @@
+import type { ApiException, V1Pod } from '@kubernetes/client-node';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Harness, nodeBody, podBody, startHarness } from './fixtures.js';
+
+describe('binding and eviction on the simulated API server', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await startHarness();
+  });
+  afterEach(async () => {
+    await h.sim.close();
+  });
+
+  it('binds a pod with a Binding and refuses a second binding with 409', async () => {
+    await h.sim.store.create(nodeBody('n1'));
+    await h.sim.store.create({ ...podBody('p'), spec: { ...podBody('p').spec, schedulerName: 'other' } });
+    await h.core.createNamespacedBinding({
+      namespace: 'default',
+      body: { metadata: { name: 'p' }, target: { kind: 'Node', name: 'n1' } },
+    });
+    const pod = await h.core.readNamespacedPod({ name: 'p', namespace: 'default' });
+    expect(pod.spec?.nodeName).toBe('n1');
+    expect(pod.status?.conditions?.find((c) => c.type === 'PodScheduled')?.status).toBe('True');
+    const again = await h.core
+      .createNamespacedPodBinding({
+        name: 'p',
+        namespace: 'default',
+        body: { metadata: { name: 'p' }, target: { kind: 'Node', name: 'n2' } },
+      })
+      .catch((e: ApiException<string>) => e);
+    expect((again as ApiException<string>).code).toBe(409);
+  });
+
+  it('refuses an eviction with 429 while the PDB allows no disruption, and allows it when it does', async () => {
+    await h.sim.store.create(nodeBody('n1'));
+    for (const name of ['a', 'b']) await h.sim.store.create(podBody(name, { app: 'web' }));
+    await h.sim.scheduleNow();
+    const running = async (): Promise<void> => {
+      for (const p of h.sim.store.list<V1Pod>('v1', 'Pod', { namespace: 'default' })) {
+        await h.sim.store.patch(
+          'v1',
+          'Pod',
+          p.metadata!.name!,
+          'default',
+          { status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } },
+          'status',
+        );
+      }
+    };
+    await running();
+    await h.sim.store.create({
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } } },
+    });
+    const eviction = (name: string) => ({
+      apiVersion: 'policy/v1',
+      kind: 'Eviction',
+      metadata: { name, namespace: 'default' },
+    });
+    const refused = await h.core
+      .createNamespacedPodEviction({ name: 'a', namespace: 'default', body: eviction('a') })
+      .catch((e: ApiException<string>) => e);
+    expect((refused as ApiException<string>).code).toBe(429);
+    const status = JSON.parse(String((refused as ApiException<string>).body));
+    expect(status).toMatchObject({ kind: 'Status', reason: 'TooManyRequests', code: 429 });
+    expect(status.details.causes[0].message).toContain('needs 2 healthy pods and has 2 currently');
+
+    const merge = { spec: { minAvailable: 1 } };
+    await h.sim.store.patch('policy/v1', 'PodDisruptionBudget', 'web', 'default', merge);
+    await h.core.createNamespacedPodEviction({ name: 'a', namespace: 'default', body: eviction('a') });
+    const left = h.sim.store
+      .list<V1Pod>('v1', 'Pod', { namespace: 'default' })
+      .filter((p) => !p.metadata?.deletionTimestamp);
+    expect(left.map((p) => p.metadata?.name)).toEqual(['b']);
+    const again = await h.core
+      .createNamespacedPodEviction({ name: 'b', namespace: 'default', body: eviction('b') })
+      .catch((e: ApiException<string>) => e);
+    expect((again as ApiException<string>).code).toBe(429);
+  });
+});
