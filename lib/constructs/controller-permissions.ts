@@ -1,0 +1,187 @@
+import { Stack, Token, Validations } from 'aws-cdk-lib';
+import { type IRole, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Construct } from 'constructs';
+import { nagArn } from './nag-findings.js';
+
+/** Tag key (value `owned`) on every EC2 resource joiner creates; IAM scopes writes by it. */
+export function clusterTagKey(clusterName: string): string {
+  return `kubernetes.io/cluster/${clusterName}`;
+}
+
+/** Read-only EC2 calls; EC2 Describe actions do not support resource-level permissions. */
+export const EC2_READ_ACTIONS = [
+  'ec2:DescribeAvailabilityZones',
+  'ec2:DescribeImages',
+  'ec2:DescribeInstanceTypeOfferings',
+  'ec2:DescribeInstanceTypes',
+  'ec2:DescribeInstances',
+  'ec2:DescribeLaunchTemplates',
+  'ec2:DescribeNetworkInterfaces',
+  'ec2:DescribeSecurityGroups',
+  'ec2:DescribeSpotPriceHistory',
+  'ec2:DescribeSubnets',
+] as const;
+
+/** Properties of {@link ControllerPermissions}. */
+export interface ControllerPermissionsProps {
+  /** The role of the functions that launch and terminate nodes. */
+  readonly role: IRole;
+  /** The node role: the only role the functions may pass to EC2. */
+  readonly nodeRole: IRole;
+  /** EKS cluster name (a literal: it is part of IAM condition keys). */
+  readonly clusterName: string;
+  /** When set, launches may only use subnets and security groups of this VPC. */
+  readonly vpcId?: string;
+}
+
+/**
+ * Least-privilege AWS permissions of joiner's controller functions: EC2 writes only on resources
+ * carrying the cluster tag (on creation via `aws:RequestTag`, afterwards via `aws:ResourceTag`),
+ * PassRole only for the node role and only to EC2, public AMI parameters, price lists, and
+ * read-only Describe calls.
+ */
+export class ControllerPermissions extends Construct {
+  /** The policy attached to the role. */
+  readonly policy: Policy;
+
+  constructor(scope: Construct, id: string, props: ControllerPermissionsProps) {
+    super(scope, id);
+    if (Token.isUnresolved(props.clusterName)) {
+      throw new Error('ControllerPermissions: clusterName must be a literal string, not a deploy-time value');
+    }
+    const stack = Stack.of(this);
+    const ec2 = (type: string) => stack.formatArn({ service: 'ec2', resource: type, resourceName: '*' });
+    const tag = clusterTagKey(props.clusterName);
+    const created = [
+      'fleet',
+      'instance',
+      'volume',
+      'network-interface',
+      'launch-template',
+      'spot-instances-request',
+    ];
+    const statements = [
+      new PolicyStatement({
+        sid: 'LaunchTaggedResources',
+        actions: ['ec2:RunInstances', 'ec2:CreateFleet', 'ec2:CreateLaunchTemplate'],
+        resources: created.map(ec2),
+        conditions: { StringEquals: { [`aws:RequestTag/${tag}`]: 'owned' } },
+      }),
+      new PolicyStatement({
+        sid: 'LaunchFromClusterLaunchTemplates',
+        actions: ['ec2:RunInstances', 'ec2:CreateFleet'],
+        resources: [ec2('launch-template')],
+        conditions: { StringEquals: { [`aws:ResourceTag/${tag}`]: 'owned' } },
+      }),
+      new PolicyStatement({
+        sid: 'LaunchIntoNetwork',
+        actions: ['ec2:RunInstances', 'ec2:CreateFleet'],
+        resources: [ec2('subnet'), ec2('security-group')],
+        conditions: props.vpcId ? { StringEquals: { 'ec2:Vpc': ec2Vpc(stack, props.vpcId) } } : undefined,
+      }),
+      new PolicyStatement({
+        sid: 'LaunchFromImages',
+        actions: ['ec2:RunInstances', 'ec2:CreateFleet'],
+        resources: [
+          stack.formatArn({ service: 'ec2', account: '', resource: 'image', resourceName: '*' }),
+          stack.formatArn({ service: 'ec2', account: '', resource: 'snapshot', resourceName: '*' }),
+        ],
+      }),
+      new PolicyStatement({
+        sid: 'TagOnLaunch',
+        actions: ['ec2:CreateTags'],
+        resources: created.map(ec2),
+        conditions: {
+          StringEquals: {
+            [`aws:RequestTag/${tag}`]: 'owned',
+            'ec2:CreateAction': ['RunInstances', 'CreateFleet', 'CreateLaunchTemplate'],
+          },
+        },
+      }),
+      new PolicyStatement({
+        sid: 'ManageClusterResources',
+        actions: [
+          'ec2:CreateTags',
+          'ec2:TerminateInstances',
+          'ec2:DeleteLaunchTemplate',
+          'ec2:ModifyNetworkInterfaceAttribute',
+        ],
+        resources: [ec2('instance'), ec2('launch-template'), ec2('network-interface')],
+        conditions: { StringEquals: { [`aws:ResourceTag/${tag}`]: 'owned' } },
+      }),
+      new PolicyStatement({
+        sid: 'PassNodeRoleToEc2',
+        actions: ['iam:PassRole'],
+        resources: [props.nodeRole.roleArn],
+        conditions: { StringEquals: { 'iam:PassedToService': 'ec2.amazonaws.com' } },
+      }),
+      new PolicyStatement({
+        sid: 'ReadPublicAmiParameters',
+        actions: ['ssm:GetParameter'],
+        resources: ['eks/optimized-ami', 'bottlerocket'].map((path) =>
+          stack.formatArn({
+            service: 'ssm',
+            account: '',
+            resource: 'parameter',
+            resourceName: `aws/service/${path}/*`,
+          }),
+        ),
+      }),
+      new PolicyStatement({
+        sid: 'DescribeCluster',
+        actions: ['eks:DescribeCluster'],
+        resources: [
+          stack.formatArn({ service: 'eks', resource: 'cluster', resourceName: props.clusterName }),
+        ],
+      }),
+      new PolicyStatement({ sid: 'ReadEc2', actions: [...EC2_READ_ACTIONS], resources: ['*'] }),
+      new PolicyStatement({ sid: 'ReadPrices', actions: ['pricing:GetProducts'], resources: ['*'] }),
+    ];
+    this.policy = new Policy(this, 'Policy', { statements });
+    props.role.attachInlinePolicy(this.policy);
+    this.acknowledgeWildcards();
+  }
+
+  private acknowledgeWildcards(): void {
+    const ack = (finding: string, reason: string) =>
+      Validations.of(this.policy).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason });
+    const byTag =
+      'Writes on resources joiner creates are bounded by the cluster tag condition (aws:RequestTag / aws:ResourceTag); ids are unknown before launch.';
+    for (const type of [
+      'fleet',
+      'instance',
+      'volume',
+      'network-interface',
+      'launch-template',
+      'spot-instances-request',
+    ]) {
+      ack(`Resource::${nagArn(this, 'ec2', `${type}/*`)}`, byTag);
+    }
+    for (const type of ['subnet', 'security-group']) {
+      ack(
+        `Resource::${nagArn(this, 'ec2', `${type}/*`)}`,
+        'Launches reference the subnets and security groups that NodeClass selectors choose at run time; bounded to the cluster VPC when joiner:vpcId is set.',
+      );
+    }
+    for (const type of ['image', 'snapshot']) {
+      ack(
+        `Resource::${nagArn(this, 'ec2', `${type}/*`, false)}`,
+        "Launches reference AMIs (public EKS-optimized or the user's own) chosen by NodeClass selectors at run time; referencing an image does not modify it.",
+      );
+    }
+    for (const path of ['eks/optimized-ami', 'bottlerocket']) {
+      ack(
+        `Resource::${nagArn(this, 'ssm', `parameter/aws/service/${path}/*`, false)}`,
+        'Read-only access to the public AWS AMI parameters, the documented way to find current EKS node images.',
+      );
+    }
+    ack(
+      'Resource::*',
+      'EC2 Describe* calls and pricing:GetProducts do not support resource-level permissions; all statements on * are read-only.',
+    );
+  }
+}
+
+function ec2Vpc(stack: Stack, vpcId: string): string {
+  return stack.formatArn({ service: 'ec2', resource: 'vpc', resourceName: vpcId });
+}

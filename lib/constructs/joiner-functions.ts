@@ -1,0 +1,120 @@
+import { Stack, Validations } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IEventBus } from 'aws-cdk-lib/aws-events';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { Code, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { Construct } from 'constructs';
+import { ENV } from '../../functions/shared/env.js';
+import { FUNCTIONS, type FunctionName } from '../../functions/shared/event-sources.js';
+import { HandlerFunction, type LogLevel } from './handler-function.js';
+import { nagAttribute } from './nag-findings.js';
+import type { NodeRole } from './node-role.js';
+import type { WorkQueues } from './work-queues.js';
+
+/** Properties of {@link JoinerFunctions}. */
+export interface JoinerFunctionsProps {
+  readonly clusterName: string;
+  /** API server endpoint; when omitted the functions call eks:DescribeCluster once per cold start. */
+  readonly clusterEndpoint?: string;
+  /** Base64 cluster CA; when omitted the functions call eks:DescribeCluster once per cold start. */
+  readonly clusterCertificateAuthority?: string;
+  readonly table: ITable;
+  readonly bus: IEventBus;
+  readonly queues: WorkQueues;
+  readonly nodeRole: NodeRole;
+  /** @default 'INFO' */
+  readonly logLevel?: LogLevel;
+  /**
+   * Code per function, instead of bundling the handlers (pre-built bundles, or stubs in tests).
+   * @default each handler bundled with esbuild
+   */
+  readonly code?: (name: FunctionName) => Code;
+}
+
+/**
+ * joiner's six Lambda functions and their three roles: the controller role (provisioner,
+ * lifecycle, interruption, disruption: cluster, EC2, table, queues), the webhook role (publish to
+ * the bus, read its secret) and the installer role (apply manifests at deploy time).
+ */
+export class JoinerFunctions extends Construct {
+  /** Role of the provisioner, lifecycle, interruption and disruption functions. */
+  readonly controllerRole: Role;
+  readonly webhookRole: Role;
+  readonly installerRole: Role;
+  /** The functions by name. */
+  readonly functions: Readonly<Record<FunctionName, LambdaFunction>>;
+
+  constructor(scope: Construct, id: string, props: JoinerFunctionsProps) {
+    super(scope, id);
+    const lambdaRole = (roleId: string, description: string) =>
+      new Role(this, roleId, { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description });
+    this.controllerRole = lambdaRole('ControllerRole', `joiner controller functions of ${props.clusterName}`);
+    this.webhookRole = lambdaRole('WebhookRole', `joiner webhook of ${props.clusterName}`);
+    this.installerRole = lambdaRole('InstallerRole', `joiner installer of ${props.clusterName}`);
+    this.grantAccess(props);
+    const roles: Record<FunctionName, Role> = {
+      webhook: this.webhookRole,
+      installer: this.installerRole,
+      provisioner: this.controllerRole,
+      lifecycle: this.controllerRole,
+      interruption: this.controllerRole,
+      disruption: this.controllerRole,
+    };
+    const environment = this.environment(props);
+    const names = Object.keys(FUNCTIONS) as FunctionName[];
+    this.functions = Object.fromEntries(
+      names.map((name) => {
+        const handler = new HandlerFunction(this, capitalize(name), {
+          name,
+          role: roles[name],
+          environment: name === 'webhook' ? { [ENV.busName]: props.bus.eventBusName } : environment,
+          logLevel: props.logLevel,
+          code: props.code?.(name),
+        });
+        return [name, handler.function];
+      }),
+    ) as Record<FunctionName, LambdaFunction>;
+  }
+
+  private environment(props: JoinerFunctionsProps): Record<string, string> {
+    const env: Record<string, string> = {
+      [ENV.clusterName]: props.clusterName,
+      [ENV.tableName]: props.table.tableName,
+      [ENV.busName]: props.bus.eventBusName,
+      [ENV.timersQueueUrl]: props.queues.queue('timers').queueUrl,
+      [ENV.provisioningQueueUrl]: props.queues.queue('provisioning').queueUrl,
+      [ENV.nodeRoleName]: props.nodeRole.role.roleName,
+      [ENV.instanceProfileName]: props.nodeRole.instanceProfile.instanceProfileName,
+    };
+    if (props.clusterEndpoint) env[ENV.clusterEndpoint] = props.clusterEndpoint;
+    if (props.clusterCertificateAuthority) env[ENV.clusterCa] = props.clusterCertificateAuthority;
+    return env;
+  }
+
+  private grantAccess(props: JoinerFunctionsProps): void {
+    props.table.grantReadWriteData(this.controllerRole);
+    const tableResource = props.table.node.defaultChild;
+    if (tableResource) {
+      Validations.of(this.controllerRole).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::${nagAttribute(tableResource)}/index/*]`,
+        reason: "Queries of the table's own GSIs (instance id, timers); the grant is limited to this table.",
+      });
+    }
+    props.bus.grantPutEventsTo(this.controllerRole);
+    props.bus.grantPutEventsTo(this.webhookRole);
+    props.queues.queue('timers').grantSendMessages(this.controllerRole);
+    props.queues.queue('provisioning').grantSendMessages(this.controllerRole);
+    const cluster = Stack.of(this).formatArn({
+      service: 'eks',
+      resource: 'cluster',
+      resourceName: props.clusterName,
+    });
+    this.installerRole.addToPrincipalPolicy(
+      new PolicyStatement({ sid: 'DescribeCluster', actions: ['eks:DescribeCluster'], resources: [cluster] }),
+    );
+  }
+}
+
+function capitalize(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}

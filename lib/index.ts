@@ -1,0 +1,27 @@
+export { createJoinerApp, type JoinerAppOptions } from './app.js';
+export { ClusterAccess, type ClusterAccessProps } from './constructs/cluster-access.js';
+export {
+  type ClusterDocument,
+  ClusterInstaller,
+  type ClusterInstallerProps,
+  type InstallerProperties,
+} from './constructs/cluster-installer.js';
+export {
+  ControllerPermissions,
+  type ControllerPermissionsProps,
+  clusterTagKey,
+} from './constructs/controller-permissions.js';
+export { JoinerEventBus, type JoinerEventBusProps } from './constructs/event-bus.js';
+export { HandlerFunction, type HandlerFunctionProps, type LogLevel } from './constructs/handler-function.js';
+export { InterruptionRules, type InterruptionRulesProps } from './constructs/interruption-rules.js';
+export { JoinerFunctions, type JoinerFunctionsProps } from './constructs/joiner-functions.js';
+export { NodeRole, type NodeRoleProps } from './constructs/node-role.js';
+export { QueueSubscriptions, type QueueSubscriptionsProps } from './constructs/queue-subscriptions.js';
+export { StateTable, type StateTableProps } from './constructs/state-table.js';
+export { SWEEP_EVENT, SweepSchedule, type SweepScheduleProps } from './constructs/sweep-schedule.js';
+export { WebhookEndpoint, type WebhookEndpointProps } from './constructs/webhook-endpoint.js';
+export { WorkQueues, type WorkQueuesProps } from './constructs/work-queues.js';
+export { CONTEXT_KEYS, joinerPropsFromContext } from './context.js';
+export { bundleHandler, handlerBuildOptions } from './handler-bundle.js';
+export { Joiner, type JoinerProps } from './joiner.js';
+export { JoinerStack, type JoinerStackProps } from './joiner-stack.js';

@@ -1,0 +1,120 @@
+import { Token } from 'aws-cdk-lib';
+import type { Code } from 'aws-cdk-lib/aws-lambda';
+import { Construct } from 'constructs';
+import { joinerManifests } from '../functions/core/install/index.js';
+import type { FunctionName } from '../functions/shared/event-sources.js';
+import { ClusterAccess } from './constructs/cluster-access.js';
+import { type ClusterDocument, ClusterInstaller } from './constructs/cluster-installer.js';
+import { ControllerPermissions } from './constructs/controller-permissions.js';
+import { JoinerEventBus } from './constructs/event-bus.js';
+import type { LogLevel } from './constructs/handler-function.js';
+import { InterruptionRules } from './constructs/interruption-rules.js';
+import { JoinerFunctions } from './constructs/joiner-functions.js';
+import { NodeRole } from './constructs/node-role.js';
+import { QueueSubscriptions } from './constructs/queue-subscriptions.js';
+import { StateTable } from './constructs/state-table.js';
+import { SweepSchedule } from './constructs/sweep-schedule.js';
+import { WebhookEndpoint } from './constructs/webhook-endpoint.js';
+import { WorkQueues } from './constructs/work-queues.js';
+
+/** Configuration of joiner for one existing EKS cluster. */
+export interface JoinerProps {
+  /** Name of the existing EKS cluster (access entries enabled, Kubernetes >= 1.30). */
+  readonly clusterName: string;
+  /** API server endpoint. @default looked up by the functions with eks:DescribeCluster */
+  readonly clusterEndpoint?: string;
+  /** Base64 cluster CA. @default looked up by the functions with eks:DescribeCluster */
+  readonly clusterCertificateAuthority?: string;
+  /** The cluster's VPC: launches may then only use its subnets and security groups. @default any VPC */
+  readonly vpcId?: string;
+  /** NodePool / NodeClass YAML documents to install into the cluster. @default none */
+  readonly documents?: readonly ClusterDocument[];
+  /** Seconds the provisioning queue gathers unschedulable pods into one plan. @default 1 */
+  readonly provisioningBatchingWindowSeconds?: number;
+  /** @default 'INFO' */
+  readonly logLevel?: LogLevel;
+  /** Kubernetes group of the controller functions. @default 'joiner-controllers' */
+  readonly lambdaGroup?: string;
+  /** Name of the custom event bus. @default 'joiner' */
+  readonly busName?: string;
+  /** Code per function instead of the esbuild bundles (pre-built bundles, test stubs). */
+  readonly code?: (name: FunctionName) => Code;
+}
+
+const CLUSTER_NAME = /^[0-9A-Za-z][A-Za-z0-9_-]{0,99}$/;
+
+/**
+ * joiner, the Lambda-only node autoscaler, for one existing EKS cluster: state table, event bus
+ * and rules, queues, functions, the one-minute sweep, the webhook endpoint, node role, EKS access
+ * entries and the in-cluster installation. Put it in any stack.
+ */
+export class Joiner extends Construct {
+  readonly table: StateTable;
+  readonly queues: WorkQueues;
+  readonly events: JoinerEventBus;
+  readonly nodeRole: NodeRole;
+  readonly functions: JoinerFunctions;
+  readonly webhook: WebhookEndpoint;
+  readonly installer: ClusterInstaller;
+
+  constructor(scope: Construct, id: string, props: JoinerProps) {
+    super(scope, id);
+    assertClusterName(props.clusterName);
+    this.table = new StateTable(this, 'State');
+    this.queues = new WorkQueues(this, 'Queues');
+    this.events = new JoinerEventBus(this, 'Events', { queues: this.queues, busName: props.busName });
+    new InterruptionRules(this, 'Interruptions', { queues: this.queues });
+    this.nodeRole = new NodeRole(this, 'NodeRole', { clusterName: props.clusterName });
+    this.functions = new JoinerFunctions(this, 'Functions', {
+      ...props,
+      table: this.table.table,
+      bus: this.events.bus,
+      queues: this.queues,
+      nodeRole: this.nodeRole,
+    });
+    const fns = this.functions.functions;
+    new ControllerPermissions(this, 'ControllerPermissions', {
+      role: this.functions.controllerRole,
+      nodeRole: this.nodeRole.role,
+      clusterName: props.clusterName,
+      vpcId: props.vpcId,
+    });
+    new QueueSubscriptions(this, 'Subscriptions', {
+      queues: this.queues,
+      functions: fns,
+      provisioningBatchingWindowSeconds: props.provisioningBatchingWindowSeconds,
+    });
+    new SweepSchedule(this, 'Sweep', { function: fns.disruption });
+    this.webhook = new WebhookEndpoint(this, 'Webhook', { function: fns.webhook });
+    this.webhook.secret.grantRead(fns.installer);
+    const access = new ClusterAccess(this, 'ClusterAccess', {
+      clusterName: props.clusterName,
+      nodeRole: this.nodeRole.role,
+      controllerRole: this.functions.controllerRole,
+      installerRole: this.functions.installerRole,
+      lambdaGroup: props.lambdaGroup,
+    });
+    this.installer = new ClusterInstaller(this, 'Install', {
+      function: fns.installer,
+      clusterName: props.clusterName,
+      manifests: joinerManifests({ webhookUrl: this.webhook.webhookUrl, lambdaGroup: props.lambdaGroup }),
+      documents: props.documents,
+      webhookSecretArn: this.webhook.secret.secretArn,
+      dependsOn: access.entries,
+    });
+  }
+}
+
+function assertClusterName(name: string | undefined): void {
+  if (name === undefined || name === '') {
+    throw new Error(
+      'joiner: the EKS cluster name is missing. Set "joiner:clusterName" in cdk.json context, ' +
+        'pass -c joiner:clusterName=<name>, or give clusterName to the Joiner construct.',
+    );
+  }
+  if (Token.isUnresolved(name) || !CLUSTER_NAME.test(name)) {
+    throw new Error(
+      `joiner: clusterName '${name}' is not a valid EKS cluster name (a literal of 1-100 letters, digits, '-' or '_').`,
+    );
+  }
+}
