@@ -1,0 +1,232 @@
+/**
+ * A new nodeclaim being packed: a virtual node whose instance-type options narrow as pods are added
+ * (each option must keep fitting all pods plus daemonset overhead and meeting all requirements).
+ */
+
+import type { PodClass, PodEntry, Variant } from './pod-class.js';
+import { type PoolContext, typeCompatible } from './pool-context.js';
+import { describeSet, valueAllowed } from './requirement-set.js';
+import type { Requirements } from './requirements.js';
+import type { Dims } from './resource-vector.js';
+import type { Topology, TopologyTarget } from './topology.js';
+import { CAPACITY_TYPE, HOSTNAME, ZONE } from './well-known.js';
+
+/** Shared state of the run a claim lives in. */
+export interface ClaimEnv {
+  readonly dims: Dims;
+  readonly topology: Topology;
+  /** Limit usage reserved by the pool's other claims (the capacity of their cheapest option). */
+  reservedOf(pool: string): Record<string, number>;
+  /** The request vector of a pod class. */
+  vectorOf(cls: PodClass): Float64Array;
+}
+
+/** A claim under construction. */
+export class Claim {
+  readonly pods: PodEntry[] = [];
+  readonly used: Float64Array;
+  /** Per resource, the largest allocatable among the options (an upper bound for quick rejects). */
+  maxAlloc: Float64Array;
+  closed = false;
+  /** Limit usage this claim reserves (capacity of its cheapest option). */
+  reserved: Record<string, number> = {};
+
+  constructor(
+    public name: string,
+    readonly pool: PoolContext,
+    public reqs: Requirements,
+    public options: readonly number[],
+    dims: Dims,
+  ) {
+    this.used = new Float64Array(dims.names.length);
+    this.maxAlloc = maxAllocOf(pool, options, this.used.length);
+  }
+
+  /** Tries to add a pod under one variant of its constraints; returns why not, or undefined on success. */
+  tryAdd(entry: PodEntry, variant: Variant, env: ClaimEnv): string | undefined {
+    const cls = entry.cls;
+    const req = env.vectorOf(cls);
+    const over = env.dims.overflow(this.used, req, this.maxAlloc);
+    if (over >= 0) return `no instance type has enough ${env.dims.names[over]}`;
+    const alt = variant.alternatives[0];
+    let reqs = alt.size > 0 ? this.reqs.and(alt) : this.reqs;
+    if (reqs !== this.reqs) {
+      const why = this.undefinedLabel(alt) ?? emptyReason(reqs);
+      if (why) return why;
+    }
+    const verdict = env.topology.check(variant.topology, this.target(reqs), alt);
+    if (!verdict.ok) return verdict.reason;
+    for (const n of verdict.narrow) {
+      if (n.key === HOSTNAME) continue;
+      reqs = reqs.with(n.key, { complement: false, values: new Set(n.domains), allowsAbsent: false });
+      const why = emptyReason(reqs);
+      if (why) return why;
+    }
+    const options = this.narrow(reqs, req, env);
+    if (typeof options === 'string') return options;
+    this.commit(entry, cls, reqs, options, req, env);
+    return undefined;
+  }
+
+  private commit(
+    entry: PodEntry,
+    cls: PodClass,
+    reqs: Requirements,
+    options: readonly number[],
+    req: Float64Array,
+    env: ClaimEnv,
+  ): void {
+    for (let i = 0; i < req.length; i++) this.used[i] += req[i];
+    if (options !== this.options) this.maxAlloc = maxAllocOf(this.pool, options, this.used.length);
+    this.reqs = reqs;
+    this.options = options;
+    this.pods.push(entry);
+    this.zoneCache = undefined;
+    this.reserve(env);
+    env.topology.record(cls.selecting, cls.owned, this);
+  }
+
+  /** Options left after adding `req` under `reqs`, or why none is left. */
+  private narrow(reqs: Requirements, req: Float64Array, env: ClaimEnv): readonly number[] | string {
+    const reqsChanged = reqs !== this.reqs;
+    const limited = Object.keys(this.pool.limits).length > 0;
+    const out: number[] = [];
+    let tooSmall = 0;
+    for (const i of this.options) {
+      const t = this.pool.types[i];
+      if (reqsChanged && !typeCompatible(this.pool, t, reqs)) continue;
+      let fit = true;
+      for (let d = 0; d < req.length; d++) {
+        if (this.used[d] + req[d] > t.alloc[d]) {
+          fit = false;
+          break;
+        }
+      }
+      if (!fit) {
+        tooSmall++;
+        continue;
+      }
+      out.push(i);
+    }
+    if (out.length === 0) {
+      return tooSmall > 0
+        ? 'no instance type is large enough for the pods together'
+        : 'no instance type meets the requirements';
+    }
+    const result = limited ? this.withinLimits(out, env) : out;
+    if (typeof result === 'string') return result;
+    const short = this.minValuesShortfall(reqs, result);
+    if (short) return short;
+    return result.length === this.options.length && !reqsChanged ? this.options : result;
+  }
+
+  private withinLimits(options: number[], env: ClaimEnv): number[] | string {
+    const others = env.reservedOf(this.pool.name);
+    const base = this.pool.usedBase;
+    let reason = '';
+    const ok = options.filter((i) => {
+      const cap = this.pool.types[i].it.capacity;
+      for (const [res, limit] of Object.entries(this.pool.limits)) {
+        const mine = res === 'nodes' ? 1 : (cap[res] ?? 0);
+        const taken = (base[res] ?? 0) + (others[res] ?? 0) - (this.reserved[res] ?? 0);
+        if (taken + mine > limit) {
+          reason ||= `${res} limit ${limit} reached`;
+          return false;
+        }
+      }
+      return true;
+    });
+    return ok.length > 0 ? ok : reason;
+  }
+
+  private minValuesShortfall(reqs: Requirements, options: readonly number[]): string | undefined {
+    for (const [key, set] of reqs.sets) {
+      if (set.minValues === undefined) continue;
+      const seen = new Set<string>();
+      for (const i of options) {
+        const v = this.pool.types[i].it.labels[key];
+        if (v !== undefined && valueAllowed(set, v)) seen.add(v);
+      }
+      if (seen.size < set.minValues) return `minValues ${set.minValues} of ${key}: only ${seen.size} left`;
+    }
+    return undefined;
+  }
+
+  private reserve(env: ClaimEnv): void {
+    if (Object.keys(this.pool.limits).length === 0) return;
+    const all = env.reservedOf(this.pool.name);
+    const cap = this.pool.types[this.options[0]].it.capacity;
+    for (const res of Object.keys(this.pool.limits)) {
+      const now = res === 'nodes' ? 1 : (cap[res] ?? 0);
+      all[res] = (all[res] ?? 0) - (this.reserved[res] ?? 0) + now;
+      this.reserved[res] = now;
+    }
+  }
+
+  private undefinedLabel(alt: Requirements): string | undefined {
+    for (const [key, set] of alt.sets) {
+      if (key === HOSTNAME) {
+        if (!set.allowsAbsent) return 'requires a specific existing node (hostname)';
+        continue;
+      }
+      if (key === ZONE || key === CAPACITY_TYPE || this.pool.instanceKeys.has(key) || this.pool.reqs.get(key))
+        continue;
+      if (!set.allowsAbsent)
+        return `nodepool ${this.pool.name} does not set label ${key} (${describeSet(set)})`;
+    }
+    return undefined;
+  }
+
+  private zoneCache: readonly string[] | undefined;
+
+  /** The claim seen by topology under candidate requirements. */
+  target(reqs: Requirements): TopologyTarget {
+    return { name: this.name, domains: (key) => this.domainsUnder(reqs, key) };
+  }
+
+  /** Domains this claim may end up in for a topology key. */
+  domains(key: string): readonly string[] {
+    return this.domainsUnder(this.reqs, key);
+  }
+
+  private domainsUnder(reqs: Requirements, key: string): readonly string[] {
+    if (key === HOSTNAME) return [this.name];
+    const single = reqs.single(key);
+    if (single !== undefined) return [single];
+    if (key === ZONE) {
+      if (reqs === this.reqs && this.zoneCache) return this.zoneCache;
+      const zones = this.zonesOf(reqs);
+      if (reqs === this.reqs) this.zoneCache = zones;
+      return zones;
+    }
+    const set = reqs.get(key);
+    return set ? [...set.values].filter(() => !set.complement) : [];
+  }
+
+  private zonesOf(reqs: Requirements): string[] {
+    const zone = reqs.get(ZONE);
+    const ct = reqs.get(CAPACITY_TYPE);
+    const zones = new Set<string>();
+    for (const i of this.options) {
+      for (const o of this.pool.types[i].offerings) {
+        if ((!zone || valueAllowed(zone, o.zone)) && (!ct || valueAllowed(ct, o.capacityType)))
+          zones.add(o.zone);
+      }
+    }
+    return [...zones].sort();
+  }
+}
+
+function maxAllocOf(pool: PoolContext, options: readonly number[], n: number): Float64Array {
+  const max = new Float64Array(n).fill(Number.NEGATIVE_INFINITY);
+  for (const i of options) {
+    const a = pool.types[i].alloc;
+    for (let d = 0; d < n; d++) if (a[d] > max[d]) max[d] = a[d];
+  }
+  return max;
+}
+
+function emptyReason(reqs: Requirements): string | undefined {
+  const key = reqs.emptyKey();
+  return key === undefined ? undefined : `requirements conflict on ${key}`;
+}

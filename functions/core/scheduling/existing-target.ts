@@ -1,0 +1,100 @@
+/**
+ * Existing nodes and in-flight nodeclaims as placement targets: fixed labels, taints and free
+ * capacity; pods are checked the way the kube-scheduler filters nodes.
+ */
+import type { Pod } from '../model/kube-objects.js';
+import type { Taint } from '../model/taint.js';
+import type { PodClass, PodEntry, Variant } from './pod-class.js';
+import { podRequests } from './pod-requests.js';
+import { valueAllowed } from './requirement-set.js';
+import { Requirements } from './requirements.js';
+import type { Dims } from './resource-vector.js';
+import { formatTaint, untoleratedTaint } from './tolerations.js';
+import type { Topology, TopologyTarget } from './topology.js';
+import { HOSTNAME } from './well-known.js';
+
+/** A node (or in-flight claim) pods can be placed on. */
+export class ExistingTarget implements TopologyTarget {
+  readonly placed: PodEntry[] = [];
+  readonly free: Float64Array;
+  readonly hostname: string;
+
+  constructor(
+    readonly name: string,
+    readonly labels: Readonly<Record<string, string>>,
+    readonly taints: readonly Taint[],
+    allocatable: Float64Array,
+    readonly boundPods: readonly Pod[],
+    readonly unschedulable: boolean,
+    dims: Dims,
+    /** In-flight claims: requirements on labels the node does not carry yet. */
+    readonly pending: Requirements = Requirements.EMPTY,
+  ) {
+    this.hostname = labels[HOSTNAME] ?? name;
+    this.free = allocatable.slice();
+    for (const pod of boundPods) {
+      let req: Float64Array;
+      try {
+        req = dims.vector(podRequests(pod));
+      } catch {
+        continue;
+      }
+      for (let i = 0; i < req.length; i++) this.free[i] -= req[i];
+    }
+  }
+
+  domains(key: string): readonly string[] {
+    if (key === HOSTNAME) return [this.hostname];
+    const v = this.labels[key];
+    if (v !== undefined) return [v];
+    const set = this.pending.get(key);
+    return set && !set.complement ? [...set.values] : [];
+  }
+
+  /** Whether the pod's node requirements can hold here (any OR-alternative). */
+  matches(alternatives: readonly Requirements[]): boolean {
+    return alternatives.some((alt) => this.matchesOne(alt));
+  }
+
+  private matchesOne(alt: Requirements): boolean {
+    for (const [key, set] of alt.sets) {
+      const v = key === HOSTNAME ? this.hostname : this.labels[key];
+      if (v !== undefined) {
+        if (!valueAllowed(set, v)) return false;
+        continue;
+      }
+      const pending = this.pending.get(key);
+      if (pending && !pending.complement) {
+        for (const p of pending.values) if (!valueAllowed(set, p)) return false;
+        if (pending.values.size > 0) continue;
+      }
+      if (!set.allowsAbsent) return false;
+    }
+    return true;
+  }
+
+  /** Tries to place a pod; returns a short reason (as the kube-scheduler words it) when it does not fit. */
+  tryAdd(
+    entry: PodEntry,
+    variant: Variant,
+    req: Float64Array,
+    dims: Dims,
+    topology: Topology,
+  ): string | undefined {
+    if (this.unschedulable) return 'node(s) were unschedulable';
+    for (let i = 0; i < req.length; i++) if (req[i] > this.free[i]) return `Insufficient ${dims.names[i]}`;
+    const taint = untoleratedTaint(entry.cls.tolerations, this.taints, variant.strictPreferNoSchedule);
+    if (taint) return `node(s) had untolerated taint {${formatTaint(taint)}}`;
+    if (!this.matches(variant.alternatives)) return "node(s) didn't match Pod's node affinity/selector";
+    const verdict = topology.check(variant.topology, this, variant.alternatives[0]);
+    if (!verdict.ok) return `node(s) didn't satisfy ${verdict.reason}`;
+    this.commit(entry, entry.cls, req, topology);
+    return undefined;
+  }
+
+  private commit(entry: PodEntry, cls: PodClass, req: Float64Array, topology: Topology): void {
+    for (let i = 0; i < req.length; i++) this.free[i] -= req[i];
+    this.placed.push(entry);
+    topology.record(cls.selecting, cls.owned, this);
+  }
+}

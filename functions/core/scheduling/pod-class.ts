@@ -1,0 +1,233 @@
+/**
+ * Pods with identical scheduling constraints and requests form a class; everything derived from a
+ * pod's spec (requests, requirement sets, topology rules, relaxation variants) is computed once per class.
+ */
+import type { LabelSelector, Pod, PodAffinityTerm, TopologySpreadConstraint } from '../model/kube-objects.js';
+import type { Resources } from '../model/resources.js';
+import type { Toleration } from '../model/taint.js';
+import { preferredNodeTerms, requiredNodeAlternatives } from './node-affinity.js';
+import { podRequests } from './pod-requests.js';
+import type { Requirements } from './requirements.js';
+import type { SpreadRule, TermRule, Topology, TopologyConstraints } from './topology.js';
+import type { TopologyGroup } from './topology-group.js';
+import { type VolumeIndex, volumeRequirements } from './volume-requirements.js';
+
+/** One way to schedule a pod; later variants relax preferences of earlier ones. */
+export interface Variant {
+  /** Node requirements, OR-ed; new claims use the first. */
+  readonly alternatives: readonly Requirements[];
+  readonly topology: TopologyConstraints;
+  /** Whether PreferNoSchedule taints still repel the pod. */
+  readonly strictPreferNoSchedule: boolean;
+}
+
+/** The shared, derived scheduling view of a set of identical pods. */
+export interface PodClass {
+  readonly key: string;
+  readonly namespace: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly tolerations: readonly Toleration[];
+  readonly requests: Resources;
+  readonly variants: Variant[];
+  /** Every group that counts these pods. */
+  selecting: readonly TopologyGroup[];
+  /** Required anti-affinity groups these pods carry. */
+  readonly owned: readonly TopologyGroup[];
+  /** Why these pods cannot be scheduled at all (bad input). */
+  readonly error?: string;
+}
+
+/** A pending pod and its class. */
+export interface PodEntry {
+  readonly pod: Pod;
+  readonly id: string;
+  readonly cls: PodClass;
+}
+
+/** The `namespace/name` of a pod. */
+export function podId(pod: Pod): string {
+  return `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name}`;
+}
+
+/** The text key of a pod's class. */
+export function classKey(pod: Pod): string {
+  const s = pod.spec;
+  const shape = {
+    c: s.containers?.map((c) => [c.resources, c.restartPolicy]),
+    i: s.initContainers?.map((c) => [c.resources, c.restartPolicy]),
+    o: s.overhead,
+    n: s.nodeSelector,
+    a: s.affinity,
+    t: s.tolerations,
+    p: s.topologySpreadConstraints,
+    v: s.volumes,
+  };
+  return `${pod.metadata?.namespace ?? 'default'}\u0000${JSON.stringify(pod.metadata?.labels ?? {})}\u0000${JSON.stringify(shape)}`;
+}
+
+function termNamespaces(term: PodAffinityTerm, ns: string): ReadonlySet<string> | undefined {
+  if (term.namespaces && term.namespaces.length > 0) return new Set(term.namespaces);
+  if (term.namespaceSelector) return undefined;
+  return new Set([ns]);
+}
+
+function spreadSelector(
+  c: TopologySpreadConstraint,
+  labels: Readonly<Record<string, string>>,
+): LabelSelector | undefined {
+  if (!c.matchLabelKeys?.length || !c.labelSelector) return c.labelSelector;
+  const extra: Record<string, string> = {};
+  for (const k of c.matchLabelKeys) if (labels[k] !== undefined) extra[k] = labels[k];
+  return { ...c.labelSelector, matchLabels: { ...c.labelSelector.matchLabels, ...extra } };
+}
+
+interface Parts {
+  alternatives: Requirements[];
+  prefNode: Requirements[];
+  spreads: SpreadRule[];
+  anyway: SpreadRule[];
+  affinities: TermRule[];
+  prefAffinities: TermRule[];
+  antis: TermRule[];
+  prefAntis: TermRule[];
+}
+
+function parts(pod: Pod, topo: Topology, volumes: VolumeIndex): Parts {
+  const ns = pod.metadata.namespace ?? 'default';
+  const labels = pod.metadata.labels ?? {};
+  const volumeReqs = volumeRequirements(pod, volumes);
+  const spreadRule = (c: TopologySpreadConstraint): SpreadRule => {
+    const group = topo.group('spread', c.topologyKey, new Set([ns]), spreadSelector(c, labels));
+    return { group, maxSkew: c.maxSkew, minDomains: c.minDomains ?? 1, selfMatch: group.selects(ns, labels) };
+  };
+  const termRule = (kind: 'affinity' | 'anti', t: PodAffinityTerm): TermRule => {
+    const group = topo.group(kind, t.topologyKey, termNamespaces(t, ns), t.labelSelector);
+    return { group, selfMatch: group.selects(ns, labels) };
+  };
+  const byWeight = <T extends { weight: number }>(xs: readonly T[] | undefined) =>
+    [...(xs ?? [])].sort((a, b) => b.weight - a.weight);
+  const aff = pod.spec.affinity;
+  const tsc = pod.spec.topologySpreadConstraints ?? [];
+  return {
+    alternatives: requiredNodeAlternatives(pod).map((a) => a.and(volumeReqs)),
+    prefNode: preferredNodeTerms(pod),
+    spreads: tsc.filter((c) => c.whenUnsatisfiable !== 'ScheduleAnyway').map(spreadRule),
+    anyway: tsc.filter((c) => c.whenUnsatisfiable === 'ScheduleAnyway').map(spreadRule),
+    affinities: (aff?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((t) =>
+      termRule('affinity', t),
+    ),
+    prefAffinities: byWeight(aff?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution).map((p) =>
+      termRule('affinity', p.podAffinityTerm),
+    ),
+    antis: (aff?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((t) =>
+      termRule('anti', t),
+    ),
+    prefAntis: byWeight(aff?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution).map((p) =>
+      termRule('anti', p.podAffinityTerm),
+    ),
+  };
+}
+
+/**
+ * Relaxation in Karpenter's order: required node-affinity OR-terms one by one, preferred pod
+ * affinity, preferred pod anti-affinity (lightest dropped first), preferred node affinity (heaviest
+ * tried first), ScheduleAnyway spreads, and finally PreferNoSchedule taints.
+ */
+function variants(p: Parts, preferNoScheduleMatters: boolean): Variant[] {
+  const out: Variant[] = [];
+  let alts = p.alternatives;
+  let prefAff = p.prefAffinities;
+  let prefAnti = p.prefAntis;
+  let prefIdx = 0;
+  let anyway = p.anyway;
+  let strict = preferNoScheduleMatters;
+  const emit = () => {
+    const pref = p.prefNode[prefIdx];
+    out.push({
+      alternatives: pref ? alts.map((a) => a.and(pref)) : alts,
+      topology: {
+        spreads: [...p.spreads, ...anyway],
+        affinities: [...p.affinities, ...prefAff],
+        antis: [...p.antis, ...prefAnti],
+        repelledBy: [],
+      },
+      strictPreferNoSchedule: strict,
+    });
+  };
+  emit();
+  while (alts.length > 1) {
+    alts = alts.slice(1);
+    emit();
+  }
+  while (prefAff.length > 0) {
+    prefAff = prefAff.slice(0, -1);
+    emit();
+  }
+  while (prefAnti.length > 0) {
+    prefAnti = prefAnti.slice(0, -1);
+    emit();
+  }
+  while (prefIdx < p.prefNode.length) {
+    prefIdx++;
+    emit();
+  }
+  if (anyway.length > 0) {
+    anyway = [];
+    emit();
+  }
+  if (strict) {
+    strict = false;
+    emit();
+  }
+  return out;
+}
+
+/** Builds the class of a pod (registering its topology groups). Bad input becomes `error`. */
+export function buildClass(
+  key: string,
+  pod: Pod,
+  topo: Topology,
+  volumes: VolumeIndex,
+  preferNoScheduleMatters: boolean,
+): PodClass {
+  const namespace = pod.metadata?.namespace ?? 'default';
+  const labels = pod.metadata?.labels ?? {};
+  const tolerations = pod.spec?.tolerations ?? [];
+  try {
+    const requests = podRequests(pod);
+    const p = parts(pod, topo, volumes);
+    return {
+      key,
+      namespace,
+      labels,
+      tolerations,
+      requests,
+      variants: variants(p, preferNoScheduleMatters),
+      selecting: [],
+      owned: p.antis.map((a) => a.group),
+    };
+  } catch (error) {
+    return {
+      key,
+      namespace,
+      labels,
+      tolerations,
+      requests: {},
+      variants: [],
+      selecting: [],
+      owned: [],
+      error: (error as Error).message,
+    };
+  }
+}
+
+/** After all groups exist: which groups count the class, and which anti-affinity groups repel it. */
+export function bindGroups(cls: PodClass, topo: Topology): void {
+  cls.selecting = topo.groupsSelecting(cls.namespace, cls.labels);
+  const repelledBy = cls.selecting.filter((g) => g.kind === 'anti');
+  if (repelledBy.length === 0) return;
+  for (let i = 0; i < cls.variants.length; i++) {
+    const v = cls.variants[i];
+    cls.variants[i] = { ...v, topology: { ...v.topology, repelledBy } };
+  }
+}

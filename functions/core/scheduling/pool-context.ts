@@ -1,0 +1,165 @@
+/**
+ * A NodePool prepared for one scheduling run: its requirements, the instance types it may launch
+ * (sorted cheapest first) with their allocatable minus daemonset overhead as vectors.
+ */
+
+import type { ResolvedInstanceType, ResolvedOffering } from '../model/instance-type.js';
+import type { DaemonSet, Pod } from '../model/kube-objects.js';
+import type { Resources } from '../model/resources.js';
+import type { Taint } from '../model/taint.js';
+import { requiredNodeAlternatives } from './node-affinity.js';
+import { podRequests } from './pod-requests.js';
+import { labelSatisfies, valueAllowed } from './requirement-set.js';
+import { Requirements } from './requirements.js';
+import type { Dims } from './resource-vector.js';
+import { untoleratedTaint } from './tolerations.js';
+import type { SchedulingPool } from './types.js';
+import { CAPACITY_TYPE, HOSTNAME, NODEPOOL, ZONE } from './well-known.js';
+
+/** One launchable instance type of a pool. */
+export interface TypeEntry {
+  readonly it: ResolvedInstanceType;
+  /** Allocatable minus the daemonset overhead of this pool on this type. */
+  readonly alloc: Float64Array;
+  readonly overhead: Resources;
+  readonly offerings: readonly ResolvedOffering[];
+  /** Cheapest available offering price. */
+  readonly minPrice: number;
+}
+
+/** A pool ready for scheduling. */
+export interface PoolContext {
+  readonly sp: SchedulingPool;
+  readonly name: string;
+  readonly weight: number;
+  readonly taints: readonly Taint[];
+  /** Pool requirements, its labels as `In` requirements, and `karpenter.sh/nodepool`. */
+  readonly reqs: Requirements;
+  readonly types: readonly TypeEntry[];
+  /** Label keys any of its instance types carries. */
+  readonly instanceKeys: ReadonlySet<string>;
+  /** Indices of types compatible with the pool's own requirements. */
+  readonly baseOptions: readonly number[];
+  readonly zones: readonly string[];
+  readonly limits: Readonly<Record<string, number>>;
+  /** Resources (and `nodes`) already used by existing and in-flight nodes of the pool. */
+  readonly usedBase: Record<string, number>;
+  /** Why it can launch nothing. */
+  readonly problem?: string;
+}
+
+function daemonPod(ds: DaemonSet): Pod {
+  return {
+    metadata: {
+      name: ds.metadata.name,
+      namespace: ds.metadata.namespace,
+      labels: ds.spec.template.metadata?.labels,
+    },
+    spec: ds.spec.template.spec,
+  };
+}
+
+function daemonOverhead(
+  daemonSets: readonly DaemonSet[],
+  taints: readonly Taint[],
+  labels: Readonly<Record<string, string>>,
+): Resources {
+  const total: Resources = {};
+  for (const ds of daemonSets) {
+    const pod = daemonPod(ds);
+    if (untoleratedTaint(pod.spec.tolerations, taints)) continue;
+    const alts = requiredNodeAlternatives(pod);
+    const ok = alts.some((alt) =>
+      [...alt.sets].every(([k, set]) => labels[k] === undefined || labelSatisfies(set, labels[k])),
+    );
+    if (!ok) continue;
+    let req: Resources;
+    try {
+      req = podRequests(pod);
+    } catch {
+      continue;
+    }
+    for (const [k, v] of Object.entries(req)) total[k] = (total[k] ?? 0) + v;
+  }
+  return total;
+}
+
+/** Whether an instance type can satisfy requirements (zone / capacity type through its available offerings). */
+export function typeCompatible(pool: PoolContext, t: TypeEntry, reqs: Requirements): boolean {
+  const zone = reqs.get(ZONE);
+  const ct = reqs.get(CAPACITY_TYPE);
+  for (const [key, set] of reqs.sets) {
+    if (key === ZONE || key === CAPACITY_TYPE || key === HOSTNAME) continue;
+    const v = t.it.labels[key];
+    if (v !== undefined) {
+      if (!valueAllowed(set, v)) return false;
+    } else if (pool.instanceKeys.has(key) && !set.allowsAbsent) return false;
+  }
+  if (!zone && !ct) return t.offerings.length > 0;
+  for (const o of t.offerings) {
+    if ((!zone || valueAllowed(zone, o.zone)) && (!ct || valueAllowed(ct, o.capacityType))) return true;
+  }
+  return false;
+}
+
+/** Prepares the pools of a run, heaviest first (then by name). */
+export function poolContexts(
+  pools: readonly SchedulingPool[],
+  daemonSets: readonly DaemonSet[],
+  dims: Dims,
+  usedBase: (pool: string) => Record<string, number>,
+): PoolContext[] {
+  return [...pools]
+    .sort((a, b) => b.pool.weight - a.pool.weight || a.pool.name.localeCompare(b.pool.name))
+    .map((sp) => poolContext(sp, daemonSets, dims, usedBase(sp.pool.name)));
+}
+
+function poolContext(
+  sp: SchedulingPool,
+  daemonSets: readonly DaemonSet[],
+  dims: Dims,
+  usedBase: Record<string, number>,
+): PoolContext {
+  const p = sp.pool;
+  let reqs = Requirements.EMPTY;
+  let problem = sp.problem;
+  try {
+    reqs = Requirements.of(p.requirements).and(Requirements.fromLabels({ ...p.labels, [NODEPOOL]: p.name }));
+  } catch (error) {
+    problem ??= (error as Error).message;
+  }
+  const types: TypeEntry[] = [];
+  for (const it of sp.instanceTypes) {
+    const offerings = it.offerings.filter(
+      (o) => o.available && (o.capacityType === 'spot' || o.capacityType === 'on-demand'),
+    );
+    if (offerings.length === 0) continue;
+    const overhead = daemonOverhead(daemonSets, p.taints, { ...it.labels, ...p.labels });
+    const alloc = dims.vector(it.allocatable);
+    const over = dims.vector(overhead);
+    for (let i = 0; i < alloc.length; i++) alloc[i] -= over[i];
+    types.push({ it, alloc, overhead, offerings, minPrice: Math.min(...offerings.map((o) => o.price)) });
+  }
+  types.sort((a, b) => a.minPrice - b.minPrice || a.it.name.localeCompare(b.it.name));
+  const instanceKeys = new Set(types.flatMap((t) => Object.keys(t.it.labels)));
+  const ctx: PoolContext = {
+    sp,
+    name: p.name,
+    weight: p.weight,
+    taints: p.taints,
+    reqs,
+    types,
+    instanceKeys,
+    baseOptions: [],
+    zones: [],
+    limits: p.limits as Record<string, number>,
+    usedBase,
+    problem,
+  };
+  const baseOptions = types.map((_, i) => i).filter((i) => typeCompatible(ctx, types[i], reqs));
+  const zoneSet = reqs.get(ZONE);
+  const zones = new Set<string>();
+  for (const i of baseOptions)
+    for (const o of types[i].offerings) if (!zoneSet || valueAllowed(zoneSet, o.zone)) zones.add(o.zone);
+  return { ...ctx, baseOptions, zones: [...zones].sort() };
+}

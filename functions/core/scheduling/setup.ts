@@ -1,0 +1,179 @@
+/** Builds the state of one scheduling run from the input: classes, targets, topology, pools. */
+import type { Pod } from '../model/kube-objects.js';
+import { CPU, MEMORY, PODS } from '../model/resources.js';
+import { ExistingTarget } from './existing-target.js';
+import { bindGroups, buildClass, classKey, type PodClass, type PodEntry, podId } from './pod-class.js';
+import { type PoolContext, poolContexts } from './pool-context.js';
+import { Requirements } from './requirements.js';
+import { Dims } from './resource-vector.js';
+import { Topology } from './topology.js';
+import type { TopologyGroup } from './topology-group.js';
+import type { ScheduleInput } from './types.js';
+import { volumeIndex } from './volume-requirements.js';
+import { HOSTNAME, ZONE } from './well-known.js';
+
+/** Everything a run works on. */
+export interface RunState {
+  readonly entries: PodEntry[];
+  readonly classes: PodClass[];
+  readonly dims: Dims;
+  readonly topology: Topology;
+  readonly targets: ExistingTarget[];
+  readonly pools: PoolContext[];
+  readonly vectors: Map<PodClass, Float64Array>;
+}
+
+function errorClass(pod: Pod, message: string): PodClass {
+  return {
+    key: `!${podId(pod)}`,
+    namespace: '',
+    labels: {},
+    tolerations: [],
+    requests: {},
+    variants: [],
+    selecting: [],
+    owned: [],
+    error: message,
+  };
+}
+
+function ownedAntiGroups(pod: Pod, topology: Topology): TopologyGroup[] {
+  const ns = pod.metadata.namespace ?? 'default';
+  return (pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map(
+    (t) =>
+      topology.group(
+        'anti',
+        t.topologyKey,
+        t.namespaces?.length ? new Set(t.namespaces) : t.namespaceSelector ? undefined : new Set([ns]),
+        t.labelSelector,
+      ),
+  );
+}
+
+function pendingEntries(
+  input: ScheduleInput,
+  topology: Topology,
+): { entries: PodEntry[]; classes: PodClass[] } {
+  const volumes = volumeIndex(input.persistentVolumes, input.persistentVolumeClaims);
+  const strictPNS = [
+    ...input.nodes.flatMap((n) => n.taints),
+    ...input.pools.flatMap((p) => p.pool.taints),
+  ].some((t) => t.effect === 'PreferNoSchedule');
+  const byKey = new Map<string, PodClass>();
+  const entries: PodEntry[] = [];
+  const seen = new Set<string>();
+  for (const pod of input.pods) {
+    if (!pod?.metadata?.name || !pod.spec) {
+      const id = `${pod?.metadata?.namespace ?? 'default'}/${pod?.metadata?.name ?? '?'}`;
+      entries.push({ pod, id, cls: errorClass(pod, 'pod has no metadata.name or spec') });
+      continue;
+    }
+    const id = podId(pod);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const key = classKey(pod);
+    let cls = byKey.get(key);
+    if (!cls) {
+      cls = buildClass(key, pod, topology, volumes, strictPNS);
+      byKey.set(key, cls);
+    }
+    entries.push({ pod, id, cls });
+  }
+  return { entries, classes: [...byKey.values()] };
+}
+
+function existingTargets(input: ScheduleInput, dims: Dims): ExistingTarget[] {
+  const nodes = input.nodes.map(
+    (n) =>
+      new ExistingTarget(
+        n.name,
+        n.labels,
+        n.taints,
+        dims.vector(n.allocatable),
+        n.pods,
+        n.unschedulable === true,
+        dims,
+      ),
+  );
+  const inFlight = input.inFlight.map((c) => {
+    let reqs = Requirements.EMPTY;
+    try {
+      reqs = Requirements.of(c.requirements);
+    } catch {
+      // A malformed in-flight requirement only loses precision: labels still apply.
+    }
+    const labels: Record<string, string> = { [HOSTNAME]: c.name, ...c.labels };
+    for (const key of reqs.sets.keys()) {
+      const v = reqs.single(key);
+      if (v !== undefined && labels[key] === undefined) labels[key] = v;
+    }
+    return new ExistingTarget(
+      c.name,
+      labels,
+      c.taints,
+      dims.vector(c.allocatable),
+      c.pods,
+      false,
+      dims,
+      reqs,
+    );
+  });
+  return [...nodes, ...inFlight];
+}
+
+function usedBaseOf(input: ScheduleInput): (pool: string) => Record<string, number> {
+  const used = new Map<string, Record<string, number>>();
+  const add = (pool: string | undefined, res: Record<string, number>) => {
+    if (!pool) return;
+    const u = used.get(pool) ?? {};
+    for (const [k, v] of Object.entries(res)) u[k] = (u[k] ?? 0) + v;
+    u.nodes = (u.nodes ?? 0) + 1;
+    used.set(pool, u);
+  };
+  for (const n of input.nodes) add(n.nodePool, n.capacity ?? n.allocatable);
+  for (const c of input.inFlight) add(c.nodePool, c.allocatable);
+  return (pool) => ({ ...(used.get(pool) ?? {}) });
+}
+
+/** Prepares a run. Never throws on bad pods: they get an error class. */
+export function setupRun(input: ScheduleInput): RunState {
+  const topology = new Topology(input.pools.length > 0);
+  const { entries, classes } = pendingEntries(input, topology);
+  const bound = [...input.nodes.flatMap((n) => n.pods), ...input.inFlight.flatMap((c) => c.pods)];
+  const ownedByBound = new Map<Pod, TopologyGroup[]>(bound.map((p) => [p, ownedAntiGroups(p, topology)]));
+  const names = new Set<string>([CPU, MEMORY, PODS]);
+  for (const c of classes) for (const k of Object.keys(c.requests)) names.add(k);
+  const dims = new Dims(names);
+  const targets = existingTargets(input, dims);
+  for (const t of targets) topology.addNode(t.hostname, t.labels);
+  const pools = poolContexts(input.pools, input.daemonSets, dims, usedBaseOf(input));
+  for (const p of pools) if (!p.problem) topology.addDomains(ZONE, p.zones);
+  addPoolDomains(topology, pools);
+  for (const c of classes) if (!c.error) bindGroups(c, topology);
+  for (const t of targets) {
+    for (const pod of t.boundPods) {
+      const selecting = topology.groupsSelecting(
+        pod.metadata?.namespace ?? 'default',
+        pod.metadata?.labels ?? {},
+      );
+      topology.record(selecting, ownedByBound.get(pod) ?? [], t);
+    }
+  }
+  const vectors = new Map(classes.map((c) => [c, dims.vector(c.requests)]));
+  return { entries, classes, dims, topology, targets, pools, vectors };
+}
+
+/** Domains of custom topology keys that pools can create (their labels and `In` requirements). */
+function addPoolDomains(topology: Topology, pools: readonly PoolContext[]): void {
+  const keys = new Set([...topology.groups.values()].map((g) => g.topologyKey));
+  for (const key of keys) {
+    if (key === HOSTNAME || key === ZONE) continue;
+    for (const p of pools) {
+      const set = p.reqs.get(key);
+      if (set && !set.complement) topology.addDomains(key, set.values);
+      else
+        for (const i of p.baseOptions)
+          if (p.types[i].it.labels[key]) topology.addDomains(key, [p.types[i].it.labels[key]]);
+    }
+  }
+}

@@ -1,0 +1,207 @@
+/**
+ * Topology bookkeeping for one scheduling run: the groups, the domains of each topology key, and
+ * the checks of topology spread, pod affinity and pod anti-affinity against a target (an existing
+ * node, an in-flight claim or a new claim).
+ */
+
+import type { LabelSelector } from '../model/kube-objects.js';
+import { selectorKey } from './label-selector.js';
+import type { Requirements } from './requirements.js';
+import { type GroupKind, groupKey, TopologyGroup } from './topology-group.js';
+import { HOSTNAME } from './well-known.js';
+
+/** Something pods can be placed on, seen by topology. */
+export interface TopologyTarget {
+  readonly name: string;
+  /** Domains the target may end up in for a key: one when known, several for an unpinned claim, none when it lacks the label. */
+  domains(key: string): readonly string[];
+}
+
+/** A topology spread constraint of a pod, bound to its group. */
+export interface SpreadRule {
+  readonly group: TopologyGroup;
+  readonly maxSkew: number;
+  readonly minDomains: number;
+  readonly selfMatch: boolean;
+}
+
+/** A pod (anti-)affinity term of a pod, bound to its group. */
+export interface TermRule {
+  readonly group: TopologyGroup;
+  readonly selfMatch: boolean;
+}
+
+/** The topology part of one variant of a pod's constraints. */
+export interface TopologyConstraints {
+  readonly spreads: readonly SpreadRule[];
+  readonly affinities: readonly TermRule[];
+  readonly antis: readonly TermRule[];
+  /** Anti-affinity groups whose selector matches the pod (their owners repel it). */
+  readonly repelledBy: readonly TopologyGroup[];
+}
+
+/** Result of a topology check: the allowed domains per constrained key, or why none is left. */
+export type TopologyVerdict =
+  | { readonly ok: true; readonly narrow: readonly { key: string; domains: readonly string[] }[] }
+  | { readonly ok: false; readonly reason: string };
+
+const OK_NONE: TopologyVerdict = { ok: true, narrow: [] };
+
+/** Groups and domains of one scheduling run. */
+export class Topology {
+  readonly groups = new Map<string, TopologyGroup>();
+  /** Known domains per topology key (sorted). */
+  private readonly universe = new Map<string, string[]>();
+  /** Labels of existing nodes by hostname, to find the hostnames a pod may use. */
+  private readonly hostLabels = new Map<string, Readonly<Record<string, string>>>();
+  private readonly minCache = new Map<string, { version: number; min: number }>();
+
+  /** @param canCreateNodes whether new nodes may be created (a new hostname domain always has count 0). */
+  constructor(readonly canCreateNodes: boolean) {}
+
+  /** Gets or creates the group for a selector, namespaces and topology key. */
+  group(
+    kind: GroupKind,
+    topologyKey: string,
+    namespaces: ReadonlySet<string> | undefined,
+    selector: LabelSelector | undefined,
+  ): TopologyGroup {
+    const key = groupKey(kind, topologyKey, namespaces, selectorKey(selector));
+    let g = this.groups.get(key);
+    if (!g) {
+      g = new TopologyGroup(key, kind, topologyKey, namespaces, selector);
+      this.groups.set(key, g);
+    }
+    return g;
+  }
+
+  /** Declares domains of a key (e.g. the zones NodePools can launch in). */
+  addDomains(key: string, domains: Iterable<string>): void {
+    const set = new Set(this.universe.get(key) ?? []);
+    for (const d of domains) set.add(d);
+    this.universe.set(key, [...set].sort());
+  }
+
+  /** Declares an existing node (its hostname and labels are domains). */
+  addNode(hostname: string, labels: Readonly<Record<string, string>>): void {
+    this.hostLabels.set(hostname, labels);
+    for (const [k, v] of Object.entries(labels)) if (k !== HOSTNAME) this.addDomains(k, [v]);
+  }
+
+  domainsOf(key: string): readonly string[] {
+    return this.universe.get(key) ?? [];
+  }
+
+  /** Groups whose selector matches a pod. */
+  groupsSelecting(namespace: string, labels: Readonly<Record<string, string>>): TopologyGroup[] {
+    const out: TopologyGroup[] = [];
+    for (const g of this.groups.values()) if (g.selects(namespace, labels)) out.push(g);
+    return out;
+  }
+
+  /** Records a placed pod: counts it in every group selecting it, and as owner of its anti terms. */
+  record(selecting: readonly TopologyGroup[], owned: readonly TopologyGroup[], target: TopologyTarget): void {
+    for (const g of selecting) {
+      const domains = target.domains(g.topologyKey);
+      if (domains.length === 1) g.add(domains[0]);
+      else if (g.kind === 'anti') for (const d of domains) g.add(d);
+    }
+    for (const g of owned) for (const d of target.domains(g.topologyKey)) g.addOwner(d);
+  }
+
+  /** Checks a pod's topology constraints against a target; for unpinned claims returns the domains left. */
+  check(c: TopologyConstraints, target: TopologyTarget, nodeReqs: Requirements): TopologyVerdict {
+    if (c.spreads.length + c.affinities.length + c.antis.length + c.repelledBy.length === 0) return OK_NONE;
+    const allowed = new Map<string, readonly string[]>();
+    const get = (key: string) => allowed.get(key) ?? target.domains(key);
+    for (const s of c.spreads) {
+      const key = s.group.topologyKey;
+      const min = this.minCount(s, nodeReqs);
+      const left = get(key).filter((d) => s.group.count(d) + (s.selfMatch ? 1 : 0) - min <= s.maxSkew);
+      if (left.length === 0)
+        return fail(`topology spread ${short(key)} maxSkew ${s.maxSkew}: no ${short(key)} left`);
+      allowed.set(key, left);
+    }
+    for (const a of c.affinities) {
+      const key = a.group.topologyKey;
+      const selfOk = a.selfMatch && a.group.total === 0;
+      const left = selfOk ? get(key) : get(key).filter((d) => a.group.count(d) > 0);
+      if (left.length === 0)
+        return fail(`pod affinity on ${short(key)}: no ${short(key)} has a matching pod`);
+      allowed.set(key, left);
+    }
+    for (const a of c.antis) {
+      const key = a.group.topologyKey;
+      const left = get(key).filter((d) => a.group.count(d) === 0);
+      if (left.length === 0)
+        return fail(`pod anti-affinity on ${short(key)}: every ${short(key)} has a matching pod`);
+      allowed.set(key, left);
+    }
+    for (const g of c.repelledBy) {
+      const key = g.topologyKey;
+      const left = get(key).filter((d) => g.ownersIn(d) === 0);
+      if (left.length === 0) return fail(`anti-affinity of other pods on ${short(key)}`);
+      allowed.set(key, left);
+    }
+    return {
+      ok: true,
+      narrow: [...allowed].map(([key, domains]) => ({ key, domains: this.pick(c, key, domains) })),
+    };
+  }
+
+  /** Pins a key to one domain when the pod's own constraints use it: the emptiest for spreads. */
+  private pick(c: TopologyConstraints, key: string, domains: readonly string[]): readonly string[] {
+    if (domains.length <= 1) return domains;
+    const spreads = c.spreads.filter((s) => s.group.topologyKey === key);
+    const own =
+      spreads.length > 0 ||
+      c.affinities.some((a) => a.group.topologyKey === key) ||
+      c.antis.some((a) => a.group.topologyKey === key);
+    if (!own) return domains;
+    let best = domains[0];
+    let bestCount = Number.POSITIVE_INFINITY;
+    for (const d of domains) {
+      const n = spreads.reduce((sum, s) => sum + s.group.count(d), 0);
+      if (n < bestCount) {
+        best = d;
+        bestCount = n;
+      }
+    }
+    return [best];
+  }
+
+  /** The smallest count over the domains the pod may use (0 when fewer than minDomains exist). */
+  private minCount(s: SpreadRule, nodeReqs: Requirements): number {
+    const key = s.group.topologyKey;
+    if (key === HOSTNAME && this.canCreateNodes) return 0;
+    if (key !== HOSTNAME)
+      return minOver(
+        this.domainsOf(key).filter((d) => nodeReqs.allows(key, d)),
+        s,
+      );
+    const cacheKey = `${s.group.key}#${s.minDomains}#${nodeReqs.key()}`;
+    const cached = this.minCache.get(cacheKey);
+    if (cached && cached.version === s.group.version) return cached.min;
+    const hosts = [...this.hostLabels].filter(([, labels]) => nodeReqs.matchesLabels(labels)).map(([h]) => h);
+    const min = minOver(hosts, s);
+    this.minCache.set(cacheKey, { version: s.group.version, min });
+    return min;
+  }
+}
+
+function minOver(eligible: readonly string[], s: SpreadRule): number {
+  if (eligible.length === 0 || eligible.length < s.minDomains) return 0;
+  let min = Number.POSITIVE_INFINITY;
+  for (const d of eligible) min = Math.min(min, s.group.count(d));
+  return min;
+}
+
+function fail(reason: string): TopologyVerdict {
+  return { ok: false, reason };
+}
+
+function short(key: string): string {
+  if (key === HOSTNAME) return 'hostname';
+  if (key === 'topology.kubernetes.io/zone') return 'zone';
+  return key;
+}

@@ -1,0 +1,108 @@
+/**
+ * The scheduler's input and output: pending pods, the cluster as it is (existing nodes and in-flight
+ * nodeclaims), the NodePools with the instance types they may launch, and the resulting plan.
+ */
+
+import type { ResolvedInstanceType } from '../model/instance-type.js';
+import type { DaemonSet, PersistentVolume, PersistentVolumeClaim, Pod } from '../model/kube-objects.js';
+import type { NodeClass } from '../model/node-class.js';
+import type { NodePool } from '../model/node-pool.js';
+import type { Requirement } from '../model/requirement.js';
+import type { Resources } from '../model/resources.js';
+import type { Taint } from '../model/taint.js';
+
+/** A NodePool with its NodeClass and the instance types (with offerings) it may launch. */
+export interface SchedulingPool {
+  readonly pool: NodePool;
+  readonly nodeClass?: NodeClass;
+  readonly instanceTypes: readonly ResolvedInstanceType[];
+  /** Why the pool can launch nothing (e.g. unknown nodeClassRef); such a pool places no pod. */
+  readonly problem?: string;
+}
+
+/** A node that exists in the cluster, with the pods already bound to it. */
+export interface ExistingNode {
+  readonly name: string;
+  readonly labels: Record<string, string>;
+  readonly taints: readonly Taint[];
+  readonly allocatable: Resources;
+  /** Raw capacity, used for NodePool limits; allocatable when absent. */
+  readonly capacity?: Resources;
+  readonly pods: readonly Pod[];
+  /** The NodePool that launched the node, if any (counts toward that pool's limits). */
+  readonly nodePool?: string;
+  /** Cordoned: no new pods, but its pods still count for topology. */
+  readonly unschedulable?: boolean;
+}
+
+/** A nodeclaim that was launched but whose node has not registered yet. */
+export interface InFlightClaim {
+  readonly name: string;
+  readonly nodePool: string;
+  readonly labels: Record<string, string>;
+  readonly requirements: readonly Requirement[];
+  readonly taints: readonly Taint[];
+  /** Allocatable of its smallest option. */
+  readonly allocatable: Resources;
+  readonly pods: readonly Pod[];
+}
+
+/** Everything the scheduler looks at. */
+export interface ScheduleInput {
+  readonly pods: readonly Pod[];
+  readonly nodes: readonly ExistingNode[];
+  readonly inFlight: readonly InFlightClaim[];
+  readonly daemonSets: readonly DaemonSet[];
+  readonly persistentVolumes: readonly PersistentVolume[];
+  readonly persistentVolumeClaims: readonly PersistentVolumeClaim[];
+  readonly pools: readonly SchedulingPool[];
+  /** Cap on the ranked options of each new nodeclaim. Default 60. */
+  readonly maxInstanceTypeOptions?: number;
+  /** Skip the packing improvement pass (faster, Karpenter-like first-fit-decreasing only). */
+  readonly skipImprovement?: boolean;
+}
+
+/** One launchable choice for a new nodeclaim. */
+export interface InstanceTypeOption {
+  readonly instanceType: string;
+  readonly zone: string;
+  readonly capacityType: 'spot' | 'on-demand';
+  /** Hourly price in USD. */
+  readonly price: number;
+}
+
+/** A node joiner should launch, and the pods it is for. */
+export interface PlannedNodeClaim {
+  /** Deterministic: `<pool>-<n>`. */
+  readonly name: string;
+  readonly nodePool: string;
+  /** `namespace/name` of the pods planned onto it. */
+  readonly pods: readonly string[];
+  readonly requirements: readonly Requirement[];
+  readonly labels: Record<string, string>;
+  readonly taints: readonly Taint[];
+  readonly startupTaints: readonly Taint[];
+  /** Cheapest first; each fits all pods plus daemonset overhead and meets all requirements. */
+  readonly instanceTypeOptions: readonly InstanceTypeOption[];
+  /** Requests of the pods plus the daemonset overhead (for the cheapest option). */
+  readonly requests: Resources;
+}
+
+/** Pods placed onto an existing node or an in-flight nodeclaim (by name). */
+export interface ExistingPlacement {
+  readonly node: string;
+  readonly pods: readonly string[];
+}
+
+/** A pod the scheduler could not place, with a reason a person understands. */
+export interface UnschedulablePod {
+  readonly pod: string;
+  readonly reason: string;
+}
+
+/** The scheduler's answer. */
+export interface SchedulePlan {
+  readonly nodeClaims: readonly PlannedNodeClaim[];
+  readonly existingPlacements: readonly ExistingPlacement[];
+  readonly unschedulable: readonly UnschedulablePod[];
+}
