@@ -1,0 +1,174 @@
+/**
+ * The simulated EventBridge HTTP endpoint: the JSON 1.1 protocol `@aws-sdk/client-eventbridge`
+ * speaks (POST, `X-Amz-Target: AWSEvents.<Action>`, `application/x-amz-json-1.1`), errors as
+ * `{ "__type", "message" }`. Actions: PutEvents, CreateEventBus, PutRule, PutTargets, ListRules,
+ * ListTargetsByRule. Faults (service `eventbridge`) are injected per action.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FaultInjector } from '../faults.js';
+import { EventBusError, type EventBusRegistry } from './event-bus.js';
+import { InvalidEventPatternError } from './event-pattern.js';
+import { putEvents, RequestError } from './put-events.js';
+
+/** A running EventBridge endpoint. */
+export interface EventBridgeServer {
+  /** `http://127.0.0.1:PORT`. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+type Action = (registry: EventBusRegistry, body: Record<string, unknown>) => Promise<unknown> | unknown;
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+const ACTIONS: Record<string, Action> = {
+  PutEvents: (registry, body) => putEvents(registry, body),
+  CreateEventBus: (registry, body) => ({ EventBusArn: registry.createBus(required(body, 'Name')) }),
+  PutRule: (registry, body) => {
+    const pattern = parsePattern(required(body, 'EventPattern'));
+    const state = body.State === 'DISABLED' ? 'DISABLED' : 'ENABLED';
+    return { RuleArn: registry.putRule(busOf(body), required(body, 'Name'), pattern, state) };
+  },
+  PutTargets: (registry, body) => {
+    const targets = Array.isArray(body.Targets) ? body.Targets : [];
+    registry.putTargets(
+      busOf(body),
+      required(body, 'Rule'),
+      targets.map((t: Record<string, unknown>) => ({ id: required(t, 'Id'), arn: required(t, 'Arn') })),
+    );
+    return { FailedEntryCount: 0, FailedEntries: [] };
+  },
+  ListRules: (registry, body) => ({
+    Rules: registry.listRules(busOf(body), (body.NamePrefix as string) ?? '').map((rule) => ({
+      Name: rule.name,
+      EventBusName: rule.bus,
+      EventPattern: JSON.stringify(rule.pattern),
+      State: rule.state,
+    })),
+  }),
+  ListTargetsByRule: (registry, body) => {
+    const rule = registry.listRules(busOf(body)).find((r) => r.name === required(body, 'Rule'));
+    if (!rule) throw new EventBusError('ResourceNotFoundException', `Rule ${body.Rule} does not exist.`);
+    return { Targets: rule.targets.map((t) => ({ Id: t.id, Arn: t.arn })) };
+  },
+};
+
+/** Starts the endpoint on 127.0.0.1 (a free port unless `port` is given). */
+export async function startEventBridgeServer(
+  registry: EventBusRegistry,
+  options: { faults?: FaultInjector; port?: number } = {},
+): Promise<EventBridgeServer> {
+  const server = createServer((req, res) => {
+    void handle(registry, options.faults, req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function handle(
+  registry: EventBusRegistry,
+  faults: FaultInjector | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  try {
+    const target = String(req.headers['x-amz-target'] ?? '');
+    const [prefix, name] = target.split('.');
+    const action = ACTIONS[name];
+    const raw = await readBody(req);
+    if (req.method !== 'POST' || prefix !== 'AWSEvents' || !action) {
+      throw new RequestError('UnknownOperationException', `unsupported operation '${target || req.method}'`);
+    }
+    await applyFault(faults, name);
+    const body = raw.length === 0 ? {} : parseJson(raw);
+    reply(res, 200, await action(registry, body));
+  } catch (error) {
+    const [code, message, status] = describeError(error);
+    reply(res, status, { __type: code, message });
+  }
+}
+
+async function applyFault(faults: FaultInjector | undefined, action: string): Promise<void> {
+  const fault = faults?.check('eventbridge', action);
+  if (!fault) return;
+  if (fault.latencyMs) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+  if (fault.error) {
+    throw new RequestError(
+      fault.error,
+      fault.message ?? `injected fault: ${fault.error}`,
+      fault.httpStatus ?? 400,
+    );
+  }
+}
+
+function describeError(error: unknown): [string, string, number] {
+  if (error instanceof RequestError) return [error.code, error.message, error.status];
+  if (error instanceof EventBusError) return [error.code, error.message, 400];
+  if (error instanceof InvalidEventPatternError) return ['InvalidEventPatternException', error.message, 400];
+  return ['InternalException', error instanceof Error ? error.message : String(error), 500];
+}
+
+function reply(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body ?? {});
+  res.writeHead(status, {
+    'content-type': 'application/x-amz-json-1.1',
+    'content-length': Buffer.byteLength(text),
+    'x-amzn-requestid': randomUUID(),
+  });
+  res.end(text);
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES)
+      throw new RequestError('ValidationException', 'request body is over 1 MB', 413);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseJson(raw: string): Record<string, unknown> {
+  try {
+    const parsed = JSON.parse(raw);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed;
+  } catch {
+    // reported below
+  }
+  throw new RequestError('SerializationException', 'request body is not a JSON object');
+}
+
+function parsePattern(text: string): Record<string, unknown> {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new InvalidEventPatternError('EventPattern is not valid JSON');
+  }
+}
+
+function required(body: Record<string, unknown>, field: string): string {
+  const value = body[field];
+  if (typeof value !== 'string' || value === '') {
+    throw new RequestError('ValidationException', `${field} is required and must be a non-empty string`);
+  }
+  return value;
+}
+
+function busOf(body: Record<string, unknown>): string {
+  return typeof body.EventBusName === 'string' ? body.EventBusName : 'default';
+}
