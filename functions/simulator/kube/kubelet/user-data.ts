@@ -58,14 +58,29 @@ function parseMime(text: string): NodeBootstrap {
     );
   if (configs.length === 0)
     throw new Error('user data (AL2023 MIME): no part with Content-Type: application/node.eks.aws');
-  return configs.map(parseNodeConfig).reduce((a, b) => ({
-    ...a,
-    ...b,
-    labels: { ...a.labels, ...b.labels },
-    taints: [...a.taints, ...b.taints],
-    maxPods: b.maxPods ?? a.maxPods,
-    kubeletConfig: { ...a.kubeletConfig, ...b.kubeletConfig },
-  }));
+  const parsed = configs.map(parseNodeConfig);
+  const labels: Record<string, string> = {};
+  const taints: Taint[] = [];
+  const kubeletConfig: Record<string, unknown> = {};
+  for (const p of parsed) {
+    Object.assign(labels, p.labels);
+    taints.push(...p.taints);
+    Object.assign(kubeletConfig, p.kubeletConfig);
+  }
+  const last = (f: (b: NodeBootstrap) => unknown) =>
+    parsed
+      .map(f)
+      .filter((v) => v !== undefined)
+      .pop();
+  return {
+    format: 'AL2023',
+    clusterName: last((b) => b.clusterName) as string | undefined,
+    apiServerEndpoint: last((b) => b.apiServerEndpoint) as string | undefined,
+    labels,
+    taints,
+    maxPods: last((b) => b.maxPods) as number | undefined,
+    kubeletConfig,
+  };
 }
 
 interface NodeConfigDoc {
@@ -83,7 +98,7 @@ function parseNodeConfig(text: string): NodeBootstrap {
     if (doc.errors.length > 0)
       throw new Error(`user data (AL2023 NodeConfig): invalid YAML: ${doc.errors[0].message}`);
     const config = doc.toJS() as NodeConfigDoc | null;
-    if (!config || config.kind !== 'NodeConfig') continue;
+    if (config?.kind !== 'NodeConfig') continue;
     const flags = parseKubeletFlags(config.spec?.kubelet?.flags ?? [], 'NodeConfig spec.kubelet.flags');
     const kubeletConfig = config.spec?.kubelet?.config ?? {};
     const maxPods = kubeletConfig.maxPods;
