@@ -1,3 +1,4 @@
+import type { InstanceFacts } from '../launch/launch-context.js';
 import type { CapacityType } from '../model/instance-type.js';
 import type { NodeClass } from '../model/node-class.js';
 import type { NodePool } from '../model/node-pool.js';
@@ -23,8 +24,8 @@ export interface LaunchInput {
   readonly capacityType: 'spot' | 'on-demand';
   /** CreateFleet ClientToken of this attempt (stable for a claim and attempt number). */
   readonly clientToken: string;
-  /** Max pods for an instance type on this NodeClass (ENI-limited, Multus ENIs subtracted). */
-  readonly maxPods: (instanceType: string) => number;
+  /** Architecture and max pods (ENI-limited, Multus ENIs subtracted) of an instance type on this NodeClass. */
+  readonly instanceFacts: (instanceType: string) => InstanceFacts | undefined;
 }
 
 /** What one attempt gave: an instance, and/or the errors of the overrides that failed. */

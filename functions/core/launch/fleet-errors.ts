@@ -1,0 +1,69 @@
+import type { NodeClaimOption } from '../nodeclaim/nodeclaim.js';
+import type { FleetError } from '../ports/cloud-provider.js';
+import type { OfferingKey } from '../ports/state-store.js';
+import { offeringKey } from './launch-options.js';
+
+/** Error codes that mean "this capacity is not there now: try other offerings". */
+export const CAPACITY_ERROR_CODES = [
+  'InsufficientInstanceCapacity',
+  'MaxSpotInstanceCountExceeded',
+  'UnfulfillableCapacity',
+  'InsufficientFreeAddressesInSubnet',
+  'VcpuLimitExceeded',
+] as const;
+
+/** Offerings to mark unavailable, grouped by the error that caused it. */
+export interface ClassifiedFleetErrors {
+  readonly unavailable: readonly { readonly offering: OfferingKey; readonly reason: string }[];
+  /** Errors that no other offering will fix (bad parameters, permissions...). */
+  readonly fatal: readonly FleetError[];
+}
+
+/**
+ * Turns CreateFleet errors into offerings to mark unavailable (3 minutes):
+ * InsufficientInstanceCapacity / UnfulfillableCapacity -> that instance type in that zone (or,
+ * without an override, every attempted offering in the zone); InsufficientFreeAddressesInSubnet
+ * -> every attempted offering in that zone; MaxSpotInstanceCountExceeded -> every attempted spot
+ * offering; VcpuLimitExceeded -> every attempted offering of that capacity type. Other codes are fatal.
+ */
+export function classifyFleetErrors(
+  errors: readonly FleetError[],
+  attempted: readonly NodeClaimOption[],
+): ClassifiedFleetErrors {
+  const marks = new Map<string, { offering: OfferingKey; reason: string }>();
+  const fatal: FleetError[] = [];
+  const mark = (options: readonly NodeClaimOption[], reason: string) => {
+    for (const o of options) {
+      const offering = { instanceType: o.instanceType, zone: o.zone, capacityType: o.capacityType };
+      if (!marks.has(offeringKey(offering))) marks.set(offeringKey(offering), { offering, reason });
+    }
+  };
+  for (const error of errors) {
+    const ofType = attempted.filter((o) => !error.capacityType || o.capacityType === error.capacityType);
+    const inZone = ofType.filter((o) => !error.zone || o.zone === error.zone);
+    switch (error.code) {
+      case 'InsufficientInstanceCapacity':
+      case 'UnfulfillableCapacity':
+        mark(
+          error.instanceType ? inZone.filter((o) => o.instanceType === error.instanceType) : inZone,
+          error.code,
+        );
+        break;
+      case 'InsufficientFreeAddressesInSubnet':
+        mark(inZone, error.code);
+        break;
+      case 'MaxSpotInstanceCountExceeded':
+        mark(
+          attempted.filter((o) => o.capacityType === 'spot'),
+          error.code,
+        );
+        break;
+      case 'VcpuLimitExceeded':
+        mark(ofType, error.code);
+        break;
+      default:
+        fatal.push(error);
+    }
+  }
+  return { unavailable: [...marks.values()], fatal };
+}

@@ -1,0 +1,155 @@
+import type { NodeClass } from '../model/node-class.js';
+import type { NodeClaim, NodeClaimOption } from '../nodeclaim/nodeclaim.js';
+import type { BootstrapFamily } from './bootstrap.js';
+import type { InstanceFacts, ResolvedNodeClass } from './launch-context.js';
+import { pickSubnet } from './launch-context.js';
+import { MAX_FLEET_OVERRIDES } from './launch-options.js';
+import { buildLaunchTemplate, type Ec2Tag, type LaunchTemplateSpec, toTagList } from './launch-template.js';
+import { resourceTags } from './tags.js';
+
+/** One CreateFleet override. */
+export interface FleetOverride {
+  readonly InstanceType: string;
+  readonly SubnetId: string;
+  readonly AvailabilityZone: string;
+}
+
+/** A CreateFleet request in the EC2 API's shape (type instant, target 1). */
+export interface CreateFleetRequest {
+  readonly ClientToken: string;
+  readonly Type: 'instant';
+  readonly TargetCapacitySpecification: {
+    readonly TotalTargetCapacity: 1;
+    readonly DefaultTargetCapacityType: 'spot' | 'on-demand';
+  };
+  readonly SpotOptions?: { readonly AllocationStrategy: 'price-capacity-optimized' };
+  readonly OnDemandOptions?: { readonly AllocationStrategy: 'lowest-price' };
+  readonly LaunchTemplateConfigs: readonly {
+    readonly LaunchTemplateSpecification: {
+      readonly LaunchTemplateName: string;
+      readonly Version: '$Latest';
+    };
+    readonly Overrides: readonly FleetOverride[];
+  }[];
+  readonly TagSpecifications: readonly {
+    readonly ResourceType: 'fleet' | 'instance';
+    readonly Tags: readonly Ec2Tag[];
+  }[];
+}
+
+/** Everything one launch attempt is planned from. */
+export interface LaunchPlanInput {
+  readonly claim: NodeClaim;
+  readonly nodeClass: NodeClass;
+  readonly family: BootstrapFamily;
+  readonly resolved: ResolvedNodeClass;
+  readonly options: readonly NodeClaimOption[];
+  readonly capacityType: 'spot' | 'on-demand';
+  readonly clientToken: string;
+  readonly instanceFacts: (instanceType: string) => InstanceFacts | undefined;
+}
+
+/** The launch templates and the CreateFleet request of one attempt, and the options left out. */
+export interface LaunchPlan {
+  readonly templates: readonly LaunchTemplateSpec[];
+  readonly request: CreateFleetRequest;
+  readonly skipped: readonly { readonly option: NodeClaimOption; readonly reason: string }[];
+}
+
+/**
+ * Plans one CreateFleet attempt: keeps the options whose zone has a primary subnet and a subnet
+ * for every Multus interface (and whose architecture has an AMI), the first 60 by rank, and
+ * builds one launch template per (zone, architecture, max pods) — so every instance type gets its
+ * own max-pods value — with the overrides that use it. Throws when no option can be launched.
+ */
+export function planLaunch(input: LaunchPlanInput): LaunchPlan {
+  const { claim, nodeClass, resolved } = input;
+  const skipped: { option: NodeClaimOption; reason: string }[] = [];
+  const usable: { option: NodeClaimOption; facts: InstanceFacts }[] = [];
+  for (const option of input.options) {
+    const reason = unusable(option, input);
+    const facts = input.instanceFacts(option.instanceType);
+    if (reason || !facts)
+      skipped.push({
+        option,
+        reason: reason ?? `instance type ${option.instanceType} is not in the catalog`,
+      });
+    else if (usable.length < MAX_FLEET_OVERRIDES) usable.push({ option, facts });
+    else skipped.push({ option, reason: `more than ${MAX_FLEET_OVERRIDES} overrides` });
+  }
+  if (usable.length === 0) {
+    const why = [...new Set(skipped.map((s) => s.reason))].join('; ');
+    throw new Error(
+      `nodeclaim ${claim.id}: no ${input.capacityType} option can be launched (${why || 'no options'})`,
+    );
+  }
+  const tags = resourceTags({
+    clusterName: resolved.cluster.name,
+    nodePool: claim.nodePool,
+    nodeClass: nodeClass.name,
+    extra: nodeClass.tags,
+  });
+  const groups = new Map<string, { template: LaunchTemplateSpec; overrides: FleetOverride[] }>();
+  for (const { option, facts } of usable) {
+    const key = `${option.zone}|${facts.arch}|${facts.maxPods}`;
+    let group = groups.get(key);
+    if (!group) {
+      const template = buildLaunchTemplate({
+        nodeClass,
+        nodeClassHash: claim.nodeClassHash,
+        family: input.family,
+        resolved,
+        zone: option.zone,
+        capacityType: input.capacityType,
+        arch: facts.arch,
+        maxPods: facts.maxPods,
+        labels: { ...claim.labels, 'karpenter.sh/nodepool': claim.nodePool },
+        taints: claim.taints,
+        startupTaints: claim.startupTaints,
+        tags,
+      });
+      group = { template, overrides: [] };
+      groups.set(key, group);
+    }
+    group.overrides.push({
+      InstanceType: option.instanceType,
+      SubnetId: group.template.subnetId,
+      AvailabilityZone: option.zone,
+    });
+  }
+  const claimTags = toTagList({
+    ...tags,
+    'joiner.sh/nodeclaim': claim.id,
+    Name: `${claim.nodePool}/${claim.id}`,
+  });
+  const request: CreateFleetRequest = {
+    ClientToken: input.clientToken,
+    Type: 'instant',
+    TargetCapacitySpecification: { TotalTargetCapacity: 1, DefaultTargetCapacityType: input.capacityType },
+    ...(input.capacityType === 'spot'
+      ? { SpotOptions: { AllocationStrategy: 'price-capacity-optimized' as const } }
+      : { OnDemandOptions: { AllocationStrategy: 'lowest-price' as const } }),
+    LaunchTemplateConfigs: [...groups.values()].map((g) => ({
+      LaunchTemplateSpecification: { LaunchTemplateName: g.template.name, Version: '$Latest' as const },
+      Overrides: g.overrides,
+    })),
+    TagSpecifications: [
+      { ResourceType: 'fleet', Tags: claimTags },
+      { ResourceType: 'instance', Tags: claimTags },
+    ],
+  };
+  return { templates: [...groups.values()].map((g) => g.template), request, skipped };
+}
+
+function unusable(option: NodeClaimOption, input: LaunchPlanInput): string | undefined {
+  if (option.capacityType !== input.capacityType)
+    return `capacity type ${option.capacityType} is not this attempt's`;
+  if (!pickSubnet(input.resolved.subnets, option.zone)) return `no subnet in ${option.zone}`;
+  const missing = input.resolved.multus.findIndex((m) => !pickSubnet(m.subnets, option.zone));
+  if (missing !== -1 || input.resolved.multus.length < input.nodeClass.multusInterfaces.length) {
+    return `no subnet for multusInterfaces[${missing === -1 ? input.resolved.multus.length : missing}] in ${option.zone}`;
+  }
+  const arch = input.instanceFacts(option.instanceType)?.arch;
+  if (arch && !input.resolved.images[arch]) return `no AMI for ${arch}`;
+  return undefined;
+}

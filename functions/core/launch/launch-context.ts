@@ -1,0 +1,43 @@
+import type { ClusterInfo } from './cluster-info.js';
+
+/** A subnet a NodeClass selected, with what launching into it needs. */
+export interface ResolvedSubnet {
+  readonly subnetId: string;
+  readonly zone: string;
+  readonly availableIps: number;
+}
+
+/** The security groups and subnets a Multus interface selected. */
+export interface ResolvedMultusInterface {
+  readonly subnets: readonly ResolvedSubnet[];
+  readonly securityGroupIds: readonly string[];
+}
+
+/**
+ * A NodeClass resolved against the cloud (by the AWS providers, cached): what the pure launch
+ * planning needs besides the NodeClass itself.
+ */
+export interface ResolvedNodeClass {
+  readonly cluster: ClusterInfo;
+  /** AMI id per architecture. */
+  readonly images: Readonly<Partial<Record<'amd64' | 'arm64', string>>>;
+  readonly instanceProfile: string;
+  readonly subnets: readonly ResolvedSubnet[];
+  readonly securityGroupIds: readonly string[];
+  /** One entry per `nodeClass.multusInterfaces` entry, same order. */
+  readonly multus: readonly ResolvedMultusInterface[];
+}
+
+/** Per instance type facts the launch needs (from the catalog). */
+export interface InstanceFacts {
+  readonly arch: 'amd64' | 'arm64';
+  /** Max pods on this NodeClass (ENI-limited, Multus ENIs subtracted, kubelet maxPods applied). */
+  readonly maxPods: number;
+}
+
+/** The subnet with the most free addresses in `zone` (ties: lowest id). */
+export function pickSubnet(subnets: readonly ResolvedSubnet[], zone: string): ResolvedSubnet | undefined {
+  return subnets
+    .filter((s) => s.zone === zone)
+    .sort((a, b) => b.availableIps - a.availableIps || (a.subnetId < b.subnetId ? -1 : 1))[0];
+}

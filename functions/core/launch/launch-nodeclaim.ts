@@ -1,0 +1,169 @@
+import type { NodeClass } from '../model/node-class.js';
+import type { NodePool } from '../model/node-pool.js';
+import type { LaunchedInstance, NodeClaim } from '../nodeclaim/nodeclaim.js';
+import { transition } from '../nodeclaim/state-machine.js';
+import type { Clock } from '../ports/clock.js';
+import type { CloudInstance, CloudProvider } from '../ports/cloud-provider.js';
+import { ConflictError, type OfferingKey, type StateStore } from '../ports/state-store.js';
+import { classifyFleetErrors } from './fleet-errors.js';
+import type { InstanceFacts } from './launch-context.js';
+import { clientToken, nextAttemptOptions } from './launch-options.js';
+
+/** The ports a launch uses. */
+export interface LaunchDeps {
+  readonly cloud: CloudProvider;
+  readonly store: StateStore;
+  readonly clock: Clock;
+}
+
+/** The configuration a claim is launched with. */
+export interface LaunchConfig {
+  readonly nodePool: NodePool;
+  readonly nodeClass: NodeClass;
+  readonly instanceFacts: (instanceType: string) => InstanceFacts | undefined;
+  /** CreateFleet attempts per call before giving up (default 6). */
+  readonly maxAttempts?: number;
+}
+
+/** How a launch ended. */
+export type LaunchResult =
+  | {
+      readonly outcome: 'launched';
+      readonly claim: NodeClaim;
+      readonly adopted: boolean;
+      readonly marked: readonly OfferingKey[];
+    }
+  | {
+      readonly outcome: 'failed';
+      readonly claim: NodeClaim;
+      readonly reason: string;
+      readonly marked: readonly OfferingKey[];
+    }
+  | { readonly outcome: 'skipped'; readonly reason: string };
+
+/**
+ * Launches a Pending nodeclaim: adopts an instance a crashed earlier attempt left (found by its
+ * nodeclaim tag), else makes CreateFleet attempts — each first recorded on the claim with a
+ * version-checked write, so two invocations never launch the same claim — marking offerings
+ * unavailable on capacity errors and retrying with what remains (spot, then on-demand). Ends with
+ * the claim Launched, or Gone with a failure and its pods released. A lost version race is
+ * `skipped`; unexpected errors (e.g. throttling beyond retries) propagate with the claim Pending.
+ */
+export async function launchNodeClaim(
+  deps: LaunchDeps,
+  config: LaunchConfig,
+  claim: NodeClaim,
+): Promise<LaunchResult> {
+  if (claim.state !== 'Pending')
+    return { outcome: 'skipped', reason: `nodeclaim ${claim.id} is ${claim.state}` };
+  const marked: OfferingKey[] = [];
+  try {
+    if (claim.launchAttempts > 0) {
+      const existing = await deps.cloud.findByNodeClaim(claim.id);
+      if (existing)
+        return {
+          outcome: 'launched',
+          claim: await markLaunched(deps, claim, fromCloud(existing, claim)),
+          adopted: true,
+          marked,
+        };
+    }
+    const maxAttempts = config.maxAttempts ?? 6;
+    for (let attempt = 0; attempt < maxAttempts; attempt++) {
+      const unavailable = [...(await deps.store.listUnavailableOfferings(deps.clock.now())), ...marked];
+      const next = nextAttemptOptions(claim.options, unavailable);
+      if (!next) return fail(deps, claim, 'NoCapacity', 'every option of the claim is unavailable', marked);
+      claim = await deps.store.updateNodeClaim({ ...claim, launchAttempts: claim.launchAttempts + 1 });
+      const outcome = await deps.cloud.launch({
+        claim,
+        nodePool: config.nodePool,
+        nodeClass: config.nodeClass,
+        options: next.options,
+        capacityType: next.capacityType,
+        clientToken: clientToken(claim.launchToken, claim.launchAttempts),
+        instanceFacts: config.instanceFacts,
+      });
+      const classified = classifyFleetErrors(outcome.errors, next.options);
+      await markUnavailable(deps, classified.unavailable);
+      marked.push(...classified.unavailable.map((u) => u.offering));
+      if (outcome.ok) {
+        const price = claim.options.find(
+          (o) =>
+            o.instanceType === outcome.instance.instanceType &&
+            o.zone === outcome.instance.zone &&
+            o.capacityType === outcome.instance.capacityType,
+        )?.price;
+        const instance =
+          price === undefined || outcome.instance.price !== undefined
+            ? outcome.instance
+            : { ...outcome.instance, price };
+        return {
+          outcome: 'launched',
+          claim: await markLaunched(deps, claim, instance),
+          adopted: false,
+          marked,
+        };
+      }
+      if (classified.unavailable.length === 0) {
+        const message =
+          classified.fatal.map((e) => `${e.code}: ${e.message}`).join('; ') ||
+          'CreateFleet returned no instance';
+        return fail(deps, claim, 'LaunchFailed', message, marked);
+      }
+    }
+    return fail(deps, claim, 'LaunchFailed', `no instance after ${maxAttempts} attempts`, marked);
+  } catch (error) {
+    if (error instanceof ConflictError) return { outcome: 'skipped', reason: error.message };
+    throw error;
+  }
+}
+
+async function markUnavailable(
+  deps: LaunchDeps,
+  marks: readonly { offering: OfferingKey; reason: string }[],
+): Promise<void> {
+  const byReason = new Map<string, OfferingKey[]>();
+  for (const m of marks) byReason.set(m.reason, [...(byReason.get(m.reason) ?? []), m.offering]);
+  for (const [reason, offerings] of byReason)
+    await deps.store.markOfferingsUnavailable(offerings, reason, deps.clock.now());
+}
+
+async function markLaunched(
+  deps: LaunchDeps,
+  claim: NodeClaim,
+  instance: LaunchedInstance,
+): Promise<NodeClaim> {
+  return deps.store.updateNodeClaim(transition(claim, 'Launched', deps.clock.now(), { instance }));
+}
+
+async function fail(
+  deps: LaunchDeps,
+  claim: NodeClaim,
+  reason: string,
+  message: string,
+  marked: readonly OfferingKey[],
+): Promise<LaunchResult> {
+  const gone = await deps.store.updateNodeClaim(
+    transition(claim, 'Gone', deps.clock.now(), { failure: { reason, message } }),
+  );
+  await deps.store.releasePods(claim.pods, claim.id);
+  return { outcome: 'failed', claim: gone, reason: `${reason}: ${message}`, marked };
+}
+
+function fromCloud(instance: CloudInstance, claim: NodeClaim): LaunchedInstance {
+  const price = claim.options.find(
+    (o) =>
+      o.instanceType === instance.instanceType &&
+      o.zone === instance.zone &&
+      o.capacityType === instance.capacityType,
+  )?.price;
+  return {
+    instanceId: instance.instanceId,
+    instanceType: instance.instanceType,
+    zone: instance.zone,
+    capacityType: instance.capacityType,
+    ...(price === undefined ? {} : { price }),
+    ...(instance.imageId ? { imageId: instance.imageId } : {}),
+    providerId: `aws:///${instance.zone}/${instance.instanceId}`,
+  };
+}

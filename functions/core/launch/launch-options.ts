@@ -1,0 +1,43 @@
+import type { NodeClaimOption } from '../nodeclaim/nodeclaim.js';
+import type { OfferingKey } from '../ports/state-store.js';
+
+/** The most overrides joiner puts in one CreateFleet request. */
+export const MAX_FLEET_OVERRIDES = 60;
+
+/** Key of an offering, for sets. */
+export function offeringKey(o: OfferingKey): string {
+  return `${o.instanceType}|${o.zone}|${o.capacityType}`;
+}
+
+/** The options of one attempt: one capacity type, available ones only, ranking kept. */
+export interface AttemptOptions {
+  readonly capacityType: 'spot' | 'on-demand';
+  readonly options: readonly NodeClaimOption[];
+}
+
+/**
+ * Picks what the next CreateFleet attempt tries: the claim's options minus unavailable offerings;
+ * spot when any spot option remains (the pool allows it), otherwise on-demand (the fallback when
+ * the pool allows both). Undefined when nothing remains.
+ */
+export function nextAttemptOptions(
+  options: readonly NodeClaimOption[],
+  unavailable: readonly OfferingKey[],
+): AttemptOptions | undefined {
+  const blocked = new Set(unavailable.map(offeringKey));
+  const open = options.filter((o) => !blocked.has(offeringKey(o)));
+  for (const capacityType of ['spot', 'on-demand'] as const) {
+    const ofType = open.filter((o) => o.capacityType === capacityType);
+    if (ofType.length > 0) return { capacityType, options: ofType };
+  }
+  return undefined;
+}
+
+/** The CreateFleet ClientToken of attempt `attempt` of a claim (<= 64 ASCII characters, stable). */
+export function clientToken(launchToken: string, attempt: number): string {
+  const token = `${launchToken}-${attempt}`;
+  if (token.length <= 64) return token;
+  let h = 0x811c9dc5;
+  for (const ch of launchToken) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
+  return `${launchToken.slice(0, 40)}-${h.toString(16).padStart(8, '0')}-${attempt}`;
+}

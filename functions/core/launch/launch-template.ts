@@ -1,0 +1,221 @@
+import type { BlockDeviceMapping, NodeClass } from '../model/node-class.js';
+import { parseBytes } from '../model/quantity.js';
+import type { Taint } from '../model/taint.js';
+import { type BootstrapFamily, registrableLabels } from './bootstrap.js';
+import { shortHash } from './hash.js';
+import type { ResolvedNodeClass } from './launch-context.js';
+import { pickSubnet } from './launch-context.js';
+import { renderUserData } from './user-data.js';
+
+/** An EC2 tag list entry. */
+export interface Ec2Tag {
+  readonly Key: string;
+  readonly Value: string;
+}
+
+/** A launch template network interface (EC2 `LaunchTemplateInstanceNetworkInterfaceSpecificationRequest`). */
+export interface LaunchTemplateNetworkInterface {
+  readonly DeviceIndex: number;
+  readonly NetworkCardIndex: number;
+  readonly SubnetId: string;
+  readonly Groups: readonly string[];
+  readonly DeleteOnTermination: true;
+  readonly Description: string;
+  readonly Ipv6AddressCount?: number;
+  readonly AssociatePublicIpAddress?: boolean;
+}
+
+/** Launch template data in the EC2 API's shape (`RequestLaunchTemplateData`). */
+export interface LaunchTemplateData {
+  readonly ImageId: string;
+  readonly IamInstanceProfile: { readonly Name: string };
+  /** Base64 of the user data. */
+  readonly UserData: string;
+  readonly MetadataOptions: {
+    readonly HttpEndpoint: string;
+    readonly HttpTokens: string;
+    readonly HttpPutResponseHopLimit: number;
+    readonly HttpProtocolIpv6: string;
+  };
+  readonly BlockDeviceMappings: readonly {
+    readonly DeviceName: string;
+    readonly Ebs: Readonly<Record<string, string | number | boolean>>;
+  }[];
+  readonly NetworkInterfaces: readonly LaunchTemplateNetworkInterface[];
+  readonly Monitoring: { readonly Enabled: boolean };
+  readonly TagSpecifications: readonly { readonly ResourceType: string; readonly Tags: readonly Ec2Tag[] }[];
+}
+
+/** One launch template: for one zone, capacity type, architecture and max-pods value. */
+export interface LaunchTemplateSpec {
+  /** `joiner/<cluster>/<content hash>`: equal content, equal name (get-or-create is idempotent). */
+  readonly name: string;
+  readonly zone: string;
+  readonly capacityType: 'spot' | 'on-demand';
+  readonly arch: 'amd64' | 'arm64';
+  readonly maxPods: number;
+  /** Primary subnet (device index 0). */
+  readonly subnetId: string;
+  /** Decoded user data, for logs and tests. */
+  readonly userData: string;
+  readonly data: LaunchTemplateData;
+  /** Multus interfaces (device index >= 1) that ask for source/dest check off. */
+  readonly sourceDestCheckOff: readonly { readonly deviceIndex: number; readonly networkCardIndex: number }[];
+  /** Tags of the template resource itself. */
+  readonly tags: Readonly<Record<string, string>>;
+}
+
+/** What a launch template is built from. */
+export interface LaunchTemplateInput {
+  readonly nodeClass: NodeClass;
+  readonly nodeClassHash: string;
+  readonly family: BootstrapFamily;
+  readonly resolved: ResolvedNodeClass;
+  readonly zone: string;
+  readonly capacityType: 'spot' | 'on-demand';
+  readonly arch: 'amd64' | 'arm64';
+  readonly maxPods: number;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly taints: readonly Taint[];
+  readonly startupTaints: readonly Taint[];
+  /** Tags for instances, volumes and ENIs (cluster, nodepool, nodeclass...). */
+  readonly tags: Readonly<Record<string, string>>;
+}
+
+/** Builds one launch template; throws naming the NodeClass when the zone lacks a subnet or AMI. */
+export function buildLaunchTemplate(input: LaunchTemplateInput): LaunchTemplateSpec {
+  const { nodeClass, resolved, zone } = input;
+  const where = `NodeClass ${nodeClass.name}`;
+  const imageId = resolved.images[input.arch];
+  if (!imageId) throw new Error(`${where}: no AMI resolved for ${input.arch}; check amiSelectorTerms`);
+  const primary = pickSubnet(resolved.subnets, zone);
+  if (!primary) throw new Error(`${where}: no subnet selected in ${zone}; check subnetSelectorTerms`);
+  const userData = renderUserData({
+    family: input.family,
+    cluster: resolved.cluster,
+    labels: registrableLabels({ ...input.labels, 'karpenter.sh/capacity-type': input.capacityType }),
+    taints: uniqueTaints([
+      ...input.taints,
+      ...input.startupTaints,
+      ...(nodeClass.multusReadyTaint ? [nodeClass.multusReadyTaint] : []),
+    ]),
+    maxPods: input.maxPods,
+    kubelet: nodeClass.kubelet,
+    customUserData: nodeClass.userData,
+  });
+  const data: LaunchTemplateData = {
+    ImageId: imageId,
+    IamInstanceProfile: { Name: resolved.instanceProfile },
+    UserData: Buffer.from(userData, 'utf8').toString('base64'),
+    MetadataOptions: {
+      HttpEndpoint: nodeClass.metadataOptions.httpEndpoint,
+      HttpTokens: nodeClass.metadataOptions.httpTokens,
+      HttpPutResponseHopLimit: nodeClass.metadataOptions.httpPutResponseHopLimit,
+      HttpProtocolIpv6: nodeClass.metadataOptions.httpProtocolIPv6,
+    },
+    BlockDeviceMappings: blockDevices(nodeClass.blockDeviceMappings, input.family),
+    NetworkInterfaces: networkInterfaces(input, primary.subnetId),
+    Monitoring: { Enabled: nodeClass.detailedMonitoring },
+    TagSpecifications: ['instance', 'volume', 'network-interface'].map((ResourceType) => ({
+      ResourceType,
+      Tags: toTagList(input.tags),
+    })),
+  };
+  const name = `joiner/${resolved.cluster.name}/${shortHash(data, 20)}`;
+  return {
+    name,
+    zone,
+    capacityType: input.capacityType,
+    arch: input.arch,
+    maxPods: input.maxPods,
+    subnetId: primary.subnetId,
+    userData,
+    data,
+    sourceDestCheckOff: nodeClass.multusInterfaces
+      .filter((m) => m.disableSourceDestCheck)
+      .map((m) => ({ deviceIndex: m.deviceIndex, networkCardIndex: m.networkCardIndex })),
+    tags: {
+      ...input.tags,
+      'joiner.sh/nodeclass-hash': input.nodeClassHash,
+      'topology.kubernetes.io/zone': zone,
+    },
+  };
+}
+
+function networkInterfaces(
+  input: LaunchTemplateInput,
+  primarySubnet: string,
+): LaunchTemplateNetworkInterface[] {
+  const { nodeClass, resolved, zone } = input;
+  const primary: LaunchTemplateNetworkInterface = {
+    DeviceIndex: 0,
+    NetworkCardIndex: 0,
+    SubnetId: primarySubnet,
+    Groups: [...resolved.securityGroupIds],
+    DeleteOnTermination: true,
+    Description: 'joiner primary interface',
+    ...(nodeClass.associatePublicIPAddress === undefined
+      ? {}
+      : { AssociatePublicIpAddress: nodeClass.associatePublicIPAddress }),
+  };
+  const multus = nodeClass.multusInterfaces.map((m, i): LaunchTemplateNetworkInterface => {
+    const r = resolved.multus[i];
+    const subnet = r ? pickSubnet(r.subnets, zone) : undefined;
+    if (!subnet) {
+      throw new Error(`NodeClass ${nodeClass.name}: multusInterfaces[${i}] selects no subnet in ${zone}`);
+    }
+    if (r.securityGroupIds.length === 0) {
+      throw new Error(`NodeClass ${nodeClass.name}: multusInterfaces[${i}] selects no security group`);
+    }
+    return {
+      DeviceIndex: m.deviceIndex,
+      NetworkCardIndex: m.networkCardIndex,
+      SubnetId: subnet.subnetId,
+      Groups: [...r.securityGroupIds],
+      DeleteOnTermination: true,
+      Description: `joiner multus interface ${i}`,
+      ...(m.ipv6AddressCount > 0 ? { Ipv6AddressCount: m.ipv6AddressCount } : {}),
+    };
+  });
+  return [primary, ...multus];
+}
+
+/** Default root volumes: 20 GiB gp3 (AL2023/AL2), 4 GiB OS + 20 GiB data (Bottlerocket), encrypted. */
+function blockDevices(
+  mappings: readonly BlockDeviceMapping[],
+  family: BootstrapFamily,
+): LaunchTemplateData['BlockDeviceMappings'] {
+  const defaults: BlockDeviceMapping[] =
+    family === 'Bottlerocket'
+      ? [
+          { deviceName: '/dev/xvda', ebs: { volumeSize: '4Gi', volumeType: 'gp3', encrypted: true } },
+          { deviceName: '/dev/xvdb', ebs: { volumeSize: '20Gi', volumeType: 'gp3', encrypted: true } },
+        ]
+      : [{ deviceName: '/dev/xvda', ebs: { volumeSize: '20Gi', volumeType: 'gp3', encrypted: true } }];
+  return (mappings.length > 0 ? mappings : defaults).map((m) => {
+    const e = m.ebs ?? {};
+    const ebs: Record<string, string | number | boolean> = {
+      DeleteOnTermination: e.deleteOnTermination ?? true,
+    };
+    if (e.volumeSize !== undefined) ebs.VolumeSize = Math.ceil(parseBytes(e.volumeSize) / 2 ** 30);
+    if (e.volumeType !== undefined) ebs.VolumeType = e.volumeType;
+    if (e.iops !== undefined) ebs.Iops = e.iops;
+    if (e.throughput !== undefined) ebs.Throughput = e.throughput;
+    if (e.encrypted !== undefined) ebs.Encrypted = e.encrypted;
+    if (e.kmsKeyID !== undefined) ebs.KmsKeyId = e.kmsKeyID;
+    if (e.snapshotID !== undefined) ebs.SnapshotId = e.snapshotID;
+    return { DeviceName: m.deviceName, Ebs: ebs };
+  });
+}
+
+function uniqueTaints(taints: readonly Taint[]): Taint[] {
+  const seen = new Map(taints.map((t) => [`${t.key}:${t.effect}`, t]));
+  return [...seen.values()];
+}
+
+/** A tag map as an EC2 tag list, sorted by key. */
+export function toTagList(tags: Readonly<Record<string, string>>): Ec2Tag[] {
+  return Object.keys(tags)
+    .sort()
+    .map((Key) => ({ Key, Value: tags[Key] }));
+}
