@@ -1,5 +1,5 @@
 import { CustomResource, Stack, Validations } from 'aws-cdk-lib';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { CfnFunction, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { IDependable } from 'constructs';
@@ -69,6 +69,11 @@ export class ClusterInstaller extends Construct {
       properties: { ...properties },
     });
     for (const dependency of props.dependsOn ?? []) this.resource.node.addDependency(dependency);
+    // The framework's own function is plain JavaScript: run it like joiner's functions.
+    for (const fn of provider.node.findAll().filter((c): c is CfnFunction => c instanceof CfnFunction)) {
+      fn.addPropertyOverride('Runtime', 'nodejs22.x');
+      fn.addPropertyOverride('Architectures', ['arm64']);
+    }
     acknowledgeProviderFramework(provider, props.function);
   }
 }
