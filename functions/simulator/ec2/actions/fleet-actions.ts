@@ -1,0 +1,273 @@
+/**
+ * CreateFleet of type `instant`: launch template configs with overrides tried in the order of the
+ * allocation strategy; per-override failures (InsufficientInstanceCapacity,
+ * InsufficientFreeAddressesInSubnet, MaxSpotInstanceCountExceeded, Unsupported, ...) go to
+ * `errorSet` while the next override is tried. A replayed ClientToken returns the first answer and
+ * never launches again.
+ */
+import type { Ec2Context } from '../context.js';
+import { Ec2Error } from '../ec2-error.js';
+import type { CapacityTypeName, FleetError } from '../ec2-state.js';
+import { tagsFor } from '../filters.js';
+import { type FleetCandidate, isKnownStrategy, orderCandidates } from '../fleet-strategy.js';
+import { newId } from '../ids.js';
+import type { LaunchData } from '../launch-template-data.js';
+import { launchInstance } from '../launcher.js';
+import type { QueryParams } from '../query.js';
+import type { XmlObject } from '../xml-response.js';
+import type { Ec2Action } from './action.js';
+import { type ResolvedTemplate, resolveTemplate } from './launch-template-actions.js';
+
+interface Candidate extends FleetCandidate {
+  readonly template?: ResolvedTemplate;
+  readonly templateError?: Ec2Error;
+  readonly spec: { launchTemplateId?: string; launchTemplateName?: string; version: string };
+  readonly overrides: Record<string, string | number | undefined>;
+  readonly subnetId?: string;
+  readonly imageId?: string;
+  readonly maxPrice?: number;
+}
+
+export const createFleet: Ec2Action = (ctx, params) => {
+  const clientToken = params.str('ClientToken');
+  const fingerprint = params.fingerprint(['ClientToken']);
+  if (clientToken) {
+    const previous = [...ctx.state.fleets.values()].find((f) => f.clientToken === clientToken);
+    if (previous) {
+      if (previous.fingerprint !== fingerprint) {
+        throw new Ec2Error(
+          'IdempotentParameterMismatch',
+          `ClientToken '${clientToken}' was already used with different parameters`,
+        );
+      }
+      return previous.response;
+    }
+  }
+  const type = params.str('Type') ?? 'maintain';
+  if (type !== 'instant') {
+    throw new Ec2Error(
+      'InvalidParameterValue',
+      `Fleet type '${type}' is not supported by the simulated EC2; use instant`,
+    );
+  }
+  const units = capacityUnits(params);
+  const strategies = {
+    spot: params.child('SpotOptions')?.str('AllocationStrategy') ?? 'lowest-price',
+    'on-demand': params.child('OnDemandOptions')?.str('AllocationStrategy') ?? 'lowest-price',
+  };
+  for (const [capacityType, strategy] of Object.entries(strategies) as [CapacityTypeName, string][]) {
+    if (!isKnownStrategy(capacityType, strategy)) {
+      throw new Ec2Error(
+        'InvalidParameterValue',
+        `'${strategy}' is not a valid ${capacityType} AllocationStrategy`,
+      );
+    }
+  }
+  const candidates = readCandidates(ctx, params);
+  const fleetId = newId(ctx.random, 'fleet');
+  const extraInstanceTags = tagsFor(params, 'instance');
+  const errors: FleetError[] = [];
+  const launched = new Map<Candidate, { lifecycle: CapacityTypeName; ids: string[] }>();
+  for (const capacityType of units) {
+    const failed = new Set<Candidate>();
+    const ordered = orderCandidates(ctx.state, candidates, capacityType, strategies[capacityType]);
+    for (const candidate of ordered) {
+      if (failed.has(candidate)) continue;
+      try {
+        if (candidate.templateError) throw candidate.templateError;
+        const instance = launchInstance(ctx, {
+          data: candidate.template!.data,
+          instanceType: candidate.instanceType ?? '',
+          capacityType,
+          reservationId: newId(ctx.random, 'r'),
+          subnetId: candidate.subnetId,
+          availabilityZone: candidate.zone,
+          imageId: candidate.imageId,
+          maxPrice: candidate.maxPrice,
+          clientToken,
+          fleetId,
+          launchTemplateId: candidate.template!.template.launchTemplateId,
+          extraInstanceTags,
+        });
+        const entry = launched.get(candidate) ?? { lifecycle: capacityType, ids: [] };
+        entry.ids.push(instance.instanceId);
+        launched.set(candidate, entry);
+        break;
+      } catch (error) {
+        if (!(error instanceof Ec2Error)) throw error;
+        failed.add(candidate);
+        if (!errors.some((e) => e.errorCode === error.code && sameCandidate(e, candidate, capacityType))) {
+          errors.push(fleetError(candidate, capacityType, error));
+        }
+      }
+    }
+  }
+  const response: XmlObject = {
+    fleetId,
+    errorSet: errors.map(errorXml),
+    fleetInstanceSet: [...launched].map(([candidate, entry]) => ({
+      launchTemplateAndOverrides: templateAndOverrides(candidate.spec, candidate.overrides),
+      lifecycle: entry.lifecycle,
+      instanceIds: entry.ids,
+      instanceType: candidate.instanceType,
+    })),
+  };
+  ctx.state.fleets.set(fleetId, {
+    fleetId,
+    clientToken,
+    fingerprint,
+    createTime: ctx.clock.now(),
+    tags: tagsFor(params, 'fleet'),
+    instanceIds: [...launched.values()].flatMap((e) => e.ids),
+    errors,
+    response,
+  });
+  return response;
+};
+
+/** One capacity type per unit of target capacity, on-demand first. */
+function capacityUnits(params: QueryParams): CapacityTypeName[] {
+  const target = params.child('TargetCapacitySpecification');
+  if (!target)
+    throw new Ec2Error(
+      'MissingParameter',
+      'The request must contain the parameter TargetCapacitySpecification',
+    );
+  const total = target.int('TotalTargetCapacity');
+  if (total === undefined || total < 1) {
+    throw new Ec2Error(
+      'InvalidParameterValue',
+      'TargetCapacitySpecification.TotalTargetCapacity must be 1 or more',
+    );
+  }
+  const defaultType = target.str('DefaultTargetCapacityType') ?? 'on-demand';
+  if (defaultType !== 'spot' && defaultType !== 'on-demand') {
+    throw new Ec2Error(
+      'InvalidParameterValue',
+      `DefaultTargetCapacityType '${defaultType}' must be spot or on-demand`,
+    );
+  }
+  const onDemand = target.int('OnDemandTargetCapacity') ?? 0;
+  const spot = target.int('SpotTargetCapacity') ?? 0;
+  if (onDemand + spot > total) {
+    throw new Ec2Error(
+      'InvalidParameterValue',
+      'OnDemandTargetCapacity + SpotTargetCapacity exceeds TotalTargetCapacity',
+    );
+  }
+  const rest = total - onDemand - spot;
+  return [
+    ...Array<CapacityTypeName>(onDemand + (defaultType === 'on-demand' ? rest : 0)).fill('on-demand'),
+    ...Array<CapacityTypeName>(spot + (defaultType === 'spot' ? rest : 0)).fill('spot'),
+  ];
+}
+
+function readCandidates(ctx: Ec2Context, params: QueryParams): Candidate[] {
+  const configs = params.list('LaunchTemplateConfigs');
+  if (configs.length === 0)
+    throw new Ec2Error('MissingParameter', 'The request must contain the parameter LaunchTemplateConfigs');
+  const candidates: Candidate[] = [];
+  for (const config of configs) {
+    const specParams = config.child('LaunchTemplateSpecification');
+    if (!specParams)
+      throw new Ec2Error(
+        'MissingParameter',
+        'Each LaunchTemplateConfigs entry needs a LaunchTemplateSpecification',
+      );
+    let template: ResolvedTemplate | undefined;
+    let templateError: Ec2Error | undefined;
+    try {
+      template = resolveTemplate(ctx, specParams);
+    } catch (error) {
+      if (!(error instanceof Ec2Error)) throw error;
+      templateError = error;
+    }
+    const spec = {
+      launchTemplateId: template?.template.launchTemplateId ?? specParams.str('LaunchTemplateId'),
+      launchTemplateName: specParams.str('LaunchTemplateName'),
+      version: String(template?.version ?? specParams.str('Version') ?? '$Default'),
+    };
+    const overrides = config.list('Overrides');
+    for (const override of overrides.length > 0 ? overrides : [undefined]) {
+      candidates.push(candidate(ctx, candidates.length, template, templateError, spec, override));
+    }
+  }
+  return candidates;
+}
+
+function candidate(
+  ctx: Ec2Context,
+  index: number,
+  template: ResolvedTemplate | undefined,
+  templateError: Ec2Error | undefined,
+  spec: Candidate['spec'],
+  override: QueryParams | undefined,
+): Candidate {
+  const data: LaunchData | undefined = template?.data;
+  const subnetId = override?.str('SubnetId');
+  const zone =
+    override?.str('AvailabilityZone') ??
+    (subnetId ? ctx.state.subnets.get(subnetId)?.spec.availabilityZone : undefined);
+  const overrides = {
+    instanceType: override?.str('InstanceType'),
+    subnetId,
+    availabilityZone: override?.str('AvailabilityZone'),
+    priority: override?.num('Priority'),
+    maxPrice: override?.str('MaxPrice'),
+    imageId: override?.str('ImageId'),
+  };
+  const maxPrice = override?.num('MaxPrice');
+  return {
+    index,
+    template,
+    templateError,
+    spec,
+    overrides,
+    instanceType: overrides.instanceType ?? data?.instanceType,
+    zone,
+    priority: overrides.priority,
+    subnetId,
+    imageId: overrides.imageId,
+    maxPrice,
+  };
+}
+
+function templateAndOverrides(spec: Candidate['spec'], overrides: Candidate['overrides']): XmlObject {
+  return {
+    launchTemplateSpecification: { ...spec },
+    overrides: { ...overrides },
+  };
+}
+
+function fleetError(candidate: Candidate, lifecycle: CapacityTypeName, error: Ec2Error): FleetError {
+  return {
+    launchTemplateId: candidate.spec.launchTemplateId ?? '',
+    launchTemplateName: candidate.spec.launchTemplateName ?? '',
+    version: candidate.spec.version,
+    overrides: candidate.overrides,
+    lifecycle,
+    errorCode: error.code,
+    errorMessage: error.message,
+    candidateIndex: candidate.index,
+  };
+}
+
+function sameCandidate(error: FleetError, candidate: Candidate, lifecycle: CapacityTypeName): boolean {
+  return error.candidateIndex === candidate.index && error.lifecycle === lifecycle;
+}
+
+function errorXml(error: FleetError): XmlObject {
+  return {
+    launchTemplateAndOverrides: templateAndOverrides(
+      {
+        launchTemplateId: error.launchTemplateId || undefined,
+        launchTemplateName: error.launchTemplateName || undefined,
+        version: error.version,
+      },
+      error.overrides,
+    ),
+    lifecycle: error.lifecycle,
+    errorCode: error.errorCode,
+    errorMessage: error.errorMessage,
+  };
+}

@@ -1,0 +1,47 @@
+/** What every action handler of the simulated EC2 works with. */
+import type { SeededRandom, VirtualClock } from '../clock.js';
+import type { InstanceObserver } from '../instance.js';
+import type { Ec2State } from './ec2-state.js';
+
+/** A delay on the virtual clock: `baseMs` plus up to `jitterMs` drawn from the seeded random source. */
+export interface Stage {
+  readonly baseMs: number;
+  readonly jitterMs: number;
+}
+
+/** Lifecycle timings of simulated instances. */
+export interface Ec2Timings {
+  /** pending -> running. */
+  readonly pendingToRunning: Stage;
+  /** shutting-down -> terminated. */
+  readonly shuttingDownToTerminated: Stage;
+  /** Spot interruption warning -> termination (two minutes in EC2). */
+  readonly spotInterruptionNoticeMs: number;
+  /** How long terminated instances stay visible in DescribeInstances. */
+  readonly terminatedVisibleMs: number;
+}
+
+export const DEFAULT_EC2_TIMINGS: Ec2Timings = {
+  pendingToRunning: { baseMs: 5_000, jitterMs: 5_000 },
+  shuttingDownToTerminated: { baseMs: 20_000, jitterMs: 10_000 },
+  spotInterruptionNoticeMs: 120_000,
+  terminatedVisibleMs: 3_600_000,
+};
+
+/** An event for the EventBridge default bus. */
+export interface CloudEvent {
+  readonly source: string;
+  readonly detailType: string;
+  readonly detail: unknown;
+  readonly resources: string[];
+}
+
+export interface Ec2Context {
+  readonly state: Ec2State;
+  readonly clock: VirtualClock;
+  readonly random: SeededRandom;
+  readonly region: string;
+  readonly timings: Ec2Timings;
+  readonly observer?: InstanceObserver;
+  readonly emit?: (event: CloudEvent) => void;
+}

@@ -1,0 +1,140 @@
+/**
+ * The HTTP side of the simulated EC2: POSTed form-encoded Query requests (any SigV4 credentials
+ * accepted), dispatched by `Action`, answered with the XML document or the EC2 error envelope;
+ * faults injected per action first.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { delay, type FaultInjector } from '../faults.js';
+import type { Ec2Action } from './actions/action.js';
+import {
+  describeAvailabilityZones,
+  describeInstanceTypeOfferings,
+  describeInstanceTypes,
+  describeSpotPriceHistory,
+} from './actions/catalog-actions.js';
+import { createFleet } from './actions/fleet-actions.js';
+import { describeImages } from './actions/image-actions.js';
+import {
+  createTags,
+  describeInstances,
+  runInstances,
+  terminateInstances,
+} from './actions/instance-actions.js';
+import {
+  createLaunchTemplate,
+  deleteLaunchTemplate,
+  describeLaunchTemplates,
+} from './actions/launch-template-actions.js';
+import {
+  describeNetworkInterfaces,
+  describeSecurityGroups,
+  describeSubnets,
+  modifyNetworkInterfaceAttribute,
+} from './actions/network-actions.js';
+import type { Ec2Context } from './context.js';
+import { Ec2Error } from './ec2-error.js';
+import { parseQueryBody } from './query.js';
+import { errorXml, successXml } from './xml-response.js';
+
+const ACTIONS: Readonly<Record<string, Ec2Action>> = {
+  DescribeInstanceTypes: describeInstanceTypes,
+  DescribeInstanceTypeOfferings: describeInstanceTypeOfferings,
+  DescribeAvailabilityZones: describeAvailabilityZones,
+  DescribeSpotPriceHistory: describeSpotPriceHistory,
+  DescribeSubnets: describeSubnets,
+  DescribeSecurityGroups: describeSecurityGroups,
+  DescribeNetworkInterfaces: describeNetworkInterfaces,
+  ModifyNetworkInterfaceAttribute: modifyNetworkInterfaceAttribute,
+  DescribeImages: describeImages,
+  CreateLaunchTemplate: createLaunchTemplate,
+  DescribeLaunchTemplates: describeLaunchTemplates,
+  DeleteLaunchTemplate: deleteLaunchTemplate,
+  CreateFleet: createFleet,
+  RunInstances: runInstances,
+  DescribeInstances: describeInstances,
+  TerminateInstances: terminateInstances,
+  CreateTags: createTags,
+};
+
+/** The actions the simulated EC2 implements. */
+export const EC2_ACTIONS: readonly string[] = Object.keys(ACTIONS);
+
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+/** Starts the HTTP server on 127.0.0.1 and a free port. */
+export async function startEc2Server(
+  ctx: Ec2Context,
+  faults?: FaultInjector,
+): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    void handle(ctx, faults, req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return { server, url: `http://127.0.0.1:${port}` };
+}
+
+async function handle(
+  ctx: Ec2Context,
+  faults: FaultInjector | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+) {
+  const requestId = randomUUID();
+  try {
+    if (req.method !== 'POST')
+      throw new Ec2Error('InvalidHttpRequest', `The simulated EC2 accepts POST, not ${req.method}`);
+    const params = parseQueryBody(await readBody(req));
+    const action = params.str('Action');
+    if (!action) throw new Ec2Error('MissingAction', 'The request must contain the parameter Action');
+    const fault = faults?.check('ec2', action);
+    await delay(fault?.latencyMs);
+    if (fault?.error) {
+      throw new Ec2Error(fault.error, fault.message ?? `Injected fault: ${fault.error}`, fault.httpStatus);
+    }
+    const handler = ACTIONS[action];
+    if (!handler)
+      throw new Ec2Error('InvalidAction', `The action ${action} is not valid for this web service.`);
+    send(res, 200, successXml(action, requestId, handler(ctx, params)));
+  } catch (error) {
+    if (error instanceof Ec2Error)
+      send(res, error.httpStatus, errorXml(error.code, error.message, requestId));
+    else
+      send(
+        res,
+        500,
+        errorXml('InternalError', `Simulated EC2 failed: ${(error as Error).message}`, requestId),
+      );
+  }
+}
+
+function send(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, {
+    'content-type': 'text/xml;charset=UTF-8',
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Ec2Error('RequestEntityTooLarge', `Request body exceeds ${MAX_BODY_BYTES} bytes`, 413));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}

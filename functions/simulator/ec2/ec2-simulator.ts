@@ -1,0 +1,113 @@
+/**
+ * The simulated EC2: an HTTP server speaking the EC2 Query protocol over a simulated region
+ * (catalog instance types, a VPC topology, capacity pools), with instance lifecycles on the
+ * virtual clock, kubelet notifications through the InstanceObserver, and the EventBridge events
+ * EC2 and AWS Health publish (state changes, spot interruptions, rebalance, scheduled changes).
+ */
+import type { Server } from 'node:http';
+import type { Catalog } from '../../core/model/instance-type.js';
+import type { SeededRandom, VirtualClock } from '../clock.js';
+import type { FaultInjector } from '../faults.js';
+import type { InstanceObserver } from '../instance.js';
+import { rebalanceEvent, scheduledChangeEvent, spotInterruptionEvent } from './cloud-events.js';
+import { type CloudEvent, DEFAULT_EC2_TIMINGS, type Ec2Context, type Ec2Timings } from './context.js';
+import { startEc2Server } from './ec2-server.js';
+import { type CapacityTypeName, type Ec2Instance, Ec2State } from './ec2-state.js';
+import { terminateInstance } from './instance-lifecycle.js';
+import { defaultTopology, type VpcTopology } from './topology.js';
+
+export interface Ec2SimulatorOptions {
+  readonly clock: VirtualClock;
+  readonly random: SeededRandom;
+  readonly catalog: Catalog;
+  /** Default: the catalog's region. */
+  readonly region?: string;
+  /** Default: `defaultTopology('joiner', region)`. */
+  readonly topology?: VpcTopology;
+  readonly observer?: InstanceObserver;
+  /** Where EC2 / AWS Health events go (the EventBridge default bus). */
+  readonly emit?: (event: CloudEvent) => void;
+  readonly faults?: FaultInjector;
+  readonly timings?: Partial<Ec2Timings>;
+}
+
+export interface Ec2Simulator {
+  /** Endpoint for `new EC2Client({ endpoint })`. */
+  readonly url: string;
+  /** Everything the simulated region holds, for inspection in tests. */
+  readonly state: Ec2State;
+  /** Limits a capacity pool to `count` more instances (0: InsufficientInstanceCapacity). */
+  setPoolCapacity(type: string, zone: string, capacityType: CapacityTypeName, count: number): void;
+  /** Caps running spot instances (MaxSpotInstanceCountExceeded beyond); `undefined` removes the cap. */
+  setSpotInstanceLimit(limit: number | undefined): void;
+  /** Interruption warning now, termination two minutes (virtual) later. */
+  interruptSpot(instanceId: string): void;
+  rebalanceRecommendation(instanceId: string): void;
+  /** An AWS Health scheduled change (instance retirement) for the instance. */
+  scheduledChange(instanceId: string): void;
+  close(): Promise<void>;
+}
+
+/** Starts the simulated EC2 on 127.0.0.1 and a free port. */
+export async function startEc2Simulator(options: Ec2SimulatorOptions): Promise<Ec2Simulator> {
+  const region = options.region ?? options.catalog.region;
+  const topology = options.topology ?? defaultTopology('joiner', region);
+  const state = new Ec2State(topology, region, options.catalog.instanceTypes);
+  const ctx: Ec2Context = {
+    state,
+    clock: options.clock,
+    random: options.random,
+    region,
+    timings: { ...DEFAULT_EC2_TIMINGS, ...options.timings },
+    observer: options.observer,
+    emit: options.emit,
+  };
+  const { server, url } = await startEc2Server(ctx, options.faults);
+  const live = (instanceId: string): Ec2Instance => {
+    const instance = state.instances.get(instanceId);
+    if (!instance) throw new Error(`simulated EC2: no instance ${instanceId}`);
+    if (instance.state === 'shutting-down' || instance.state === 'terminated') {
+      throw new Error(`simulated EC2: instance ${instanceId} is already ${instance.state}`);
+    }
+    return instance;
+  };
+  return {
+    url,
+    state,
+    setPoolCapacity: (type, zone, capacityType, count) => {
+      if (!Number.isInteger(count) || count < 0)
+        throw new Error(`pool capacity must be a non-negative integer, got ${count}`);
+      state.setPoolCapacity(type, zone, capacityType, count);
+    },
+    setSpotInstanceLimit: (limit) => {
+      state.spotInstanceLimit = limit;
+    },
+    interruptSpot: (instanceId) => interruptSpot(ctx, live(instanceId)),
+    rebalanceRecommendation: (instanceId) => options.emit?.(rebalanceEvent(ctx, live(instanceId))),
+    scheduledChange: (instanceId) => options.emit?.(scheduledChangeEvent(ctx, live(instanceId))),
+    close: () => closeServer(server),
+  };
+}
+
+function interruptSpot(ctx: Ec2Context, instance: Ec2Instance): void {
+  if (instance.capacityType !== 'spot')
+    throw new Error(`simulated EC2: ${instance.instanceId} is not a spot instance`);
+  if (instance.interruptionNoticeAt !== undefined) return;
+  instance.interruptionNoticeAt = ctx.clock.now();
+  ctx.emit?.(spotInterruptionEvent(ctx, instance));
+  ctx.clock.setTimeout(
+    () =>
+      terminateInstance(ctx, instance, {
+        code: 'Server.SpotInstanceTermination',
+        message: 'Server.SpotInstanceTermination: Spot instance termination',
+      }),
+    ctx.timings.spotInterruptionNoticeMs,
+  );
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.close((error) => (error ? reject(error) : resolve()));
+    server.closeAllConnections();
+  });
+}

@@ -1,0 +1,194 @@
+/**
+ * Launching one instance: every check EC2 makes before it (instance type, AMI, offering, spot
+ * limit, pool capacity, free addresses), then the instance with its network interfaces, volumes
+ * and tags, in `pending`; the lifecycle takes it to `running`.
+ */
+import type { InstanceType } from '../../core/model/instance-type.js';
+import type { Ec2Context } from './context.js';
+import { Ec2Error } from './ec2-error.js';
+import type { CapacityTypeName, Ec2BlockDevice, Ec2Instance, Ec2NetworkInterface } from './ec2-state.js';
+import { newId } from './ids.js';
+import { scheduleRunning } from './instance-lifecycle.js';
+import type { LaunchData } from './launch-template-data.js';
+import { type PlannedInterface, planNetwork } from './network-plan.js';
+
+export interface LaunchRequest {
+  readonly data: LaunchData;
+  readonly instanceType: string;
+  readonly capacityType: CapacityTypeName;
+  readonly reservationId: string;
+  readonly subnetId?: string;
+  readonly availabilityZone?: string;
+  readonly imageId?: string;
+  readonly maxPrice?: number;
+  readonly clientToken?: string;
+  readonly fleetId?: string;
+  readonly launchTemplateId?: string;
+  /** Tags added to the instance besides the launch data's (e.g. from the CreateFleet request). */
+  readonly extraInstanceTags?: Readonly<Record<string, string>>;
+}
+
+/** Launches one instance or throws the Ec2Error EC2 would give. */
+export function launchInstance(ctx: Ec2Context, request: LaunchRequest): Ec2Instance {
+  const { state } = ctx;
+  const type = state.instanceTypes.get(request.instanceType);
+  if (!type) {
+    throw new Ec2Error(
+      'InvalidParameterValue',
+      `The instance type '${request.instanceType}' does not exist in ${ctx.region}`,
+    );
+  }
+  const image = resolveImage(ctx, request, type);
+  const plan = planNetwork(state, request.data, type, request.subnetId, request.availabilityZone);
+  checkCapacity(ctx, request, type, plan.zone);
+  checkAddresses(ctx, plan.interfaces);
+
+  const instanceId = newId(ctx.random, 'i');
+  const launchTime = ctx.clock.now();
+  const instanceTags = {
+    ...(request.data.tagSpecifications.instance ?? {}),
+    ...(request.extraInstanceTags ?? {}),
+    ...(request.fleetId ? { 'aws:ec2:fleet-id': request.fleetId } : {}),
+  };
+  const interfaces = plan.interfaces.map((spec) => createInterface(ctx, spec, instanceId, request.data));
+  const primary = interfaces[0];
+  const instance: Ec2Instance = {
+    instanceId,
+    instanceType: type.name,
+    availabilityZone: plan.zone,
+    capacityType: request.capacityType,
+    imageId: image,
+    launchTime,
+    privateDnsName: `ip-${primary.privateIpAddress.replaceAll('.', '-')}.${ctx.region}.compute.internal`,
+    privateIpAddress: primary.privateIpAddress,
+    userData: request.data.userData ? Buffer.from(request.data.userData, 'base64').toString('utf8') : '',
+    tags: instanceTags,
+    networkInterfaces: interfaces,
+    launchTemplateId: request.launchTemplateId,
+    state: 'pending',
+    reservationId: request.reservationId,
+    subnetId: primary.subnetId,
+    vpcId: primary.vpcId,
+    securityGroupIds: primary.securityGroupIds,
+    architecture: type.arch === 'arm64' ? 'arm64' : 'x86_64',
+    clientToken: request.clientToken,
+    fleetId: request.fleetId,
+    iamInstanceProfile: request.data.iamInstanceProfile,
+    metadataOptions: request.data.metadataOptions,
+    blockDevices: blockDevices(ctx, request.data),
+    spotInstanceRequestId: request.capacityType === 'spot' ? newId(ctx.random, 'sir') : undefined,
+    stateTransitionReason: '',
+  };
+  state.instances.set(instanceId, instance);
+  state.adjustPool(type.name, plan.zone, request.capacityType, -1);
+  scheduleRunning(ctx, instance);
+  return instance;
+}
+
+function resolveImage(ctx: Ec2Context, request: LaunchRequest, type: InstanceType): string {
+  const imageId = request.imageId ?? request.data.imageId;
+  if (!imageId) throw new Ec2Error('MissingParameter', 'The request must contain the parameter ImageId');
+  const image = ctx.state.images.get(imageId);
+  if (!image) throw new Ec2Error('InvalidAMIID.NotFound', `The image id '[${imageId}]' does not exist`);
+  const arch = type.arch === 'arm64' ? 'arm64' : 'x86_64';
+  if (image.architecture !== arch) {
+    throw new Ec2Error(
+      'InvalidParameterValue',
+      `The architecture '${arch}' of the specified instance type does not match the architecture '${image.architecture}' of the specified AMI (${imageId})`,
+    );
+  }
+  return imageId;
+}
+
+function checkCapacity(ctx: Ec2Context, request: LaunchRequest, type: InstanceType, zone: string): void {
+  const offering = type.offerings.find((o) => o.zone === zone && o.capacityType === request.capacityType);
+  if (!offering) {
+    throw new Ec2Error(
+      'Unsupported',
+      `Your requested instance type (${type.name}) is not supported in your requested Availability Zone (${zone}) for ${request.capacityType} capacity.`,
+    );
+  }
+  if (
+    request.capacityType === 'spot' &&
+    request.maxPrice !== undefined &&
+    request.maxPrice < offering.price
+  ) {
+    throw new Ec2Error(
+      'UnfulfillableCapacity',
+      `Unable to fulfill capacity: the spot price of ${type.name} in ${zone} (${offering.price}) is above your maximum price (${request.maxPrice}).`,
+    );
+  }
+  const limit = ctx.state.spotInstanceLimit;
+  if (request.capacityType === 'spot' && limit !== undefined && ctx.state.liveSpotCount() >= limit) {
+    throw new Ec2Error('MaxSpotInstanceCountExceeded', `Max spot instance count exceeded (limit ${limit}).`);
+  }
+  if (ctx.state.poolCapacity(type.name, zone, request.capacityType) <= 0) {
+    throw new Ec2Error(
+      'InsufficientInstanceCapacity',
+      `We currently do not have sufficient ${type.name} capacity in the Availability Zone you requested (${zone}). Our system will be working on provisioning additional capacity. You can currently get ${type.name} capacity by not specifying an Availability Zone in your request or choosing a different Availability Zone.`,
+    );
+  }
+}
+
+function checkAddresses(ctx: Ec2Context, interfaces: readonly PlannedInterface[]): void {
+  const needed = new Map<string, number>();
+  for (const spec of interfaces) needed.set(spec.subnetId, (needed.get(spec.subnetId) ?? 0) + 1);
+  for (const [subnetId, count] of needed) {
+    if (ctx.state.subnets.get(subnetId)!.available < count) {
+      throw new Ec2Error(
+        'InsufficientFreeAddressesInSubnet',
+        `There are not enough free addresses in subnet '${subnetId}' to satisfy the requested number of instances.`,
+      );
+    }
+  }
+}
+
+function createInterface(
+  ctx: Ec2Context,
+  spec: PlannedInterface,
+  instanceId: string,
+  data: LaunchData,
+): Ec2NetworkInterface {
+  const subnet = ctx.state.subnets.get(spec.subnetId)!;
+  const eni: Ec2NetworkInterface = {
+    networkInterfaceId: newId(ctx.random, 'eni'),
+    subnetId: spec.subnetId,
+    vpcId: ctx.state.topology.vpcId,
+    availabilityZone: subnet.spec.availabilityZone,
+    deviceIndex: spec.deviceIndex,
+    networkCardIndex: spec.networkCardIndex,
+    securityGroupIds: spec.groups,
+    privateIpAddress: subnet.allocate(),
+    ipv6Addresses: subnet.allocateIpv6(spec.ipv6AddressCount),
+    deleteOnTermination: spec.deleteOnTermination,
+    sourceDestCheck: true,
+    tags: { ...(data.tagSpecifications['network-interface'] ?? {}) },
+    status: 'in-use',
+    instanceId,
+    attachmentId: newId(ctx.random, 'eni-attach'),
+    macAddress: macAddress(ctx),
+    description: spec.description ?? '',
+    interfaceType: spec.interfaceType ?? 'interface',
+    createdAt: ctx.clock.now(),
+  };
+  ctx.state.networkInterfaces.set(eni.networkInterfaceId, eni);
+  return eni;
+}
+
+function blockDevices(ctx: Ec2Context, data: LaunchData): Ec2BlockDevice[] {
+  const mappings =
+    data.blockDeviceMappings.length > 0 ? data.blockDeviceMappings : [{ deviceName: '/dev/xvda' }];
+  return mappings.map((mapping) => ({
+    deviceName: mapping.deviceName,
+    volumeId: newId(ctx.random, 'vol'),
+    deleteOnTermination: ('ebs' in mapping ? mapping.ebs?.deleteOnTermination : undefined) ?? true,
+    tags: { ...(data.tagSpecifications.volume ?? {}) },
+  }));
+}
+
+function macAddress(ctx: Ec2Context): string {
+  return [
+    '02',
+    ...Array.from({ length: 5 }, () => ctx.random.int(0, 255).toString(16).padStart(2, '0')),
+  ].join(':');
+}
