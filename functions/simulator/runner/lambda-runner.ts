@@ -1,0 +1,242 @@
+/**
+ * The simulated Lambda service: runs joiner's handler functions in-process, fed by the SQS event
+ * source mappings of functions/shared/event-sources.ts (same batch size, batching window, maximum
+ * concurrency, ReportBatchItemFailures) and by the sweep schedule on the virtual clock.
+ *
+ * Time: SQS (fauxqs) runs on wall time, so batching windows, visibility timeouts and function
+ * timeouts are wall time too. `timeScale` multiplies all three (e.g. 0.01 turns a 360 s visibility
+ * timeout into 4 s) so tests and fast simulations need not wait minutes for a retry. Schedules run
+ * on the virtual clock.
+ */
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { Context, ScheduledEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import {
+  EVENT_SOURCES,
+  type EventSourceSpec,
+  FUNCTIONS,
+  type FunctionName,
+  type QueueName,
+  SWEEP_SCHEDULE,
+  visibilityTimeoutSeconds,
+} from '../../shared/event-sources.js';
+import type { VirtualClock } from '../clock.js';
+import type { QueueRef } from '../sqs/sqs-simulator.js';
+import { batchOutcome } from './batch-outcome.js';
+import { createLambdaContext, deployedFunctionName, type LambdaEnvironment } from './lambda-context.js';
+import { QueuePoller } from './queue-poller.js';
+import { RecurringTimer, scheduledEvent } from './schedules.js';
+
+/**
+ * A Lambda handler as the runner calls it. Declared with method syntax so handlers typed for one
+ * event kind (`(event: SQSEvent, context) => ...`) are accepted.
+ */
+export type FunctionHandler = {
+  handle(event: SQSEvent | ScheduledEvent, context: Context): Promise<SQSBatchResponse | undefined | unknown>;
+}['handle'];
+
+/** What triggered an invocation. */
+export type Trigger = QueueName | 'schedule' | 'direct';
+
+/** One finished invocation. */
+export interface InvocationRecord {
+  readonly functionName: FunctionName;
+  readonly trigger: Trigger;
+  /** SQS records in the batch (0 for schedules and direct calls). */
+  readonly records: number;
+  /** Records reported failed (all of them when the handler threw or timed out). */
+  readonly failed: number;
+  /** Error message when the handler threw, timed out or answered an invalid batch response. */
+  readonly error?: string;
+  readonly durationMs: number;
+}
+
+/** Options of {@link LambdaRunner}. */
+export interface LambdaRunnerOptions {
+  readonly sqs: SQSClient;
+  readonly clock: VirtualClock;
+  readonly region: string;
+  readonly account?: string;
+  /** The queues of the event sources (URL and ARN). */
+  readonly queues: Readonly<Record<QueueName, QueueRef>>;
+  readonly handlers?: Partial<Record<FunctionName, FunctionHandler>>;
+  /** Default: the shared EVENT_SOURCES. */
+  readonly sources?: readonly EventSourceSpec[];
+  /** Multiplies batching windows, visibility timeouts and function timeouts (wall time). Default 1. */
+  readonly timeScale?: number;
+  /** Long-poll wait of idle pollers in seconds (0-20). Default 1. */
+  readonly pollWaitSeconds?: number;
+  /** Deployed function name prefix. Default `joiner`. */
+  readonly functionPrefix?: string;
+}
+
+const LOG_LIMIT = 10_000;
+
+/** Runs handlers for the event sources and schedules until stopped. */
+export class LambdaRunner {
+  private readonly handlers = new Map<FunctionName, FunctionHandler>();
+  private readonly pollers = new Map<QueueName, QueuePoller>();
+  private readonly log: InvocationRecord[] = [];
+  private readonly pending = new Set<Promise<unknown>>();
+  private readonly env: LambdaEnvironment;
+  private readonly sweep: RecurringTimer;
+  private running = false;
+
+  constructor(private readonly options: LambdaRunnerOptions) {
+    const scale = options.timeScale ?? 1;
+    if (!(scale > 0)) throw new Error(`LambdaRunner: timeScale must be positive, got ${scale}`);
+    this.env = {
+      region: options.region,
+      account: options.account ?? '000000000000',
+      functionPrefix: options.functionPrefix ?? 'joiner',
+    };
+    for (const [name, handler] of Object.entries(options.handlers ?? {})) {
+      if (handler) this.handlers.set(name as FunctionName, handler);
+    }
+    this.sweep = new RecurringTimer(options.clock, SWEEP_SCHEDULE.rateMinutes * 60_000, (now) =>
+      this.fireSweep(now),
+    );
+  }
+
+  /** Starts the pollers of every event source whose function has a handler, and the sweep schedule. */
+  start(): void {
+    this.running = true;
+    for (const source of this.sources()) this.startPoller(source);
+    this.sweep.start();
+  }
+
+  /** Registers (or replaces) a function's handler; starts its event source when running. */
+  setHandler(name: FunctionName, handler: FunctionHandler): void {
+    this.handlers.set(name, handler);
+    if (!this.running) return;
+    for (const source of this.sources()) if (source.function === name) this.startPoller(source);
+  }
+
+  /** Invokes a function directly (like `lambda invoke`), with a fresh context; rejects when it fails. */
+  async invoke(name: FunctionName, event: SQSEvent | ScheduledEvent): Promise<unknown> {
+    return this.track(this.call(name, event));
+  }
+
+  /** Finished invocations, oldest first (the last 10 000). */
+  invocations(): readonly InvocationRecord[] {
+    return this.log;
+  }
+
+  /** Resolves when no invocation is running. */
+  async idle(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    await Promise.all([...this.pollers.values()].map((poller) => poller.idle()));
+  }
+
+  /** Stops the schedules and pollers and waits for running invocations. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.sweep.cancel();
+    await Promise.all([...this.pollers.values()].map((poller) => poller.stop()));
+    this.pollers.clear();
+    await Promise.allSettled([...this.pending]);
+  }
+
+  private sources(): readonly EventSourceSpec[] {
+    return this.options.sources ?? EVENT_SOURCES;
+  }
+
+  private startPoller(source: EventSourceSpec): void {
+    if (this.pollers.has(source.queue) || !this.handlers.has(source.function)) return;
+    const queue = this.options.queues[source.queue];
+    if (!queue) throw new Error(`LambdaRunner: no queue given for event source '${source.queue}'`);
+    const scale = this.options.timeScale ?? 1;
+    const poller = new QueuePoller({
+      sqs: this.options.sqs,
+      source,
+      queueUrl: queue.url,
+      queueArn: queue.arn,
+      region: this.env.region,
+      batchingWindowMs: source.batchingWindowSeconds * 1000 * scale,
+      visibilityTimeoutSeconds: Math.max(1, Math.ceil(visibilityTimeoutSeconds(source) * scale)),
+      pollWaitSeconds: this.options.pollWaitSeconds ?? 1,
+      invoke: (records) => this.invokeBatch(source, records),
+      onError: (error) => this.record(source.function, source.queue, 0, 0, Date.now(), error),
+    });
+    this.pollers.set(source.queue, poller);
+    poller.start();
+  }
+
+  private async invokeBatch(source: EventSourceSpec, records: SQSRecord[]) {
+    const started = Date.now();
+    try {
+      const response = await this.call(source.function, { Records: records });
+      const outcome = batchOutcome(response, records);
+      const failed = outcome === 'all' ? records.length : outcome.failed.size;
+      const error = outcome === 'all' ? 'invalid batch response: the whole batch is retried' : undefined;
+      this.record(source.function, source.queue, records.length, failed, started, error);
+      return outcome;
+    } catch (error) {
+      this.record(source.function, source.queue, records.length, records.length, started, error);
+      return 'all' as const;
+    }
+  }
+
+  private fireSweep(now: number): void {
+    const name = SWEEP_SCHEDULE.function;
+    if (!this.running || !this.handlers.has(name)) return;
+    const ruleArn = `arn:aws:events:${this.env.region}:${this.env.account}:rule/${this.env.functionPrefix}-sweep`;
+    const event = scheduledEvent(ruleArn, this.env.region, this.env.account, now);
+    const started = Date.now();
+    void this.track(
+      this.call(name, event).then(
+        () => this.record(name, 'schedule', 0, 0, started),
+        (error) => this.record(name, 'schedule', 0, 0, started, error),
+      ),
+    );
+  }
+
+  /** Calls the handler with a context, failing it after the (scaled) function timeout. */
+  private async call(name: FunctionName, event: SQSEvent | ScheduledEvent): Promise<unknown> {
+    const handler = this.handlers.get(name);
+    if (!handler) throw new Error(`no handler registered for function '${name}'`);
+    const timeoutMs = FUNCTIONS[name].timeoutSeconds * 1000 * (this.options.timeScale ?? 1);
+    const context = createLambdaContext(this.env, name, timeoutMs);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(new Error(`${deployedFunctionName(this.env, name)}: Task timed out after ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([Promise.resolve().then(() => handler(event, context)), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private track<T>(promise: Promise<T>): Promise<T> {
+    this.pending.add(promise);
+    void promise.then(
+      () => this.pending.delete(promise),
+      () => this.pending.delete(promise),
+    );
+    return promise;
+  }
+
+  private record(
+    functionName: FunctionName,
+    trigger: Trigger,
+    records: number,
+    failed: number,
+    started: number,
+    error?: unknown,
+  ): void {
+    const message = error === undefined ? undefined : error instanceof Error ? error.message : String(error);
+    this.log.push({
+      functionName,
+      trigger,
+      records,
+      failed,
+      durationMs: Date.now() - started,
+      error: message,
+    });
+    if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
+  }
+}
