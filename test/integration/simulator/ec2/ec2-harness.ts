@@ -2,7 +2,7 @@ import { EC2Client } from '@aws-sdk/client-ec2';
 import { SeededRandom, VirtualClock } from '../../../../functions/simulator/clock.js';
 import type { CloudEvent } from '../../../../functions/simulator/ec2/context.js';
 import { type Ec2Simulator, startEc2Simulator } from '../../../../functions/simulator/ec2/ec2-simulator.js';
-import { defaultTopology } from '../../../../functions/simulator/ec2/topology.js';
+import { defaultTopology, type VpcTopology } from '../../../../functions/simulator/ec2/topology.js';
 import { FaultInjector } from '../../../../functions/simulator/faults.js';
 import type { SimInstance } from '../../../../functions/simulator/instance.js';
 import { testCatalog } from './test-catalog.js';
@@ -19,7 +19,9 @@ export interface Harness {
 }
 
 /** A simulated EC2 for cluster `eks-karpenterwithmultus` and a real SDK client pointing at it. */
-export async function startHarness(options: { maxAttempts?: number } = {}): Promise<Harness> {
+export async function startHarness(
+  options: { maxAttempts?: number; topology?: VpcTopology } = {},
+): Promise<Harness> {
   const clock = new VirtualClock();
   const random = new SeededRandom(42);
   const faults = new FaultInjector(random);
@@ -30,7 +32,7 @@ export async function startHarness(options: { maxAttempts?: number } = {}): Prom
     clock,
     random,
     catalog: testCatalog,
-    topology: defaultTopology('eks-karpenterwithmultus', 'us-west-2'),
+    topology: options.topology ?? defaultTopology('eks-karpenterwithmultus', 'us-west-2'),
     faults,
     emit: (event) => events.push(event),
     observer: { instanceRunning: (i) => running.push(i), instanceTerminated: (i) => terminated.push(i) },
