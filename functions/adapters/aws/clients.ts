@@ -1,0 +1,51 @@
+import { EC2Client } from '@aws-sdk/client-ec2';
+import { SSMClient } from '@aws-sdk/client-ssm';
+import { ENV } from '../../shared/env.js';
+
+/** Where to reach AWS: the region, and endpoint overrides for the simulated cloud. */
+export interface AwsClientOptions {
+  readonly region: string;
+  readonly ec2Endpoint?: string;
+  readonly ssmEndpoint?: string;
+  readonly credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** SDK attempts per call, throttling included (default 8, adaptive retry mode). */
+  readonly maxAttempts?: number;
+}
+
+/**
+ * Throttling backs off in the SDK's adaptive retry mode: exponential backoff with jitter on
+ * RequestLimitExceeded / Throttling, plus client-side rate limiting once throttled.
+ */
+function common(options: AwsClientOptions) {
+  return {
+    region: options.region,
+    maxAttempts: options.maxAttempts ?? 8,
+    retryMode: 'adaptive',
+    ...(options.credentials ? { credentials: options.credentials } : {}),
+  };
+}
+
+export function createEc2Client(options: AwsClientOptions): EC2Client {
+  return new EC2Client({
+    ...common(options),
+    ...(options.ec2Endpoint ? { endpoint: options.ec2Endpoint } : {}),
+  });
+}
+
+export function createSsmClient(options: AwsClientOptions): SSMClient {
+  return new SSMClient({
+    ...common(options),
+    ...(options.ssmEndpoint ? { endpoint: options.ssmEndpoint } : {}),
+  });
+}
+
+/** Client options from the Lambda environment (AWS_REGION and the endpoint overrides). */
+export function awsClientOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): AwsClientOptions {
+  const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
+  if (!region) throw new Error('environment variable AWS_REGION is not set: the region joiner launches in');
+  return {
+    region,
+    ec2Endpoint: env[ENV.ec2Endpoint] || undefined,
+    ssmEndpoint: env[ENV.ssmEndpoint] || undefined,
+  };
+}

@@ -1,0 +1,35 @@
+import type { ClusterInfo } from '../../core/launch/cluster-info.js';
+import { AmiProvider } from './ami-provider.js';
+import { type AwsClientOptions, createEc2Client, createSsmClient } from './clients.js';
+import { createEc2Api } from './ec2-api.js';
+import { Ec2CloudProvider } from './ec2-cloud-provider.js';
+import { InstanceProfileProvider } from './instance-profile-provider.js';
+import { LaunchTemplateProvider } from './launch-template-provider.js';
+import { SecurityGroupProvider } from './security-group-provider.js';
+import { SubnetProvider } from './subnet-provider.js';
+
+/** Everything the EC2 cloud provider needs to be wired. */
+export interface CloudProviderOptions extends AwsClientOptions {
+  readonly cluster: ClusterInfo;
+  /** Kubernetes minor version (e.g. `1.30`) for AMI aliases. */
+  readonly kubernetesVersion: string;
+  readonly defaultInstanceProfile?: string;
+  readonly now?: () => number;
+}
+
+/** Wires the EC2 cloud provider with its providers and caches. */
+export function createCloudProvider(options: CloudProviderOptions): Ec2CloudProvider {
+  const ec2 = createEc2Api(createEc2Client(options));
+  const now = options.now ?? Date.now;
+  return new Ec2CloudProvider({
+    ec2,
+    cluster: options.cluster,
+    launchTemplates: new LaunchTemplateProvider(ec2, now),
+    providers: {
+      subnets: new SubnetProvider(ec2, now),
+      securityGroups: new SecurityGroupProvider(ec2, now),
+      amis: new AmiProvider(ec2, createSsmClient(options), options.kubernetesVersion, now),
+      instanceProfiles: new InstanceProfileProvider(options.defaultInstanceProfile),
+    },
+  });
+}

@@ -1,0 +1,194 @@
+import type {
+  CreateFleetCommandInput,
+  CreateFleetCommandOutput,
+  Filter,
+  Instance,
+} from '@aws-sdk/client-ec2';
+import { bootstrapFamily } from '../../core/launch/bootstrap.js';
+import type { ClusterInfo } from '../../core/launch/cluster-info.js';
+import { type LaunchPlan, planLaunch } from '../../core/launch/fleet-request.js';
+import { resourceTags, TAG } from '../../core/launch/tags.js';
+import type { CapacityType } from '../../core/model/instance-type.js';
+import type {
+  CloudInstance,
+  CloudProvider,
+  FleetError,
+  LaunchInput,
+  LaunchOutcome,
+} from '../../core/ports/cloud-provider.js';
+import type { Ec2Api } from './ec2-api.js';
+import type { LaunchTemplateProvider } from './launch-template-provider.js';
+import { type NodeClassProviders, resolveNodeClass } from './nodeclass-resolver.js';
+
+const LIVE_STATES = ['pending', 'running', 'stopping', 'stopped', 'shutting-down'];
+
+/** What the EC2 cloud provider is built from. */
+export interface Ec2CloudProviderOptions {
+  readonly ec2: Ec2Api;
+  readonly providers: NodeClassProviders;
+  readonly launchTemplates: LaunchTemplateProvider;
+  readonly cluster: ClusterInfo;
+}
+
+/**
+ * joiner's {@link CloudProvider} on EC2: resolves the NodeClass, ensures the launch templates,
+ * makes one CreateFleet call, then tags the instance's ENIs and volumes with the nodeclaim,
+ * marks Multus ENIs `no_manage` and switches their source/dest check off where asked.
+ */
+export class Ec2CloudProvider implements CloudProvider {
+  constructor(private readonly options: Ec2CloudProviderOptions) {}
+
+  async launch(input: LaunchInput): Promise<LaunchOutcome> {
+    const { ec2, cluster } = this.options;
+    let plan: LaunchPlan;
+    try {
+      const resolved = await resolveNodeClass(this.options.providers, cluster, input.nodeClass);
+      plan = planLaunch({
+        claim: input.claim,
+        nodeClass: input.nodeClass,
+        family: bootstrapFamily(input.nodeClass.amiFamily, input.nodeClass.amiSelectorTerms),
+        resolved,
+        options: input.options,
+        capacityType: input.capacityType,
+        clientToken: input.clientToken,
+        instanceFacts: input.instanceFacts,
+      });
+    } catch (error) {
+      return { ok: false, errors: [{ code: 'LaunchConfigurationError', message: (error as Error).message }] };
+    }
+    await this.options.launchTemplates.ensure(plan.templates);
+    const out = await ec2.createFleet(plan.request as unknown as CreateFleetCommandInput);
+    const errors = fleetErrors(out);
+    const fleetInstance = out.Instances?.find((i) => i.InstanceIds?.length);
+    const instanceId = fleetInstance?.InstanceIds?.[0];
+    if (!fleetInstance || !instanceId) return { ok: false, errors };
+    const zone = fleetInstance.LaunchTemplateAndOverrides?.Overrides?.AvailabilityZone ?? '';
+    await this.finishLaunch(instanceId, input, plan);
+    return {
+      ok: true,
+      errors,
+      instance: {
+        instanceId,
+        instanceType:
+          fleetInstance.InstanceType ??
+          fleetInstance.LaunchTemplateAndOverrides?.Overrides?.InstanceType ??
+          '',
+        zone,
+        capacityType: fleetInstance.Lifecycle === 'spot' ? 'spot' : 'on-demand',
+        providerId: `aws:///${zone}/${instanceId}`,
+      },
+    };
+  }
+
+  /** Tags ENIs and volumes with the nodeclaim; Multus ENIs get no_manage and source/dest check off. */
+  private async finishLaunch(instanceId: string, input: LaunchInput, plan: LaunchPlan): Promise<void> {
+    const { ec2, cluster } = this.options;
+    const [instance] = await ec2.describeInstances([], [instanceId]);
+    if (!instance) return;
+    const enis = instance.NetworkInterfaces ?? [];
+    const volumes = (instance.BlockDeviceMappings ?? [])
+      .map((b) => b.Ebs?.VolumeId)
+      .filter((v): v is string => !!v);
+    const tags = resourceTags({
+      clusterName: cluster.name,
+      nodePool: input.claim.nodePool,
+      nodeClass: input.nodeClass.name,
+      nodeClaimId: input.claim.id,
+      extra: input.nodeClass.tags,
+    });
+    const all = [...enis.map((e) => e.NetworkInterfaceId!).filter(Boolean), ...volumes];
+    if (all.length) await ec2.createTags(all, tags);
+    const multus = enis.filter(
+      (e) => (e.Attachment?.DeviceIndex ?? 0) > 0 || (e.Attachment?.NetworkCardIndex ?? 0) > 0,
+    );
+    const multusIds = multus.map((e) => e.NetworkInterfaceId!).filter(Boolean);
+    if (multusIds.length) await ec2.createTags(multusIds, { [TAG.noManage]: 'true' });
+    const off = plan.templates[0]?.sourceDestCheckOff ?? [];
+    await Promise.all(
+      multus
+        .filter((e) =>
+          off.some(
+            (o) =>
+              o.deviceIndex === e.Attachment?.DeviceIndex &&
+              o.networkCardIndex === (e.Attachment?.NetworkCardIndex ?? 0),
+          ),
+        )
+        .map((e) => ec2.disableSourceDestCheck(e.NetworkInterfaceId!)),
+    );
+  }
+
+  async terminate(instanceIds: readonly string[]): Promise<void> {
+    if (instanceIds.length === 0) return;
+    try {
+      await this.options.ec2.terminateInstances([...instanceIds]);
+    } catch (error) {
+      if ((error as { name?: string }).name !== 'InvalidInstanceID.NotFound') throw error;
+      // Some ids are gone already: terminate the ones that still exist.
+      const live = await this.options.ec2.describeInstances(this.filters(), undefined);
+      const wanted = live.map((i) => i.InstanceId!).filter((id) => instanceIds.includes(id));
+      if (wanted.length) await this.options.ec2.terminateInstances(wanted);
+    }
+  }
+
+  async get(instanceId: string): Promise<CloudInstance | undefined> {
+    try {
+      const [instance] = await this.options.ec2.describeInstances([], [instanceId]);
+      return instance ? toCloudInstance(instance) : undefined;
+    } catch (error) {
+      if ((error as { name?: string }).name === 'InvalidInstanceID.NotFound') return undefined;
+      throw error;
+    }
+  }
+
+  async findByNodeClaim(nodeClaimId: string): Promise<CloudInstance | undefined> {
+    const found = await this.options.ec2.describeInstances([
+      ...this.filters(),
+      { Name: `tag:${TAG.nodeClaim}`, Values: [nodeClaimId] },
+    ]);
+    return found.map(toCloudInstance).sort((a, b) => a.launchTime - b.launchTime)[0];
+  }
+
+  async list(): Promise<CloudInstance[]> {
+    return (await this.options.ec2.describeInstances(this.filters())).map(toCloudInstance);
+  }
+
+  private filters(): Filter[] {
+    return [
+      { Name: `tag:${TAG.cluster}`, Values: [this.options.cluster.name] },
+      { Name: 'instance-state-name', Values: LIVE_STATES },
+    ];
+  }
+}
+
+function fleetErrors(out: CreateFleetCommandOutput): FleetError[] {
+  return (out.Errors ?? []).map((e) => {
+    const o = e.LaunchTemplateAndOverrides?.Overrides;
+    return {
+      code: e.ErrorCode ?? 'Unknown',
+      message: e.ErrorMessage ?? '',
+      ...(o?.InstanceType ? { instanceType: o.InstanceType } : {}),
+      ...(o?.AvailabilityZone ? { zone: o.AvailabilityZone } : {}),
+      ...(o?.SubnetId ? { subnetId: o.SubnetId } : {}),
+      ...(e.Lifecycle
+        ? { capacityType: (e.Lifecycle === 'spot' ? 'spot' : 'on-demand') as CapacityType }
+        : {}),
+    };
+  });
+}
+
+function toCloudInstance(i: Instance): CloudInstance {
+  const tags = Object.fromEntries((i.Tags ?? []).map((t) => [t.Key ?? '', t.Value ?? '']));
+  return {
+    instanceId: i.InstanceId ?? '',
+    instanceType: i.InstanceType ?? '',
+    zone: i.Placement?.AvailabilityZone ?? '',
+    capacityType: i.InstanceLifecycle === 'spot' ? 'spot' : 'on-demand',
+    state: (i.State?.Name ?? 'pending') as CloudInstance['state'],
+    launchTime: i.LaunchTime ? i.LaunchTime.getTime() : 0,
+    ...(i.ImageId ? { imageId: i.ImageId } : {}),
+    ...(tags[TAG.nodeClaim] ? { nodeClaimId: tags[TAG.nodeClaim] } : {}),
+    ...(tags[TAG.nodePool] ? { nodePool: tags[TAG.nodePool] } : {}),
+    ...(i.PrivateDnsName ? { privateDnsName: i.PrivateDnsName } : {}),
+    tags,
+  };
+}

@@ -1,0 +1,55 @@
+import type { ClusterInfo } from '../../core/launch/cluster-info.js';
+import type { ResolvedNodeClass } from '../../core/launch/launch-context.js';
+import type { NodeClass } from '../../core/model/node-class.js';
+import type { AmiProvider } from './ami-provider.js';
+import type { InstanceProfileProvider } from './instance-profile-provider.js';
+import type { SecurityGroupProvider } from './security-group-provider.js';
+import type { SubnetProvider } from './subnet-provider.js';
+
+/** The providers a NodeClass is resolved with. */
+export interface NodeClassProviders {
+  readonly subnets: SubnetProvider;
+  readonly securityGroups: SecurityGroupProvider;
+  readonly amis: AmiProvider;
+  readonly instanceProfiles: InstanceProfileProvider;
+}
+
+/** Resolves a NodeClass's subnets, security groups, AMIs, instance profile and Multus interfaces. */
+export async function resolveNodeClass(
+  providers: NodeClassProviders,
+  cluster: ClusterInfo,
+  nodeClass: NodeClass,
+): Promise<ResolvedNodeClass> {
+  const where = `NodeClass ${nodeClass.name}`;
+  const [subnets, securityGroupIds, images, multus] = await Promise.all([
+    providers.subnets.resolve(nodeClass.subnetSelectorTerms, `${where} subnetSelectorTerms`),
+    providers.securityGroups.resolve(
+      nodeClass.securityGroupSelectorTerms,
+      `${where} securityGroupSelectorTerms`,
+    ),
+    providers.amis.resolve(nodeClass.amiSelectorTerms, `${where} amiSelectorTerms`),
+    Promise.all(
+      nodeClass.multusInterfaces.map(async (m, i) => ({
+        subnets: await providers.subnets.resolve(
+          m.subnetSelectorTerms,
+          `${where} multusInterfaces[${i}].subnetSelectorTerms`,
+        ),
+        securityGroupIds: await providers.securityGroups.resolve(
+          m.securityGroupSelectorTerms,
+          `${where} multusInterfaces[${i}].securityGroupSelectorTerms`,
+        ),
+      })),
+    ),
+  ]);
+  if (subnets.length === 0) throw new Error(`${where}: subnetSelectorTerms match no subnet`);
+  if (securityGroupIds.length === 0)
+    throw new Error(`${where}: securityGroupSelectorTerms match no security group`);
+  return {
+    cluster,
+    images,
+    instanceProfile: providers.instanceProfiles.resolve(nodeClass),
+    subnets,
+    securityGroupIds,
+    multus,
+  };
+}
