@@ -54,10 +54,12 @@ export class Claim {
       const why = this.undefinedLabel(alt) ?? emptyReason(reqs);
       if (why) return why;
     }
-    const verdict = env.topology.check(variant.topology, this.target(reqs), alt);
+    this.candidate = reqs;
+    const verdict = env.topology.check(variant.topology, this, alt);
+    this.candidate = undefined;
     if (!verdict.ok) return verdict.reason;
     for (const n of verdict.narrow) {
-      if (n.key === HOSTNAME) continue;
+      if (n.key === HOSTNAME || alreadyWithin(reqs, n.key, n.domains)) continue;
       reqs = reqs.with(n.key, { complement: false, values: new Set(n.domains), allowsAbsent: false });
       const why = emptyReason(reqs);
       if (why) return why;
@@ -81,7 +83,6 @@ export class Claim {
     this.reqs = reqs;
     this.options = options;
     this.pods.push(entry);
-    this.zoneCache = undefined;
     this.reserve(env);
     env.topology.record(cls.selecting, cls.owned, this);
   }
@@ -177,44 +178,51 @@ export class Claim {
     return undefined;
   }
 
-  private zoneCache: readonly string[] | undefined;
-
-  /** The claim seen by topology under candidate requirements. */
-  target(reqs: Requirements): TopologyTarget {
-    return { name: this.name, domains: (key) => this.domainsUnder(reqs, key) };
-  }
+  /** Requirements under test while topology looks at the claim. */
+  private candidate: Requirements | undefined;
+  private zoneCache: { reqs: Requirements; options: readonly number[]; zones: readonly string[] } | undefined;
 
   /** Domains this claim may end up in for a topology key. */
   domains(key: string): readonly string[] {
-    return this.domainsUnder(this.reqs, key);
-  }
-
-  private domainsUnder(reqs: Requirements, key: string): readonly string[] {
+    const reqs = this.candidate ?? this.reqs;
     if (key === HOSTNAME) return [this.name];
     const single = reqs.single(key);
     if (single !== undefined) return [single];
     if (key === ZONE) {
-      if (reqs === this.reqs && this.zoneCache) return this.zoneCache;
+      const c = this.zoneCache;
+      if (c && c.reqs === reqs && c.options === this.options) return c.zones;
       const zones = this.zonesOf(reqs);
-      if (reqs === this.reqs) this.zoneCache = zones;
+      this.zoneCache = { reqs, options: this.options, zones };
       return zones;
     }
     const set = reqs.get(key);
-    return set ? [...set.values].filter(() => !set.complement) : [];
+    return set && !set.complement ? [...set.values] : [];
   }
 
   private zonesOf(reqs: Requirements): string[] {
+    const all = this.pool.allZones;
     const zone = reqs.get(ZONE);
     const ct = reqs.get(CAPACITY_TYPE);
-    const zones = new Set<string>();
+    let wanted = 0;
+    for (let i = 0; i < all.length; i++) if (!zone || valueAllowed(zone, all[i])) wanted |= 1 << i;
+    const spot = !ct || valueAllowed(ct, 'spot');
+    const onDemand = !ct || valueAllowed(ct, 'on-demand');
+    let mask = 0;
     for (const i of this.options) {
-      for (const o of this.pool.types[i].offerings) {
-        if ((!zone || valueAllowed(zone, o.zone)) && (!ct || valueAllowed(ct, o.capacityType)))
-          zones.add(o.zone);
-      }
+      const t = this.pool.types[i];
+      mask |= ((spot ? t.spotZones : 0) | (onDemand ? t.onDemandZones : 0)) & wanted;
+      if (mask === wanted) break;
     }
-    return [...zones].sort();
+    return all.filter((_, i) => (mask & (1 << i)) !== 0);
   }
+}
+
+/** Whether the key's current set already allows only values among `domains`. */
+function alreadyWithin(reqs: Requirements, key: string, domains: readonly string[]): boolean {
+  const set = reqs.get(key);
+  if (!set || set.complement) return false;
+  for (const v of set.values) if (!domains.includes(v)) return false;
+  return true;
 }
 
 function maxAllocOf(pool: PoolContext, options: readonly number[], n: number): Float64Array {

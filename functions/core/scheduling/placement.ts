@@ -31,9 +31,12 @@ class Placer {
   private readonly counters = new Map<string, number>();
   private readonly reserved = new Map<string, Record<string, number>>();
   private readonly minReq: Float64Array;
+  private readonly claimIndex = new Map<string, number>();
+  private readonly targetIndex = new Map<string, number>();
   readonly env: ClaimEnv;
 
   constructor(private readonly s: RunState) {
+    s.targets.forEach((t, i) => this.targetIndex.set(t.hostname, i));
     this.minReq = new Float64Array(s.dims.names.length).fill(Number.POSITIVE_INFINITY);
     for (const v of s.vectors.values())
       for (let i = 0; i < v.length; i++) this.minReq[i] = Math.min(this.minReq[i], v[i]);
@@ -49,21 +52,23 @@ class Placer {
     };
   }
 
-  place(entry: PodEntry): void {
+  /** Places one pod; returns false (and records the reason) when it cannot be placed. */
+  place(entry: PodEntry): boolean {
     const cls = entry.cls;
     if (cls.error) {
       this.unschedulable.push({ pod: entry.id, reason: `invalid pod: ${cls.error}` });
-      return;
+      return false;
     }
     for (let vi = 0; vi < cls.variants.length; vi++) {
       const v = cls.variants[vi];
       const mono = monotone(v, this.s.pools.length > 0);
       const store = this.cursorOf(cls);
       if (this.onExisting(entry, v, store, vi * 2, mono) || this.onClaims(entry, v, store, vi * 2 + 1, mono))
-        return;
-      if (this.onNewClaim(entry, v) === undefined) return;
+        return true;
+      if (this.onNewClaim(entry, v) === undefined) return true;
     }
     this.unschedulable.push({ pod: entry.id, reason: this.explain(entry) });
+    return false;
   }
 
   /** Per class and variant: the first existing target / claim not yet known to reject it. */
@@ -76,6 +81,9 @@ class Placer {
   private onExisting(entry: PodEntry, v: Variant, store: number[], slot: number, mono: boolean): boolean {
     const targets = this.s.targets;
     const req = this.s.vectors.get(entry.cls)!;
+    const only = hostAffinityCandidates(v, this.targetIndex);
+    if (only)
+      return only.some((i) => targets[i].tryAdd(entry, v, req, this.s.dims, this.s.topology) === undefined);
     for (let i = store[slot]; i < targets.length; i++) {
       if (targets[i].tryAdd(entry, v, req, this.s.dims, this.s.topology) === undefined) return true;
       if (mono && store[slot] === i) store[slot] = i + 1;
@@ -85,6 +93,16 @@ class Placer {
 
   private onClaims(entry: PodEntry, v: Variant, store: number[], slot: number, mono: boolean): boolean {
     const claims = this.claims;
+    const only = hostAffinityCandidates(v, this.claimIndex);
+    if (only) {
+      for (const i of only) {
+        if (!claims[i].closed && claims[i].tryAdd(entry, v, this.env) === undefined) {
+          this.maybeClose(claims[i]);
+          return true;
+        }
+      }
+      return false;
+    }
     for (let i = store[slot]; i < claims.length; i++) {
       const claim = claims[i];
       if (!claim.closed && claim.tryAdd(entry, v, this.env) === undefined) {
@@ -129,6 +147,7 @@ class Placer {
       const why = claim.tryAdd(entry, v, this.env);
       if (why === undefined) {
         this.counters.set(pool.name, n);
+        this.claimIndex.set(claim.name, this.claims.length);
         this.claims.push(claim);
         this.maybeClose(claim);
         return undefined;
@@ -152,20 +171,63 @@ class Placer {
   }
 }
 
-/** Places pending pods, largest first (cpu, then memory, then name). */
+/**
+ * For a pod with required hostname affinity to pods that exist: the indices of the only targets
+ * that can take it (those hosting a matching pod), in order; undefined when any target may.
+ */
+function hostAffinityCandidates(v: Variant, index: ReadonlyMap<string, number>): number[] | undefined {
+  let out: number[] | undefined;
+  for (const a of v.topology.affinities) {
+    if (a.group.topologyKey !== HOSTNAME || (a.selfMatch && a.group.total === 0)) continue;
+    const found: number[] = [];
+    for (const [domain, n] of a.group.counts) {
+      const i = index.get(domain);
+      if (n > 0 && i !== undefined && (!out || out.includes(i))) found.push(i);
+    }
+    out = found.sort((x, y) => x - y);
+  }
+  return out;
+}
+
+function waitsForOthers(entry: PodEntry): boolean {
+  return entry.cls.variants.some((v) => v.topology.affinities.length > 0);
+}
+
+/** Places pods in order; pods that wait for others get more rounds while rounds make progress. */
+function placeRounds(placer: Placer, order: readonly PodEntry[]): void {
+  let retry = order.filter((entry) => !placer.place(entry) && waitsForOthers(entry));
+  while (retry.length > 0) {
+    const ids = new Set(retry.map((e) => e.id));
+    const kept = placer.unschedulable.filter((u) => !ids.has(u.pod));
+    placer.unschedulable.length = 0;
+    placer.unschedulable.push(...kept);
+    const next = retry.filter((entry) => !placer.place(entry));
+    if (next.length === retry.length) break;
+    retry = next;
+  }
+}
+
+/**
+ * Places pending pods, largest first (cpu, then memory, then name). Pods with required pod
+ * affinity go first, so the nodes of the pods they follow still have room for them.
+ */
 export function placeAll(s: RunState): Placement {
   const placer = new Placer(s);
+  const cpu = s.dims.names.indexOf('cpu');
+  const mem = s.dims.names.indexOf('memory');
   const order = [...s.entries].sort((a, b) => {
     const va = s.vectors.get(a.cls);
     const vb = s.vectors.get(b.cls);
-    const cpu = s.dims.names.indexOf('cpu');
-    const mem = s.dims.names.indexOf('memory');
     if (va && vb) {
       const d = vb[cpu] - va[cpu] || vb[mem] - va[mem];
       if (d !== 0) return d;
     }
     return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
   });
-  for (const entry of order) placer.place(entry);
+  placeRounds(placer, order.filter(waitsForOthers));
+  placeRounds(
+    placer,
+    order.filter((e) => !waitsForOthers(e)),
+  );
   return { claims: placer.claims, unschedulable: placer.unschedulable };
 }

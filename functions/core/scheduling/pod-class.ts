@@ -49,20 +49,39 @@ export function podId(pod: Pod): string {
   return `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name}`;
 }
 
-/** The text key of a pod's class. */
+function flat(obj: Readonly<Record<string, unknown>> | undefined): string {
+  let out = '';
+  if (obj) for (const k in obj) out += `${k}=${String(obj[k])},`;
+  return out;
+}
+
+function containersKey(containers: PodSpecContainers): string {
+  let out = '';
+  for (const c of containers ?? []) {
+    out += `[${flat(c.resources?.requests)}|${flat(c.resources?.limits)}|${c.restartPolicy ?? ''}]`;
+  }
+  return out;
+}
+
+type PodSpecContainers = Pod['spec']['containers'] | undefined;
+
+const json = (v: unknown): string => (v === undefined ? '' : JSON.stringify(v));
+
+/** The text key of a pod's class: pods with equal keys schedule identically. */
 export function classKey(pod: Pod): string {
   const s = pod.spec;
-  const shape = {
-    c: s.containers?.map((c) => [c.resources, c.restartPolicy]),
-    i: s.initContainers?.map((c) => [c.resources, c.restartPolicy]),
-    o: s.overhead,
-    n: s.nodeSelector,
-    a: s.affinity,
-    t: s.tolerations,
-    p: s.topologySpreadConstraints,
-    v: s.volumes,
-  };
-  return `${pod.metadata?.namespace ?? 'default'}\u0000${JSON.stringify(pod.metadata?.labels ?? {})}\u0000${JSON.stringify(shape)}`;
+  return [
+    pod.metadata?.namespace ?? 'default',
+    flat(pod.metadata?.labels),
+    containersKey(s.containers),
+    containersKey(s.initContainers),
+    flat(s.overhead),
+    flat(s.nodeSelector),
+    json(s.affinity),
+    json(s.tolerations),
+    json(s.topologySpreadConstraints),
+    json(s.volumes),
+  ].join('\u0000');
 }
 
 function termNamespaces(term: PodAffinityTerm, ns: string): ReadonlySet<string> | undefined {

@@ -25,6 +25,9 @@ export interface TypeEntry {
   readonly offerings: readonly ResolvedOffering[];
   /** Cheapest available offering price. */
   readonly minPrice: number;
+  /** Bit masks (bit = index in `PoolContext.allZones`) of zones with a spot / on-demand offering. */
+  readonly spotZones: number;
+  readonly onDemandZones: number;
 }
 
 /** A pool ready for scheduling. */
@@ -41,6 +44,8 @@ export interface PoolContext {
   /** Indices of types compatible with the pool's own requirements. */
   readonly baseOptions: readonly number[];
   readonly zones: readonly string[];
+  /** Every zone any offering is in (sorted); the bit positions of the zone masks. */
+  readonly allZones: readonly string[];
   readonly limits: Readonly<Record<string, number>>;
   /** Resources (and `nodes`) already used by existing and in-flight nodes of the pool. */
   readonly usedBase: Record<string, number>;
@@ -128,6 +133,13 @@ function poolContext(
   } catch (error) {
     problem ??= (error as Error).message;
   }
+  const allZones = [...new Set(sp.instanceTypes.flatMap((it) => it.offerings.map((o) => o.zone)))]
+    .sort()
+    .slice(0, 31);
+  const bit = (zone: string) => {
+    const i = allZones.indexOf(zone);
+    return i < 0 ? 0 : 1 << i;
+  };
   const types: TypeEntry[] = [];
   for (const it of sp.instanceTypes) {
     const offerings = it.offerings.filter(
@@ -138,7 +150,14 @@ function poolContext(
     const alloc = dims.vector(it.allocatable);
     const over = dims.vector(overhead);
     for (let i = 0; i < alloc.length; i++) alloc[i] -= over[i];
-    types.push({ it, alloc, overhead, offerings, minPrice: Math.min(...offerings.map((o) => o.price)) });
+    let spotZones = 0;
+    let onDemandZones = 0;
+    for (const o of offerings) {
+      if (o.capacityType === 'spot') spotZones |= bit(o.zone);
+      else onDemandZones |= bit(o.zone);
+    }
+    const minPrice = Math.min(...offerings.map((o) => o.price));
+    types.push({ it, alloc, overhead, offerings, minPrice, spotZones, onDemandZones });
   }
   types.sort((a, b) => a.minPrice - b.minPrice || a.it.name.localeCompare(b.it.name));
   const instanceKeys = new Set(types.flatMap((t) => Object.keys(t.it.labels)));
@@ -152,6 +171,7 @@ function poolContext(
     instanceKeys,
     baseOptions: [],
     zones: [],
+    allZones,
     limits: p.limits as Record<string, number>,
     usedBase,
     problem,

@@ -112,41 +112,38 @@ export class Topology {
   /** Checks a pod's topology constraints against a target; for unpinned claims returns the domains left. */
   check(c: TopologyConstraints, target: TopologyTarget, nodeReqs: Requirements): TopologyVerdict {
     if (c.spreads.length + c.affinities.length + c.antis.length + c.repelledBy.length === 0) return OK_NONE;
-    const allowed = new Map<string, readonly string[]>();
-    const get = (key: string) => allowed.get(key) ?? target.domains(key);
+    const allowed: { key: string; domains: readonly string[] }[] = [];
     for (const s of c.spreads) {
       const key = s.group.topologyKey;
-      const min = this.minCount(s, nodeReqs);
-      const left = get(key).filter((d) => s.group.count(d) + (s.selfMatch ? 1 : 0) - min <= s.maxSkew);
+      const limit = this.minCount(s, nodeReqs) + s.maxSkew - (s.selfMatch ? 1 : 0);
+      const left = keep(domainsFor(allowed, target, key), s.group.counts, limit, false);
       if (left.length === 0)
         return fail(`topology spread ${short(key)} maxSkew ${s.maxSkew}: no ${short(key)} left`);
-      allowed.set(key, left);
+      setDomains(allowed, key, left);
     }
     for (const a of c.affinities) {
       const key = a.group.topologyKey;
-      const selfOk = a.selfMatch && a.group.total === 0;
-      const left = selfOk ? get(key) : get(key).filter((d) => a.group.count(d) > 0);
+      const current = domainsFor(allowed, target, key);
+      const left = a.selfMatch && a.group.total === 0 ? current : keep(current, a.group.counts, 0, true);
       if (left.length === 0)
         return fail(`pod affinity on ${short(key)}: no ${short(key)} has a matching pod`);
-      allowed.set(key, left);
+      setDomains(allowed, key, left);
     }
     for (const a of c.antis) {
       const key = a.group.topologyKey;
-      const left = get(key).filter((d) => a.group.count(d) === 0);
+      const left = keep(domainsFor(allowed, target, key), a.group.counts, 0, false);
       if (left.length === 0)
         return fail(`pod anti-affinity on ${short(key)}: every ${short(key)} has a matching pod`);
-      allowed.set(key, left);
+      setDomains(allowed, key, left);
     }
     for (const g of c.repelledBy) {
       const key = g.topologyKey;
-      const left = get(key).filter((d) => g.ownersIn(d) === 0);
+      const left = keep(domainsFor(allowed, target, key), g.owners, 0, false);
       if (left.length === 0) return fail(`anti-affinity of other pods on ${short(key)}`);
-      allowed.set(key, left);
+      setDomains(allowed, key, left);
     }
-    return {
-      ok: true,
-      narrow: [...allowed].map(([key, domains]) => ({ key, domains: this.pick(c, key, domains) })),
-    };
+    for (const a of allowed) a.domains = this.pick(c, a.key, a.domains);
+    return { ok: true, narrow: allowed };
   }
 
   /** Pins a key to one domain when the pod's own constraints use it: the emptiest for spreads. */
@@ -194,6 +191,46 @@ function minOver(eligible: readonly string[], s: SpreadRule): number {
   let min = Number.POSITIVE_INFINITY;
   for (const d of eligible) min = Math.min(min, s.group.count(d));
   return min;
+}
+
+/** Domains whose count is `<= limit` (or `> limit` when `above`); the same array when all qualify. */
+function keep(
+  domains: readonly string[],
+  counts: ReadonlyMap<string, number>,
+  limit: number,
+  above: boolean,
+): readonly string[] {
+  let out: string[] | undefined;
+  for (let i = 0; i < domains.length; i++) {
+    const n = counts.get(domains[i]) ?? 0;
+    const ok = above ? n > limit : n <= limit;
+    if (ok && out) out.push(domains[i]);
+    if (!ok && !out) out = domains.slice(0, i);
+  }
+  return out ?? domains;
+}
+
+function domainsFor(
+  allowed: readonly { key: string; domains: readonly string[] }[],
+  target: TopologyTarget,
+  key: string,
+): readonly string[] {
+  for (const a of allowed) if (a.key === key) return a.domains;
+  return target.domains(key);
+}
+
+function setDomains(
+  allowed: { key: string; domains: readonly string[] }[],
+  key: string,
+  domains: readonly string[],
+): void {
+  for (const a of allowed) {
+    if (a.key === key) {
+      a.domains = domains;
+      return;
+    }
+  }
+  allowed.push({ key, domains });
 }
 
 function fail(reason: string): TopologyVerdict {
