@@ -1,0 +1,250 @@
+/**
+ * The whole simulated cloud in one call: Kubernetes API server, EC2, SSM, EventBridge, SQS and
+ * DynamoDB on 127.0.0.1 free ports, wired together like AWS and EKS are (EC2 instances boot
+ * simulated kubelets, EC2 and AWS Health events go to the default bus), with joiner's bus, rules,
+ * queues, DLQs and table created from the shared descriptions, and the Lambda runner feeding
+ * joiner's handlers from the queues and the sweep schedule.
+ */
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ensureTable } from '../adapters/store/ensure-table.js';
+import { parseCatalog } from '../core/catalog/parse-catalog.js';
+import type { Catalog } from '../core/model/instance-type.js';
+import { ENV } from '../shared/env.js';
+import { DEFAULT_BUS_NAME, JOINER_BUS_NAME } from '../shared/event-rules.js';
+import type { FunctionName, QueueName } from '../shared/event-sources.js';
+import { SeededRandom, VirtualClock } from './clock.js';
+import { type DynamoDbSimulator, startDynamoDbSimulator } from './dynamodb/dynamodb-simulator.js';
+import { type Ec2Simulator, startEc2Simulator } from './ec2/ec2-simulator.js';
+import { defaultTopology } from './ec2/topology.js';
+import { EventBusRegistry } from './eventbridge/event-bus.js';
+import { startEventBridgeServer } from './eventbridge/eventbridge-server.js';
+import { installJoinerRules } from './eventbridge/joiner-rules.js';
+import { FaultInjector } from './faults.js';
+import { type KubeSimulator, startKubeSimulator } from './kube/kube-simulator.js';
+import { type FunctionHandler, LambdaRunner } from './runner/lambda-runner.js';
+import { createJoinerQueues, type JoinerQueues } from './sqs/joiner-queues.js';
+import { SIMULATOR_CREDENTIALS, startSqsSimulator } from './sqs/sqs-simulator.js';
+import { startSsmSimulator } from './ssm/ssm-simulator.js';
+
+/** Options of {@link startSimulatedCloud}. */
+export interface SimulatedCloudOptions {
+  /** Seed of the random source (jitter, spot draws, fault probabilities). Default 1. */
+  readonly seed?: number;
+  /** Instance types and offerings. Default: the bundled catalog. */
+  readonly catalog?: Catalog;
+  /** Default `joiner-sim`. */
+  readonly clusterName?: string;
+  /** Default: the catalog's region. */
+  readonly region?: string;
+  /** Virtual seconds per wall second; undefined keeps the clock manual (`clock.advance`). */
+  readonly autoAdvance?: number;
+  /** Handlers of joiner's functions, fed by the runner. More can be set later on `runner`. */
+  readonly handlers?: Partial<Record<FunctionName, FunctionHandler>>;
+  /** Wall-time scale of batching windows, visibility and function timeouts (see LambdaRunner). Default 1. */
+  readonly timeScale?: number;
+}
+
+/** A running simulated cloud. */
+export interface SimulatedCloud {
+  readonly endpoints: {
+    readonly kubernetes: string;
+    readonly ec2: string;
+    readonly ssm: string;
+    readonly eventbridge: string;
+    readonly sqs: string;
+    readonly dynamodb: string;
+  };
+  /** A kubeconfig file for the simulated API server (removed by close()). */
+  readonly kubeconfigPath: string;
+  readonly clusterName: string;
+  readonly region: string;
+  readonly queueUrls: Readonly<Record<QueueName, string>>;
+  readonly dlqUrls: Readonly<Record<QueueName, string>>;
+  readonly queues: JoinerQueues;
+  readonly busName: string;
+  readonly tableName: string;
+  readonly clock: VirtualClock;
+  readonly random: SeededRandom;
+  readonly faults: FaultInjector;
+  readonly kube: KubeSimulator;
+  readonly ec2: Ec2Simulator;
+  readonly events: EventBusRegistry;
+  readonly runner: LambdaRunner;
+  /** The environment a handler needs to reach this cloud (JOINER_* names plus AWS region and credentials). */
+  env(): Record<string, string>;
+  /** Stops everything; resolves when every server and timer is gone. */
+  close(): Promise<void>;
+}
+
+/** Starts the simulated cloud. */
+export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): Promise<SimulatedCloud> {
+  const catalog = options.catalog ?? (await loadBundledCatalog());
+  const region = options.region ?? catalog.region;
+  const clusterName = options.clusterName ?? 'joiner-sim';
+  const clock = new VirtualClock();
+  const random = new SeededRandom(options.seed ?? 1);
+  const faults = new FaultInjector(random);
+  const topology = defaultTopology(clusterName, region);
+  const closers: Array<() => Promise<void>> = [];
+  try {
+    const [kube, sqs, dynamo, ssm] = await Promise.all([
+      startKubeSimulator({ clock, random, catalog, region }),
+      startSqsSimulator({ region }),
+      startDynamoDbSimulator(),
+      startSsmSimulator({ region, faults }),
+    ]);
+    closers.push(dynamo.close, sqs.close, ssm.close, kube.close);
+    const events = new EventBusRegistry({
+      sqs: sqs.client,
+      region,
+      account: topology.accountId,
+      now: () => clock.now(),
+    });
+    const emitting = new Set<Promise<unknown>>();
+    const ec2 = await startEc2Simulator({
+      clock,
+      random,
+      catalog,
+      region,
+      topology,
+      faults,
+      observer: kube.observer,
+      emit: (event) => {
+        const put = events.putEvent(DEFAULT_BUS_NAME, event).catch(() => undefined);
+        emitting.add(put);
+        void put.finally(() => emitting.delete(put));
+      },
+    });
+    closers.push(ec2.close, async () => void (await Promise.all([...emitting])));
+    const queues = await createJoinerQueues(sqs, 'joiner');
+    installJoinerRules(
+      events,
+      mapValues(queues.queues, (q) => q.arn),
+    );
+    const eventbridge = await startEventBridgeServer(events, { faults });
+    closers.push(eventbridge.close);
+    const tableName = 'joiner';
+    await createTable(dynamo, region, tableName);
+    const kubeconfigPath = await writeKubeconfig(kube.kubeconfig());
+    closers.push(() => rm(join(kubeconfigPath, '..'), { recursive: true, force: true }));
+    const runner = new LambdaRunner({
+      sqs: sqs.client,
+      clock,
+      region,
+      account: topology.accountId,
+      queues: queues.queues,
+      handlers: options.handlers,
+      timeScale: options.timeScale,
+    });
+    runner.start();
+    closers.push(() => runner.stop());
+    if (options.autoAdvance !== undefined) clock.startAuto(options.autoAdvance);
+    const endpoints = {
+      kubernetes: kube.url,
+      ec2: ec2.url,
+      ssm: ssm.url,
+      eventbridge: eventbridge.url,
+      sqs: sqs.url,
+      dynamodb: dynamo.url,
+    };
+    return {
+      endpoints,
+      kubeconfigPath,
+      clusterName,
+      region,
+      queueUrls: mapValues(queues.queues, (q) => q.url),
+      dlqUrls: mapValues(queues.deadLetters, (q) => q.url),
+      queues,
+      busName: JOINER_BUS_NAME,
+      tableName,
+      clock,
+      random,
+      faults,
+      kube,
+      ec2,
+      events,
+      runner,
+      env: () => cloudEnv(endpoints, { clusterName, region, kubeconfigPath, tableName, queues }),
+      close: () => closeAll(clock, closers),
+    };
+  } catch (error) {
+    await closeAll(clock, closers);
+    throw error;
+  }
+}
+
+async function closeAll(clock: VirtualClock, closers: Array<() => Promise<void>>): Promise<void> {
+  clock.stopAuto();
+  const errors: unknown[] = [];
+  for (const close of closers.splice(0).reverse()) {
+    await close().catch((error) => errors.push(error));
+  }
+  if (errors.length > 0) throw new AggregateError(errors, 'simulated cloud: some parts failed to stop');
+}
+
+function cloudEnv(
+  endpoints: SimulatedCloud['endpoints'],
+  at: {
+    clusterName: string;
+    region: string;
+    kubeconfigPath: string;
+    tableName: string;
+    queues: JoinerQueues;
+  },
+): Record<string, string> {
+  return {
+    [ENV.clusterName]: at.clusterName,
+    [ENV.kubeconfig]: at.kubeconfigPath,
+    [ENV.clusterEndpoint]: endpoints.kubernetes,
+    [ENV.tableName]: at.tableName,
+    [ENV.busName]: JOINER_BUS_NAME,
+    [ENV.timersQueueUrl]: at.queues.queues.timers.url,
+    [ENV.provisioningQueueUrl]: at.queues.queues.provisioning.url,
+    [ENV.webhookSecret]: 'simulated-webhook-secret',
+    [ENV.nodeRoleName]: `${at.clusterName}-node`,
+    [ENV.instanceProfileName]: `${at.clusterName}-node`,
+    [ENV.ec2Endpoint]: endpoints.ec2,
+    [ENV.ssmEndpoint]: endpoints.ssm,
+    [ENV.eventBridgeEndpoint]: endpoints.eventbridge,
+    [ENV.sqsEndpoint]: endpoints.sqs,
+    [ENV.dynamoDbEndpoint]: endpoints.dynamodb,
+    AWS_REGION: at.region,
+    AWS_ACCESS_KEY_ID: SIMULATOR_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: SIMULATOR_CREDENTIALS.secretAccessKey,
+  };
+}
+
+async function createTable(dynamo: DynamoDbSimulator, region: string, tableName: string): Promise<void> {
+  const client = new DynamoDBClient({ region, endpoint: dynamo.url, credentials: SIMULATOR_CREDENTIALS });
+  try {
+    await ensureTable(client, tableName);
+  } finally {
+    client.destroy();
+  }
+}
+
+async function writeKubeconfig(yaml: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'joiner-sim-'));
+  const path = join(dir, 'kubeconfig.yaml');
+  await writeFile(path, yaml, { mode: 0o600 });
+  return path;
+}
+
+/** The catalog bundled with joiner (the JSON file in functions/core/catalog/data/). */
+export async function loadBundledCatalog(): Promise<Catalog> {
+  const dir = fileURLToPath(new URL('../core/catalog/data/', import.meta.url));
+  const files = (await readdir(dir).catch(() => [])).filter((f) => f.endsWith('.json')).sort();
+  if (files.length === 0) {
+    throw new Error(`no bundled instance catalog found in ${dir}: pass a catalog (--catalog FILE)`);
+  }
+  const file = join(dir, files[0]);
+  return parseCatalog(JSON.parse(await readFile(file, 'utf8')), file);
+}
+
+function mapValues<T, U>(record: Record<QueueName, T>, fn: (value: T) => U): Record<QueueName, U> {
+  return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, fn(v as T)])) as Record<QueueName, U>;
+}
