@@ -96,8 +96,9 @@ export class Ec2CloudProvider implements CloudProvider {
       nodeClaimId: input.claim.id,
       extra: input.nodeClass.tags,
     });
-    const all = [...enis.map((e) => e.NetworkInterfaceId!).filter(Boolean), ...volumes];
-    if (all.length) await ec2.createTags(all, tags);
+    const eniIds = enis.map((e) => e.NetworkInterfaceId!).filter(Boolean);
+    if (eniIds.length) await ec2.createTags(eniIds, tags);
+    if (volumes.length) await tagVolumes(ec2, volumes, tags);
     const multus = enis.filter(
       (e) => (e.Attachment?.DeviceIndex ?? 0) > 0 || (e.Attachment?.NetworkCardIndex ?? 0) > 0,
     );
@@ -157,6 +158,18 @@ export class Ec2CloudProvider implements CloudProvider {
       { Name: `tag:${TAG.cluster}`, Values: [this.options.cluster.name] },
       { Name: 'instance-state-name', Values: LIVE_STATES },
     ];
+  }
+}
+
+/**
+ * Volumes already carry cluster / nodepool tags from the launch template; the nodeclaim tag is
+ * added here. An endpoint that cannot tag volumes (InvalidID) does not fail the launch.
+ */
+async function tagVolumes(ec2: Ec2Api, volumes: string[], tags: Record<string, string>): Promise<void> {
+  try {
+    await ec2.createTags(volumes, tags);
+  } catch (error) {
+    if ((error as { name?: string }).name !== 'InvalidID') throw error;
   }
 }
 
