@@ -1,0 +1,108 @@
+import type { InstanceType } from '../model/instance-type.js';
+import type { KubeletConfiguration } from '../model/node-class.js';
+import type { Resources } from '../model/resources.js';
+import { evictionThreshold, kubeReserved, parseResourceMap } from './reserved.js';
+
+const MIB = 2 ** 20;
+const GIB = 2 ** 30;
+
+/** What changes the allocatable of an instance type beyond the type itself (from the NodeClass). */
+export interface AllocatableOptions {
+  /** The NodeClass kubelet settings (maxPods, podsPerCore, kubeReserved, systemReserved, evictionHard/Soft). */
+  readonly kubelet?: KubeletConfiguration;
+  /** ENIs taken by Multus interfaces; they are subtracted before the ENI-limited max pods. Default 0. */
+  readonly multusEnis?: number;
+  /** Share of memory the hypervisor keeps. Default 0.075. */
+  readonly vmMemoryOverheadPercent?: number;
+  /** Root volume size in bytes (from the NodeClass blockDeviceMappings). Default 20 GiB. */
+  readonly rootVolumeBytes?: number;
+  /** With `RAID0`, ephemeral storage is the local NVMe instance store when the type has one. */
+  readonly instanceStorePolicy?: 'RAID0';
+}
+
+/** Capacity, allocatable and the overhead between them. */
+export interface NodeCapacity {
+  readonly capacity: Resources;
+  readonly allocatable: Resources;
+  readonly overhead: {
+    readonly kubeReserved: Resources;
+    readonly systemReserved: Resources;
+    readonly evictionThreshold: Resources;
+  };
+}
+
+/** ENI-limited max pods: `(maxEnis - multusEnis) x (ipv4PerEni - 1) + 2`, 0 when no ENI is left. */
+export function eniLimitedPods(it: InstanceType, multusEnis = 0): number {
+  const usable = it.maxEnis - multusEnis;
+  if (usable <= 0) return 0;
+  return usable * (it.ipv4PerEni - 1) + 2;
+}
+
+/**
+ * Max pods of a node of this type: an explicit `maxPods` on the catalog entry wins; otherwise the
+ * kubelet maxPods or the ENI-limited count (Multus ENIs subtracted), capped by podsPerCore x vCPUs.
+ */
+export function maxPods(it: InstanceType, options: AllocatableOptions = {}): number {
+  if (it.maxPods !== undefined) return it.maxPods;
+  const kubelet = options.kubelet;
+  let pods = kubelet?.maxPods ?? eniLimitedPods(it, options.multusEnis ?? 0);
+  if (kubelet?.podsPerCore !== undefined && kubelet.podsPerCore > 0) {
+    pods = Math.min(pods, kubelet.podsPerCore * it.vcpu);
+  }
+  return pods;
+}
+
+function memoryCapacityBytes(it: InstanceType, overheadPercent: number): number {
+  if (!(overheadPercent >= 0 && overheadPercent < 1)) {
+    throw new Error(
+      `vmMemoryOverheadPercent ${overheadPercent} must be a fraction between 0 and 1 (e.g. 0.075)`,
+    );
+  }
+  return (it.memoryMiB - Math.ceil(it.memoryMiB * overheadPercent)) * MIB;
+}
+
+function storageBytes(it: InstanceType, options: AllocatableOptions): number {
+  if (options.instanceStorePolicy === 'RAID0' && it.localNvmeGiB) return it.localNvmeGiB * GIB;
+  return options.rootVolumeBytes ?? 20 * GIB;
+}
+
+/** Extended resource name of the type's GPUs (`nvidia.com/gpu`, `amd.com/gpu`). */
+function gpuResource(manufacturer: string): string {
+  return `${manufacturer.trim().toLowerCase()}.com/gpu`;
+}
+
+/**
+ * Capacity and allocatable of a node of this type, with Karpenter's AWS formulas: memory after the
+ * VM overhead, kube-reserved (cpu steps, 11 MiB x pods + 255 MiB, 1 GiB storage), system-reserved
+ * (kubelet only), eviction threshold (100 MiB memory, 10% nodefs) and ENI-limited max pods.
+ */
+export function nodeCapacity(it: InstanceType, options: AllocatableOptions = {}): NodeCapacity {
+  const pods = maxPods(it, options);
+  const capacity: Resources = {
+    cpu: it.vcpu * 1000,
+    memory: memoryCapacityBytes(it, options.vmMemoryOverheadPercent ?? 0.075),
+    'ephemeral-storage': storageBytes(it, options),
+    pods,
+  };
+  if (it.gpus && it.gpus.count > 0) capacity[gpuResource(it.gpus.manufacturer)] = it.gpus.count;
+  const reserved = kubeReserved(capacity.cpu, pods, options.kubelet);
+  if (it.overhead?.kubeReservedCpuMillis !== undefined) reserved.cpu = it.overhead.kubeReservedCpuMillis;
+  if (it.overhead?.kubeReservedMemoryMiB !== undefined)
+    reserved.memory = it.overhead.kubeReservedMemoryMiB * MIB;
+  const systemReserved = parseResourceMap(options.kubelet?.systemReserved, 'systemReserved');
+  const eviction = evictionThreshold(capacity.memory, capacity['ephemeral-storage'], options.kubelet);
+  const allocatable: Resources = {};
+  for (const [name, amount] of Object.entries(capacity)) {
+    if (name === 'pods') {
+      allocatable[name] = amount;
+      continue;
+    }
+    const minus = (reserved[name] ?? 0) + (systemReserved[name] ?? 0) + (eviction[name] ?? 0);
+    allocatable[name] = Math.max(0, amount - minus);
+  }
+  return {
+    capacity,
+    allocatable,
+    overhead: { kubeReserved: reserved, systemReserved, evictionThreshold: eviction },
+  };
+}

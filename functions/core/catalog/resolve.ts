@@ -1,0 +1,63 @@
+import type {
+  CapacityType,
+  Catalog,
+  ResolvedInstanceType,
+  ResolvedOffering,
+} from '../model/instance-type.js';
+import type { NodeClass } from '../model/node-class.js';
+import { type AllocatableOptions, nodeCapacity } from './allocatable.js';
+import { instanceTypeLabels } from './labels.js';
+import { rootVolumeBytes } from './root-volume.js';
+
+/** Options of {@link resolveInstanceTypes}. */
+export interface ResolveOptions {
+  /** True while an offering is marked unavailable (e.g. after InsufficientInstanceCapacity). */
+  readonly isUnavailable?: (type: string, zone: string, capacityType: CapacityType) => boolean;
+  /** Share of memory the hypervisor keeps. Default 0.075. */
+  readonly vmMemoryOverheadPercent?: number;
+}
+
+/** The allocatable options a NodeClass implies: kubelet, Multus ENIs, root volume, instance store policy. */
+export function allocatableOptionsFor(nodeClass: NodeClass | undefined): AllocatableOptions {
+  return {
+    kubelet: nodeClass?.kubelet,
+    multusEnis: nodeClass?.multusInterfaces.length ?? 0,
+    rootVolumeBytes: rootVolumeBytes(nodeClass),
+    instanceStorePolicy: nodeClass?.instanceStorePolicy,
+  };
+}
+
+/**
+ * Every instance type of the catalog as nodes of this NodeClass would have it: labels, capacity,
+ * allocatable (kubelet settings and Multus ENIs applied) and offerings, sorted by name. Nothing is
+ * filtered out: offerings marked unavailable stay with `available: false`.
+ */
+export function resolveInstanceTypes(
+  catalog: Catalog,
+  nodeClass: NodeClass | undefined,
+  options: ResolveOptions = {},
+): ResolvedInstanceType[] {
+  const allocatableOptions: AllocatableOptions = {
+    ...allocatableOptionsFor(nodeClass),
+    vmMemoryOverheadPercent: options.vmMemoryOverheadPercent,
+  };
+  const isUnavailable = options.isUnavailable ?? (() => false);
+  return [...catalog.instanceTypes]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((it) => {
+      const { capacity, allocatable } = nodeCapacity(it, allocatableOptions);
+      const offerings: ResolvedOffering[] = it.offerings.map((o) => ({
+        zone: o.zone,
+        capacityType: o.capacityType,
+        price: o.price,
+        available: !isUnavailable(it.name, o.zone, o.capacityType),
+      }));
+      return {
+        name: it.name,
+        labels: instanceTypeLabels(it, catalog.region),
+        capacity,
+        allocatable,
+        offerings,
+      };
+    });
+}

@@ -1,0 +1,24 @@
+/** Label keys a node carries (Kubernetes well-known labels and Karpenter's AWS labels). */
+export const LABEL_INSTANCE_TYPE = 'node.kubernetes.io/instance-type';
+export const LABEL_ARCH = 'kubernetes.io/arch';
+export const LABEL_OS = 'kubernetes.io/os';
+export const LABEL_ZONE = 'topology.kubernetes.io/zone';
+export const LABEL_REGION = 'topology.kubernetes.io/region';
+export const LABEL_CAPACITY_TYPE = 'karpenter.sh/capacity-type';
+export const LABEL_NODEPOOL = 'karpenter.sh/nodepool';
+
+const AWS = 'karpenter.k8s.aws';
+export const LABEL_INSTANCE_FAMILY = `${AWS}/instance-family`;
+export const LABEL_INSTANCE_CATEGORY = `${AWS}/instance-category`;
+export const LABEL_INSTANCE_GENERATION = `${AWS}/instance-generation`;
+export const LABEL_INSTANCE_SIZE = `${AWS}/instance-size`;
+export const LABEL_INSTANCE_CPU = `${AWS}/instance-cpu`;
+export const LABEL_INSTANCE_MEMORY = `${AWS}/instance-memory`;
+export const LABEL_INSTANCE_GPU_COUNT = `${AWS}/instance-gpu-count`;
+export const LABEL_INSTANCE_GPU_NAME = `${AWS}/instance-gpu-name`;
+export const LABEL_INSTANCE_GPU_MANUFACTURER = `${AWS}/instance-gpu-manufacturer`;
+export const LABEL_INSTANCE_GPU_MEMORY = `${AWS}/instance-gpu-memory`;
+export const LABEL_INSTANCE_NETWORK_BANDWIDTH = `${AWS}/instance-network-bandwidth`;
+export const LABEL_INSTANCE_LOCAL_NVME = `${AWS}/instance-local-nvme`;
+export const LABEL_INSTANCE_HYPERVISOR = `${AWS}/instance-hypervisor`;
+export const LABEL_INSTANCE_ENCRYPTION_IN_TRANSIT = `${AWS}/instance-encryption-in-transit-supported`;
