@@ -1,12 +1,82 @@
-import type { Command } from 'commander';
+import { readFile } from 'node:fs/promises';
+import { type Command, InvalidArgumentError } from 'commander';
+import { parseCatalog } from '../../functions/core/catalog/parse-catalog.js';
+import type { Catalog } from '../../functions/core/model/instance-type.js';
+import { type SimulatedCloud, startSimulatedCloud } from '../../functions/simulator/cloud.js';
 
-/** Registers `joiner sim`. */
+interface SimUpOptions {
+  readonly catalog?: string;
+  readonly seed: number;
+  readonly speed: number;
+}
+
+/**
+ * Registers `joiner sim`: `joiner sim up` starts the simulated cloud (Kubernetes API server, EC2,
+ * SSM, EventBridge, SQS, DynamoDB on 127.0.0.1), prints one JSON line with the endpoints and the
+ * kubeconfig path, and serves until SIGINT or SIGTERM.
+ */
 export function registerSim(program: Command): void {
-  program
+  const sim = program
     .command('sim')
-    .description('(not built yet)')
-    .action(() => {
-      console.error('joiner sim: not built yet');
-      process.exitCode = 2;
+    .description('Run the simulated cloud joiner is tested against (real wire protocols on 127.0.0.1).');
+  sim
+    .command('up')
+    .description(
+      'Start the simulated cloud, print {"kubernetes","ec2","ssm","eventbridge","sqs","dynamodb","kubeconfig"} ' +
+        'as one JSON line on stdout, and serve until interrupted (SIGINT/SIGTERM stop it cleanly).',
+    )
+    .option('--catalog <file>', 'instance catalog JSON (default: the bundled catalog)')
+    .option('--seed <n>', 'seed of the simulated randomness (same seed, same cloud)', parseInteger, 1)
+    .option('--speed <x>', 'virtual seconds per wall-clock second', parseSpeed, 1)
+    .action(async (options: SimUpOptions) => {
+      process.exitCode = await simUp(options);
     });
+}
+
+async function simUp(options: SimUpOptions): Promise<number> {
+  let cloud: SimulatedCloud;
+  try {
+    const catalog = options.catalog ? await readCatalog(options.catalog) : undefined;
+    cloud = await startSimulatedCloud({ catalog, seed: options.seed, autoAdvance: options.speed });
+  } catch (error) {
+    console.error(`joiner sim up: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+  process.stdout.write(`${JSON.stringify({ ...cloud.endpoints, kubeconfig: cloud.kubeconfigPath })}\n`);
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  console.error(`joiner sim up: ${signal}, stopping`);
+  await cloud.close();
+  return 0;
+}
+
+async function readCatalog(file: string): Promise<Catalog> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new Error(`cannot read catalog ${file}: ${(error as NodeJS.ErrnoException).code ?? error}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`catalog ${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  return parseCatalog(json, file);
+}
+
+function parseInteger(value: string): number {
+  if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError(`expected an integer, got '${value}'`);
+  return Number(value);
+}
+
+function parseSpeed(value: string): number {
+  const speed = Number(value);
+  if (!Number.isFinite(speed) || speed <= 0) {
+    throw new InvalidArgumentError(`expected a positive number, got '${value}'`);
+  }
+  return speed;
 }
