@@ -1,12 +1,133 @@
+import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { loadFiles } from '../../functions/adapters/files/load-files.js';
+import { bundledCatalog } from '../../functions/core/catalog/bundled.js';
+import { parseCatalog } from '../../functions/core/catalog/parse-catalog.js';
+import { formatDiagnostic } from '../../functions/core/model/config/diagnostic.js';
+import type { Catalog } from '../../functions/core/model/instance-type.js';
+import { existingNodes, pendingPods } from '../../functions/core/scheduling/cluster-view.js';
+import { schedulingPools } from '../../functions/core/scheduling/prepare.js';
+import { schedule } from '../../functions/core/scheduling/schedule.js';
+import type { SchedulePlan } from '../../functions/core/scheduling/types.js';
 
-/** Registers `joiner plan`. */
+/** `joiner plan -o json` output: the plan plus a summary. */
+export interface PlanOutput extends SchedulePlan {
+  readonly summary: { readonly pods: number; readonly nodeClaims: number; readonly hourlyCost: number };
+}
+
+async function readCatalogFile(path: string): Promise<Catalog> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new Error(`cannot read catalog ${path}: ${(error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`catalog ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  return parseCatalog(json, path);
+}
+
+function summarize(plan: SchedulePlan, pods: number): PlanOutput {
+  const cost = plan.nodeClaims.reduce((sum, c) => sum + (c.instanceTypeOptions[0]?.price ?? 0), 0);
+  return {
+    ...plan,
+    summary: { pods, nodeClaims: plan.nodeClaims.length, hourlyCost: Number(cost.toFixed(6)) },
+  };
+}
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) =>
+    r
+      .map((cell, i) => cell.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+/** The plan as people read Karpenter's log: the packing line, one row per claim, then problems. */
+export function formatPlanTable(out: PlanOutput): string {
+  const placed = out.nodeClaims.reduce((n, c) => n + c.pods.length, 0);
+  const lines = [`computed packing of ${out.nodeClaims.length} node(s) for ${placed} pod(s)`];
+  if (out.nodeClaims.length > 0) {
+    const rows = [
+      ['NODECLAIM', 'NODEPOOL', 'INSTANCE TYPE', 'ZONE', 'CAPACITY TYPE', 'PODS', 'PRICE/H', 'OPTIONS'],
+    ];
+    for (const c of out.nodeClaims) {
+      const best = c.instanceTypeOptions[0];
+      rows.push([
+        c.name,
+        c.nodePool,
+        best?.instanceType ?? '-',
+        best?.zone ?? '-',
+        best?.capacityType ?? '-',
+        String(c.pods.length),
+        best ? `$${best.price.toFixed(4)}` : '-',
+        String(c.instanceTypeOptions.length),
+      ]);
+    }
+    lines.push(...table(rows));
+  }
+  for (const p of out.existingPlacements) lines.push(`existing node ${p.node}: ${p.pods.length} pod(s)`);
+  if (out.unschedulable.length > 0) {
+    lines.push(`${out.unschedulable.length} pod(s) cannot be scheduled:`);
+    for (const u of out.unschedulable) lines.push(`  ${u.pod}: ${u.reason}`);
+  }
+  lines.push(`hourly cost of new nodes: $${out.summary.hourlyCost.toFixed(4)}`);
+  return lines.join('\n');
+}
+
+/** Reads the files and computes the plan; throws an Error with a clear message on bad input. */
+export async function computePlan(files: string[], catalogFile?: string): Promise<PlanOutput> {
+  const loaded = await loadFiles(files);
+  const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0) throw new Error(errors.map(formatDiagnostic).join('\n'));
+  const catalog = catalogFile ? await readCatalogFile(catalogFile) : bundledCatalog;
+  const w = loaded.workloads;
+  const pending = pendingPods(w.pods);
+  const plan = schedule({
+    pods: pending,
+    nodes: existingNodes(w.nodes, w.pods),
+    inFlight: [],
+    daemonSets: w.daemonSets,
+    persistentVolumes: w.persistentVolumes,
+    persistentVolumeClaims: w.persistentVolumeClaims,
+    pools: schedulingPools(loaded.nodePools, loaded.nodeClasses, catalog),
+  });
+  return summarize(plan, pending.length);
+}
+
+/** Registers `joiner plan`: the scheduler's plan for NodePools and workloads read from files. */
 export function registerPlan(program: Command): void {
   program
     .command('plan')
-    .description('(not built yet)')
-    .action(() => {
-      console.error('joiner plan: not built yet');
-      process.exitCode = 2;
+    .description(
+      'plan nodes for the pending pods in the files: new nodeclaims, placements, unschedulable pods',
+    )
+    .requiredOption(
+      '-f, --file <path>',
+      'YAML/JSON file or directory (repeatable)',
+      (v: string, acc: string[]) => [...acc, v],
+      [],
+    )
+    .option('--catalog <file>', 'instance-type catalog JSON (default: the bundled catalog)')
+    .option('-o, --output <format>', 'table or json', 'table')
+    .action(async (opts: { file: string[]; catalog?: string; output: string }) => {
+      if (opts.output !== 'table' && opts.output !== 'json') {
+        console.error(`joiner plan: unknown output format "${opts.output}": use table or json`);
+        process.exitCode = 2;
+        return;
+      }
+      try {
+        const out = await computePlan(opts.file, opts.catalog);
+        console.log(opts.output === 'json' ? JSON.stringify(out, null, 2) : formatPlanTable(out));
+      } catch (error) {
+        console.error(`joiner plan: ${(error as Error).message}`);
+        process.exitCode = 1;
+      }
     });
 }

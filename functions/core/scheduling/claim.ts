@@ -8,6 +8,7 @@ import { type PoolContext, typeCompatible } from './pool-context.js';
 import { describeSet, valueAllowed } from './requirement-set.js';
 import type { Requirements } from './requirements.js';
 import type { Dims } from './resource-vector.js';
+import { formatTaint, untoleratedTaint } from './tolerations.js';
 import type { Topology, TopologyTarget } from './topology.js';
 import { CAPACITY_TYPE, HOSTNAME, ZONE } from './well-known.js';
 
@@ -48,6 +49,8 @@ export class Claim {
     const req = env.vectorOf(cls);
     const over = env.dims.overflow(this.used, req, this.maxAlloc);
     if (over >= 0) return `no instance type has enough ${env.dims.names[over]}`;
+    const taint = untoleratedTaint(cls.tolerations, this.pool.taints, variant.strictPreferNoSchedule);
+    if (taint) return `untolerated taint ${formatTaint(taint)}`;
     const alt = variant.alternatives[0];
     let reqs = alt.size > 0 ? this.reqs.and(alt) : this.reqs;
     if (reqs !== this.reqs) {

@@ -36,7 +36,7 @@ class Placer {
   readonly env: ClaimEnv;
 
   constructor(private readonly s: RunState) {
-    s.targets.forEach((t, i) => this.targetIndex.set(t.hostname, i));
+    for (const [i, t] of s.targets.entries()) this.targetIndex.set(t.hostname, i);
     this.minReq = new Float64Array(s.dims.names.length).fill(Number.POSITIVE_INFINITY);
     for (const v of s.vectors.values())
       for (let i = 0; i < v.length; i++) this.minReq[i] = Math.min(this.minReq[i], v[i]);

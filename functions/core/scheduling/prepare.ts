@@ -1,0 +1,42 @@
+/** Builds the scheduler's pools from NodePools, NodeClasses and a catalog (pure). */
+import { resolveInstanceTypes } from '../catalog/resolve.js';
+import type { CapacityType, Catalog } from '../model/instance-type.js';
+import type { NodeClass } from '../model/node-class.js';
+import type { NodePool } from '../model/node-pool.js';
+import type { SchedulingPool } from './types.js';
+
+/** Options of {@link schedulingPools}. */
+export interface SchedulingPoolOptions {
+  /** True while an offering is marked unavailable (e.g. after InsufficientInstanceCapacity). */
+  readonly isUnavailable?: (type: string, zone: string, capacityType: CapacityType) => boolean;
+}
+
+/**
+ * One scheduling pool per NodePool: its NodeClass (kubelet settings of v1beta1 / v1alpha5 pools
+ * merged in) and the catalog's instance types resolved for it. A pool whose NodeClass is missing
+ * gets a `problem` and no instance types; the scheduler reports it as the reason.
+ */
+export function schedulingPools(
+  nodePools: readonly NodePool[],
+  nodeClasses: readonly NodeClass[],
+  catalog: Catalog,
+  options: SchedulingPoolOptions = {},
+): SchedulingPool[] {
+  const byName = new Map(nodeClasses.map((c) => [c.name, c]));
+  return nodePools.map((pool) => {
+    const found = byName.get(pool.nodeClassRef.name);
+    if (!found) {
+      return {
+        pool,
+        instanceTypes: [],
+        problem: `nodeClassRef ${pool.nodeClassRef.kind}/${pool.nodeClassRef.name} not found`,
+      };
+    }
+    const nodeClass = pool.kubelet ? { ...found, kubelet: { ...found.kubelet, ...pool.kubelet } } : found;
+    return {
+      pool,
+      nodeClass,
+      instanceTypes: resolveInstanceTypes(catalog, nodeClass, { isUnavailable: options.isUnavailable }),
+    };
+  });
+}
