@@ -67,6 +67,8 @@ export interface SimulatedCloud {
   readonly queues: JoinerQueues;
   readonly busName: string;
   readonly tableName: string;
+  /** Function URL of the webhook function (502 until a `webhook` handler is set on the runner). */
+  readonly webhookUrl: string;
   readonly clock: VirtualClock;
   readonly random: SeededRandom;
   readonly faults: FaultInjector;
@@ -142,6 +144,7 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
     });
     runner.start();
     closers.push(() => runner.stop());
+    const webhookUrl = await runner.functionUrl('webhook');
     if (options.autoAdvance !== undefined) clock.startAuto(options.autoAdvance);
     const endpoints = {
       kubernetes: kube.url,
@@ -161,6 +164,7 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       queues,
       busName: JOINER_BUS_NAME,
       tableName,
+      webhookUrl,
       clock,
       random,
       faults,

@@ -9,7 +9,14 @@
  * on the virtual clock.
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import type { Context, ScheduledEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type {
+  Context,
+  LambdaFunctionURLEvent,
+  ScheduledEvent,
+  SQSBatchResponse,
+  SQSEvent,
+  SQSRecord,
+} from 'aws-lambda';
 import {
   EVENT_SOURCES,
   type EventSourceSpec,
@@ -22,6 +29,7 @@ import {
 import type { VirtualClock } from '../clock.js';
 import type { QueueRef } from '../sqs/sqs-simulator.js';
 import { batchOutcome } from './batch-outcome.js';
+import { type FunctionUrl, startFunctionUrl } from './function-url.js';
 import { createLambdaContext, deployedFunctionName, type LambdaEnvironment } from './lambda-context.js';
 import { QueuePoller } from './queue-poller.js';
 import { RecurringTimer, scheduledEvent } from './schedules.js';
@@ -31,11 +39,14 @@ import { RecurringTimer, scheduledEvent } from './schedules.js';
  * event kind (`(event: SQSEvent, context) => ...`) are accepted.
  */
 export type FunctionHandler = {
-  handle(event: SQSEvent | ScheduledEvent, context: Context): Promise<SQSBatchResponse | undefined | unknown>;
+  handle(event: RunnerEvent, context: Context): Promise<SQSBatchResponse | undefined | unknown>;
 }['handle'];
 
+/** The events the simulated Lambda service delivers: SQS batches, schedules, function URL requests. */
+export type RunnerEvent = SQSEvent | ScheduledEvent | LambdaFunctionURLEvent;
+
 /** What triggered an invocation. */
-export type Trigger = QueueName | 'schedule' | 'direct';
+export type Trigger = QueueName | 'schedule' | 'direct' | 'url';
 
 /** One finished invocation. */
 export interface InvocationRecord {
@@ -77,6 +88,7 @@ export class LambdaRunner {
   private readonly pollers = new Map<QueueName, QueuePoller>();
   private readonly log: InvocationRecord[] = [];
   private readonly pending = new Set<Promise<unknown>>();
+  private readonly urls: FunctionUrl[] = [];
   private readonly env: LambdaEnvironment;
   private readonly sweep: RecurringTimer;
   private running = false;
@@ -112,8 +124,30 @@ export class LambdaRunner {
   }
 
   /** Invokes a function directly (like `lambda invoke`), with a fresh context; rejects when it fails. */
-  async invoke(name: FunctionName, event: SQSEvent | ScheduledEvent): Promise<unknown> {
+  async invoke(name: FunctionName, event: RunnerEvent): Promise<unknown> {
     return this.track(this.call(name, event));
+  }
+
+  /**
+   * Starts a function URL for `name` on 127.0.0.1 (e.g. the webhook the API server calls); each
+   * request invokes the function's current handler. Closed by stop().
+   */
+  async functionUrl(name: FunctionName): Promise<string> {
+    const url = await startFunctionUrl((event) => {
+      const started = Date.now();
+      return this.invoke(name, event).then(
+        (result) => {
+          this.record(name, 'url', 0, 0, started);
+          return result;
+        },
+        (error) => {
+          this.record(name, 'url', 0, 0, started, error);
+          throw error;
+        },
+      );
+    }, this.env.account);
+    this.urls.push(url);
+    return url.url;
   }
 
   /** Finished invocations, oldest first (the last 10 000). */
@@ -133,6 +167,7 @@ export class LambdaRunner {
     this.sweep.cancel();
     await Promise.all([...this.pollers.values()].map((poller) => poller.stop()));
     this.pollers.clear();
+    await Promise.all(this.urls.splice(0).map((url) => url.close()));
     await Promise.allSettled([...this.pending]);
   }
 
@@ -191,7 +226,7 @@ export class LambdaRunner {
   }
 
   /** Calls the handler with a context, failing it after the (scaled) function timeout. */
-  private async call(name: FunctionName, event: SQSEvent | ScheduledEvent): Promise<unknown> {
+  private async call(name: FunctionName, event: RunnerEvent): Promise<unknown> {
     const handler = this.handlers.get(name);
     if (!handler) throw new Error(`no handler registered for function '${name}'`);
     const timeoutMs = FUNCTIONS[name].timeoutSeconds * 1000 * (this.options.timeScale ?? 1);

@@ -1,5 +1,5 @@
 import { GetQueueAttributesCommand, SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
-import type { Context, ScheduledEvent, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, LambdaFunctionURLEvent, ScheduledEvent, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   EVENT_SOURCES,
@@ -68,7 +68,7 @@ async function redriveQueues(): Promise<{ queue: QueueRef; dlq: QueueRef }> {
 
 function startRunner(
   queues: Partial<Record<QueueName, QueueRef>>,
-  handlers: Partial<Record<'lifecycle' | 'provisioner' | 'disruption', FunctionHandler>>,
+  handlers: Partial<Record<'lifecycle' | 'provisioner' | 'disruption' | 'webhook', FunctionHandler>>,
   extra: { sources?: EventSourceSpec[]; timeScale?: number; clock?: VirtualClock } = {},
 ): LambdaRunner {
   runner = new LambdaRunner({
@@ -262,5 +262,36 @@ describe('Lambda runner', () => {
     await expect(runner?.invoke('lifecycle', { Records: [] })).rejects.toThrow(
       /joiner-lifecycle: Task timed out/,
     );
+  });
+
+  it('serves a function URL with the payload 2.0 event and the function result', async () => {
+    const seen: LambdaFunctionURLEvent[] = [];
+    const r = startRunner({}, {}, { sources: [] });
+    r.setHandler('webhook', async (event: LambdaFunctionURLEvent) => {
+      seen.push(event);
+      if (event.rawPath === '/fail') throw new Error('broken');
+      return { statusCode: 201, headers: { 'content-type': 'application/json' }, body: '{"allowed":true}' };
+    });
+    const url = await r.functionUrl('webhook');
+    const ok = await fetch(`${url}validate?x=1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-secret': 's3' },
+      body: '{"kind":"AdmissionReview"}',
+    });
+    expect(ok.status).toBe(201);
+    expect(await ok.json()).toEqual({ allowed: true });
+    expect(seen[0]).toMatchObject({
+      version: '2.0',
+      rawPath: '/validate',
+      rawQueryString: 'x=1',
+      queryStringParameters: { x: '1' },
+      headers: { 'x-secret': 's3' },
+      body: '{"kind":"AdmissionReview"}',
+      isBase64Encoded: false,
+      requestContext: { http: { method: 'POST', path: '/validate' } },
+    });
+    const failed = await fetch(`${url}fail`, { method: 'POST', body: 'x' });
+    expect(failed.status).toBe(502);
+    await failed.text();
   });
 });
