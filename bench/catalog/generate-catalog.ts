@@ -37,7 +37,8 @@ function round(price: number): number {
 function offerings(name: string, family: FamilyFacts, onDemand: number): Offering[] {
   return family.zones.flatMap((letter) => {
     const zone = `${REGION}${letter}`;
-    const discount = family.spotDiscount + (unit(`${name}/${zone}`) - 0.5) * 0.1;
+    const varied = family.spotDiscount + (unit(`${name}/${zone}`) - 0.5) * 0.1;
+    const discount = Math.min(0.68, Math.max(0.32, varied));
     return [
       { zone, capacityType: 'on-demand' as const, price: onDemand },
       { zone, capacityType: 'spot' as const, price: round(onDemand * (1 - discount)) },

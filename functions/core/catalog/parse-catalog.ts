@@ -13,7 +13,7 @@ export { CatalogError } from './catalog-error.js';
  * @param source where it came from (a file name), for the error message
  */
 export function parseCatalog(json: unknown, source: string): Catalog {
-  const result = catalogSchema.safeParse(json);
+  const result = catalogSchema.safeParse(json, { reportInput: true });
   if (!result.success) throw new CatalogError(source, result.error.issues.flatMap(describeIssue));
   const problems = crossCheck(result.data);
   if (problems.length > 0) throw new CatalogError(source, problems);
