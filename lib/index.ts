@@ -7,9 +7,9 @@ export {
   type InstallerProperties,
 } from './constructs/cluster-installer.js';
 export {
+  CLUSTER_TAG_KEY,
   ControllerPermissions,
   type ControllerPermissionsProps,
-  clusterTagKey,
 } from './constructs/controller-permissions.js';
 export { JoinerEventBus, type JoinerEventBusProps } from './constructs/event-bus.js';
 export { HandlerFunction, type HandlerFunctionProps, type LogLevel } from './constructs/handler-function.js';

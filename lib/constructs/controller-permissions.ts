@@ -1,12 +1,11 @@
 import { Stack, Token, Validations } from 'aws-cdk-lib';
 import { type IRole, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
+import { TAG } from '../../functions/core/launch/tags.js';
 import { nagArn } from './nag-findings.js';
 
-/** Tag key (value `owned`) on every EC2 resource joiner creates; IAM scopes writes by it. */
-export function clusterTagKey(clusterName: string): string {
-  return `kubernetes.io/cluster/${clusterName}`;
-}
+/** Tag key (value: the cluster name) on every EC2 resource joiner creates; IAM scopes writes by it. */
+export const CLUSTER_TAG_KEY = TAG.cluster;
 
 /** Read-only EC2 calls; EC2 Describe actions do not support resource-level permissions. */
 export const EC2_READ_ACTIONS = [
@@ -51,7 +50,8 @@ export class ControllerPermissions extends Construct {
     }
     const stack = Stack.of(this);
     const ec2 = (type: string) => stack.formatArn({ service: 'ec2', resource: type, resourceName: '*' });
-    const tag = clusterTagKey(props.clusterName);
+    const tag = CLUSTER_TAG_KEY;
+    const owner = props.clusterName;
     const created = [
       'fleet',
       'instance',
@@ -65,13 +65,13 @@ export class ControllerPermissions extends Construct {
         sid: 'LaunchTaggedResources',
         actions: ['ec2:RunInstances', 'ec2:CreateFleet', 'ec2:CreateLaunchTemplate'],
         resources: created.map(ec2),
-        conditions: { StringEquals: { [`aws:RequestTag/${tag}`]: 'owned' } },
+        conditions: { StringEquals: { [`aws:RequestTag/${tag}`]: owner } },
       }),
       new PolicyStatement({
         sid: 'LaunchFromClusterLaunchTemplates',
         actions: ['ec2:RunInstances', 'ec2:CreateFleet'],
         resources: [ec2('launch-template')],
-        conditions: { StringEquals: { [`aws:ResourceTag/${tag}`]: 'owned' } },
+        conditions: { StringEquals: { [`aws:ResourceTag/${tag}`]: owner } },
       }),
       new PolicyStatement({
         sid: 'LaunchIntoNetwork',
@@ -93,7 +93,7 @@ export class ControllerPermissions extends Construct {
         resources: created.map(ec2),
         conditions: {
           StringEquals: {
-            [`aws:RequestTag/${tag}`]: 'owned',
+            [`aws:RequestTag/${tag}`]: owner,
             'ec2:CreateAction': ['RunInstances', 'CreateFleet', 'CreateLaunchTemplate'],
           },
         },
@@ -107,7 +107,7 @@ export class ControllerPermissions extends Construct {
           'ec2:ModifyNetworkInterfaceAttribute',
         ],
         resources: [ec2('instance'), ec2('launch-template'), ec2('network-interface')],
-        conditions: { StringEquals: { [`aws:ResourceTag/${tag}`]: 'owned' } },
+        conditions: { StringEquals: { [`aws:ResourceTag/${tag}`]: owner } },
       }),
       new PolicyStatement({
         sid: 'PassNodeRoleToEc2',

@@ -33,7 +33,7 @@ function permissions(vpcId?: string) {
 const resourceText = (s: Statement) => JSON.stringify(s.Resource);
 const tagConditions = (s: Statement) =>
   Object.keys(s.Condition?.StringEquals ?? {}).filter((k) =>
-    /^aws:(RequestTag|ResourceTag)\/kubernetes\.io\/cluster\/prod$/.test(k),
+    /^aws:(RequestTag|ResourceTag)\/joiner\.sh\/cluster$/.test(k),
   );
 
 describe('ControllerPermissions', () => {
@@ -55,7 +55,7 @@ describe('ControllerPermissions', () => {
         continue;
       }
       expect(tagConditions(s), s.Sid).toHaveLength(1);
-      expect(Object.values(s.Condition?.StringEquals ?? {})).toContain('owned');
+      expect(Object.values(s.Condition?.StringEquals ?? {})).toContain('prod');
     }
     const tagging = writes.find((s) => s.Sid === 'TagOnLaunch');
     expect(tagging?.Condition?.StringEquals['ec2:CreateAction']).toEqual([
