@@ -100,23 +100,21 @@ async function handle(
     const handler = ACTIONS[action];
     if (!handler)
       throw new Ec2Error('InvalidAction', `The action ${action} is not valid for this web service.`);
-    send(res, 200, successXml(action, requestId, handler(ctx, params)));
+    send(res, 200, successXml(action, requestId, handler(ctx, params)), requestId);
   } catch (error) {
-    if (error instanceof Ec2Error)
-      send(res, error.httpStatus, errorXml(error.code, error.message, requestId));
-    else
-      send(
-        res,
-        500,
-        errorXml('InternalError', `Simulated EC2 failed: ${(error as Error).message}`, requestId),
-      );
+    const e =
+      error instanceof Ec2Error
+        ? error
+        : new Ec2Error('InternalError', `Simulated EC2 failed: ${(error as Error).message}`, 500);
+    send(res, e.httpStatus, errorXml(e.code, e.message, requestId), requestId);
   }
 }
 
-function send(res: ServerResponse, status: number, body: string): void {
+function send(res: ServerResponse, status: number, body: string, requestId: string): void {
   res.writeHead(status, {
     'content-type': 'text/xml;charset=UTF-8',
     'content-length': Buffer.byteLength(body),
+    'x-amzn-requestid': requestId,
   });
   res.end(body);
 }

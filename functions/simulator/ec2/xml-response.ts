@@ -1,9 +1,9 @@
 /**
  * The EC2 Query protocol's response side: a plain object becomes the `<ActionResponse>` document
  * in the 2016-11-15 namespace. Arrays become `<item>` lists, `undefined` members are left out,
- * dates become ISO timestamps.
+ * dates become ISO timestamps. Written directly (not through a generic XML builder) because
+ * DescribeInstanceTypes pages are large and a generic builder made them several times slower.
  */
-import { XMLBuilder } from 'fast-xml-parser';
 
 export const EC2_NAMESPACE = 'http://ec2.amazonaws.com/doc/2016-11-15/';
 
@@ -13,38 +13,54 @@ export interface XmlObject {
   [name: string]: XmlValue;
 }
 
-const builder = new XMLBuilder({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  suppressEmptyNode: false,
-});
+const HEADER = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
 /** Renders a successful response of `action`. */
 export function successXml(action: string, requestId: string, body: XmlObject): string {
-  const root = { '@_xmlns': EC2_NAMESPACE, requestId, ...(normalize(body) as Record<string, unknown>) };
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${builder.build({ [`${action}Response`]: root })}`;
+  const parts: string[] = [
+    HEADER,
+    `<${action}Response xmlns="${EC2_NAMESPACE}">`,
+    element('requestId', requestId),
+  ];
+  for (const [name, value] of Object.entries(body)) write(parts, name, value);
+  parts.push(`</${action}Response>`);
+  return parts.join('');
 }
 
 /** Renders the EC2 error envelope. */
 export function errorXml(code: string, message: string, requestId: string): string {
-  const doc = { Response: { Errors: { Error: { Code: code, Message: message } }, RequestID: requestId } };
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${builder.build(doc)}`;
+  return `${HEADER}<Response><Errors><Error>${element('Code', code)}${element('Message', message)}</Error></Errors>${element('RequestID', requestId)}</Response>`;
 }
 
-function normalize(value: XmlValue): unknown {
-  if (value === undefined || value === null) return undefined;
-  if (value instanceof Date) return value.toISOString();
-  if (Array.isArray(value)) {
-    const items = value.filter((v) => v !== undefined && v !== null).map(normalize);
-    return items.length === 0 ? '' : { item: items };
+function element(name: string, text: string): string {
+  return `<${name}>${escapeXml(text)}</${name}>`;
+}
+
+function write(parts: string[], name: string, value: XmlValue): void {
+  if (value === undefined || value === null) return;
+  if (value instanceof Date) {
+    parts.push(element(name, value.toISOString()));
+  } else if (Array.isArray(value)) {
+    parts.push(`<${name}>`);
+    for (const item of value) write(parts, 'item', item);
+    parts.push(`</${name}>`);
+  } else if (typeof value === 'object') {
+    parts.push(`<${name}>`);
+    for (const [child, childValue] of Object.entries(value)) write(parts, child, childValue);
+    parts.push(`</${name}>`);
+  } else {
+    parts.push(element(name, String(value)));
   }
-  if (typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(value)) {
-      const normalized = normalize(child);
-      if (normalized !== undefined) out[key] = normalized;
-    }
-    return out;
-  }
-  return String(value);
+}
+
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+};
+
+function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ENTITIES[c]);
 }

@@ -1,4 +1,5 @@
 import {
+  type _InstanceType,
   CreateFleetCommand,
   type CreateFleetCommandInput,
   DescribeInstancesCommand,
@@ -10,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from './ec2-harness.js';
 import { createMultusTemplates, ids, multusConfigs } from './multus-fixtures.js';
 
-function onDemandFleet(h: Harness, types: string[], token?: string): CreateFleetCommandInput {
+function onDemandFleet(h: Harness, types: _InstanceType[], token?: string): CreateFleetCommandInput {
   return {
     Type: 'instant',
     ClientToken: token,

@@ -1,4 +1,8 @@
-import { CreateLaunchTemplateCommand, type FleetLaunchTemplateConfigRequest } from '@aws-sdk/client-ec2';
+import {
+  type _InstanceType,
+  CreateLaunchTemplateCommand,
+  type FleetLaunchTemplateConfigRequest,
+} from '@aws-sdk/client-ec2';
 import type { Harness } from './ec2-harness.js';
 
 export const CLUSTER = 'eks-karpenterwithmultus';
@@ -70,7 +74,7 @@ export async function createMultusTemplates(h: Harness, prefix = 'multus'): Prom
 /** Launch template configs for the zones, each overriding the instance types with the zone's node subnet. */
 export function multusConfigs(
   h: Harness,
-  types: string[],
+  types: _InstanceType[],
   prefix = 'multus',
 ): FleetLaunchTemplateConfigRequest[] {
   const t = ids(h);

@@ -1,9 +1,9 @@
-import { CreateFleetCommand, CreateLaunchTemplateCommand } from '@aws-sdk/client-ec2';
+import { type _InstanceType, CreateFleetCommand, CreateLaunchTemplateCommand } from '@aws-sdk/client-ec2';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from './ec2-harness.js';
 import { ids, ZONES } from './multus-fixtures.js';
 
-const TYPES = ['m5.large', 'c6i.large', 'r5.large'];
+const TYPES: _InstanceType[] = ['m5.large', 'c6i.large', 'r5.large'];
 
 describe('CreateFleet allocation strategies', () => {
   let h: Harness;
