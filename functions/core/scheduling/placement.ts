@@ -193,18 +193,27 @@ function waitsForOthers(entry: PodEntry): boolean {
   return entry.cls.variants.some((v) => v.topology.affinities.length > 0);
 }
 
-/** Places pods in order; pods that wait for others get more rounds while rounds make progress. */
-function placeRounds(placer: Placer, order: readonly PodEntry[]): void {
+/** Forgets the recorded failures of pods about to be retried. */
+function forget(placer: Placer, retry: readonly PodEntry[]): void {
+  const ids = new Set(retry.map((e) => e.id));
+  const kept = placer.unschedulable.filter((u) => !ids.has(u.pod));
+  placer.unschedulable.length = 0;
+  placer.unschedulable.push(...kept);
+}
+
+/**
+ * Places pods in order; pods that wait for others get more rounds while rounds make progress.
+ * Returns the waiting pods still unplaced.
+ */
+function placeRounds(placer: Placer, order: readonly PodEntry[]): PodEntry[] {
   let retry = order.filter((entry) => !placer.place(entry) && waitsForOthers(entry));
   while (retry.length > 0) {
-    const ids = new Set(retry.map((e) => e.id));
-    const kept = placer.unschedulable.filter((u) => !ids.has(u.pod));
-    placer.unschedulable.length = 0;
-    placer.unschedulable.push(...kept);
+    forget(placer, retry);
     const next = retry.filter((entry) => !placer.place(entry));
-    if (next.length === retry.length) break;
+    if (next.length === retry.length) return next;
     retry = next;
   }
+  return retry;
 }
 
 /**
@@ -224,10 +233,14 @@ export function placeAll(s: RunState): Placement {
     }
     return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
   });
-  placeRounds(placer, order.filter(waitsForOthers));
+  const waiting = placeRounds(placer, order.filter(waitsForOthers));
   placeRounds(
     placer,
     order.filter((e) => !waitsForOthers(e)),
   );
+  if (waiting.length > 0) {
+    forget(placer, waiting);
+    placeRounds(placer, waiting);
+  }
   return { claims: placer.claims, unschedulable: placer.unschedulable };
 }

@@ -2,6 +2,7 @@
 import type { PersistentVolume, PersistentVolumeClaim, Pod } from '../model/kube-objects.js';
 import { termRequirements } from './node-affinity.js';
 import { Requirements } from './requirements.js';
+import { ZONE } from './well-known.js';
 
 /** Lookup of PVs and PVCs by name. */
 export interface VolumeIndex {
@@ -30,6 +31,21 @@ function boundVolume(index: VolumeIndex, pvc: PersistentVolumeClaim): Persistent
   return undefined;
 }
 
+/** Zone keys of CSI drivers and the deprecated beta label, which nodes carry as the well-known zone. */
+const ZONE_ALIASES = ['topology.ebs.csi.aws.com/zone', 'failure-domain.beta.kubernetes.io/zone'];
+
+function zoneAliased(reqs: Requirements): Requirements {
+  let out = reqs;
+  for (const alias of ZONE_ALIASES) {
+    const set = reqs.get(alias);
+    if (!set) continue;
+    out = Requirements.of(out.toList().filter((r) => r.key !== alias)).and(
+      Requirements.EMPTY.with(ZONE, set),
+    );
+  }
+  return out;
+}
+
 /**
  * Requirements the pod's persistent volumes put on its node: the node affinity of each bound PV
  * (only its first term when it has several, like Karpenter). Empty when no volume constrains the pod.
@@ -44,7 +60,7 @@ export function volumeRequirements(pod: Pod, index: VolumeIndex): Requirements {
     if (!pvc) continue;
     const pv = boundVolume(index, pvc);
     const terms = pv?.spec.nodeAffinity?.required?.nodeSelectorTerms;
-    if (terms && terms.length > 0) reqs = reqs.and(termRequirements(terms[0]));
+    if (terms && terms.length > 0) reqs = reqs.and(zoneAliased(termRequirements(terms[0])));
   }
   return reqs;
 }
