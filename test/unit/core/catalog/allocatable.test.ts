@@ -25,6 +25,9 @@ describe('max pods', () => {
     ['m5.4xlarge', 234],
     ['r5.24xlarge', 737],
     ['g5.48xlarge', 345],
+    ['g5.8xlarge', 234],
+    ['g4dn.16xlarge', 58],
+    ['x1e.xlarge', 29],
   ])('%s is ENI-limited to %i pods', (name, pods) => {
     expect(maxPods(type(name))).toBe(pods);
   });
