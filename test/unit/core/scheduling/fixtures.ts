@@ -32,7 +32,7 @@ export function instanceType(
 ): ResolvedInstanceType {
   const zones = o.zones ?? ZONES;
   const family = o.family ?? name.split('.')[0];
-  const gpu = o.gpus ? { 'nvidia.com/gpu': o.gpus } : {};
+  const gpu: Record<string, number> = o.gpus ? { 'nvidia.com/gpu': o.gpus } : {};
   return {
     name,
     labels: {
