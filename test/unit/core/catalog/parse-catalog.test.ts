@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -116,6 +116,16 @@ describe('parseCatalog', () => {
     expect(errorOf([])).toMatch(/\(root\): expected an object, got an array/);
     expect(errorOf({ region: 'us-west-2', instanceTypes: [] })).toMatch(/instanceTypes: expected at least 1/);
     expect(errorOf({ ...minimal(), region: 'oregon' })).toMatch(/region: expected an AWS region/);
+  });
+});
+
+describe('docs/catalog.md', () => {
+  it('shows an example that parses', async () => {
+    const doc = await readFile(new URL('../../../../docs/catalog.md', import.meta.url), 'utf8');
+    const example = /```json\n([\s\S]*?)```/.exec(doc)?.[1];
+    expect(example).toBeDefined();
+    const catalog = parseCatalog(JSON.parse(example ?? ''), 'docs/catalog.md');
+    expect(catalog.instanceTypes.map((t) => t.name)).toEqual(['m5.large', 'g4dn.xlarge']);
   });
 });
 
