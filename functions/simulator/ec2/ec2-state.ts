@@ -104,6 +104,8 @@ export class Ec2State {
   readonly pools = new Map<string, number>();
   /** RunInstances idempotency: client token to fingerprint and response. */
   readonly runTokens = new Map<string, { fingerprint: string; response: XmlObject }>();
+  /** CreateLaunchTemplate idempotency: client token to template id and fingerprint. */
+  readonly launchTemplateTokens = new Map<string, { launchTemplateId: string; fingerprint: string }>();
   /** Maximum running spot instances (MaxSpotInstanceCountExceeded beyond); unlimited when absent. */
   spotInstanceLimit?: number;
 

@@ -26,6 +26,18 @@ function templateXml(ctx: Ec2Context, template: LaunchTemplateRecord): XmlObject
 
 export const createLaunchTemplate: Ec2Action = (ctx, params) => {
   const name = params.required('LaunchTemplateName');
+  const clientToken = params.str('ClientToken');
+  const replayed = clientToken ? ctx.state.launchTemplateTokens.get(clientToken) : undefined;
+  const previous = replayed ? ctx.state.launchTemplates.get(replayed.launchTemplateId) : undefined;
+  if (replayed && previous) {
+    if (replayed.fingerprint !== params.fingerprint(['ClientToken'])) {
+      throw new Ec2Error(
+        'IdempotentParameterMismatch',
+        `ClientToken '${clientToken}' was already used with different parameters`,
+      );
+    }
+    return { launchTemplate: templateXml(ctx, previous) };
+  }
   if (!NAME_PATTERN.test(name)) {
     throw new Ec2Error(
       'InvalidLaunchTemplateName.MalformedException',
@@ -53,6 +65,13 @@ export const createLaunchTemplate: Ec2Action = (ctx, params) => {
     latestVersion: 1,
   };
   ctx.state.launchTemplates.set(template.launchTemplateId, template);
+  if (clientToken) {
+    const fingerprint = params.fingerprint(['ClientToken']);
+    ctx.state.launchTemplateTokens.set(clientToken, {
+      launchTemplateId: template.launchTemplateId,
+      fingerprint,
+    });
+  }
   return { launchTemplate: templateXml(ctx, template) };
 };
 

@@ -35,6 +35,7 @@ export const describeSubnets: Ec2Action = (ctx, params) => {
           'availability-zone-id': [ctx.state.zoneId(spec.availabilityZone)],
           'cidr-block': [spec.cidrBlock],
           state: ['available'],
+          'owner-id': [accountId],
         },
         spec.tags,
       ),

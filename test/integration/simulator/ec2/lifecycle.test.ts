@@ -113,6 +113,18 @@ describe('instance lifecycle in the simulated EC2', () => {
     });
   });
 
+  it('returns the same launch template for a replayed ClientToken', async () => {
+    const input = {
+      LaunchTemplateName: 'tokened',
+      ClientToken: 'tok-1',
+      LaunchTemplateData: { ImageId: ids(h).al2023 },
+    };
+    const first = await h.ec2.send(new CreateLaunchTemplateCommand(input));
+    const again = await h.ec2.send(new CreateLaunchTemplateCommand(input));
+    expect(again.LaunchTemplate?.LaunchTemplateId).toBe(first.LaunchTemplate?.LaunchTemplateId);
+    expect(h.sim.state.launchTemplates.size).toBe(4);
+  });
+
   it('keeps launch template names unique and deletes templates', async () => {
     const data = { ImageId: ids(h).al2023 };
     await expect(
