@@ -1,0 +1,79 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+
+async function joiner(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run('node', ['bin/joiner.js', ...args]);
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('joiner plan', () => {
+  it("prints a table like Karpenter's log", async () => {
+    const r = await joiner('plan', '-f', 'examples/seed-004');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('computed packing of 4 node(s) for 21 pod(s)');
+    expect(r.stdout).toMatch(/spot-general-1\s+spot-general\s+c5\.2xlarge\s+us-west-2[ab]\s+spot\s+7/);
+  });
+
+  it('prints the plan as JSON with a summary', async () => {
+    const r = await joiner('plan', '-f', 'examples/seed-004', '-o', 'json');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.summary).toMatchObject({ pods: 21, nodeClaims: 4 });
+    expect(out.summary.hourlyCost).toBeGreaterThan(0);
+    const claim = out.nodeClaims[0];
+    expect(Object.keys(claim)).toEqual(
+      expect.arrayContaining(['name', 'nodePool', 'pods', 'instanceTypeOptions', 'labels', 'taints']),
+    );
+    expect(Object.keys(claim.instanceTypeOptions[0]).sort()).toEqual([
+      'capacityType',
+      'instanceType',
+      'price',
+      'zone',
+    ]);
+    expect(out.existingPlacements).toEqual([]);
+    expect(out.unschedulable).toEqual([]);
+  });
+
+  it('exits 0 with unschedulable pods and lists them', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'plan-'));
+    const file = join(dir, 'pod.yaml');
+    await writeFile(
+      file,
+      'apiVersion: v1\nkind: Pod\nmetadata:\n  name: lonely\nspec:\n  containers:\n    - name: a\n      resources:\n        requests:\n          cpu: "1"\n',
+    );
+    const r = await joiner('plan', '-f', file);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('default/lonely: no nodes and no NodePools');
+  });
+
+  it('exits non-zero with a clear message on bad input', async () => {
+    const missing = await joiner('plan', '-f', 'does/not/exist.yaml');
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('does/not/exist.yaml');
+    const badFormat = await joiner('plan', '-f', 'examples/seed-004', '-o', 'xml');
+    expect(badFormat.code).not.toBe(0);
+    expect(badFormat.stderr).toContain('unknown output format');
+    const dir = await mkdtemp(join(tmpdir(), 'plan-'));
+    await writeFile(join(dir, 'catalog.json'), '{"region": 1}');
+    const badCatalog = await joiner(
+      'plan',
+      '-f',
+      'examples/seed-004',
+      '--catalog',
+      join(dir, 'catalog.json'),
+    );
+    expect(badCatalog.code).not.toBe(0);
+    expect(badCatalog.stderr).toContain('catalog.json');
+  });
+});
