@@ -1,7 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { type Command, InvalidArgumentError } from 'commander';
-import { parseCatalog } from '../../functions/core/catalog/parse-catalog.js';
-import type { Catalog } from '../../functions/core/model/instance-type.js';
+import { readCatalog } from '../../functions/adapters/files/read-catalog.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../../functions/simulator/cloud.js';
 
 interface SimUpOptions {
@@ -50,22 +48,6 @@ async function simUp(options: SimUpOptions): Promise<number> {
   console.error(`joiner sim up: ${signal}, stopping`);
   await cloud.close();
   return 0;
-}
-
-async function readCatalog(file: string): Promise<Catalog> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new Error(`cannot read catalog ${file}: ${(error as NodeJS.ErrnoException).code ?? error}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`catalog ${file} is not valid JSON: ${(error as Error).message}`);
-  }
-  return parseCatalog(json, file);
 }
 
 function parseInteger(value: string): number {

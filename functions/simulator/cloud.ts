@@ -5,13 +5,12 @@
  * queues, DLQs and table created from the shared descriptions, and the Lambda runner feeding
  * joiner's handlers from the queues and the sweep schedule.
  */
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ensureTable } from '../adapters/store/ensure-table.js';
-import { parseCatalog } from '../core/catalog/parse-catalog.js';
+import { bundledCatalog } from '../core/catalog/bundled.js';
 import type { Catalog } from '../core/model/instance-type.js';
 import { ENV } from '../shared/env.js';
 import { DEFAULT_BUS_NAME, JOINER_BUS_NAME } from '../shared/event-rules.js';
@@ -84,7 +83,7 @@ export interface SimulatedCloud {
 
 /** Starts the simulated cloud. */
 export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): Promise<SimulatedCloud> {
-  const catalog = options.catalog ?? (await loadBundledCatalog());
+  const catalog = options.catalog ?? bundledCatalog;
   const region = options.region ?? catalog.region;
   const clusterName = options.clusterName ?? 'joiner-sim';
   const clock = new VirtualClock();
@@ -236,17 +235,6 @@ async function writeKubeconfig(yaml: string): Promise<string> {
   const path = join(dir, 'kubeconfig.yaml');
   await writeFile(path, yaml, { mode: 0o600 });
   return path;
-}
-
-/** The catalog bundled with joiner (the JSON file in functions/core/catalog/data/). */
-export async function loadBundledCatalog(): Promise<Catalog> {
-  const dir = fileURLToPath(new URL('../core/catalog/data/', import.meta.url));
-  const files = (await readdir(dir).catch(() => [])).filter((f) => f.endsWith('.json')).sort();
-  if (files.length === 0) {
-    throw new Error(`no bundled instance catalog found in ${dir}: pass a catalog (--catalog FILE)`);
-  }
-  const file = join(dir, files[0]);
-  return parseCatalog(JSON.parse(await readFile(file, 'utf8')), file);
 }
 
 function mapValues<T, U>(record: Record<QueueName, T>, fn: (value: T) => U): Record<QueueName, U> {

@@ -16,7 +16,6 @@ import {
   JOINER_EVENT_SOURCE,
 } from '../../../../functions/shared/event-rules.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../../../../functions/simulator/cloud.js';
-import { smallCatalog } from './small-catalog.js';
 
 const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
 let cloud: SimulatedCloud;
@@ -35,7 +34,6 @@ const bodies = (event: SQSEvent) => event.Records.map((r) => JSON.parse(r.body))
 beforeAll(async () => {
   const started = Date.now();
   cloud = await startSimulatedCloud({
-    catalog: smallCatalog,
     seed: 7,
     handlers: {
       provisioner: async (event: SQSEvent) => void provisioned.push(...bodies(event)),
@@ -58,8 +56,9 @@ async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> 
 }
 
 describe('startSimulatedCloud', () => {
-  it('starts every service on loopback in under 3 s and describes how to reach them', () => {
+  it('starts every service on loopback with the bundled catalog in under 3 s and describes how to reach them', () => {
     expect(startMs).toBeLessThan(3000);
+    expect(cloud.region).toBe('us-west-2');
     for (const url of Object.values(cloud.endpoints)) expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(existsSync(cloud.kubeconfigPath)).toBe(true);
     const env = cloud.env();
