@@ -9,7 +9,7 @@ import { describeSet, valueAllowed } from './requirement-set.js';
 import type { Requirements } from './requirements.js';
 import type { Dims } from './resource-vector.js';
 import { formatTaint, untoleratedTaint } from './tolerations.js';
-import type { Topology, TopologyTarget } from './topology.js';
+import type { Topology } from './topology.js';
 import { CAPACITY_TYPE, HOSTNAME, ZONE } from './well-known.js';
 
 /** Shared state of the run a claim lives in. */
@@ -71,6 +71,18 @@ export class Claim {
     if (typeof options === 'string') return options;
     this.commit(entry, cls, reqs, options, req, env);
     return undefined;
+  }
+
+  /** Widens the options back to every pool type that meets the requirements and holds the pods. */
+  reopen(): void {
+    const options = this.pool.baseOptions.filter((i) => {
+      const t = this.pool.types[i];
+      for (let d = 0; d < this.used.length; d++) if (this.used[d] > t.alloc[d]) return false;
+      return typeCompatible(this.pool, t, this.reqs);
+    });
+    if (options.length === 0) return;
+    this.options = options;
+    this.maxAlloc = maxAllocOf(this.pool, options, this.used.length);
   }
 
   private commit(

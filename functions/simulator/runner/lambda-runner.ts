@@ -30,9 +30,13 @@ import type { VirtualClock } from '../clock.js';
 import type { QueueRef } from '../sqs/sqs-simulator.js';
 import { batchOutcome } from './batch-outcome.js';
 import { type FunctionUrl, startFunctionUrl } from './function-url.js';
+import { InvocationLog, type InvocationRecord } from './invocation-log.js';
 import { createLambdaContext, deployedFunctionName, type LambdaEnvironment } from './lambda-context.js';
 import { QueuePoller } from './queue-poller.js';
 import { RecurringTimer, scheduledEvent } from './schedules.js';
+import { Semaphore } from './semaphore.js';
+
+export type { InvocationRecord, Trigger } from './invocation-log.js';
 
 /**
  * A Lambda handler as the runner calls it. Declared with method syntax so handlers typed for one
@@ -44,22 +48,6 @@ export type FunctionHandler = {
 
 /** The events the simulated Lambda service delivers: SQS batches, schedules, function URL requests. */
 export type RunnerEvent = SQSEvent | ScheduledEvent | LambdaFunctionURLEvent;
-
-/** What triggered an invocation. */
-export type Trigger = QueueName | 'schedule' | 'direct' | 'url';
-
-/** One finished invocation. */
-export interface InvocationRecord {
-  readonly functionName: FunctionName;
-  readonly trigger: Trigger;
-  /** SQS records in the batch (0 for schedules and direct calls). */
-  readonly records: number;
-  /** Records reported failed (all of them when the handler threw or timed out). */
-  readonly failed: number;
-  /** Error message when the handler threw, timed out or answered an invalid batch response. */
-  readonly error?: string;
-  readonly durationMs: number;
-}
 
 /** Options of {@link LambdaRunner}. */
 export interface LambdaRunnerOptions {
@@ -80,15 +68,14 @@ export interface LambdaRunnerOptions {
   readonly functionPrefix?: string;
 }
 
-const LOG_LIMIT = 10_000;
-
 /** Runs handlers for the event sources and schedules until stopped. */
 export class LambdaRunner {
   private readonly handlers = new Map<FunctionName, FunctionHandler>();
   private readonly pollers = new Map<QueueName, QueuePoller>();
-  private readonly log: InvocationRecord[] = [];
+  private readonly log = new InvocationLog();
   private readonly pending = new Set<Promise<unknown>>();
   private readonly urls: FunctionUrl[] = [];
+  private readonly reserved = new Map<FunctionName, Semaphore>();
   private readonly env: LambdaEnvironment;
   private readonly sweep: RecurringTimer;
   private running = false;
@@ -137,11 +124,11 @@ export class LambdaRunner {
       const started = Date.now();
       return this.invoke(name, event).then(
         (result) => {
-          this.record(name, 'url', 0, 0, started);
+          this.log.record(name, 'url', { records: 0, failed: 0 }, started);
           return result;
         },
         (error) => {
-          this.record(name, 'url', 0, 0, started, error);
+          this.log.record(name, 'url', { records: 0, failed: 0 }, started, error);
           throw error;
         },
       );
@@ -152,7 +139,12 @@ export class LambdaRunner {
 
   /** Finished invocations, oldest first (the last 10 000). */
   invocations(): readonly InvocationRecord[] {
-    return this.log;
+    return this.log.invocations;
+  }
+
+  /** Errors of the pollers' SQS calls (receive / delete), newest last (the last 100). */
+  errors(): readonly string[] {
+    return this.log.pollErrors;
   }
 
   /** Resolves when no invocation is running. */
@@ -190,7 +182,7 @@ export class LambdaRunner {
       visibilityTimeoutSeconds: Math.max(1, Math.ceil(visibilityTimeoutSeconds(source) * scale)),
       pollWaitSeconds: this.options.pollWaitSeconds ?? 1,
       invoke: (records) => this.invokeBatch(source, records),
-      onError: (error) => this.record(source.function, source.queue, 0, 0, Date.now(), error),
+      onError: (error) => this.log.pollError(source.queue, error),
     });
     this.pollers.set(source.queue, poller);
     poller.start();
@@ -203,10 +195,22 @@ export class LambdaRunner {
       const outcome = batchOutcome(response, records);
       const failed = outcome === 'all' ? records.length : outcome.failed.size;
       const error = outcome === 'all' ? 'invalid batch response: the whole batch is retried' : undefined;
-      this.record(source.function, source.queue, records.length, failed, started, error);
+      this.log.record(
+        source.function,
+        source.queue,
+        { records: records.length, failed: failed },
+        started,
+        error,
+      );
       return outcome;
     } catch (error) {
-      this.record(source.function, source.queue, records.length, records.length, started, error);
+      this.log.record(
+        source.function,
+        source.queue,
+        { records: records.length, failed: records.length },
+        started,
+        error,
+      );
       return 'all' as const;
     }
   }
@@ -219,14 +223,26 @@ export class LambdaRunner {
     const started = Date.now();
     void this.track(
       this.call(name, event).then(
-        () => this.record(name, 'schedule', 0, 0, started),
-        (error) => this.record(name, 'schedule', 0, 0, started, error),
+        () => this.log.record(name, 'schedule', { records: 0, failed: 0 }, started),
+        (error) => this.log.record(name, 'schedule', { records: 0, failed: 0 }, started, error),
       ),
     );
   }
 
+  /** Calls the handler within the function's reserved concurrency, if it has one. */
+  private call(name: FunctionName, event: RunnerEvent): Promise<unknown> {
+    const limit = FUNCTIONS[name].reservedConcurrency;
+    if (limit === undefined) return this.callNow(name, event);
+    let semaphore = this.reserved.get(name);
+    if (!semaphore) {
+      semaphore = new Semaphore(limit);
+      this.reserved.set(name, semaphore);
+    }
+    return semaphore.run(() => this.callNow(name, event));
+  }
+
   /** Calls the handler with a context, failing it after the (scaled) function timeout. */
-  private async call(name: FunctionName, event: RunnerEvent): Promise<unknown> {
+  private async callNow(name: FunctionName, event: RunnerEvent): Promise<unknown> {
     const handler = this.handlers.get(name);
     if (!handler) throw new Error(`no handler registered for function '${name}'`);
     const timeoutMs = FUNCTIONS[name].timeoutSeconds * 1000 * (this.options.timeScale ?? 1);
@@ -253,25 +269,5 @@ export class LambdaRunner {
       () => this.pending.delete(promise),
     );
     return promise;
-  }
-
-  private record(
-    functionName: FunctionName,
-    trigger: Trigger,
-    records: number,
-    failed: number,
-    started: number,
-    error?: unknown,
-  ): void {
-    const message = error === undefined ? undefined : error instanceof Error ? error.message : String(error);
-    this.log.push({
-      functionName,
-      trigger,
-      records,
-      failed,
-      durationMs: Date.now() - started,
-      error: message,
-    });
-    if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
   }
 }

@@ -45,9 +45,7 @@ describe('joiner validate', () => {
     expect(r.out).toContain('NodePool/good: ok');
     expect(r.out).toContain('NodePool/bad: invalid');
     expect(r.out).toContain('document 4: invalid');
-    expect(r.out).toContain(
-      'warning: ' + `${FIX}/mixed.yaml: NodePool/typo: spec.weigth: unknown field "weigth"`,
-    );
+    expect(r.out).toContain(`warning: ${FIX}/mixed.yaml: NodePool/typo: spec.weigth: unknown field "weigth"`);
   });
 
   it('has --help', () => {

@@ -1,0 +1,53 @@
+/** The runner's record of finished invocations and of its pollers' SQS errors. */
+import type { FunctionName, QueueName } from '../../shared/event-sources.js';
+
+/** What triggered an invocation. */
+export type Trigger = QueueName | 'schedule' | 'direct' | 'url';
+
+/** One finished invocation. */
+export interface InvocationRecord {
+  readonly functionName: FunctionName;
+  readonly trigger: Trigger;
+  /** SQS records in the batch (0 for schedules, URLs and direct calls). */
+  readonly records: number;
+  /** Records reported failed (all of them when the handler threw or timed out). */
+  readonly failed: number;
+  /** Error message when the handler threw, timed out or answered an invalid batch response. */
+  readonly error?: string;
+  readonly durationMs: number;
+}
+
+const INVOCATION_LIMIT = 10_000;
+const ERROR_LIMIT = 100;
+
+/** Bounded logs: the last 10 000 invocations and the last 100 poller errors. */
+export class InvocationLog {
+  readonly invocations: InvocationRecord[] = [];
+  readonly pollErrors: string[] = [];
+
+  /** Records an invocation that started at wall time `started`. */
+  record(
+    functionName: FunctionName,
+    trigger: Trigger,
+    counts: { records: number; failed: number },
+    started: number,
+    error?: unknown,
+  ): void {
+    const message = error === undefined ? undefined : error instanceof Error ? error.message : String(error);
+    this.invocations.push({
+      functionName,
+      trigger,
+      ...counts,
+      durationMs: Date.now() - started,
+      error: message,
+    });
+    if (this.invocations.length > INVOCATION_LIMIT) this.invocations.shift();
+  }
+
+  /** Records a failed receive or delete of a poller. */
+  pollError(queue: QueueName, error: unknown): void {
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    this.pollErrors.push(`${queue}: ${message}`);
+    if (this.pollErrors.length > ERROR_LIMIT) this.pollErrors.shift();
+  }
+}
