@@ -15,6 +15,8 @@ export type {
   NodePatch,
 } from './cluster-api.js';
 export type { EventPublisher, JoinerEvent, TimerScheduler } from './event-publisher.js';
+export type { Log } from './log.js';
+export { silentLog } from './log.js';
 export type {
   Lease,
   OfferingKey,
