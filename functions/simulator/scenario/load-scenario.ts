@@ -1,0 +1,184 @@
+/**
+ * Reads a scenario file: YAML, validated against the scenario schema, every manifest file read
+ * relative to the scenario. Every error names the file, the step and the field.
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { formatPath } from '../../core/model/config/diagnostic.js';
+import { parseYamlDocuments } from '../../core/model/config/raw-document.js';
+import {
+  type CallFault,
+  type Expectation,
+  type IceFault,
+  type InterruptStep,
+  type ManifestSource,
+  STEP_SCHEMAS,
+  type StepKind,
+  scenarioSchema,
+  type WaitStep,
+} from './scenario-schema.js';
+
+/** A Kubernetes object from a scenario (inline or read from a file). */
+export interface Manifest {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly metadata: { readonly name: string; readonly namespace?: string; readonly [key: string]: unknown };
+  readonly [key: string]: unknown;
+}
+
+/** A step ready to play: manifests read, defaults applied. */
+export type LoadedStep =
+  | { readonly kind: 'apply' | 'delete'; readonly index: number; readonly manifests: readonly Manifest[] }
+  | {
+      readonly kind: 'scale';
+      readonly index: number;
+      readonly spec: { deployment: string; namespace: string; replicas: number };
+    }
+  | { readonly kind: 'wait'; readonly index: number; readonly spec: WaitStep }
+  | { readonly kind: 'interrupt'; readonly index: number; readonly spec: InterruptStep }
+  | { readonly kind: 'fault'; readonly index: number; readonly spec: IceFault | CallFault }
+  | { readonly kind: 'expect'; readonly index: number; readonly spec: Expectation };
+
+/** A validated scenario. */
+export interface Scenario {
+  /** The file it was read from (or a label for text). */
+  readonly file: string;
+  readonly name: string;
+  readonly description: string;
+  readonly seed: number;
+  readonly clusterName: string;
+  /** Virtual seconds per wall second. */
+  readonly speed: number;
+  /** Absolute path of the instance catalog, when the scenario names one. */
+  readonly catalogPath?: string;
+  readonly cluster: readonly Manifest[];
+  readonly steps: readonly LoadedStep[];
+  readonly expect?: Expectation;
+}
+
+/** A scenario that cannot be used; the message says where and what. */
+export class ScenarioError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ScenarioError';
+  }
+}
+
+/** Reads and validates a scenario file. */
+export async function loadScenario(path: string): Promise<Scenario> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ScenarioError(
+      `${path}: ${code === 'ENOENT' ? 'no such file' : `cannot read: ${(error as Error).message}`}`,
+    );
+  }
+  return parseScenario(text, path);
+}
+
+/** Validates scenario YAML; `file` names it in errors and anchors relative manifest paths. */
+export async function parseScenario(text: string, file: string): Promise<Scenario> {
+  const doc = parseDocument(text, { prettyErrors: true });
+  if (doc.errors.length > 0) throw new ScenarioError(`${file}: invalid YAML: ${doc.errors[0].message}`);
+  const parsed = scenarioSchema.safeParse(doc.toJS());
+  if (!parsed.success) throw zodError(file, [], parsed.error);
+  const raw = parsed.data;
+  const base = dirname(resolve(file));
+  const cluster = await readManifests(raw.cluster, base, file, ['cluster']);
+  const steps: LoadedStep[] = [];
+  for (const [index, step] of raw.steps.entries()) {
+    steps.push(await loadStep(step, index, base, file));
+  }
+  return {
+    file,
+    name: raw.name,
+    description: raw.description,
+    seed: raw.seed,
+    clusterName: raw.clusterName,
+    speed: raw.speed,
+    catalogPath: raw.catalog === undefined ? undefined : resolve(base, raw.catalog),
+    cluster,
+    steps,
+    expect: raw.expect,
+  };
+}
+
+async function loadStep(
+  step: Record<string, unknown>,
+  index: number,
+  base: string,
+  file: string,
+): Promise<LoadedStep> {
+  const keys = Object.keys(step);
+  const where = `${file}: steps[${index}]`;
+  const kinds = Object.keys(STEP_SCHEMAS).join(', ');
+  if (keys.length !== 1) {
+    throw new ScenarioError(
+      `${where}: a step has exactly one key (one of ${kinds}), got ${keys.length === 0 ? 'none' : keys.join(', ')}`,
+    );
+  }
+  const kind = keys[0] as StepKind;
+  const schema = STEP_SCHEMAS[kind] as z.ZodType | undefined;
+  if (!schema) throw new ScenarioError(`${where}: unknown step '${keys[0]}' (expected one of ${kinds})`);
+  const parsed = schema.safeParse(step[kind]);
+  if (!parsed.success) throw zodError(file, ['steps', index, kind], parsed.error);
+  if (kind === 'apply' || kind === 'delete') {
+    const manifests = await readManifests(parsed.data as ManifestSource[], base, file, [
+      'steps',
+      index,
+      kind,
+    ]);
+    return { kind, index, manifests };
+  }
+  return { kind, index, spec: parsed.data } as LoadedStep;
+}
+
+async function readManifests(
+  sources: readonly ManifestSource[],
+  base: string,
+  file: string,
+  path: PropertyKey[],
+): Promise<Manifest[]> {
+  const out: Manifest[] = [];
+  for (const [i, source] of sources.entries()) {
+    if (source.file === undefined) {
+      out.push(source as unknown as Manifest);
+      continue;
+    }
+    out.push(...(await readManifestFile(resolve(base, source.file), `${file}: ${formatPath([...path, i])}`)));
+  }
+  return out;
+}
+
+async function readManifestFile(path: string, where: string): Promise<Manifest[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ScenarioError(`${where}.file: ${code === 'ENOENT' ? 'no such file' : 'cannot read'} ${path}`);
+  }
+  const { documents, diagnostics } = parseYamlDocuments(path, text);
+  if (diagnostics.length > 0) throw new ScenarioError(`${where}.file: ${path}: ${diagnostics[0].message}`);
+  return documents.map((d) => {
+    const o = d.object as Partial<Manifest> | null;
+    if (!o || typeof o !== 'object' || !o.apiVersion || !o.kind || !o.metadata?.name) {
+      throw new ScenarioError(
+        `${where}.file: ${path} document ${d.index + 1}: needs apiVersion, kind and metadata.name`,
+      );
+    }
+    return o as Manifest;
+  });
+}
+
+function zodError(file: string, prefix: PropertyKey[], error: z.ZodError): ScenarioError {
+  const lines = error.issues.slice(0, 5).map((issue) => {
+    const path = formatPath([...prefix, ...issue.path]);
+    return `${file}: ${path === '' ? '(top level)' : path}: ${issue.message}`;
+  });
+  return new ScenarioError(lines.join('\n'));
+}

@@ -1,0 +1,199 @@
+/**
+ * The scenario file format of `joiner simulate` (documented in scenarios/README.md): what to
+ * install, the steps to play and what must hold at the end. Validated with zod; the loader turns
+ * issues into errors naming the file, the step and the field.
+ */
+import { z } from 'zod';
+import { isDuration } from '../../core/model/config/duration.js';
+
+const duration = z.union([z.string(), z.number()]).refine((v) => isDuration(v) && v !== 'Never', {
+  message: 'expected a duration such as "30s", "5m" or a number of seconds',
+});
+
+const labelMap = z.record(z.string(), z.string());
+
+/** A manifest source: `{file}` (a path relative to the scenario file), or an inline Kubernetes object. */
+export const manifestSourceSchema = z
+  .object({
+    file: z.string().min(1).optional(),
+    apiVersion: z.string().min(1).optional(),
+    kind: z.string().min(1).optional(),
+    metadata: z
+      .object({ name: z.string().min(1) })
+      .loose()
+      .optional(),
+  })
+  .loose()
+  .superRefine((m, ctx) => {
+    if (m.file !== undefined) {
+      if (Object.keys(m).length > 1)
+        ctx.addIssue({ code: 'custom', message: 'give either file or an inline manifest, not both' });
+      return;
+    }
+    for (const field of ['apiVersion', 'kind', 'metadata'] as const) {
+      if (m[field] === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [field],
+          message: `an inline manifest needs ${field} (or give {file: path} instead)`,
+        });
+      }
+    }
+  });
+
+const manifests = z.array(manifestSourceSchema).min(1);
+
+const ceilingCount = z.number().int().nonnegative();
+
+/** What must hold: checked by an `expect` step, and by the top-level `expect` at the end. */
+export const expectationSchema = z
+  .object({
+    pods: z
+      .object({ total: ceilingCount, running: ceilingCount, pending: ceilingCount })
+      .partial()
+      .strict()
+      .optional(),
+    nodes: z
+      .object({
+        count: ceilingCount,
+        /** Exact count per instance type (types not listed must not appear). */
+        instanceTypes: z.record(z.string(), ceilingCount),
+        capacityTypes: z.record(z.enum(['spot', 'on-demand']), ceilingCount),
+        /** Every node is in one of these zones. */
+        zones: z.array(z.string()).min(1),
+        /** Workload pods per node, any order (e.g. [7, 7, 6, 1]). */
+        podsPerNode: z.array(ceilingCount),
+        /** Max pods per instance type (the node's pod capacity). */
+        maxPods: z.record(z.string(), ceilingCount),
+        /** Taint keys no node may carry any more. */
+        withoutTaints: z.array(z.string()),
+      })
+      .partial()
+      .strict()
+      .optional(),
+    maxHourlyCost: z.number().positive().optional(),
+    multusEnis: z
+      .object({
+        perNode: ceilingCount,
+        /** Per zone, the Name tags of the subnets the Multus ENIs must be in. */
+        subnets: z.record(z.string(), z.array(z.string()).min(1)),
+        /** Names of the security groups every Multus ENI must have. */
+        securityGroups: z.array(z.string()).min(1),
+        deleteOnTermination: z.boolean(),
+        noManageTag: z.boolean(),
+      })
+      .partial()
+      .strict()
+      .optional(),
+    /** Startup taint key that must be removed only after the node's Multus pod was Ready. */
+    taintRemovedAfterMultusReady: z.string().optional(),
+    orphanedInstances: ceilingCount.optional(),
+  })
+  .strict();
+
+const waitFor = z.enum(['podsRunning', 'nodesReady', 'idle']);
+
+const scaleStep = z
+  .object({
+    deployment: z.string().min(1),
+    namespace: z.string().min(1).default('default'),
+    replicas: ceilingCount,
+  })
+  .strict();
+
+const waitStep = z.union([duration, z.object({ for: waitFor, timeout: duration.default('10m') }).strict()]);
+
+const interruptStep = z
+  .object({
+    /** Index among the live instances joiner launched, oldest first, or a node label selector. */
+    instance: z.union([ceilingCount, z.object({ selector: labelMap }).strict()]),
+    kind: z.enum(['spot-interruption', 'rebalance', 'scheduled-change']).default('spot-interruption'),
+  })
+  .strict();
+
+const iceFault = z
+  .object({
+    /** No capacity left in this pool (InsufficientInstanceCapacity). */
+    ice: z
+      .object({
+        instanceType: z.string().min(1),
+        zone: z.string().min(1),
+        capacityType: z.enum(['spot', 'on-demand']).default('on-demand'),
+      })
+      .strict(),
+  })
+  .strict();
+
+const callFault = z
+  .object({
+    service: z.string().min(1),
+    action: z.string().min(1).default('*'),
+    error: z.string().min(1).optional(),
+    message: z.string().optional(),
+    latencyMs: z.number().nonnegative().optional(),
+    times: z.number().int().positive().optional(),
+    probability: z.number().min(0).max(1).optional(),
+  })
+  .strict()
+  .refine((f) => f.error !== undefined || f.latencyMs !== undefined, {
+    message: 'a fault needs an error, a latencyMs, or both',
+  });
+
+const faultStep = z.custom<unknown>().transform((value, ctx) => {
+  const schema = typeof value === 'object' && value !== null && 'ice' in value ? iceFault : callFault;
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, code: 'custom', message: issue.message });
+  return z.NEVER;
+});
+
+/** One schema per step kind; a step is an object with exactly one of these keys. */
+export const STEP_SCHEMAS = {
+  apply: manifests,
+  delete: manifests,
+  scale: scaleStep,
+  wait: waitStep,
+  interrupt: interruptStep,
+  fault: faultStep as z.ZodType<z.infer<typeof iceFault> | z.infer<typeof callFault>>,
+  expect: expectationSchema,
+} as const;
+
+/** The kinds of step. */
+export type StepKind = keyof typeof STEP_SCHEMAS;
+
+/** A validated step. */
+export type ScenarioStep = {
+  [K in StepKind]: {
+    readonly kind: K;
+    readonly index: number;
+    readonly spec: z.infer<(typeof STEP_SCHEMAS)[K]>;
+  };
+}[StepKind];
+
+/** The whole scenario file. */
+export const scenarioSchema = z
+  .object({
+    name: z.string().min(1),
+    description: z.string().default(''),
+    seed: z.number().int().default(1),
+    /** Instance catalog JSON, relative to the scenario file (default: the bundled catalog). */
+    catalog: z.string().min(1).optional(),
+    /** Cluster name of the simulated EKS cluster (tags of the simulated subnets follow it). */
+    clusterName: z.string().min(1).default('joiner-sim'),
+    /** Virtual seconds per wall second. */
+    speed: z.number().positive().max(1000).default(20),
+    cluster: z.array(manifestSourceSchema).default([]),
+    steps: z.array(z.record(z.string(), z.unknown())).min(1),
+    expect: expectationSchema.optional(),
+  })
+  .strict();
+
+export type ManifestSource = z.infer<typeof manifestSourceSchema>;
+export type Expectation = z.infer<typeof expectationSchema>;
+/** The scenario file with steps still raw (see {@link STEP_SCHEMAS}). */
+export type ScenarioFile = z.infer<typeof scenarioSchema>;
+export type IceFault = z.infer<typeof iceFault>;
+export type CallFault = z.infer<typeof callFault>;
+export type InterruptStep = z.infer<typeof interruptStep>;
+export type WaitStep = z.infer<typeof waitStep>;
+export type WaitCondition = z.infer<typeof waitFor>;
