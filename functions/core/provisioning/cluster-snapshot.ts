@@ -1,0 +1,74 @@
+/** Reads what a provisioning run plans from: the API server's view of the cluster and its configuration. */
+import { formatDiagnostic } from '../model/config/diagnostic.js';
+import { loadDocuments } from '../model/config/load.js';
+import type { RawDocument } from '../model/config/raw-document.js';
+import type { DaemonSet, Node, PersistentVolume, PersistentVolumeClaim, Pod } from '../model/kube-objects.js';
+import type { NodeClass } from '../model/node-class.js';
+import type { NodePool } from '../model/node-pool.js';
+import type { ClusterApi, ConfigDocument } from '../ports/cluster-api.js';
+import type { Log } from '../ports/log.js';
+
+/** The cluster as the API server shows it at the start of a run. */
+export interface ClusterSnapshot {
+  readonly pendingPods: readonly Pod[];
+  readonly nodes: readonly Node[];
+  /** Pods bound to nodes. */
+  readonly boundPods: readonly Pod[];
+  readonly daemonSets: readonly DaemonSet[];
+  readonly persistentVolumes: readonly PersistentVolume[];
+  readonly persistentVolumeClaims: readonly PersistentVolumeClaim[];
+  readonly nodePools: readonly NodePool[];
+  readonly nodeClasses: readonly NodeClass[];
+  /** Configuration documents left out because they are invalid. */
+  readonly invalidDocuments: number;
+}
+
+/** Where documents read from the API server say they come from. */
+export const CLUSTER_SOURCE = 'cluster';
+
+/**
+ * Reads pending pods, nodes, bound pods, daemonsets, PVs/PVCs and the NodePool / NodeClass
+ * documents in parallel. Invalid documents are logged with their diagnostics and skipped.
+ * Errors of the API server propagate (the run is retried as a whole).
+ */
+export async function readClusterSnapshot(cluster: ClusterApi, log: Log): Promise<ClusterSnapshot> {
+  const [pendingPods, nodes, boundPods, daemonSets, pvs, pvcs, poolDocs, classDocs] = await Promise.all([
+    cluster.listPendingPods(),
+    cluster.listNodes(),
+    cluster.listPodsOnNode(),
+    cluster.listDaemonSets(),
+    cluster.listPersistentVolumes(),
+    cluster.listPersistentVolumeClaims(),
+    cluster.listNodePoolDocuments(),
+    cluster.listNodeClassDocuments(),
+  ]);
+  const config = parseConfiguration([...poolDocs, ...classDocs], log);
+  return {
+    pendingPods,
+    nodes,
+    boundPods,
+    daemonSets,
+    persistentVolumes: pvs,
+    persistentVolumeClaims: pvcs,
+    ...config,
+  };
+}
+
+/** Converts cluster documents into NodePools and NodeClasses; bad ones are logged and left out. */
+export function parseConfiguration(
+  documents: readonly ConfigDocument[],
+  log: Log,
+): { nodePools: NodePool[]; nodeClasses: NodeClass[]; invalidDocuments: number } {
+  const raw: RawDocument[] = documents.map((object, index) => ({ file: CLUSTER_SOURCE, index, object }));
+  const loaded = loadDocuments(raw);
+  for (const d of loaded.diagnostics) {
+    const fields = { document: d.document, path: d.path, ...(d.hint ? { hint: d.hint } : {}) };
+    if (d.severity === 'error') log.error(`ignoring invalid configuration: ${formatDiagnostic(d)}`, fields);
+    else log.warn(`configuration warning: ${formatDiagnostic(d)}`, fields);
+  }
+  return {
+    nodePools: loaded.nodePools,
+    nodeClasses: loaded.nodeClasses,
+    invalidDocuments: loaded.documents.filter((d) => !d.ok).length,
+  };
+}

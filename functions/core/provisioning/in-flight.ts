@@ -1,0 +1,111 @@
+/**
+ * Nodeclaims that are launching or launched but whose node is not there yet: capacity the
+ * scheduler counts on, so pods waiting for them are not planned twice.
+ */
+import type { Node, Pod } from '../model/kube-objects.js';
+import type { Resources } from '../model/resources.js';
+import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
+import { podRequests } from '../scheduling/pod-requests.js';
+import type { InFlightClaim, SchedulingPool } from '../scheduling/types.js';
+import { CAPACITY_TYPE, INSTANCE_TYPE, NODEPOOL, ZONE } from '../scheduling/well-known.js';
+
+/** The states in which a claim may still be waiting for its node. */
+export const IN_FLIGHT_STATES = ['Pending', 'Launched', 'Registered'] as const;
+
+/** The in-flight part of the cluster. */
+export interface InFlightView {
+  readonly inFlight: InFlightClaim[];
+  /** Uids of pending pods that wait for an in-flight claim (not planned again). */
+  readonly waiting: ReadonlySet<string>;
+}
+
+/** Whether one of `nodes` is the node of `claim` (by name or by the instance id in its providerID). */
+export function hasNode(claim: NodeClaim, nodes: readonly Node[]): boolean {
+  const instanceId = claim.instance?.instanceId;
+  return nodes.some(
+    (n) =>
+      (claim.nodeName !== undefined && n.metadata.name === claim.nodeName) ||
+      (instanceId !== undefined && (n.spec?.providerID ?? '').endsWith(`/${instanceId}`)),
+  );
+}
+
+/** The claims among `claims` that are in flight: live and without a node in `nodes`. */
+export function inFlightClaims(claims: readonly NodeClaim[], nodes: readonly Node[]): NodeClaim[] {
+  const states: readonly string[] = IN_FLIGHT_STATES;
+  return claims.filter((c) => states.includes(c.state) && !hasNode(c, nodes));
+}
+
+/**
+ * The scheduler's view of in-flight claims. Each keeps the pending pods it was planned for; its
+ * free capacity is what its planned requests (pods and daemonset overhead) leave of the smallest
+ * instance type it may still become (the launched type once launched), so pods that left it do
+ * not make it look emptier than planned.
+ */
+export function inFlightView(
+  claims: readonly NodeClaim[],
+  pending: readonly Pod[],
+  pools: readonly SchedulingPool[],
+): InFlightView {
+  const byUid = new Map(pending.map((p) => [p.metadata.uid ?? '', p]));
+  const waiting = new Set<string>();
+  const inFlight = claims.map((claim) => {
+    const pods = claim.pods.map((r) => byUid.get(r.uid)).filter((p): p is Pod => p !== undefined);
+    for (const p of pods) waiting.add(p.metadata.uid ?? '');
+    const allocatable = subtract(smallestAllocatable(claim, pools), claim.requests);
+    for (const p of pods) addInto(allocatable, safeRequests(p));
+    return {
+      name: claim.id,
+      nodePool: claim.nodePool,
+      labels: claimLabels(claim),
+      requirements: claim.requirements,
+      taints: claim.taints,
+      allocatable,
+      pods,
+    };
+  });
+  return { inFlight, waiting };
+}
+
+function claimLabels(claim: NodeClaim): Record<string, string> {
+  const labels: Record<string, string> = { ...claim.labels, [NODEPOOL]: claim.nodePool };
+  if (claim.instance) {
+    labels[INSTANCE_TYPE] = claim.instance.instanceType;
+    labels[ZONE] = claim.instance.zone;
+    labels[CAPACITY_TYPE] = claim.instance.capacityType;
+  }
+  return labels;
+}
+
+/** Element-wise minimum of the allocatable of the instance types the claim may still be. */
+function smallestAllocatable(claim: NodeClaim, pools: readonly SchedulingPool[]): Resources {
+  const types = pools.find((p) => p.pool.name === claim.nodePool)?.instanceTypes ?? [];
+  const names = claim.instance
+    ? new Set([claim.instance.instanceType])
+    : new Set(claim.options.map((o) => o.instanceType));
+  const found = types.filter((t) => names.has(t.name));
+  // Without its pool or types the claim is counted as exactly full: nothing more is placed on it.
+  if (found.length === 0) return { ...claim.requests };
+  const out: Resources = { ...found[0].allocatable };
+  for (const t of found.slice(1)) {
+    for (const key of Object.keys(out)) out[key] = Math.min(out[key], t.allocatable[key] ?? 0);
+  }
+  return out;
+}
+
+function subtract(from: Resources, minus: Readonly<Resources>): Resources {
+  const out: Resources = { ...from };
+  for (const [k, v] of Object.entries(minus)) out[k] = Math.max(0, (out[k] ?? 0) - v);
+  return out;
+}
+
+function addInto(target: Resources, add: Readonly<Resources>): void {
+  for (const [k, v] of Object.entries(add)) target[k] = (target[k] ?? 0) + v;
+}
+
+function safeRequests(pod: Pod): Resources {
+  try {
+    return podRequests(pod);
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,10 @@
+export { dedupeHints, provision } from './provision.js';
+export type {
+  FailedClaimResult,
+  LaunchedClaimResult,
+  ProvisionDeps,
+  ProvisionInput,
+  ProvisionOptions,
+  ProvisionResult,
+  UnschedulableResult,
+} from './types.js';

@@ -1,0 +1,184 @@
+/**
+ * Launches nodeclaims in parallel with {@link launchNodeClaim}, retries a launch that threw (e.g.
+ * throttling beyond the SDK's retries) within the run, and arms each claim's next timer with a
+ * precise wake-up.
+ */
+import type { InstanceFacts } from '../launch/launch-context.js';
+import { type LaunchResult, launchNodeClaim } from '../launch/launch-nodeclaim.js';
+import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
+import { nextTimer } from '../nodeclaim/state-machine.js';
+import type { Clock } from '../ports/clock.js';
+import type { CloudProvider } from '../ports/cloud-provider.js';
+import type { TimerScheduler } from '../ports/event-publisher.js';
+import type { Log } from '../ports/log.js';
+import type { OfferingKey, StateStore } from '../ports/state-store.js';
+import type { SchedulingPool } from '../scheduling/types.js';
+import type { FailedClaimResult, LaunchedClaimResult } from './types.js';
+
+/** The ports launching uses. */
+export interface LaunchClaimsDeps {
+  readonly cloud: CloudProvider;
+  readonly store: StateStore;
+  readonly timers: TimerScheduler;
+  readonly clock: Clock;
+  readonly log: Log;
+  readonly sleep: (ms: number) => Promise<void>;
+}
+
+/** What launching a set of claims gave. */
+export interface LaunchClaimsOutcome {
+  readonly launched: LaunchedClaimResult[];
+  readonly failed: FailedClaimResult[];
+  /** Offerings marked unavailable, as `type/zone/capacity-type`. */
+  readonly marked: string[];
+  /** True when a launch ended with an error and its claim is still Pending (retry the batch). */
+  readonly incomplete: boolean;
+}
+
+/** Tries per claim when the launch throws (it resumes idempotently: adoption, then new attempts). */
+const LAUNCH_TRIES = 3;
+
+/** The architecture and max pods of each instance type of a pool (from its resolved types). */
+export function instanceFactsOf(sp: SchedulingPool): (type: string) => InstanceFacts | undefined {
+  const byName = new Map(sp.instanceTypes.map((t) => [t.name, t]));
+  return (type) => {
+    const t = byName.get(type);
+    if (!t) return undefined;
+    return {
+      arch: t.labels['kubernetes.io/arch'] === 'arm64' ? 'arm64' : 'amd64',
+      maxPods: t.allocatable.pods ?? 110,
+    };
+  };
+}
+
+/** Launches `claims` (Pending) in parallel. */
+export async function launchClaims(
+  deps: LaunchClaimsDeps,
+  claims: readonly NodeClaim[],
+  pools: readonly SchedulingPool[],
+  maxAttempts?: number,
+): Promise<LaunchClaimsOutcome> {
+  const outcome: LaunchClaimsOutcome = { launched: [], failed: [], marked: [], incomplete: false };
+  const settled = await Promise.all(claims.map((c) => launchOne(deps, c, pools, maxAttempts)));
+  let incomplete = false;
+  for (const s of settled) {
+    outcome.marked.push(...s.marked);
+    if (s.launched) outcome.launched.push(s.launched);
+    if (s.failed) outcome.failed.push(s.failed);
+    incomplete ||= s.incomplete;
+  }
+  return { ...outcome, incomplete };
+}
+
+interface OneOutcome {
+  launched?: LaunchedClaimResult;
+  failed?: FailedClaimResult;
+  marked: string[];
+  incomplete: boolean;
+}
+
+async function launchOne(
+  deps: LaunchClaimsDeps,
+  claim: NodeClaim,
+  pools: readonly SchedulingPool[],
+  maxAttempts: number | undefined,
+): Promise<OneOutcome> {
+  const sp = pools.find((p) => p.pool.name === claim.nodePool);
+  if (!sp?.nodeClass) {
+    const reason = `nodepool ${claim.nodePool} or its NodeClass is gone`;
+    deps.log.error('cannot launch nodeclaim', { nodeclaim: claim.id, reason });
+    return { failed: { nodeClaim: claim.id, reason }, marked: [], incomplete: false };
+  }
+  const config = {
+    nodePool: sp.pool,
+    nodeClass: sp.nodeClass,
+    instanceFacts: instanceFactsOf(sp),
+    maxAttempts,
+  };
+  let current = claim;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const result = await launchNodeClaim(deps, config, current);
+      return await finish(deps, result, current);
+    } catch (error) {
+      const message = (error as Error).message;
+      const reread = await deps.store.getNodeClaim(claim.id).catch(() => undefined);
+      if (attempt >= LAUNCH_TRIES || !reread || reread.state !== 'Pending') {
+        deps.log.error('failed launching nodeclaim, it stays pending for the next run', {
+          nodeclaim: claim.id,
+          error: message,
+        });
+        await armTimer(deps, reread ?? current);
+        return { failed: { nodeClaim: claim.id, reason: message }, marked: [], incomplete: true };
+      }
+      deps.log.warn('retrying nodeclaim launch', { nodeclaim: claim.id, error: message, attempt });
+      await deps.sleep(200 * 2 ** attempt);
+      current = reread;
+    }
+  }
+}
+
+async function finish(deps: LaunchClaimsDeps, result: LaunchResult, claim: NodeClaim): Promise<OneOutcome> {
+  if (result.outcome === 'skipped') {
+    deps.log.info('nodeclaim launch left to another run', { nodeclaim: claim.id, reason: result.reason });
+    return { marked: [], incomplete: false };
+  }
+  const marked = result.marked.map(offeringName);
+  if (marked.length > 0) {
+    deps.log.warn('marked offering(s) unavailable, launching with the remaining options', {
+      nodeclaim: claim.id,
+      offerings: marked,
+    });
+  }
+  if (result.outcome === 'failed') {
+    deps.log.error('failed launching nodeclaim', { nodeclaim: claim.id, reason: result.reason });
+    return { failed: { nodeClaim: claim.id, reason: result.reason }, marked, incomplete: false };
+  }
+  const launched = launchedResult(result.claim, result.adopted);
+  deps.log.info(result.adopted ? 'adopted instance of nodeclaim' : 'launched nodeclaim', {
+    nodeclaim: launched.nodeClaim,
+    nodepool: launched.nodePool,
+    'provider-id': result.claim.instance?.providerId,
+    'instance-id': launched.instanceId,
+    'instance-type': launched.instanceType,
+    zone: launched.zone,
+    'capacity-type': launched.capacityType,
+    price: launched.price,
+  });
+  await armTimer(deps, result.claim);
+  return { launched, marked, incomplete: false };
+}
+
+function launchedResult(claim: NodeClaim, adopted: boolean): LaunchedClaimResult {
+  const i = claim.instance;
+  return {
+    nodeClaim: claim.id,
+    nodePool: claim.nodePool,
+    instanceId: i?.instanceId ?? '',
+    instanceType: i?.instanceType ?? '',
+    zone: i?.zone ?? '',
+    capacityType: i?.capacityType ?? '',
+    ...(i?.price === undefined ? {} : { price: i.price }),
+    pods: claim.pods.length,
+    adopted,
+  };
+}
+
+/** Schedules the precise wake-up of the claim's next timer; the sweep covers a lost one. */
+async function armTimer(deps: LaunchClaimsDeps, claim: NodeClaim): Promise<void> {
+  const next = nextTimer(claim);
+  if (!next) return;
+  try {
+    await deps.timers.schedule(claim.id, next.dueAt);
+  } catch (error) {
+    deps.log.warn('could not schedule the nodeclaim timer, the sweep will catch it', {
+      nodeclaim: claim.id,
+      timer: next.kind,
+      error: (error as Error).message,
+    });
+  }
+}
+
+function offeringName(o: OfferingKey): string {
+  return `${o.instanceType}/${o.zone}/${o.capacityType}`;
+}

@@ -1,0 +1,77 @@
+/** Builds the scheduler's input from a cluster snapshot and the state store, and runs the scheduler. */
+import type { Catalog } from '../model/instance-type.js';
+import type { Pod } from '../model/kube-objects.js';
+import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
+import type { UnavailableOffering } from '../ports/state-store.js';
+import { existingNodes, pendingPods } from '../scheduling/cluster-view.js';
+import { podId } from '../scheduling/pod-class.js';
+import { schedulingPools } from '../scheduling/prepare.js';
+import { schedule } from '../scheduling/schedule.js';
+import type { SchedulePlan, SchedulingPool } from '../scheduling/types.js';
+import type { ClusterSnapshot } from './cluster-snapshot.js';
+import { inFlightClaims, inFlightView } from './in-flight.js';
+
+/** What planning a run gave. */
+export interface RunPlan {
+  readonly pools: SchedulingPool[];
+  /** Pending pods (bound, terminal and deleting pods left out). */
+  readonly pending: Pod[];
+  /** Pending pods by `namespace/name`. */
+  readonly podsById: Map<string, Pod>;
+  /** Live claims whose node is not there yet. */
+  readonly inFlight: NodeClaim[];
+  /** Pending pods already waiting for an in-flight claim. */
+  readonly waiting: ReadonlySet<string>;
+  /** The pods planned in this run. */
+  readonly planned: Pod[];
+  readonly plan: SchedulePlan;
+  /** Real milliseconds the scheduler took. */
+  readonly schedulingMs: number;
+}
+
+const EMPTY_PLAN: SchedulePlan = { nodeClaims: [], existingPlacements: [], unschedulable: [] };
+
+/**
+ * Plans the pending pods that no in-flight claim waits for, onto existing nodes, in-flight claims
+ * and new claims. Offerings marked unavailable are not offered to new claims.
+ */
+export function planRun(
+  snapshot: ClusterSnapshot,
+  claims: readonly NodeClaim[],
+  unavailable: readonly UnavailableOffering[],
+  catalog: Catalog,
+): RunPlan {
+  const marks = new Set(unavailable.map((u) => `${u.instanceType}|${u.zone}|${u.capacityType}`));
+  const pools = schedulingPools(snapshot.nodePools, snapshot.nodeClasses, catalog, {
+    isUnavailable: (type, zone, capacityType) => marks.has(`${type}|${zone}|${capacityType}`),
+  });
+  const pending = pendingPods(snapshot.pendingPods);
+  const podsById = new Map(pending.map((p) => [podId(p), p]));
+  const inFlight = inFlightClaims(claims, snapshot.nodes);
+  const view = inFlightView(inFlight, pending, pools);
+  const planned = pending.filter((p) => !view.waiting.has(p.metadata.uid ?? ''));
+  if (planned.length === 0) {
+    return {
+      pools,
+      pending,
+      podsById,
+      inFlight,
+      waiting: view.waiting,
+      planned,
+      plan: EMPTY_PLAN,
+      schedulingMs: 0,
+    };
+  }
+  const started = performance.now();
+  const plan = schedule({
+    pods: planned,
+    nodes: existingNodes(snapshot.nodes, snapshot.boundPods),
+    inFlight: view.inFlight,
+    daemonSets: snapshot.daemonSets,
+    persistentVolumes: snapshot.persistentVolumes,
+    persistentVolumeClaims: snapshot.persistentVolumeClaims,
+    pools,
+  });
+  const schedulingMs = performance.now() - started;
+  return { pools, pending, podsById, inFlight, waiting: view.waiting, planned, plan, schedulingMs };
+}

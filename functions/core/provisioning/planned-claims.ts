@@ -1,0 +1,68 @@
+/** Turns the scheduler's planned nodeclaims into Pending nodeclaims with deterministic ids. */
+import { nodeClassHash, shortHash } from '../launch/hash.js';
+import type { Pod } from '../model/kube-objects.js';
+import type { NodePool } from '../model/node-pool.js';
+import { type NewNodeClaim, newNodeClaim, nodeClaimId } from '../nodeclaim/create.js';
+import type { NodeClaim, PodRef } from '../nodeclaim/nodeclaim.js';
+import type { NodeClaimTimeouts } from '../nodeclaim/state-machine.js';
+import { podId } from '../scheduling/pod-class.js';
+import type { PlannedNodeClaim, SchedulingPool } from '../scheduling/types.js';
+
+/** The NodePool hash: changes when anything of the pool's spec changes (drift). */
+export function nodePoolHash(pool: NodePool): string {
+  const { source: _source, ...spec } = pool;
+  return shortHash(spec);
+}
+
+/** The ref of a pod (namespace, name, uid). */
+export function podRef(pod: Pod): PodRef {
+  return {
+    namespace: pod.metadata.namespace ?? 'default',
+    name: pod.metadata.name,
+    uid: pod.metadata.uid ?? podId(pod),
+  };
+}
+
+/**
+ * The Pending nodeclaim for a planned one. Its id comes from the pool and the pod uids (and a salt
+ * for a fresh attempt after a failed claim), so a redelivered batch computes the same ids and the
+ * conditional create lets only one launch happen.
+ */
+export function claimFromPlan(
+  planned: PlannedNodeClaim,
+  pools: readonly SchedulingPool[],
+  podsById: ReadonlyMap<string, Pod>,
+  now: number,
+  timeouts: NodeClaimTimeouts,
+  salt = '',
+): NodeClaim {
+  const sp = pools.find((p) => p.pool.name === planned.nodePool);
+  if (!sp?.nodeClass)
+    throw new Error(`planned nodeclaim ${planned.name}: nodepool ${planned.nodePool} has no NodeClass`);
+  const pods = planned.pods.map((id) => {
+    const pod = podsById.get(id);
+    if (!pod) throw new Error(`planned nodeclaim ${planned.name}: pod ${id} is not among the pending pods`);
+    return podRef(pod);
+  });
+  const expireAfter = sp.pool.expireAfterMs;
+  const input: NewNodeClaim = {
+    id: nodeClaimId(
+      planned.nodePool,
+      pods.map((p) => p.uid),
+      salt,
+    ),
+    nodePool: planned.nodePool,
+    nodeClass: sp.nodeClass.name,
+    nodePoolHash: nodePoolHash(sp.pool),
+    nodeClassHash: nodeClassHash(sp.nodeClass),
+    requirements: planned.requirements,
+    labels: planned.labels,
+    taints: planned.taints,
+    startupTaints: planned.startupTaints,
+    options: planned.instanceTypeOptions,
+    pods,
+    requests: planned.requests,
+    ...(expireAfter === null ? {} : { expiresAt: now + expireAfter }),
+  };
+  return newNodeClaim(input, now, timeouts);
+}

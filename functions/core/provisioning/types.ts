@@ -1,0 +1,114 @@
+/** The provisioner's ports, options and result. */
+import type { PodRefDetail } from '../events/joiner-events.js';
+import type { Catalog } from '../model/instance-type.js';
+import type { NodeClaimTimeouts } from '../nodeclaim/state-machine.js';
+import type { Clock } from '../ports/clock.js';
+import type { CloudProvider } from '../ports/cloud-provider.js';
+import type { ClusterApi } from '../ports/cluster-api.js';
+import type { TimerScheduler } from '../ports/event-publisher.js';
+import type { Log } from '../ports/log.js';
+import type { StateStore } from '../ports/state-store.js';
+
+/** The ports a provisioning run uses. */
+export interface ProvisionDeps {
+  readonly cluster: ClusterApi;
+  readonly store: StateStore;
+  readonly cloud: CloudProvider;
+  readonly timers: TimerScheduler;
+  readonly clock: Clock;
+  readonly log: Log;
+  /** The instance types (with offerings and prices) the NodePools may launch. */
+  readonly catalog: Catalog;
+  /** Waits `ms` of real time (between lease attempts). Default: setTimeout. */
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+/** Tuning of a run; every field has a default. */
+export interface ProvisionOptions {
+  /** Who holds the provisioning lease (e.g. the Lambda request id). Default: a random id. */
+  readonly holder?: string;
+  /** How long the lease is held at most (a crashed run frees it after this). Default 70 s. */
+  readonly leaseTtlMs?: number;
+  /** How long a run waits for a lease another run holds before deferring. Default 20 s. */
+  readonly leaseWaitMs?: number;
+  /** Pause between lease attempts. Default 250 ms. */
+  readonly leaseRetryMs?: number;
+  /** Launch and registration timeouts armed on new claims. Default 5 min / 15 min. */
+  readonly timeouts?: NodeClaimTimeouts;
+  /** CreateFleet attempts per claim and run. Default 6. */
+  readonly maxLaunchAttempts?: number;
+}
+
+/** What a provisioning run is given. */
+export interface ProvisionInput {
+  /** Pod refs of the batch (hints: the API server is re-read). */
+  readonly hints: readonly PodRefDetail[];
+  readonly options?: ProvisionOptions;
+}
+
+/** A pod the run could not place, with the scheduler's reason. */
+export interface UnschedulableResult {
+  readonly pod: string;
+  readonly reason: string;
+}
+
+/** A nodeclaim this run launched (or adopted after a crashed run). */
+export interface LaunchedClaimResult {
+  readonly nodeClaim: string;
+  readonly nodePool: string;
+  readonly instanceId: string;
+  readonly instanceType: string;
+  readonly zone: string;
+  readonly capacityType: string;
+  readonly price?: number;
+  readonly pods: number;
+  readonly adopted: boolean;
+}
+
+/** A nodeclaim whose launch failed or was interrupted by an error. */
+export interface FailedClaimResult {
+  readonly nodeClaim: string;
+  readonly reason: string;
+}
+
+/**
+ * The outcome of one run. Times are real elapsed milliseconds; `deferred` means another run held
+ * the provisioning lease for longer than the wait, so nothing was done and the batch should be retried.
+ */
+export interface ProvisionResult {
+  readonly deferred: boolean;
+  /**
+   * True when a launch ended with an error and left its claim Pending: the next run resumes it
+   * (adopting an instance the attempt may have made), so the batch should be retried.
+   */
+  readonly incomplete: boolean;
+  /** Distinct pod refs in the hints. */
+  readonly hints: number;
+  /** Hinted pods that were no longer pending (bound or gone). */
+  readonly staleHints: number;
+  /** Pending pods read from the API server (including pods not in the hints). */
+  readonly pendingPods: number;
+  /** Pending pods already waiting for an in-flight nodeclaim. */
+  readonly waitingForInFlight: number;
+  /** Ids of the nodeclaims this run wrote. */
+  readonly created: readonly string[];
+  readonly launched: readonly LaunchedClaimResult[];
+  readonly failed: readonly FailedClaimResult[];
+  /** Pending claims of earlier runs this run resumed (launched, adopted or failed above). */
+  readonly resumed: readonly string[];
+  /** Pending claims of earlier runs cancelled because none of their pods is pending any more. */
+  readonly cancelled: readonly string[];
+  /** Pods nominated to a new or in-flight nodeclaim or an existing node. */
+  readonly nominated: number;
+  /** Pods placed on existing nodes (the kube-scheduler binds them). */
+  readonly placedOnExisting: number;
+  /** Pods placed on in-flight nodeclaims (they wait for that node). */
+  readonly placedOnInFlight: number;
+  readonly unschedulable: readonly UnschedulableResult[];
+  /** Offerings marked unavailable during this run (`type/zone/capacity-type`). */
+  readonly markedUnavailable: readonly string[];
+  /** Configuration documents skipped because they are invalid. */
+  readonly invalidDocuments: number;
+  readonly schedulingMs: number;
+  readonly totalMs: number;
+}
