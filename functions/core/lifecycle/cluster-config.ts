@@ -1,0 +1,26 @@
+import { loadDocuments } from '../model/config/load.js';
+import type { NodeClass } from '../model/node-class.js';
+import type { NodePool } from '../model/node-pool.js';
+import type { ClusterApi } from '../ports/cluster-api.js';
+
+/** The NodePools and NodeClasses of the cluster, converted into joiner's model. */
+export interface ClusterConfig {
+  readonly nodePools: readonly NodePool[];
+  readonly nodeClasses: readonly NodeClass[];
+}
+
+/**
+ * Reads the NodePool and NodeClass custom resources from the API server and converts them. Bad
+ * documents are left out (the provisioner reports their diagnostics); the good ones are returned.
+ */
+export async function readClusterConfig(
+  cluster: Pick<ClusterApi, 'listNodePoolDocuments' | 'listNodeClassDocuments'>,
+): Promise<ClusterConfig> {
+  const [pools, classes] = await Promise.all([
+    cluster.listNodePoolDocuments(),
+    cluster.listNodeClassDocuments(),
+  ]);
+  const documents = [...pools, ...classes].map((object, index) => ({ file: 'cluster', index, object }));
+  const loaded = loadDocuments(documents);
+  return { nodePools: loaded.nodePools, nodeClasses: loaded.nodeClasses };
+}

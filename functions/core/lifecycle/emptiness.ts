@@ -1,0 +1,41 @@
+/**
+ * Emptiness hints: when the last non-daemonset pod of an initialized joiner node goes, arm the
+ * claim's emptiness timer (NodePool `consolidateAfter` / `ttlSecondsAfterEmpty`); when pods are
+ * back, disarm it. Nothing is deleted here: acting on the timer is the disruption function's job.
+ */
+import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
+import { withTimer } from '../nodeclaim/state-machine.js';
+import type { LifecycleDeps } from './lifecycle-deps.js';
+import { isDaemonSetPod, isLivePod } from './node-labels.js';
+import { updateClaim } from './update-claim.js';
+
+/** Re-checks whether the claim's node is empty and arms or disarms its emptiness timer. */
+export async function recordEmptiness(
+  deps: LifecycleDeps,
+  claim: NodeClaim,
+  nodeName: string,
+): Promise<void> {
+  if (claim.state !== 'Initialized') return;
+  const pods = await deps.cluster.listPodsOnNode(nodeName);
+  const workloads = pods.filter((p) => isLivePod(p) && !isDaemonSetPod(p));
+  const pool = (await deps.config()).nodePools.find((p) => p.name === claim.nodePool);
+  const delay = pool?.disruption.consolidateAfterMs;
+  const empty = workloads.length === 0 && delay !== null && delay !== undefined;
+  const now = deps.clock.now();
+  const stored = await updateClaim(deps.store, claim.id, (c) => {
+    if (c.state !== 'Initialized') return undefined;
+    if (empty) return c.timers.emptiness === undefined ? withTimer(c, 'emptiness', now + delay) : undefined;
+    return c.timers.emptiness === undefined ? undefined : withTimer(c, 'emptiness', undefined);
+  });
+  const dueAt = stored?.timers.emptiness;
+  if (empty && dueAt !== undefined && stored !== undefined && stored.version !== claim.version) {
+    deps.log.info('node is empty', {
+      node: nodeName,
+      nodeclaim: claim.id,
+      emptyUntil: new Date(dueAt).toISOString(),
+    });
+    await deps.timers.schedule(claim.id, dueAt);
+  } else if (!empty) {
+    deps.log.debug('node still has pods', { node: nodeName, pods: workloads.length });
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * The labels, annotations and taints joiner puts on the nodes it owns, and small readers of node
+ * and pod state. Pure functions over the Kubernetes object shapes.
+ */
+import {
+  LABEL_CAPACITY_TYPE,
+  LABEL_INSTANCE_TYPE,
+  LABEL_NODEPOOL,
+  LABEL_ZONE,
+} from '../catalog/well-known-labels.js';
+import type { Node, Pod } from '../model/kube-objects.js';
+import type { Taint } from '../model/taint.js';
+import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
+
+/** Label naming the nodeclaim a node belongs to. */
+export const LABEL_NODECLAIM = 'joiner.sh/nodeclaim';
+/** Karpenter's label: the node registered with its nodeclaim. */
+export const LABEL_REGISTERED = 'karpenter.sh/registered';
+/** Karpenter's label: the node is initialized (Ready, startup taints gone). */
+export const LABEL_INITIALIZED = 'karpenter.sh/initialized';
+/** Annotation naming the controller that owns the node. */
+export const ANNOTATION_OWNER = 'joiner.sh/managed-by';
+/** Value of {@link ANNOTATION_OWNER}. */
+export const OWNER = 'joiner';
+
+/** Karpenter's cordon taint for a node that is being disrupted. */
+export const DISRUPTED_TAINT: Taint = { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' };
+
+/** Taints the node lifecycle controller and cloud controller remove themselves once a node is up. */
+export const EPHEMERAL_TAINT_KEYS: readonly string[] = [
+  'node.kubernetes.io/not-ready',
+  'node.kubernetes.io/unreachable',
+  'node.cloudprovider.kubernetes.io/uninitialized',
+];
+
+/** The instance id of an AWS providerID (`aws:///us-west-2a/i-0abc`), or undefined. */
+export function instanceIdOf(providerId: string | undefined): string | undefined {
+  const match = providerId?.match(/^aws:\/\/\/[^/]*\/(i-[0-9a-zA-Z]+)$/);
+  return match?.[1];
+}
+
+/** The labels a node of `claim` must carry. */
+export function claimNodeLabels(claim: NodeClaim): Record<string, string> {
+  const labels: Record<string, string> = {
+    ...claim.labels,
+    [LABEL_NODEPOOL]: claim.nodePool,
+    [LABEL_NODECLAIM]: claim.id,
+    [LABEL_REGISTERED]: 'true',
+  };
+  if (claim.instance) {
+    labels[LABEL_CAPACITY_TYPE] = claim.instance.capacityType;
+    labels[LABEL_ZONE] = claim.instance.zone;
+    labels[LABEL_INSTANCE_TYPE] = claim.instance.instanceType;
+  }
+  return labels;
+}
+
+/** Whether two taints are the same (key, value and effect). */
+export function sameTaint(a: Taint, b: Taint): boolean {
+  return a.key === b.key && (a.value ?? '') === (b.value ?? '') && a.effect === b.effect;
+}
+
+/** Whether `taints` has a taint with `taint`'s key and effect. */
+export function hasTaint(taints: readonly Taint[], taint: Taint): boolean {
+  return taints.some((t) => t.key === taint.key && t.effect === taint.effect);
+}
+
+/** The node's taints (empty when none). */
+export function taintsOf(node: Node): Taint[] {
+  return [...(node.spec?.taints ?? [])];
+}
+
+/** Whether the node's Ready condition is True. */
+export function isNodeReady(node: Node): boolean {
+  return (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+}
+
+/** Whether the pod's Ready condition is True. */
+export function isPodReady(pod: Pod): boolean {
+  return (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+}
+
+/** Whether a daemonset owns the pod. */
+export function isDaemonSetPod(pod: Pod): boolean {
+  return (pod.metadata.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet');
+}
+
+/** Whether the pod still counts on its node (not finished, not being deleted). */
+export function isLivePod(pod: Pod): boolean {
+  const phase = pod.status?.phase;
+  return !pod.metadata.deletionTimestamp && phase !== 'Succeeded' && phase !== 'Failed';
+}

@@ -1,0 +1,140 @@
+/**
+ * Brings a joiner node and its nodeclaim in line with what the API server says now: Launched ->
+ * Registered with labels, taints and owner annotation synced; the Multus startup taint cleared
+ * once the Multus daemonset pod on the node is Ready; Registered -> Initialized once the node is
+ * Ready and no startup taint remains. Every step re-reads; running it twice changes nothing.
+ */
+import { MULTUS_POD_LABEL } from '../install/match-conditions.js';
+import type { Node, Pod } from '../model/kube-objects.js';
+import type { Taint } from '../model/taint.js';
+import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
+import { transition } from '../nodeclaim/state-machine.js';
+import type { NodePatch } from '../ports/cluster-api.js';
+import type { LifecycleDeps } from './lifecycle-deps.js';
+import {
+  ANNOTATION_OWNER,
+  claimNodeLabels,
+  EPHEMERAL_TAINT_KEYS,
+  hasTaint,
+  isDaemonSetPod,
+  isNodeReady,
+  isPodReady,
+  LABEL_INITIALIZED,
+  OWNER,
+  sameTaint,
+  taintsOf,
+} from './node-labels.js';
+import { updateClaim } from './update-claim.js';
+
+/** Whether a pod is the Multus daemonset's pod. */
+export function isMultusPod(pod: Pod): boolean {
+  return (
+    pod.metadata.labels?.[MULTUS_POD_LABEL.key] === MULTUS_POD_LABEL.value ||
+    (isDaemonSetPod(pod) && (pod.metadata.ownerReferences ?? []).some((o) => /multus/i.test(o.name)))
+  );
+}
+
+/** The patch that adds what the node lacks of the claim's labels, taints and owner annotation. */
+export function registrationPatch(claim: NodeClaim, node: Node): NodePatch | undefined {
+  const current = node.metadata.labels ?? {};
+  const labels = Object.fromEntries(
+    Object.entries(claimNodeLabels(claim)).filter(([key, value]) => current[key] !== value),
+  );
+  const taints = taintsOf(node);
+  const missing = claim.taints.filter((t) => !taints.some((have) => sameTaint(have, t)));
+  const owned = node.metadata.annotations?.[ANNOTATION_OWNER] === OWNER;
+  if (Object.keys(labels).length === 0 && missing.length === 0 && owned) return undefined;
+  return {
+    ...(Object.keys(labels).length > 0 ? { labels } : {}),
+    ...(owned ? {} : { annotations: { [ANNOTATION_OWNER]: OWNER } }),
+    ...(missing.length > 0 ? { taints: [...taints, ...missing] } : {}),
+  };
+}
+
+/** The startup taints still on the node (the claim's, the Multus one, and the ephemeral ones). */
+export function remainingStartupTaints(claim: NodeClaim, node: Node, multusTaint?: Taint): Taint[] {
+  const startup = multusTaint ? [...claim.startupTaints, multusTaint] : claim.startupTaints;
+  return taintsOf(node).filter((t) => hasTaint(startup, t) || EPHEMERAL_TAINT_KEYS.includes(t.key));
+}
+
+/** Reconciles the node `nodeName` of `claim` (see the file comment). Returns the claim as stored. */
+export async function reconcileNode(
+  deps: LifecycleDeps,
+  claim: NodeClaim,
+  nodeName: string,
+): Promise<NodeClaim | undefined> {
+  let node = await deps.cluster.getNode(nodeName);
+  if (!node) {
+    deps.log.debug('node not found, nothing to reconcile', { node: nodeName, nodeclaim: claim.id });
+    return claim;
+  }
+  if (claim.state !== 'Launched' && claim.state !== 'Registered' && claim.state !== 'Initialized') {
+    deps.log.debug('nodeclaim is not starting, node left alone', { nodeclaim: claim.id, state: claim.state });
+    return claim;
+  }
+  const patch = registrationPatch(claim, node);
+  if (patch) node = await deps.cluster.patchNode(nodeName, patch);
+  let stored = await register(deps, claim.id, nodeName);
+  const multusTaint = await deps.multusTaintOf(claim);
+  node = await clearMultusTaint(deps, node, multusTaint);
+  if (stored?.state === 'Registered' && isNodeReady(node)) {
+    const remaining = remainingStartupTaints(claim, node, multusTaint);
+    if (remaining.length === 0) stored = await initialize(deps, claim.id, node);
+    else
+      deps.log.debug('node waits for startup taints', {
+        node: nodeName,
+        taints: remaining.map((t) => t.key),
+      });
+  }
+  return stored;
+}
+
+async function register(deps: LifecycleDeps, id: string, nodeName: string): Promise<NodeClaim | undefined> {
+  let moved = false;
+  const stored = await updateClaim(deps.store, id, (c) => {
+    if (c.state !== 'Launched') return undefined;
+    moved = true;
+    return transition(c, 'Registered', deps.clock.now(), { nodeName });
+  });
+  if (moved && stored)
+    deps.log.info('registered nodeclaim', {
+      nodeclaim: id,
+      node: nodeName,
+      instance: stored.instance?.instanceId,
+      nodepool: stored.nodePool,
+    });
+  return stored;
+}
+
+async function initialize(deps: LifecycleDeps, id: string, node: Node): Promise<NodeClaim | undefined> {
+  let moved = false;
+  const stored = await updateClaim(deps.store, id, (c) => {
+    if (c.state !== 'Registered') return undefined;
+    moved = true;
+    return transition(c, 'Initialized', deps.clock.now());
+  });
+  if (node.metadata.labels?.[LABEL_INITIALIZED] !== 'true')
+    await deps.cluster.patchNode(node.metadata.name, { labels: { [LABEL_INITIALIZED]: 'true' } });
+  if (moved && stored)
+    deps.log.info('initialized nodeclaim', {
+      nodeclaim: id,
+      node: node.metadata.name,
+      allocatable: node.status?.allocatable,
+    });
+  return stored;
+}
+
+async function clearMultusTaint(deps: LifecycleDeps, node: Node, taint: Taint | undefined): Promise<Node> {
+  const taints = taintsOf(node);
+  if (!taint || !hasTaint(taints, taint)) return node;
+  const pods = await deps.cluster.listPodsOnNode(node.metadata.name);
+  const multus = pods.find((p) => isMultusPod(p) && !p.metadata.deletionTimestamp);
+  if (!multus || !isPodReady(multus)) {
+    deps.log.debug('multus pod not ready yet, startup taint kept', { node: node.metadata.name });
+    return node;
+  }
+  const kept = taints.filter((t) => !(t.key === taint.key && t.effect === taint.effect));
+  const updated = await deps.cluster.patchNode(node.metadata.name, { taints: kept });
+  deps.log.info('removed multus startup taint', { node: node.metadata.name, taint: taint.key });
+  return updated;
+}

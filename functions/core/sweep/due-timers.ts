@@ -1,0 +1,100 @@
+/**
+ * Acts on a nodeclaim's due timers: the launch timeout (5 min Pending without an instance), the
+ * registration timeout (15 min Launched without an initialized node) and the termination check of
+ * a retire a crash left half done. Other timers (emptiness, expiration, drain steps) belong to the
+ * disruption work and are reported back untouched.
+ */
+
+import { instanceIdOf } from '../lifecycle/node-labels.js';
+import { reconcileNode } from '../lifecycle/reconcile-node.js';
+import { retireClaim } from '../lifecycle/retire-claim.js';
+import { updateClaim } from '../lifecycle/update-claim.js';
+import type { NodeClaim, TimerKind } from '../nodeclaim/nodeclaim.js';
+import { dueTimers, withTimer } from '../nodeclaim/state-machine.js';
+import type { SweepDeps } from './sweep-deps.js';
+
+/** What acting on one claim's timers did. */
+export interface TimerOutcome {
+  readonly nodeClaimId: string;
+  /** Timers acted on. */
+  readonly handled: readonly TimerKind[];
+  /** Due timers left for the disruption work. */
+  readonly deferred: readonly TimerKind[];
+}
+
+const OWN: readonly TimerKind[] = ['launchTimeout', 'registrationTimeout', 'terminationCheck'];
+
+/** Acts on every due timer of `claim` this module owns (see the file comment). */
+export async function actOnDueTimers(deps: SweepDeps, id: string): Promise<TimerOutcome> {
+  const claim = await deps.store.getNodeClaim(id);
+  if (!claim) return { nodeClaimId: id, handled: [], deferred: [] };
+  const due = dueTimers(claim, deps.clock.now());
+  const handled: TimerKind[] = [];
+  for (const kind of due.filter((k) => OWN.includes(k))) {
+    handled.push(kind);
+    const done = await actOn(deps, claim, kind);
+    if (done) break;
+  }
+  return { nodeClaimId: claim.id, handled, deferred: due.filter((k) => !OWN.includes(k)) };
+}
+
+/** Acts on one timer; returns true when the claim was retired (its other timers are gone). */
+async function actOn(deps: SweepDeps, claim: NodeClaim, kind: TimerKind): Promise<boolean> {
+  if (kind === 'terminationCheck') {
+    if (claim.state !== 'Terminating') return clearStale(deps, claim, kind);
+    const failure = claim.failure ?? { reason: 'Terminating', message: 'finishing termination' };
+    await retireClaim(deps, claim.id, failure, { warn: false, from: ['Terminating'] });
+    return true;
+  }
+  if (kind === 'launchTimeout') {
+    if (claim.state !== 'Pending') return clearStale(deps, claim, kind);
+    deps.log.warn('nodeclaim launch timed out', {
+      nodeclaim: claim.id,
+      pendingSince: claim.timestamps.Pending,
+    });
+    await retireClaim(
+      deps,
+      claim.id,
+      {
+        reason: 'LaunchTimeout',
+        message: 'no instance was launched within the launch timeout; its pods go back to the provisioner',
+      },
+      { from: ['Pending'] },
+    );
+    return true;
+  }
+  if (claim.state !== 'Launched' && claim.state !== 'Registered') return clearStale(deps, claim, kind);
+  if (await registeredMeanwhile(deps, claim)) return false;
+  deps.log.warn('nodeclaim registration timed out', {
+    nodeclaim: claim.id,
+    instance: claim.instance?.instanceId,
+    launchedAt: claim.timestamps.Launched,
+  });
+  await retireClaim(
+    deps,
+    claim.id,
+    {
+      reason: 'RegistrationTimeout',
+      message: `instance ${claim.instance?.instanceId ?? '(unknown)'} did not become an initialized node within the registration timeout; terminated`,
+    },
+    { from: ['Launched', 'Registered'] },
+  );
+  return true;
+}
+
+/** A node whose events were lost may have registered: reconcile it before giving up on it. */
+async function registeredMeanwhile(deps: SweepDeps, claim: NodeClaim): Promise<boolean> {
+  const instanceId = claim.instance?.instanceId;
+  const nodes = instanceId ? await deps.cluster.listNodes() : [];
+  const node = nodes.find((n) => instanceIdOf(n.spec?.providerID) === instanceId);
+  if (!node) return false;
+  const stored = await reconcileNode(deps, claim, node.metadata.name);
+  return stored?.state === 'Initialized';
+}
+
+async function clearStale(deps: SweepDeps, claim: NodeClaim, kind: TimerKind): Promise<false> {
+  await updateClaim(deps.store, claim.id, (c) =>
+    c.timers[kind] === undefined ? undefined : withTimer(c, kind, undefined),
+  );
+  return false;
+}
