@@ -1,4 +1,72 @@
-// Placeholder entry point of the provisioner Lambda; the provisioning work replaces it.
-export const handler = async (_event: unknown): Promise<void> => {
-  throw new Error('the provisioner handler is not built yet');
-};
+/**
+ * The provisioner Lambda: a batch of PodUnschedulable events from the provisioning queue wakes
+ * one provisioning run. Malformed messages are reported as batch item failures (they reach the
+ * DLQ); if the run fails (e.g. the API server is unreachable) the whole batch is retried, which
+ * is safe because the run is idempotent.
+ */
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { z } from 'zod';
+import { eventEnvelope, podUnschedulableDetail } from '../core/events/joiner-events.js';
+import { provision } from '../core/provisioning/provision.js';
+import type { ProvisionResult } from '../core/provisioning/types.js';
+import { DETAIL_TYPES } from '../shared/event-rules.js';
+import { type Dependencies, dependenciesFromEnv } from './runtime/dependencies.js';
+import { lambdaHandler, parseSqsBatch } from './runtime/lambda.js';
+
+/** What the provisioner needs. */
+export type ProvisionerDeps = Pick<
+  Dependencies,
+  'cluster' | 'store' | 'cloud' | 'timers' | 'clock' | 'log' | 'catalog'
+>;
+
+/** One message of the provisioning queue: the EventBridge envelope of a PodUnschedulable event. */
+export const provisioningMessage = eventEnvelope.extend({
+  'detail-type': z.literal(DETAIL_TYPES.podUnschedulable),
+  detail: podUnschedulableDetail,
+});
+
+/** The fields of a run's result worth one log line. */
+export function runSummary(result: ProvisionResult): Record<string, unknown> {
+  return {
+    hints: result.hints,
+    'stale-hints': result.staleHints,
+    'pending-pods': result.pendingPods,
+    created: result.created.length,
+    launched: result.launched.length,
+    adopted: result.launched.filter((l) => l.adopted).length,
+    failed: result.failed.length,
+    resumed: result.resumed.length,
+    nominated: result.nominated,
+    unschedulable: result.unschedulable.length,
+    'scheduling-ms': Math.round(result.schedulingMs),
+    'total-ms': Math.round(result.totalMs),
+  };
+}
+
+/**
+ * Builds the provisioner handler. A deferred run (another run held the lease too long) or an
+ * incomplete one (a launch failed with an error and its claim waits for the next run) reports
+ * every message as failed so the batch comes back.
+ */
+export function createProvisionerHandler(getDeps: () => ProvisionerDeps) {
+  return lambdaHandler<SQSEvent, SQSBatchResponse>(async (event, context) => {
+    const deps = getDeps();
+    const batch = parseSqsBatch(event, provisioningMessage, deps.log);
+    if (batch.items.length === 0) return { batchItemFailures: batch.failures };
+    const result = await provision(deps, {
+      hints: batch.items.map((i) => i.body.detail),
+      options: { holder: context.awsRequestId || undefined },
+    });
+    deps.log.info(
+      result.deferred ? 'provisioning deferred' : 'provisioning run finished',
+      runSummary(result),
+    );
+    if (!result.deferred && !result.incomplete) return { batchItemFailures: batch.failures };
+    return {
+      batchItemFailures: [...batch.failures, ...batch.items.map((i) => ({ itemIdentifier: i.messageId }))],
+    };
+  });
+}
+
+/** The Lambda entry point. */
+export const handler = createProvisionerHandler(() => dependenciesFromEnv(process.env));
