@@ -1,0 +1,65 @@
+import type { CustomObjectsApi } from '@kubernetes/client-node';
+import type { ConfigDocument } from '../../core/ports/cluster-api.js';
+import { isNotFound } from './kube-errors.js';
+
+/** A cluster-scoped custom resource joiner reads configuration from; versions in order of preference. */
+export interface ConfigResource {
+  readonly group: string;
+  readonly plural: string;
+  readonly versions: readonly string[];
+}
+
+/** NodePool-like resources: joiner's own, Karpenter's NodePool (v1, v1beta1) and Provisioner (v1alpha5). */
+export const NODE_POOL_RESOURCES: readonly ConfigResource[] = [
+  { group: 'joiner.sh', plural: 'nodepools', versions: ['v1'] },
+  { group: 'karpenter.sh', plural: 'nodepools', versions: ['v1', 'v1beta1'] },
+  { group: 'karpenter.sh', plural: 'provisioners', versions: ['v1alpha5'] },
+];
+
+/** NodeClass-like resources: joiner's own, EC2NodeClass (v1, v1beta1) and AWSNodeTemplate (v1alpha1). */
+export const NODE_CLASS_RESOURCES: readonly ConfigResource[] = [
+  { group: 'joiner.sh', plural: 'nodeclasses', versions: ['v1'] },
+  { group: 'karpenter.k8s.aws', plural: 'ec2nodeclasses', versions: ['v1', 'v1beta1'] },
+  { group: 'karpenter.k8s.aws', plural: 'awsnodetemplates', versions: ['v1alpha1'] },
+];
+
+/**
+ * Lists the documents of each resource. A resource is read at its first served version only (the
+ * API server converts every object to each served version, so reading two would duplicate them);
+ * a group or version that is not installed (404) is skipped.
+ */
+export async function listConfigDocuments(
+  custom: CustomObjectsApi,
+  resources: readonly ConfigResource[],
+): Promise<ConfigDocument[]> {
+  const lists = await Promise.all(resources.map((resource) => listFirstServed(custom, resource)));
+  return lists.flat();
+}
+
+async function listFirstServed(
+  custom: CustomObjectsApi,
+  resource: ConfigResource,
+): Promise<ConfigDocument[]> {
+  for (const version of resource.versions) {
+    try {
+      const list = (await custom.listClusterCustomObject({
+        group: resource.group,
+        version,
+        plural: resource.plural,
+      })) as { items?: ConfigDocument[] };
+      return (list.items ?? []).map((item) => withTypeMeta(item, resource.group, version));
+    } catch (error) {
+      if (!isNotFound(error)) {
+        throw new Error(
+          `listing ${resource.plural}.${resource.group}/${version} failed: ${(error as Error).message}`,
+        );
+      }
+    }
+  }
+  return [];
+}
+
+/** List items may lack apiVersion/kind; the config loader needs them. */
+function withTypeMeta(item: ConfigDocument, group: string, version: string): ConfigDocument {
+  return { ...item, apiVersion: item.apiVersion ?? `${group}/${version}`, kind: item.kind };
+}

@@ -1,0 +1,98 @@
+import { ENV } from '../../shared/env.js';
+
+/**
+ * What a handler reads from its environment. Required values are read when first used, so a
+ * function that never needs the table does not fail for a missing table name; a missing value
+ * throws an error naming the variable.
+ */
+export interface Settings {
+  readonly clusterName: string;
+  /** AWS region (AWS_REGION, set by Lambda). */
+  readonly region: string;
+  readonly clusterEndpoint?: string;
+  /** Base64 PEM of the cluster CA. */
+  readonly clusterCa?: string;
+  /** A kubeconfig file (simulated cloud, local runs); when set, endpoint/CA/token are not used for API access. */
+  readonly kubeconfigPath?: string;
+  readonly tableName: string;
+  readonly busName: string;
+  readonly provisioningQueueUrl?: string;
+  readonly timersQueueUrl?: string;
+  readonly nodeRoleName?: string;
+  readonly instanceProfileName?: string;
+  readonly webhookSecret?: string;
+  readonly webhookSecretArn?: string;
+  /** Kubernetes minor version of the cluster for AMI aliases (JOINER_KUBERNETES_VERSION, default 1.30). */
+  readonly kubernetesVersion: string;
+  /** Service CIDR of the cluster for node user data (JOINER_SERVICE_CIDR, default 10.100.0.0/16). */
+  readonly serviceCidr: string;
+  /** POWERTOOLS_LOG_LEVEL, default INFO. */
+  readonly logLevel: string;
+  /** Endpoint overrides (simulated cloud). */
+  readonly endpoints: {
+    readonly ec2?: string;
+    readonly ssm?: string;
+    readonly eventBridge?: string;
+    readonly sqs?: string;
+    readonly dynamoDb?: string;
+  };
+}
+
+/** Environment variable of the cluster's Kubernetes minor version. */
+export const KUBERNETES_VERSION_ENV = 'JOINER_KUBERNETES_VERSION';
+/** Environment variable of the cluster's service CIDR. */
+export const SERVICE_CIDR_ENV = 'JOINER_SERVICE_CIDR';
+
+const DEFAULT_KUBERNETES_VERSION = '1.30';
+const DEFAULT_SERVICE_CIDR = '10.100.0.0/16';
+
+/** Reads settings from `env`; required values throw on first access when missing. */
+export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
+  const optional = (name: string): string | undefined => env[name] || undefined;
+  const required = (name: string, what: string): string => {
+    const value = env[name];
+    if (!value) throw new Error(`environment variable ${name} is not set: ${what}`);
+    return value;
+  };
+  return {
+    get clusterName() {
+      return required(ENV.clusterName, 'the name of the EKS cluster joiner scales');
+    },
+    get region() {
+      const region = env.AWS_REGION || env.AWS_DEFAULT_REGION;
+      if (!region) throw new Error('environment variable AWS_REGION is not set: the region of the cluster');
+      return region;
+    },
+    clusterEndpoint: optional(ENV.clusterEndpoint),
+    clusterCa: optional(ENV.clusterCa),
+    kubeconfigPath: optional(ENV.kubeconfig),
+    get tableName() {
+      return required(ENV.tableName, 'the DynamoDB table of joiner state');
+    },
+    get busName() {
+      return required(ENV.busName, "the name of joiner's EventBridge bus");
+    },
+    provisioningQueueUrl: optional(ENV.provisioningQueueUrl),
+    timersQueueUrl: optional(ENV.timersQueueUrl),
+    nodeRoleName: optional(ENV.nodeRoleName),
+    instanceProfileName: optional(ENV.instanceProfileName),
+    webhookSecret: optional(ENV.webhookSecret),
+    webhookSecretArn: optional(ENV.webhookSecretArn),
+    kubernetesVersion: optional(KUBERNETES_VERSION_ENV) ?? DEFAULT_KUBERNETES_VERSION,
+    serviceCidr: optional(SERVICE_CIDR_ENV) ?? DEFAULT_SERVICE_CIDR,
+    logLevel: optional(ENV.logLevel) ?? 'INFO',
+    endpoints: {
+      ec2: optional(ENV.ec2Endpoint),
+      ssm: optional(ENV.ssmEndpoint),
+      eventBridge: optional(ENV.eventBridgeEndpoint),
+      sqs: optional(ENV.sqsEndpoint),
+      dynamoDb: optional(ENV.dynamoDbEndpoint),
+    },
+  };
+}
+
+/** Reads an optional setting and throws naming `variable` when it is missing. */
+export function requireSetting(value: string | undefined, variable: string, what: string): string {
+  if (!value) throw new Error(`environment variable ${variable} is not set: ${what}`);
+  return value;
+}
