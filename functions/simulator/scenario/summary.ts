@@ -1,0 +1,221 @@
+/**
+ * The summary of a scenario run: workload pods, nodes with their instances and Multus ENIs,
+ * hourly cost, latency percentiles and orphaned instances, read from the simulated cluster, the
+ * simulated EC2 and joiner's nodeclaims.
+ */
+import { TAG } from '../../core/launch/tags.js';
+import type { Catalog } from '../../core/model/instance-type.js';
+import type { Node, Pod } from '../../core/model/kube-objects.js';
+import type { NodeClaim } from '../../core/nodeclaim/nodeclaim.js';
+import type { SimulatedCloud } from '../cloud.js';
+import type { Ec2Instance } from '../ec2/ec2-state.js';
+import { type LatencyRecorder, type PodTimeline, percentile, type Stamp } from './latency-recorder.js';
+
+/** One Multus ENI of a node. */
+export interface MultusEniSummary {
+  readonly networkInterfaceId: string;
+  readonly deviceIndex: number;
+  readonly subnetId: string;
+  /** Name tag of the subnet. */
+  readonly subnetName: string;
+  readonly securityGroups: readonly string[];
+  readonly deleteOnTermination: boolean;
+  readonly noManage: boolean;
+}
+
+/** One node of the cluster at the end. */
+export interface NodeSummary {
+  readonly name: string;
+  readonly instanceType: string;
+  readonly zone: string;
+  readonly capacityType: string;
+  /** Workload pods bound to it. */
+  readonly pods: number;
+  readonly nodePool?: string;
+  readonly instanceId?: string;
+  readonly maxPods?: number;
+  readonly taints: readonly string[];
+  readonly hourlyPrice: number;
+  readonly multusEnis: readonly MultusEniSummary[];
+}
+
+/** p50 / p99 of a latency in virtual milliseconds. */
+export interface Percentiles {
+  readonly p50: number | null;
+  readonly p99: number | null;
+  readonly samples: number;
+}
+
+/** What `joiner simulate -o json` prints (plus the expectation results). */
+export interface ScenarioSummary {
+  readonly scenario: string;
+  readonly pods: { readonly total: number; readonly running: number; readonly pending: number };
+  readonly nodes: readonly NodeSummary[];
+  readonly hourlyCost: number;
+  readonly latency: {
+    readonly unit: 'virtual ms';
+    readonly unschedulableToLaunchMs: Percentiles;
+    readonly unschedulableToReadyMs: Percentiles;
+    readonly unschedulableToRunningMs: Percentiles;
+  };
+  readonly orphanedInstances: number;
+  readonly orphans: readonly string[];
+  readonly virtualDurationMs: number;
+  readonly wallDurationMs: number;
+}
+
+const LIVE_STATES = new Set(['pending', 'running']);
+
+/** Instance id from a node's providerID (`aws:///us-west-2a/i-0abc`). */
+export function instanceIdOf(node: Node): string | undefined {
+  return /\/(i-[0-9a-f]+)$/.exec(node.spec?.providerID ?? '')?.[1];
+}
+
+const isDaemonPod = (pod: Pod): boolean =>
+  (pod.metadata.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet');
+
+/** Workload (non-daemonset) pods of the cluster now. */
+export function workloadPods(cloud: SimulatedCloud): Pod[] {
+  return cloud.kube.store.list<Pod>('v1', 'Pod').filter((p) => !isDaemonPod(p));
+}
+
+/** Builds the summary from the cloud's state, the recorder and the nodeclaims. */
+export function buildSummary(input: {
+  readonly name: string;
+  readonly cloud: SimulatedCloud;
+  readonly recorder: LatencyRecorder;
+  readonly catalog: Catalog;
+  readonly claims: readonly NodeClaim[];
+  readonly started: Stamp;
+}): ScenarioSummary {
+  const { cloud, recorder, catalog, claims } = input;
+  const pods = workloadPods(cloud);
+  const nodes = cloud.kube.store.list<Node>('v1', 'Node').map((n) => nodeSummary(cloud, catalog, n, pods));
+  return {
+    scenario: input.name,
+    pods: {
+      total: pods.length,
+      running: pods.filter((p) => p.status?.phase === 'Running').length,
+      pending: pods.filter((p) => (p.status?.phase ?? 'Pending') === 'Pending').length,
+    },
+    nodes,
+    hourlyCost: round(
+      nodes.reduce((sum, n) => sum + n.hourlyPrice, 0),
+      4,
+    ),
+    latency: latencies(recorder, claims),
+    ...orphans(cloud, claims),
+    virtualDurationMs: cloud.clock.now() - input.started.virtual,
+    wallDurationMs: Date.now() - input.started.wall,
+  };
+}
+
+function nodeSummary(cloud: SimulatedCloud, catalog: Catalog, node: Node, pods: Pod[]): NodeSummary {
+  const labels = node.metadata.labels ?? {};
+  const instanceId = instanceIdOf(node);
+  const instance = instanceId ? cloud.ec2.state.instances.get(instanceId) : undefined;
+  const instanceType = labels['node.kubernetes.io/instance-type'] ?? instance?.instanceType ?? 'unknown';
+  const zone = labels['topology.kubernetes.io/zone'] ?? instance?.availabilityZone ?? 'unknown';
+  const capacityType = labels['karpenter.sh/capacity-type'] ?? instance?.capacityType ?? 'unknown';
+  const offering = catalog.instanceTypes
+    .find((t) => t.name === instanceType)
+    ?.offerings.find((o) => o.zone === zone && o.capacityType === capacityType);
+  const podCapacity = Number(node.status?.capacity?.pods);
+  return {
+    name: node.metadata.name,
+    instanceType,
+    zone,
+    capacityType,
+    pods: pods.filter((p) => p.spec?.nodeName === node.metadata.name).length,
+    nodePool: labels['karpenter.sh/nodepool'],
+    instanceId,
+    maxPods: Number.isFinite(podCapacity) ? podCapacity : undefined,
+    taints: (node.spec?.taints ?? []).map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`),
+    hourlyPrice: offering?.price ?? 0,
+    multusEnis: instance ? multusEnis(cloud, instance) : [],
+  };
+}
+
+function multusEnis(cloud: SimulatedCloud, instance: Ec2Instance): MultusEniSummary[] {
+  const { state } = cloud.ec2;
+  return instance.networkInterfaces
+    .filter((eni) => eni.deviceIndex > 0)
+    .sort((a, b) => a.deviceIndex - b.deviceIndex)
+    .map((eni) => ({
+      networkInterfaceId: eni.networkInterfaceId,
+      deviceIndex: eni.deviceIndex,
+      subnetId: eni.subnetId,
+      subnetName: state.subnets.get(eni.subnetId)?.spec.tags.Name ?? eni.subnetId,
+      securityGroups: eni.securityGroupIds.map((id) => state.securityGroups.get(id)?.groupName ?? id),
+      deleteOnTermination: eni.deleteOnTermination,
+      noManage: eni.tags[TAG.noManage] === 'true',
+    }));
+}
+
+function latencies(recorder: LatencyRecorder, claims: readonly NodeClaim[]): ScenarioSummary['latency'] {
+  const claimInstance = new Map<string, string>();
+  for (const claim of claims) {
+    const id = claim.instance?.instanceId;
+    if (id) for (const pod of claim.pods) claimInstance.set(pod.uid, id);
+  }
+  const nodeInstance = (node: string | undefined): string | undefined =>
+    node === undefined ? undefined : recorder.nodeInstances.get(node);
+  const launch: number[] = [];
+  const ready: number[] = [];
+  const running: number[] = [];
+  const after = (from: Stamp, to: Stamp | undefined, into: number[]): void => {
+    if (to && to.virtual >= from.virtual) into.push(to.virtual - from.virtual);
+  };
+  for (const pod of recorder.pods.values()) {
+    const from = pod.unschedulable;
+    if (!from) continue;
+    const instanceId = claimInstance.get(pod.uid) ?? nodeInstance(pod.nodeName);
+    after(from, instanceId ? recorder.instances.get(instanceId) : undefined, launch);
+    after(from, readyOf(recorder, pod), ready);
+    after(from, pod.running, running);
+  }
+  return {
+    unit: 'virtual ms',
+    unschedulableToLaunchMs: stats(launch),
+    unschedulableToReadyMs: stats(ready),
+    unschedulableToRunningMs: stats(running),
+  };
+}
+
+function readyOf(recorder: LatencyRecorder, pod: PodTimeline): Stamp | undefined {
+  return pod.nodeName ? recorder.nodes.get(pod.nodeName)?.ready : undefined;
+}
+
+/** p50 / p99 of samples. */
+export function stats(samples: readonly number[]): Percentiles {
+  return {
+    p50: percentile(samples, 50) ?? null,
+    p99: percentile(samples, 99) ?? null,
+    samples: samples.length,
+  };
+}
+
+function orphans(
+  cloud: SimulatedCloud,
+  claims: readonly NodeClaim[],
+): { orphanedInstances: number; orphans: string[] } {
+  const withNode = new Set(
+    cloud.kube.store
+      .list<Node>('v1', 'Node')
+      .map(instanceIdOf)
+      .filter((id) => id !== undefined),
+  );
+  const claimed = new Set(
+    claims.filter((c) => c.state !== 'Gone' && c.instance).map((c) => c.instance?.instanceId),
+  );
+  const found = [...cloud.ec2.state.instances.values()]
+    .filter((i) => LIVE_STATES.has(i.state) && i.tags[TAG.cluster] !== undefined)
+    .filter((i) => !withNode.has(i.instanceId) && !claimed.has(i.instanceId))
+    .map((i) => i.instanceId);
+  return { orphanedInstances: found.length, orphans: found };
+}
+
+function round(value: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}
