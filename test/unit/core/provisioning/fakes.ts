@@ -1,0 +1,247 @@
+/**
+ * Small in-memory fakes of the ports for provisioning tests: a cluster (pods, nodes, config
+ * documents, events), a state store with the same conditional-write rules as the DynamoDB one, a
+ * cloud that hands out instances (or capacity errors), a timer scheduler and a recording log.
+ */
+import type { Node, Pod } from '../../../../functions/core/model/kube-objects.js';
+import type { NodeClaim, NodeClaimState, PodRef } from '../../../../functions/core/nodeclaim/nodeclaim.js';
+import type {
+  CloudInstance,
+  CloudProvider,
+  FleetError,
+  LaunchInput,
+  LaunchOutcome,
+} from '../../../../functions/core/ports/cloud-provider.js';
+import type {
+  ClusterApi,
+  ClusterEvent,
+  ConfigDocument,
+} from '../../../../functions/core/ports/cluster-api.js';
+import type { Log } from '../../../../functions/core/ports/log.js';
+import {
+  ConflictError,
+  type Lease,
+  type OfferingKey,
+  type PodClaimResult,
+  type StateStore,
+  UNAVAILABLE_OFFERING_TTL_MS,
+  type UnavailableOffering,
+} from '../../../../functions/core/ports/state-store.js';
+
+/** A cluster held in arrays. */
+export class FakeCluster implements ClusterApi {
+  pods: Pod[] = [];
+  nodes: Node[] = [];
+  nodePoolDocs: ConfigDocument[] = [];
+  nodeClassDocs: ConfigDocument[] = [];
+  events: ClusterEvent[] = [];
+  failing?: Error;
+
+  private check(): void {
+    if (this.failing) throw this.failing;
+  }
+  async listPendingPods() {
+    this.check();
+    return this.pods.filter(
+      (p) => !p.spec.nodeName && p.status?.conditions?.some((c) => c.reason === 'Unschedulable'),
+    );
+  }
+  async listPodsOnNode(nodeName?: string) {
+    this.check();
+    return this.pods.filter((p) => p.spec.nodeName && (!nodeName || p.spec.nodeName === nodeName));
+  }
+  async getPod(namespace: string, name: string) {
+    return this.pods.find((p) => p.metadata.namespace === namespace && p.metadata.name === name);
+  }
+  async listNodes() {
+    this.check();
+    return this.nodes;
+  }
+  async getNode(name: string) {
+    return this.nodes.find((n) => n.metadata.name === name);
+  }
+  async listDaemonSets() {
+    return [];
+  }
+  async listPersistentVolumes() {
+    return [];
+  }
+  async listPersistentVolumeClaims() {
+    return [];
+  }
+  async listPodDisruptionBudgets() {
+    return [];
+  }
+  async listNodePoolDocuments() {
+    return this.nodePoolDocs;
+  }
+  async listNodeClassDocuments() {
+    return this.nodeClassDocs;
+  }
+  async patchNode(): Promise<Node> {
+    throw new Error('not used by the provisioner');
+  }
+  async deleteNode() {}
+  async createEvents(events: readonly ClusterEvent[]) {
+    this.events.push(...events);
+  }
+  async evictPod() {
+    return 'not-found' as const;
+  }
+}
+
+/** A state store in a Map, with versioned writes, leases and pod claims like the DynamoDB store. */
+export class MemoryStore implements StateStore {
+  claims = new Map<string, NodeClaim>();
+  offerings: UnavailableOffering[] = [];
+  leases = new Map<string, Lease>();
+  podClaims = new Map<string, { nodeClaimId: string; expiresAt: number }>();
+
+  async createNodeClaim(claim: NodeClaim) {
+    if (this.claims.has(claim.id)) return false;
+    this.claims.set(claim.id, { ...claim, version: 1 });
+    return true;
+  }
+  async getNodeClaim(id: string) {
+    return this.claims.get(id);
+  }
+  async updateNodeClaim(claim: NodeClaim) {
+    const stored = this.claims.get(claim.id);
+    if (!stored || stored.version !== claim.version) throw new ConflictError(`nodeclaim ${claim.id} changed`);
+    const next = { ...claim, version: claim.version + 1 };
+    this.claims.set(claim.id, next);
+    return next;
+  }
+  async deleteNodeClaim(claim: NodeClaim) {
+    const stored = this.claims.get(claim.id);
+    if (!stored || stored.version !== claim.version) throw new ConflictError(`nodeclaim ${claim.id} changed`);
+    this.claims.delete(claim.id);
+  }
+  async listNodeClaims(states?: readonly NodeClaimState[]) {
+    return [...this.claims.values()].filter((c) => !states || states.includes(c.state));
+  }
+  async findNodeClaimByInstanceId(instanceId: string) {
+    return [...this.claims.values()].find((c) => c.instance?.instanceId === instanceId);
+  }
+  async listDueNodeClaims() {
+    return [];
+  }
+  async markOfferingsUnavailable(
+    offerings: readonly OfferingKey[],
+    reason: string,
+    now: number,
+    ttlMs?: number,
+  ) {
+    const expiresAt = now + (ttlMs ?? UNAVAILABLE_OFFERING_TTL_MS);
+    this.offerings.push(...offerings.map((o) => ({ ...o, reason, expiresAt })));
+  }
+  async listUnavailableOfferings(now: number) {
+    return this.offerings.filter((o) => o.expiresAt > now);
+  }
+  async acquireLease(name: string, holder: string, now: number, ttlMs: number) {
+    const held = this.leases.get(name);
+    if (held && held.holder !== holder && held.expiresAt > now) return undefined;
+    const lease = { name, holder, expiresAt: now + ttlMs, token: (held?.token ?? 0) + 1 };
+    this.leases.set(name, lease);
+    return lease;
+  }
+  async releaseLease(lease: Lease) {
+    if (this.leases.get(lease.name)?.token === lease.token) this.leases.delete(lease.name);
+  }
+  async claimPods(pods: readonly PodRef[], nodeClaimId: string, now: number, ttlMs: number) {
+    const result: { claimed: PodRef[]; taken: { pod: PodRef; nodeClaimId: string }[] } = {
+      claimed: [],
+      taken: [],
+    };
+    for (const pod of pods) {
+      const held = this.podClaims.get(pod.uid);
+      if (held && held.nodeClaimId !== nodeClaimId && held.expiresAt > now) {
+        result.taken.push({ pod, nodeClaimId: held.nodeClaimId });
+        continue;
+      }
+      this.podClaims.set(pod.uid, { nodeClaimId, expiresAt: now + ttlMs });
+      result.claimed.push(pod);
+    }
+    return result as PodClaimResult;
+  }
+  async releasePods(pods: readonly PodRef[], nodeClaimId: string) {
+    for (const pod of pods)
+      if (this.podClaims.get(pod.uid)?.nodeClaimId === nodeClaimId) this.podClaims.delete(pod.uid);
+  }
+  async recordOnce() {
+    return true;
+  }
+}
+
+/** A cloud that launches the first option not in `exhausted`, reporting capacity errors for those. */
+export class FakeCloud implements CloudProvider {
+  instances: (CloudInstance & { clientToken: string })[] = [];
+  exhausted = new Set<string>();
+  launches = 0;
+  /** Throws on the next `n` launches (before doing anything). */
+  throwNext = 0;
+
+  async launch(input: LaunchInput): Promise<LaunchOutcome> {
+    this.launches++;
+    if (this.throwNext > 0) {
+      this.throwNext--;
+      throw Object.assign(new Error('Request limit exceeded.'), { name: 'RequestLimitExceeded' });
+    }
+    const replay = this.instances.find((i) => i.clientToken === input.clientToken);
+    if (replay) return { ok: true, instance: replay, errors: [] };
+    const errors: FleetError[] = [];
+    for (const o of input.options) {
+      if (this.exhausted.has(`${o.instanceType}/${o.zone}/${o.capacityType}`)) {
+        errors.push({ code: 'InsufficientInstanceCapacity', message: 'no capacity', ...o });
+        continue;
+      }
+      const instance = {
+        instanceId: `i-${String(this.instances.length + 1).padStart(8, '0')}`,
+        instanceType: o.instanceType,
+        zone: o.zone,
+        capacityType: o.capacityType,
+        state: 'running' as const,
+        launchTime: 0,
+        nodeClaimId: input.claim.id,
+        nodePool: input.claim.nodePool,
+        tags: { 'joiner.sh/nodeclaim': input.claim.id },
+        clientToken: input.clientToken,
+      };
+      this.instances.push(instance);
+      return { ok: true, instance, errors };
+    }
+    return { ok: false, errors };
+  }
+  async terminate(ids: readonly string[]) {
+    this.instances = this.instances.filter((i) => !ids.includes(i.instanceId));
+  }
+  async get(id: string) {
+    return this.instances.find((i) => i.instanceId === id);
+  }
+  async findByNodeClaim(id: string) {
+    return this.instances.find((i) => i.nodeClaimId === id);
+  }
+  async list() {
+    return this.instances;
+  }
+}
+
+/** A log that keeps its lines. */
+export class RecordingLog implements Log {
+  lines: { level: string; message: string; fields?: Readonly<Record<string, unknown>> }[] = [];
+  debug(message: string, fields?: Readonly<Record<string, unknown>>) {
+    this.lines.push({ level: 'debug', message, fields });
+  }
+  info(message: string, fields?: Readonly<Record<string, unknown>>) {
+    this.lines.push({ level: 'info', message, fields });
+  }
+  warn(message: string, fields?: Readonly<Record<string, unknown>>) {
+    this.lines.push({ level: 'warn', message, fields });
+  }
+  error(message: string, fields?: Readonly<Record<string, unknown>>) {
+    this.lines.push({ level: 'error', message, fields });
+  }
+  messages(): string[] {
+    return this.lines.map((l) => l.message);
+  }
+}
