@@ -1,0 +1,111 @@
+import { DETAIL_TYPES } from '../../shared/event-rules.js';
+import { MULTUS_POD_LABEL } from '../install/match-conditions.js';
+import type { JoinerEvent } from '../ports/event-publisher.js';
+import type { AdmissionRequest, ReviewedObject } from './admission-review.js';
+
+/** Label prefixes of node labels forwarded with node events (nodepool / nodeclaim ownership). */
+const FORWARDED_LABEL_PREFIXES = ['karpenter.sh/', 'joiner.sh/'];
+
+/**
+ * The joiner events an admission request stands for: PodUnschedulable, NodeRegistered,
+ * NodeReady, PodReady (Multus pod) and PodGone. Requests joiner does not care about give none.
+ */
+export function admissionEvents(request: AdmissionRequest, time?: number): JoinerEvent[] {
+  const at = time === undefined ? {} : { time };
+  const resource = request.resource.group === '' ? request.resource.resource : '';
+  const sub = request.subResource ?? '';
+  const events: Array<Omit<JoinerEvent, 'time'>> = [];
+  if (resource === 'pods') events.push(...podEvents(request, sub));
+  if (resource === 'nodes' && (sub === '' || sub === 'status')) events.push(...nodeEvents(request));
+  return events.map((event) => ({ ...event, ...at }));
+}
+
+function podEvents(request: AdmissionRequest, sub: string): Array<Omit<JoinerEvent, 'time'>> {
+  const events: Array<Omit<JoinerEvent, 'time'>> = [];
+  const { object, oldObject } = request;
+  if (request.operation === 'UPDATE' && (sub === 'status' || sub === '') && object) {
+    const ref = podRef(object, request);
+    if (ref && !nodeNameOf(object) && isUnschedulable(object)) {
+      events.push({ detailType: DETAIL_TYPES.podUnschedulable, detail: ref });
+    }
+    const nodeName = nodeNameOf(object);
+    if (ref && nodeName && isMultusPod(object) && becameReady(object, oldObject)) {
+      events.push({ detailType: DETAIL_TYPES.podReady, detail: { ...ref, nodeName } });
+    }
+  }
+  if (request.operation === 'DELETE' && sub === '' && oldObject) {
+    const ref = podRef(oldObject, request);
+    const nodeName = nodeNameOf(oldObject);
+    if (ref && nodeName) events.push({ detailType: DETAIL_TYPES.podGone, detail: { ...ref, nodeName } });
+  }
+  return events;
+}
+
+function nodeEvents(request: AdmissionRequest): Array<Omit<JoinerEvent, 'time'>> {
+  const { object, oldObject } = request;
+  const nodeName = object?.metadata.name || request.name;
+  if (!object || !nodeName) return [];
+  const detail = nodeDetail(object, nodeName);
+  const events: Array<Omit<JoinerEvent, 'time'>> = [];
+  if (request.operation === 'CREATE') events.push({ detailType: DETAIL_TYPES.nodeRegistered, detail });
+  const previous = request.operation === 'CREATE' ? undefined : oldObject;
+  if (request.operation !== 'DELETE' && becameReady(object, previous)) {
+    events.push({ detailType: DETAIL_TYPES.nodeReady, detail });
+  }
+  return events;
+}
+
+function nodeDetail(node: ReviewedObject, nodeName: string): Record<string, unknown> {
+  const providerId = (node.spec as { providerID?: unknown } | undefined)?.providerID;
+  const labels = Object.fromEntries(
+    Object.entries(node.metadata.labels ?? {}).filter(([key]) =>
+      FORWARDED_LABEL_PREFIXES.some((prefix) => key.startsWith(prefix)),
+    ),
+  );
+  return {
+    nodeName,
+    ...(typeof providerId === 'string' && providerId ? { providerId } : {}),
+    ...(Object.keys(labels).length > 0 ? { labels } : {}),
+  };
+}
+
+function podRef(pod: ReviewedObject, request: AdmissionRequest) {
+  const name = pod.metadata.name || request.name;
+  const namespace = pod.metadata.namespace || request.namespace;
+  const uid = pod.metadata.uid;
+  return name && namespace && uid ? { namespace, name, uid } : undefined;
+}
+
+function nodeNameOf(pod: ReviewedObject): string | undefined {
+  const nodeName = (pod.spec as { nodeName?: unknown } | undefined)?.nodeName;
+  return typeof nodeName === 'string' && nodeName ? nodeName : undefined;
+}
+
+interface ConditionLike {
+  type?: unknown;
+  status?: unknown;
+  reason?: unknown;
+}
+
+function conditions(obj: ReviewedObject | null | undefined): ConditionLike[] {
+  const list = (obj?.status as { conditions?: unknown } | undefined)?.conditions;
+  return Array.isArray(list) ? (list.filter((c) => c && typeof c === 'object') as ConditionLike[]) : [];
+}
+
+function isUnschedulable(pod: ReviewedObject): boolean {
+  return conditions(pod).some(
+    (c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable',
+  );
+}
+
+function isReady(obj: ReviewedObject | null | undefined): boolean {
+  return conditions(obj).some((c) => c.type === 'Ready' && c.status === 'True');
+}
+
+function becameReady(object: ReviewedObject, oldObject: ReviewedObject | null | undefined): boolean {
+  return isReady(object) && !isReady(oldObject);
+}
+
+function isMultusPod(pod: ReviewedObject): boolean {
+  return pod.metadata.labels?.[MULTUS_POD_LABEL.key] === MULTUS_POD_LABEL.value;
+}
