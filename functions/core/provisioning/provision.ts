@@ -8,12 +8,20 @@ import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import { DEFAULT_TIMEOUTS } from '../nodeclaim/state-machine.js';
 import { readClusterSnapshot } from './cluster-snapshot.js';
 import { IN_FLIGHT_STATES } from './in-flight.js';
-import { launchClaims } from './launch-claims.js';
-import { logPlan, nominationsOf, reportEvents } from './nominations.js';
-import { planRun } from './plan-run.js';
+import { type LaunchClaimsOutcome, launchClaims } from './launch-claims.js';
+import { logPlan, type Nominations, nominationsOf, reportEvents } from './nominations.js';
+import { planRun, type RunPlan } from './plan-run.js';
+import type { Nomination } from './pod-events.js';
 import { acquireProvisioningLease, releaseProvisioningLease } from './provisioning-lease.js';
 import { claimsToResume } from './resume-claims.js';
-import type { ProvisionDeps, ProvisionInput, ProvisionOptions, ProvisionResult } from './types.js';
+import type {
+  FailedClaimResult,
+  LaunchedClaimResult,
+  ProvisionDeps,
+  ProvisionInput,
+  ProvisionOptions,
+  ProvisionResult,
+} from './types.js';
 import { writeClaim } from './write-claims.js';
 
 type Settings = Required<Omit<ProvisionOptions, 'maxLaunchAttempts'>> &
@@ -71,6 +79,9 @@ export async function provision(deps: ProvisionDeps, input: ProvisionInput): Pro
   }
 }
 
+/** Planning rounds per run: a round follows when claims found no capacity (their pods are re-planned). */
+const MAX_ROUNDS = 3;
+
 async function run(
   deps: ProvisionDeps,
   hints: readonly PodRefDetail[],
@@ -78,61 +89,121 @@ async function run(
   sleep: (ms: number) => Promise<void>,
   started: number,
 ): Promise<ProvisionResult> {
-  const [snapshot, claims, unavailable] = await Promise.all([
-    readClusterSnapshot(deps.cluster, deps.log),
-    deps.store.listNodeClaims(IN_FLIGHT_STATES),
-    deps.store.listUnavailableOfferings(deps.clock.now()),
-  ]);
-  const planned = planRun(snapshot, claims, unavailable, deps.catalog);
-  const pendingUids = new Set(planned.pending.map((p) => p.metadata.uid));
-  const staleHints = hints.filter((h) => !pendingUids.has(h.uid)).length;
-  if (planned.pending.length > 0 || staleHints > 0) {
-    deps.log.info(`found ${planned.pending.length} provisionable pod(s)`, {
-      pods: planned.pending.length,
-      'waiting-for-in-flight': planned.waiting.size,
-      'stale-hints': staleHints,
-    });
+  const snapshot = await readClusterSnapshot(deps.cluster, deps.log);
+  const acc = newAccumulator();
+  let first: RunPlan | undefined;
+  let last: RunPlan | undefined;
+  for (let round = 1; round <= MAX_ROUNDS; round++) {
+    const [claims, unavailable] = await Promise.all([
+      deps.store.listNodeClaims(IN_FLIGHT_STATES),
+      deps.store.listUnavailableOfferings(deps.clock.now()),
+    ]);
+    const planned = planRun(snapshot, claims, unavailable, deps.catalog);
+    let resume: NodeClaim[] = [];
+    if (!first) {
+      first = planned;
+      logFound(deps, planned, hints);
+      const decision = await claimsToResume(deps, planned.inFlight, planned.pending);
+      resume = decision.resume;
+      acc.resumed.push(...resume.map((c) => c.id));
+      acc.cancelled.push(...decision.cancelled);
+    }
+    last = planned;
+    logPlan(deps.log, planned);
+    const written = await Promise.all(
+      planned.plan.nodeClaims.map((c) =>
+        writeClaim(deps, c, planned.pools, planned.podsById, settings.timeouts),
+      ),
+    );
+    const created: NodeClaim[] = [];
+    for (const w of written) if (w.status === 'created') created.push(w.claim);
+    for (const claim of created) logCreated(deps, claim);
+    const launch = await launchClaims(
+      { ...deps, sleep },
+      [...resume, ...created],
+      planned.pools,
+      settings.maxLaunchAttempts,
+    );
+    const failedIds = new Set(launch.failed.map((f) => f.nodeClaim));
+    const nominations = nominationsOf(
+      planned,
+      created.filter((c) => !failedIds.has(c.id)),
+    );
+    acc.add(created, launch, nominations, planned.schedulingMs);
+    if (!foundNoCapacity(launch)) break;
+    if (round < MAX_ROUNDS)
+      deps.log.info('re-planning the pods of nodeclaims that found no capacity', { round });
   }
-  const resumed = await claimsToResume(deps, planned.inFlight, planned.pending);
-  logPlan(deps.log, planned);
-  const written = await Promise.all(
-    planned.plan.nodeClaims.map((c) =>
-      writeClaim(deps, c, planned.pools, planned.podsById, settings.timeouts),
-    ),
-  );
-  const created: NodeClaim[] = [];
-  for (const w of written) if (w.status === 'created') created.push(w.claim);
-  for (const claim of created) logCreated(deps, claim);
-  const launch = await launchClaims(
-    { ...deps, sleep },
-    [...resumed.resume, ...created],
-    planned.pools,
-    settings.maxLaunchAttempts,
-  );
-  const nominations = nominationsOf(planned, created);
-  await reportEvents(deps.cluster, planned, nominations.all);
-  const totalMs = performance.now() - started;
-  const result: ProvisionResult = {
+  if (!first || !last) throw new Error('provisioning run made no planning round');
+  await reportEvents(deps.cluster, last, acc.nominations);
+  const pendingUids = new Set(first.pending.map((p) => p.metadata.uid));
+  return {
     ...emptyResult(hints.length),
-    staleHints,
-    pendingPods: planned.pending.length,
-    waitingForInFlight: planned.waiting.size,
-    created: created.map((c) => c.id),
-    launched: launch.launched,
-    failed: launch.failed,
-    incomplete: launch.incomplete,
-    resumed: resumed.resume.map((c) => c.id),
-    cancelled: resumed.cancelled,
-    nominated: nominations.all.length,
-    placedOnExisting: nominations.onNodes,
-    placedOnInFlight: nominations.onInFlight,
-    unschedulable: planned.plan.unschedulable.map((u) => ({ pod: u.pod, reason: u.reason })),
-    markedUnavailable: launch.marked,
+    staleHints: hints.filter((h) => !pendingUids.has(h.uid)).length,
+    pendingPods: first.pending.length,
+    waitingForInFlight: first.waiting.size,
+    created: acc.created,
+    launched: acc.launched,
+    failed: acc.failed,
+    incomplete: acc.incomplete,
+    resumed: acc.resumed,
+    cancelled: acc.cancelled,
+    nominated: acc.nominations.length,
+    placedOnExisting: acc.onNodes,
+    placedOnInFlight: acc.onInFlight,
+    unschedulable: last.plan.unschedulable.map((u) => ({ pod: u.pod, reason: u.reason })),
+    markedUnavailable: [...acc.marked],
     invalidDocuments: snapshot.invalidDocuments,
-    schedulingMs: planned.schedulingMs,
-    totalMs,
+    schedulingMs: acc.schedulingMs,
+    totalMs: performance.now() - started,
   };
-  return result;
+}
+
+/** Whether a round's failures came from capacity (offerings marked): their pods deserve another plan. */
+function foundNoCapacity(launch: LaunchClaimsOutcome): boolean {
+  return (
+    launch.failed.length > 0 &&
+    (launch.marked.length > 0 || launch.failed.some((f) => f.reason.startsWith('NoCapacity')))
+  );
+}
+
+function logFound(deps: ProvisionDeps, planned: RunPlan, hints: readonly PodRefDetail[]): void {
+  const pendingUids = new Set(planned.pending.map((p) => p.metadata.uid));
+  const stale = hints.filter((h) => !pendingUids.has(h.uid)).length;
+  if (planned.pending.length === 0 && stale === 0) return;
+  deps.log.info(`found ${planned.pending.length} provisionable pod(s)`, {
+    pods: planned.pending.length,
+    'waiting-for-in-flight': planned.waiting.size,
+    'stale-hints': stale,
+  });
+}
+
+function newAccumulator() {
+  const acc = {
+    created: [] as string[],
+    launched: [] as LaunchedClaimResult[],
+    failed: [] as FailedClaimResult[],
+    marked: new Set<string>(),
+    resumed: [] as string[],
+    cancelled: [] as string[],
+    nominations: [] as Nomination[],
+    onNodes: 0,
+    onInFlight: 0,
+    schedulingMs: 0,
+    incomplete: false,
+    add(created: NodeClaim[], launch: LaunchClaimsOutcome, nominations: Nominations, schedulingMs: number) {
+      acc.created.push(...created.map((c) => c.id));
+      acc.launched.push(...launch.launched);
+      acc.failed.push(...launch.failed);
+      for (const m of launch.marked) acc.marked.add(m);
+      acc.nominations.push(...nominations.all);
+      acc.onNodes += nominations.onNodes;
+      acc.onInFlight += nominations.onInFlight;
+      acc.schedulingMs += schedulingMs;
+      acc.incomplete ||= launch.incomplete;
+    },
+  };
+  return acc;
 }
 
 function logCreated(deps: ProvisionDeps, claim: NodeClaim): void {

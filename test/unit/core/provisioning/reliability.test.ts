@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { newNodeClaim } from '../../../../functions/core/nodeclaim/create.js';
+import type { CloudProvider } from '../../../../functions/core/ports/cloud-provider.js';
+import { provision } from '../../../../functions/core/provisioning/provision.js';
+import { harness } from './harness.js';
+import { seedCluster } from './seed-cluster.js';
+
+const SEED_004 = 'examples/seed-004';
+const LAUNCH_MS = 5 * 60_000;
+
+describe('provision: capacity errors', () => {
+  it('marks the exhausted cheapest offering, re-plans onto the next one and later runs plan without it', async () => {
+    const h = harness(await seedCluster(SEED_004));
+    h.cloud.exhausted.add('c5.2xlarge/us-west-2b/spot');
+    const first = await provision(h.deps, { hints: [] });
+    expect(first.markedUnavailable).toEqual(['c5.2xlarge/us-west-2b/spot']);
+    const general = first.launched.filter((l) => l.nodePool === 'spot-general');
+    expect(general.map((l) => `${l.instanceType}/${l.zone}/${l.capacityType}`)).toEqual([
+      'c5.2xlarge/us-west-2a/spot',
+      'c5.2xlarge/us-west-2a/spot',
+      'c5.2xlarge/us-west-2a/spot',
+    ]);
+    expect(general.reduce((n, l) => n + l.pods, 0)).toBe(20);
+    expect(h.cloud.instances).toHaveLength(4);
+    expect(h.log.messages()).toContain(
+      'marked offering(s) unavailable, launching with the remaining options',
+    );
+    expect(h.log.messages()).toContain('re-planning the pods of nodeclaims that found no capacity');
+    // A later run plans the new pods without the marked offerings.
+    h.cluster.pods = h.cluster.pods.map((p) => ({
+      ...p,
+      metadata: { ...p.metadata, uid: `${p.metadata.uid}-2` },
+    }));
+    const launchesBefore = h.cloud.launches;
+    const second = await provision(h.deps, { hints: [] });
+    expect(second.markedUnavailable).toEqual([]);
+    expect(second.created.length).toBeGreaterThan(0);
+    expect(h.cloud.launches - launchesBefore).toBe(second.launched.length);
+    for (const id of second.created) {
+      const options = h.store.claims.get(id)!.options;
+      expect(options.length).toBeGreaterThan(0);
+      expect(
+        options.some((o) => `${o.instanceType}/${o.zone}/${o.capacityType}` === 'c5.2xlarge/us-west-2b/spot'),
+      ).toBe(false);
+    }
+  });
+});
+
+describe('provision: errors during launch', () => {
+  it('retries a launch that throws within the run', async () => {
+    const h = harness(await seedCluster(SEED_004));
+    h.cloud.throwNext = 2;
+    const result = await provision(h.deps, { hints: [] });
+    expect(result).toMatchObject({ incomplete: false, failed: [] });
+    expect(result.launched).toHaveLength(4);
+    expect(h.cloud.instances).toHaveLength(4);
+  });
+
+  it('leaves claims Pending with their launch timeout armed when launches keep failing; the next run resumes them', async () => {
+    const h = harness(await seedCluster(SEED_004));
+    h.cloud.throwNext = 1000;
+    const first = await provision(h.deps, { hints: [] });
+    expect(first.incomplete).toBe(true);
+    expect(first.failed).toHaveLength(4);
+    for (const id of first.created) {
+      expect(h.store.claims.get(id)!.state).toBe('Pending');
+      expect(h.timers.scheduled).toContainEqual({ nodeClaimId: id, dueAt: h.clock.now() + LAUNCH_MS });
+    }
+    h.cloud.throwNext = 0;
+    const second = await provision(h.deps, { hints: [] });
+    expect(second).toMatchObject({ incomplete: false, created: [] });
+    expect([...second.resumed].sort()).toEqual([...first.created].sort());
+    expect(second.launched).toHaveLength(4);
+    expect(h.cloud.instances).toHaveLength(4);
+  });
+
+  it('adopts the instance a run launched before it crashed instead of launching another', async () => {
+    const h = harness(await seedCluster(SEED_004));
+    let crashed = false;
+    const inner = h.cloud;
+    const crashing: CloudProvider = {
+      launch: async (input) => {
+        const out = await inner.launch(input);
+        crashed = true;
+        throw new Error('process crashed after CreateFleet');
+        return out;
+      },
+      terminate: (ids) => inner.terminate(ids),
+      get: (id) => inner.get(id),
+      findByNodeClaim: async (id) => {
+        if (crashed) throw new Error('process crashed');
+        return inner.findByNodeClaim(id);
+      },
+      list: () => inner.list(),
+    };
+    const first = await provision({ ...h.deps, cloud: crashing }, { hints: [] });
+    expect(first.incomplete).toBe(true);
+    const leaked = h.cloud.instances.length;
+    expect(leaked).toBe(4);
+    const second = await provision(h.deps, { hints: [] });
+    expect(second.launched).toHaveLength(4);
+    expect(second.launched.every((l) => l.adopted)).toBe(true);
+    expect(h.cloud.instances).toHaveLength(4);
+    expect(h.log.messages()).toContain('adopted instance of nodeclaim');
+  });
+
+  it('cancels a Pending claim that never launched when none of its pods is pending any more', async () => {
+    const h = harness(await seedCluster(SEED_004));
+    h.cluster.pods = [];
+    const claim = newNodeClaim(
+      {
+        id: 'spot-general-0000000000',
+        nodePool: 'spot-general',
+        nodeClass: 'spot-general',
+        nodePoolHash: 'p',
+        nodeClassHash: 'c',
+        requirements: [],
+        labels: {},
+        taints: [],
+        startupTaints: [],
+        options: [{ instanceType: 'c5.large', zone: 'us-west-2a', capacityType: 'spot', price: 0.03 }],
+        pods: [{ namespace: 'default', name: 'gone', uid: 'uid-gone' }],
+        requests: { cpu: 1000 },
+      },
+      h.clock.now(),
+    );
+    await h.store.createNodeClaim(claim);
+    const result = await provision(h.deps, { hints: [] });
+    expect(result.cancelled).toEqual([claim.id]);
+    expect(h.store.claims.get(claim.id)).toMatchObject({
+      state: 'Gone',
+      failure: { reason: 'NoPendingPods' },
+    });
+    expect(h.cloud.launches).toBe(0);
+  });
+});
+
+describe('provision: the provisioning lease', () => {
+  it('defers when another run holds the lease past the wait, touching nothing', async () => {
+    const h = harness(await seedCluster(SEED_004));
+    await h.store.acquireLease('provisioner', 'other-run', h.clock.now(), 60_000);
+    const result = await provision(h.deps, { hints: [], options: { leaseWaitMs: 1000, leaseRetryMs: 250 } });
+    expect(result).toMatchObject({ deferred: true, created: [], launched: [] });
+    expect(h.store.claims.size).toBe(0);
+  });
+
+  it('waits for the run in progress, then plans with its claims in flight', async () => {
+    const h = harness(await seedCluster(SEED_004));
+    const other = await h.store.acquireLease('provisioner', 'other-run', h.clock.now(), 60_000);
+    let waits = 0;
+    const sleep = async () => {
+      waits++;
+      if (waits === 2) await h.store.releaseLease(other!);
+    };
+    const result = await provision({ ...h.deps, sleep }, { hints: [] });
+    expect(waits).toBe(2);
+    expect(result.deferred).toBe(false);
+    expect(result.launched).toHaveLength(4);
+    expect(h.store.leases.size).toBe(0);
+  });
+});
