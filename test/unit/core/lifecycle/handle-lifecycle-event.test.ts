@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { handleLifecycleEvent } from '../../../../functions/core/lifecycle/handle-lifecycle-event.js';
+import { kubeletNode, markReady, podOn } from './fakes.js';
+import { harness, launchedClaim, MULTUS_TAINT } from './harness.js';
+
+const STARTUP = { key: 'example.com/agent-not-ready', effect: 'NoSchedule' } as const;
+const registered = (nodeName: string) => ({ detailType: 'NodeRegistered' as const, detail: { nodeName } });
+const ready = (nodeName: string) => ({ detailType: 'NodeReady' as const, detail: { nodeName } });
+const podReady = (nodeName: string, name: string) => ({
+  detailType: 'PodReady' as const,
+  detail: { nodeName, namespace: 'default', name, uid: `uid-${name}` },
+});
+
+describe('handleLifecycleEvent: registration', () => {
+  it('moves a Launched claim to Registered and syncs labels, taints and the owner annotation', async () => {
+    const h = harness();
+    launchedClaim(h, 'default-abc', 'i-0a');
+    h.cluster.nodes.set('ip-1', kubeletNode('ip-1', 'i-0a', [MULTUS_TAINT]));
+
+    expect(await handleLifecycleEvent(h.lifecycle, registered('ip-1'))).toBe('reconciled');
+
+    const claim = h.store.claims.get('default-abc');
+    expect(claim?.state).toBe('Registered');
+    expect(claim?.nodeName).toBe('ip-1');
+    const node = h.cluster.nodes.get('ip-1');
+    expect(node?.metadata.labels).toMatchObject({
+      team: 'telco',
+      'karpenter.sh/nodepool': 'default',
+      'joiner.sh/nodeclaim': 'default-abc',
+      'karpenter.sh/capacity-type': 'spot',
+      'topology.kubernetes.io/zone': 'us-west-2a',
+      'node.kubernetes.io/instance-type': 'c5.large',
+      'karpenter.sh/registered': 'true',
+    });
+    expect(node?.metadata.annotations).toMatchObject({ 'joiner.sh/managed-by': 'joiner' });
+    expect(node?.spec?.taints).toEqual([
+      MULTUS_TAINT,
+      { key: 'dedicated', value: 'telco', effect: 'NoSchedule' },
+    ]);
+    expect(h.log.messages()).toContain('registered nodeclaim');
+  });
+
+  it('is a no-op for a duplicate event: no second transition, no second patch', async () => {
+    const h = harness();
+    launchedClaim(h, 'default-abc', 'i-0a');
+    h.cluster.nodes.set('ip-1', kubeletNode('ip-1', 'i-0a'));
+    await handleLifecycleEvent(h.lifecycle, registered('ip-1'));
+    const version = h.store.claims.get('default-abc')?.version;
+    const patches = h.cluster.patches.length;
+
+    await handleLifecycleEvent(h.lifecycle, registered('ip-1'));
+
+    expect(h.store.claims.get('default-abc')?.version).toBe(version);
+    expect(h.cluster.patches.length).toBe(patches);
+  });
+
+  it('re-decides after losing a write race', async () => {
+    const h = harness();
+    launchedClaim(h, 'default-abc', 'i-0a');
+    h.cluster.nodes.set('ip-1', kubeletNode('ip-1', 'i-0a'));
+    h.store.conflicts = 2;
+    await handleLifecycleEvent(h.lifecycle, registered('ip-1'));
+    expect(h.store.claims.get('default-abc')?.state).toBe('Registered');
+  });
+
+  it('ignores nodes joiner does not own and missing nodes', async () => {
+    const h = harness();
+    h.cluster.nodes.set('other', kubeletNode('other', 'i-0zz'));
+    expect(await handleLifecycleEvent(h.lifecycle, registered('other'))).toBe('ignored');
+    expect(await handleLifecycleEvent(h.lifecycle, registered('nowhere'))).toBe('ignored');
+    expect(h.cluster.patches).toEqual([]);
+    expect(h.log.lines.filter((l) => l.message.includes('not owned'))).toHaveLength(1);
+  });
+});
+
+describe('handleLifecycleEvent: initialization', () => {
+  it('waits for Ready and for the startup taints to go before Initialized', async () => {
+    const h = harness();
+    launchedClaim(h, 'default-abc', 'i-0a');
+    const node = kubeletNode('ip-1', 'i-0a', [STARTUP]);
+    h.cluster.nodes.set('ip-1', node);
+    await handleLifecycleEvent(h.lifecycle, registered('ip-1'));
+    const stored = h.cluster.nodes.get('ip-1');
+    if (!stored) throw new Error('node gone');
+    markReady(stored);
+    await handleLifecycleEvent(h.lifecycle, ready('ip-1'));
+    expect(h.store.claims.get('default-abc')?.state).toBe('Registered');
+
+    stored.spec = {
+      ...stored.spec,
+      taints: (stored.spec?.taints ?? []).filter((t) => t.key !== STARTUP.key),
+    };
+    await handleLifecycleEvent(h.lifecycle, ready('ip-1'));
+    const claim = h.store.claims.get('default-abc');
+    expect(claim?.state).toBe('Initialized');
+    expect(claim?.timers.registrationTimeout).toBeUndefined();
+    expect(h.cluster.nodes.get('ip-1')?.metadata.labels?.['karpenter.sh/initialized']).toBe('true');
+  });
+
+  it('keeps the Multus taint until the Multus pod is Ready, then removes it and initializes', async () => {
+    const h = harness();
+    launchedClaim(h, 'default-abc', 'i-0a');
+    const node = kubeletNode('ip-1', 'i-0a', [MULTUS_TAINT]);
+    markReady(node);
+    h.cluster.nodes.set('ip-1', node);
+    const multus = podOn(
+      'ip-1',
+      'kube-multus-ds-x',
+      {
+        labels: { app: 'multus' },
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'kube-multus-ds' }],
+      },
+      false,
+    );
+    h.cluster.pods.push(multus);
+
+    await handleLifecycleEvent(h.lifecycle, ready('ip-1'));
+    await handleLifecycleEvent(h.lifecycle, podReady('ip-1', 'kube-multus-ds-x'));
+    expect(h.cluster.nodes.get('ip-1')?.spec?.taints).toContainEqual(MULTUS_TAINT);
+    expect(h.store.claims.get('default-abc')?.state).toBe('Registered');
+
+    multus.status = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] };
+    await handleLifecycleEvent(h.lifecycle, podReady('ip-1', 'kube-multus-ds-x'));
+    expect(h.cluster.nodes.get('ip-1')?.spec?.taints).not.toContainEqual(MULTUS_TAINT);
+    expect(h.store.claims.get('default-abc')?.state).toBe('Initialized');
+    expect(h.log.messages()).toContain('removed multus startup taint');
+  });
+});
+
+describe('handleLifecycleEvent: PodGone', () => {
+  it('arms the emptiness timer when only daemonset pods remain, and deletes nothing', async () => {
+    const h = harness({ consolidateAfterMs: 30_000 });
+    launchedClaim(h, 'default-abc', 'i-0a');
+    const node = kubeletNode('ip-1', 'i-0a');
+    markReady(node);
+    h.cluster.nodes.set('ip-1', node);
+    await handleLifecycleEvent(h.lifecycle, ready('ip-1'));
+    h.cluster.pods.push(
+      podOn('ip-1', 'ds-pod', {
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds' }],
+      }),
+    );
+    const gone = {
+      detailType: 'PodGone' as const,
+      detail: { nodeName: 'ip-1', namespace: 'default', name: 'web', uid: 'u' },
+    };
+
+    expect(await handleLifecycleEvent(h.lifecycle, gone)).toBe('emptiness-checked');
+    const dueAt = h.clock.now() + 30_000;
+    expect(h.store.claims.get('default-abc')?.timers.emptiness).toBe(dueAt);
+    expect(h.timers.scheduled).toEqual([{ nodeClaimId: 'default-abc', dueAt }]);
+    expect(h.cluster.deleted).toEqual([]);
+    expect(h.cloud.terminated).toEqual([]);
+
+    h.cluster.pods.push(podOn('ip-1', 'web-2'));
+    await handleLifecycleEvent(h.lifecycle, gone);
+    expect(h.store.claims.get('default-abc')?.timers.emptiness).toBeUndefined();
+  });
+
+  it('arms nothing when the pool never consolidates', async () => {
+    const h = harness({ consolidateAfterMs: null });
+    launchedClaim(h, 'default-abc', 'i-0a');
+    const node = kubeletNode('ip-1', 'i-0a');
+    markReady(node);
+    h.cluster.nodes.set('ip-1', node);
+    await handleLifecycleEvent(h.lifecycle, ready('ip-1'));
+    await handleLifecycleEvent(h.lifecycle, {
+      detailType: 'PodGone',
+      detail: { nodeName: 'ip-1', namespace: 'default', name: 'web', uid: 'u' },
+    });
+    expect(h.store.claims.get('default-abc')?.timers.emptiness).toBeUndefined();
+  });
+});

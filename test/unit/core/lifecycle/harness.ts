@@ -1,0 +1,72 @@
+/** Wires the fakes into the deps of the lifecycle, sweep and interruption cores. */
+import type { LifecycleDeps } from '../../../../functions/core/lifecycle/lifecycle-deps.js';
+import { lifecycleDeps } from '../../../../functions/core/lifecycle/lifecycle-deps.js';
+import type { NodeClass } from '../../../../functions/core/model/node-class.js';
+import type { NodePool } from '../../../../functions/core/model/node-pool.js';
+import type { NodeClaim } from '../../../../functions/core/nodeclaim/nodeclaim.js';
+import { transition } from '../../../../functions/core/nodeclaim/state-machine.js';
+import type { SweepDeps } from '../../../../functions/core/sweep/sweep-deps.js';
+import {
+  FakeClock,
+  FakeCloud,
+  FakeCluster,
+  FakeLog,
+  FakePublisher,
+  FakeStore,
+  FakeTimers,
+  pendingClaim,
+} from './fakes.js';
+
+export const MULTUS_TAINT = { key: 'multus/not-ready', value: 'true', effect: 'NoSchedule' } as const;
+
+/** The fakes and the deps built from them. */
+export function harness(config: { consolidateAfterMs?: number | null } = {}) {
+  const clock = new FakeClock();
+  const log = new FakeLog();
+  const store = new FakeStore();
+  const cluster = new FakeCluster();
+  const cloud = new FakeCloud();
+  const events = new FakePublisher();
+  const timers = new FakeTimers();
+  const nodeClass = { name: 'default', multusReadyTaint: MULTUS_TAINT } as unknown as NodeClass;
+  const nodePool = {
+    name: 'default',
+    disruption: {
+      consolidationPolicy: 'WhenEmpty',
+      consolidateAfterMs: config.consolidateAfterMs === undefined ? 30_000 : config.consolidateAfterMs,
+      budgets: [],
+    },
+  } as unknown as NodePool;
+  const lifecycle: LifecycleDeps = lifecycleDeps({ clock, log, cluster, store, timers }, async () => ({
+    nodePools: [nodePool],
+    nodeClasses: [nodeClass],
+  }));
+  const sweep: SweepDeps = {
+    ...lifecycle,
+    cluster,
+    store,
+    cloud,
+    events,
+    settings: { orphanGraceMs: 120_000 },
+  };
+  return { clock, log, store, cluster, cloud, events, timers, lifecycle, sweep };
+}
+
+/** Stores a claim launched as `instanceId` at the clock's time and returns it. */
+export function launchedClaim(h: ReturnType<typeof harness>, id: string, instanceId: string): NodeClaim {
+  const pending = pendingClaim(id, h.clock.now());
+  const launched = transition(pending, 'Launched', h.clock.now(), {
+    instance: { instanceId, instanceType: 'c5.large', zone: 'us-west-2a', capacityType: 'spot' },
+  });
+  h.cloud.instances.set(instanceId, {
+    instanceId,
+    instanceType: 'c5.large',
+    zone: 'us-west-2a',
+    capacityType: 'spot',
+    state: 'running',
+    launchTime: h.clock.now(),
+    nodeClaimId: id,
+    tags: {},
+  });
+  return h.store.put(launched);
+}
