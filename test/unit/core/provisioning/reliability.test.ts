@@ -80,10 +80,9 @@ describe('provision: errors during launch', () => {
     const inner = h.cloud;
     const crashing: CloudProvider = {
       launch: async (input) => {
-        const out = await inner.launch(input);
+        await inner.launch(input);
         crashed = true;
         throw new Error('process crashed after CreateFleet');
-        return out;
       },
       terminate: (ids) => inner.terminate(ids),
       get: (id) => inner.get(id),
