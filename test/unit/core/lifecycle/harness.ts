@@ -1,4 +1,5 @@
 /** Wires the fakes into the deps of the lifecycle, sweep and interruption cores. */
+import type { InterruptionDeps } from '../../../../functions/core/interruption/handle-interruption.js';
 import type { LifecycleDeps } from '../../../../functions/core/lifecycle/lifecycle-deps.js';
 import { lifecycleDeps } from '../../../../functions/core/lifecycle/lifecycle-deps.js';
 import type { NodeClass } from '../../../../functions/core/model/node-class.js';
@@ -49,7 +50,8 @@ export function harness(config: { consolidateAfterMs?: number | null } = {}) {
     events,
     settings: { orphanGraceMs: 120_000 },
   };
-  return { clock, log, store, cluster, cloud, events, timers, lifecycle, sweep };
+  const interruption: InterruptionDeps = { clock, log, store, cluster, cloud };
+  return { clock, log, store, cluster, cloud, events, timers, lifecycle, sweep, interruption };
 }
 
 /** Stores a claim launched as `instanceId` at the clock's time and returns it. */
