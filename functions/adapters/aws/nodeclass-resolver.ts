@@ -1,6 +1,6 @@
 import type { ClusterInfo } from '../../core/launch/cluster-info.js';
 import type { ResolvedNodeClass } from '../../core/launch/launch-context.js';
-import type { NodeClass } from '../../core/model/node-class.js';
+import type { AmiSelectorTerm, NodeClass, SelectorTerm } from '../../core/model/node-class.js';
 import type { AmiProvider } from './ami-provider.js';
 import type { InstanceProfileProvider } from './instance-profile-provider.js';
 import type { SecurityGroupProvider } from './security-group-provider.js';
@@ -22,12 +22,15 @@ export async function resolveNodeClass(
 ): Promise<ResolvedNodeClass> {
   const where = `NodeClass ${nodeClass.name}`;
   const [subnets, securityGroupIds, images, multus] = await Promise.all([
-    providers.subnets.resolve(nodeClass.subnetSelectorTerms, `${where} subnetSelectorTerms`),
+    providers.subnets.resolve(
+      orClusterDefault(nodeClass.subnetSelectorTerms, cluster),
+      `${where} subnetSelectorTerms`,
+    ),
     providers.securityGroups.resolve(
-      nodeClass.securityGroupSelectorTerms,
+      orClusterDefault(nodeClass.securityGroupSelectorTerms, cluster),
       `${where} securityGroupSelectorTerms`,
     ),
-    providers.amis.resolve(nodeClass.amiSelectorTerms, `${where} amiSelectorTerms`),
+    providers.amis.resolve(amiTerms(nodeClass), `${where} amiSelectorTerms`),
     Promise.all(
       nodeClass.multusInterfaces.map(async (m, i) => ({
         subnets: await providers.subnets.resolve(
@@ -52,4 +55,28 @@ export async function resolveNodeClass(
     securityGroupIds,
     multus,
   };
+}
+
+/**
+ * The AMI selector terms of a NodeClass. Without terms (v1beta1 / v1alpha5 documents that only
+ * name an amiFamily), the family's latest EKS-optimized AMI is used, as Karpenter does.
+ */
+export function amiTerms(nodeClass: NodeClass): readonly AmiSelectorTerm[] {
+  if (nodeClass.amiSelectorTerms.length > 0) return nodeClass.amiSelectorTerms;
+  const family = nodeClass.amiFamily;
+  if (family === 'AL2' || family === 'AL2023' || family === 'Bottlerocket') {
+    return [{ alias: `${family.toLowerCase()}@latest` }];
+  }
+  return [];
+}
+
+/**
+ * Selector terms, or, when a document gives none (early v1alpha5 Provisioners), Karpenter's old
+ * default: everything tagged `kubernetes.io/cluster/<cluster>`.
+ */
+export function orClusterDefault(
+  terms: readonly SelectorTerm[],
+  cluster: ClusterInfo,
+): readonly SelectorTerm[] {
+  return terms.length > 0 ? terms : [{ tags: { [`kubernetes.io/cluster/${cluster.name}`]: '*' } }];
 }
