@@ -1,4 +1,41 @@
-// Placeholder entry point of the interruption Lambda; the provisioning work replaces it.
-export const handler = async (_event: unknown): Promise<void> => {
-  throw new Error('the interruption handler is not built yet');
-};
+/**
+ * The interruption Lambda: EC2 spot interruption warnings, rebalance recommendations, instance
+ * state changes and AWS Health scheduled changes from the interruption queue. A message that
+ * cannot be read or whose handling failed is a batch item failure; the rest are handled.
+ */
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { z } from 'zod';
+import type { InterruptionDeps } from '../core/interruption/handle-interruption.js';
+import { handleInterruption } from '../core/interruption/handle-interruption.js';
+import { readInterruptionEvent } from '../core/interruption/interruption-notice.js';
+import { type Dependencies, dependenciesFromEnv } from './runtime/dependencies.js';
+import { lambdaHandler, parseSqsBatch } from './runtime/lambda.js';
+
+/** What the interruption function needs. */
+export type InterruptionHandlerDeps = Pick<Dependencies, 'clock' | 'log' | 'cluster' | 'store' | 'cloud'>;
+
+/** One message of the interruption queue: an EventBridge event (its detail is read per detail-type). */
+export const interruptionMessage = z.object({ 'detail-type': z.string(), detail: z.unknown() }).passthrough();
+
+/** Builds the interruption handler. */
+export function createInterruptionHandler(getDeps: () => InterruptionHandlerDeps) {
+  return lambdaHandler<SQSEvent, SQSBatchResponse>(async (event) => {
+    const deps: InterruptionDeps = getDeps();
+    const batch = parseSqsBatch(event, interruptionMessage, deps.log);
+    const failures = [...batch.failures];
+    await Promise.all(
+      batch.items.map(async (item) => {
+        try {
+          for (const notice of readInterruptionEvent(item.body)) await handleInterruption(deps, notice);
+        } catch (error) {
+          deps.log.error('interruption event failed', { messageId: item.messageId, error: String(error) });
+          failures.push({ itemIdentifier: item.messageId });
+        }
+      }),
+    );
+    return { batchItemFailures: failures };
+  });
+}
+
+/** The Lambda entry point. */
+export const handler = createInterruptionHandler(() => dependenciesFromEnv(process.env));

@@ -1,0 +1,36 @@
+import { readClusterConfig } from '../lifecycle/cluster-config.js';
+import { lifecycleDeps } from '../lifecycle/lifecycle-deps.js';
+import type { Clock } from '../ports/clock.js';
+import type { CloudProvider } from '../ports/cloud-provider.js';
+import type { ClusterApi } from '../ports/cluster-api.js';
+import type { EventPublisher, TimerScheduler } from '../ports/event-publisher.js';
+import type { Log } from '../ports/log.js';
+import type { StateStore } from '../ports/state-store.js';
+import type { SweepDeps, SweepSettings } from './sweep-deps.js';
+
+/** The full ports a handler holds. */
+export interface SweepPorts {
+  readonly clock: Clock;
+  readonly log: Log;
+  readonly cluster: ClusterApi;
+  readonly store: StateStore;
+  readonly cloud: CloudProvider;
+  readonly events: EventPublisher;
+  readonly timers: TimerScheduler;
+}
+
+/**
+ * The sweep's deps from the ports; the cluster configuration (NodePools, NodeClasses) is read
+ * from the API server at most once per call of this function.
+ */
+export function sweepDepsFrom(ports: SweepPorts, settings?: Partial<SweepSettings>): SweepDeps {
+  const lifecycle = lifecycleDeps(ports, () => readClusterConfig(ports.cluster));
+  return {
+    ...lifecycle,
+    cluster: ports.cluster,
+    store: ports.store,
+    cloud: ports.cloud,
+    events: ports.events,
+    settings,
+  };
+}
