@@ -1,4 +1,122 @@
-// Placeholder entry point of the installer Lambda; the provisioning work replaces it.
-export const handler = async (_event: unknown): Promise<void> => {
-  throw new Error('the installer handler is not built yet');
-};
+import type { CdkCustomResourceEvent, CdkCustomResourceResponse, Context } from 'aws-lambda';
+import { cachedSecret, createSecretsManagerClient } from '../adapters/aws/secret-reader.js';
+import { kubeClientSource } from '../adapters/kube/create-cluster-api.js';
+import { KubeManifestApplier, type ManifestApi } from '../adapters/kube/manifest-applier.js';
+import type { KubeManifest } from '../core/install/kube-manifest.js';
+import { WEBHOOK_SECRET_PLACEHOLDER, withWebhookSecret } from '../core/install/manifests.js';
+import { WEBHOOK_CONFIGURATION_NAME } from '../core/install/webhook-configuration.js';
+import type { Log } from '../core/ports/log.js';
+import { dependenciesFromEnv, kubeConnectionOf } from './runtime/dependencies.js';
+import { type InstallRequest, manifestKey, parseInstallProperties } from './runtime/installer-properties.js';
+import { lambdaHandler } from './runtime/lambda.js';
+
+/** What the installer needs: a way to apply/delete manifests, the webhook secret, a log. */
+export interface InstallerDeps {
+  readonly log: Log;
+  /** The applier for the cluster named in the request. */
+  readonly manifests: (clusterName: string) => ManifestApi;
+  /** Reads the webhook secret by ARN. */
+  readonly secret: (arn: string) => Promise<string>;
+}
+
+/** The stable physical id of the installation of a cluster. */
+export function physicalResourceId(clusterName: string): string {
+  return `joiner-install-${clusterName}`;
+}
+
+/**
+ * Handles one CloudFormation custom resource event. Create/Update apply joiner's manifests (the
+ * webhook secret filled in), then the user's documents, and delete what an update dropped;
+ * Delete removes the webhook configuration first (the API server stops calling joiner), then
+ * the rest in reverse order, ignoring what is already gone.
+ */
+export async function handleInstallerEvent(
+  deps: InstallerDeps,
+  event: CdkCustomResourceEvent,
+): Promise<CdkCustomResourceResponse> {
+  const request = parseInstallProperties(event.ResourceProperties);
+  const api = deps.manifests(request.clusterName);
+  const id = physicalResourceId(request.clusterName);
+  if (event.RequestType === 'Delete') {
+    await removeAll(api, deps.log, [...request.manifests, ...request.documents]);
+    return { PhysicalResourceId: event.PhysicalResourceId || id };
+  }
+  const objects = [...(await withSecret(deps, request)), ...request.documents];
+  let created = 0;
+  for (const manifest of objects) {
+    if ((await api.apply(manifest)) === 'created') created++;
+  }
+  if (event.RequestType === 'Update') await removeDropped(api, deps.log, event, objects);
+  deps.log.info('installed joiner into the cluster', {
+    cluster: request.clusterName,
+    objects: objects.length,
+    created,
+  });
+  return { PhysicalResourceId: id, Data: { Objects: String(objects.length) } };
+}
+
+async function withSecret(deps: InstallerDeps, request: InstallRequest): Promise<KubeManifest[]> {
+  const needsSecret = JSON.stringify(request.manifests).includes(WEBHOOK_SECRET_PLACEHOLDER);
+  if (!needsSecret) return request.manifests;
+  if (!request.webhookSecretArn)
+    throw new Error('property WebhookSecretArn is missing: the webhook URLs need the secret');
+  return withWebhookSecret(request.manifests, await deps.secret(request.webhookSecretArn));
+}
+
+async function removeDropped(
+  api: ManifestApi,
+  log: Log,
+  event: Extract<CdkCustomResourceEvent, { RequestType: 'Update' }>,
+  kept: readonly KubeManifest[],
+): Promise<void> {
+  let old: InstallRequest;
+  try {
+    old = parseInstallProperties(event.OldResourceProperties);
+  } catch {
+    return;
+  }
+  const keep = new Set(kept.map(manifestKey));
+  const dropped = [...old.manifests, ...old.documents].filter((m) => !keep.has(manifestKey(m)));
+  await removeAll(api, log, dropped);
+}
+
+/** Deletes the webhook configuration first, then the others in reverse install order. */
+async function removeAll(api: ManifestApi, log: Log, manifests: readonly KubeManifest[]): Promise<void> {
+  const isWebhook = (m: KubeManifest) =>
+    m.kind === 'ValidatingWebhookConfiguration' && m.metadata.name === WEBHOOK_CONFIGURATION_NAME;
+  const ordered = [...manifests.filter(isWebhook), ...manifests.filter((m) => !isWebhook(m)).reverse()];
+  for (const manifest of ordered) {
+    const deleted = await api.delete(manifest);
+    log.info(deleted ? 'deleted' : 'already gone', { object: manifestKey(manifest) });
+  }
+}
+
+/** The installer Lambda handler (the Provider framework's onEvent). */
+export function createInstallerHandler(getDeps: () => InstallerDeps) {
+  return lambdaHandler<CdkCustomResourceEvent, CdkCustomResourceResponse>(
+    async (event: CdkCustomResourceEvent, _context: Context) => handleInstallerEvent(getDeps(), event),
+  );
+}
+
+/** Installer dependencies from the Lambda environment. */
+export function installerDependenciesFromEnv(env: NodeJS.ProcessEnv): InstallerDeps {
+  const deps = dependenciesFromEnv(env);
+  const secrets = new Map<string, () => Promise<string>>();
+  return {
+    log: deps.log,
+    manifests: (clusterName) => {
+      const connection = kubeConnectionOf(deps.settings, clusterName);
+      return new KubeManifestApplier(kubeClientSource(connection, deps.clock), { log: deps.log });
+    },
+    secret: (arn) => {
+      let read = secrets.get(arn);
+      if (!read) {
+        read = cachedSecret(createSecretsManagerClient(deps.settings.region), arn);
+        secrets.set(arn, read);
+      }
+      return read();
+    },
+  };
+}
+
+export const handler = createInstallerHandler(() => installerDependenciesFromEnv(process.env));

@@ -41,7 +41,7 @@ const BUILDERS: Builders = {
   clock: () => systemClock,
   log: () => powertoolsLog(logger),
   catalog: () => bundledCatalog,
-  cluster: (d) => createClusterApi(kubeConnection(d.settings), { log: d.log, clock: d.clock }),
+  cluster: (d) => createClusterApi(kubeConnectionOf(d.settings), { log: d.log, clock: d.clock }),
   store: (d) =>
     createStateStore({
       tableName: d.settings.tableName,
@@ -80,11 +80,14 @@ const BUILDERS: Builders = {
     ),
 };
 
-/** How the Kubernetes adapter connects: the kubeconfig when given, else EKS endpoint + CA + IAM token. */
-function kubeConnection(settings: Settings): KubeConnectionOptions {
+/**
+ * How the Kubernetes adapter connects: the kubeconfig when given, else the EKS endpoint + CA with
+ * an IAM token for `clusterName` (default: the configured cluster).
+ */
+export function kubeConnectionOf(settings: Settings, clusterName?: string): KubeConnectionOptions {
   if (settings.kubeconfigPath) return { kubeconfigPath: settings.kubeconfigPath };
   return {
-    clusterName: settings.clusterName,
+    clusterName: clusterName ?? settings.clusterName,
     region: settings.region,
     endpoint: requireSetting(settings.clusterEndpoint, ENV.clusterEndpoint, 'the EKS API server URL'),
     certificateAuthority: requireSetting(

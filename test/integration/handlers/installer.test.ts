@@ -1,0 +1,171 @@
+import type { CdkCustomResourceEvent } from 'aws-lambda';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { kubeClients } from '../../../functions/adapters/kube/kube-clients.js';
+import { KubeManifestApplier, type ManifestApi } from '../../../functions/adapters/kube/manifest-applier.js';
+import type { KubeManifest } from '../../../functions/core/install/kube-manifest.js';
+import { joinerManifests, WEBHOOK_SECRET_PLACEHOLDER } from '../../../functions/core/install/manifests.js';
+import { silentLog } from '../../../functions/core/ports/log.js';
+import { handleInstallerEvent, type InstallerDeps } from '../../../functions/handlers/installer.js';
+import { type Harness, startHarness } from '../simulator/kube/fixtures.js';
+
+const SECRET = 'installer-test-secret-0123456789';
+const URL_BASE = 'https://abc123.lambda-url.us-west-2.on.aws/';
+
+const poolsYaml = `apiVersion: joiner.sh/v1
+kind: NodeClass
+metadata:
+  name: default
+spec:
+  role: joiner-node
+  amiSelectorTerms:
+    - alias: al2023@latest
+---
+apiVersion: joiner.sh/v1
+kind: NodePool
+metadata:
+  name: default
+spec:
+  template:
+    spec:
+      nodeClassRef:
+        name: default
+      requirements: []
+`;
+
+const extraPoolYaml = `apiVersion: joiner.sh/v1
+kind: NodePool
+metadata:
+  name: gpu
+spec:
+  template:
+    spec:
+      nodeClassRef:
+        name: default
+      requirements: []
+`;
+
+function properties(documents: { file: string; content: string }[]) {
+  return {
+    ServiceToken: 'arn:aws:lambda:us-west-2:111111111111:function:provider',
+    ClusterName: 'prod',
+    Manifests: JSON.stringify(joinerManifests({ webhookUrl: `${URL_BASE}${WEBHOOK_SECRET_PLACEHOLDER}` })),
+    Documents: JSON.stringify(documents),
+    WebhookSecretArn: 'arn:aws:secretsmanager:us-west-2:111111111111:secret:webhook',
+  };
+}
+
+function event(
+  type: 'Create' | 'Update' | 'Delete',
+  props: ReturnType<typeof properties>,
+  old?: ReturnType<typeof properties>,
+): CdkCustomResourceEvent {
+  const common = {
+    ServiceToken: props.ServiceToken,
+    ResponseURL: 'https://cloudformation-custom-resource-response.invalid/',
+    StackId: 'arn:aws:cloudformation:us-west-2:111111111111:stack/joiner/1',
+    RequestId: 'req-1',
+    LogicalResourceId: 'Install',
+    ResourceType: 'Custom::JoinerClusterInstall',
+    ResourceProperties: props,
+  };
+  if (type === 'Create') return { ...common, RequestType: 'Create' };
+  if (type === 'Update')
+    return {
+      ...common,
+      RequestType: 'Update',
+      PhysicalResourceId: 'joiner-install-prod',
+      OldResourceProperties: old ?? props,
+    };
+  return { ...common, RequestType: 'Delete', PhysicalResourceId: 'joiner-install-prod' };
+}
+
+describe('installer handler against the simulated API server', () => {
+  let h: Harness;
+  let deletions: string[];
+  let deps: InstallerDeps;
+
+  beforeEach(async () => {
+    h = await startHarness();
+    deletions = [];
+    const applier = new KubeManifestApplier(async () => kubeClients(h.kc), {
+      log: silentLog,
+      retryDelayMs: 1,
+    });
+    const recording: ManifestApi = {
+      apply: (m) => applier.apply(m),
+      delete: async (m: KubeManifest) => {
+        deletions.push(`${m.kind}/${m.metadata.name}`);
+        return applier.delete(m);
+      },
+    };
+    deps = { log: silentLog, manifests: () => recording, secret: async () => SECRET };
+  });
+  afterEach(async () => {
+    await h.sim.close();
+  });
+
+  const get = (apiVersion: string, kind: string, name: string) => h.sim.store.get(apiVersion, kind, name);
+
+  it('installs CRDs, RBAC, the webhook with its secret and the NodePools, the same on a second run', async () => {
+    const props = properties([{ file: 'pools.yaml', content: poolsYaml }]);
+    const first = await handleInstallerEvent(deps, event('Create', props));
+    expect(first.PhysicalResourceId).toBe('joiner-install-prod');
+
+    const webhook = get('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration', 'joiner') as {
+      webhooks: { clientConfig: { url: string } }[];
+    };
+    expect(webhook.webhooks.map((w) => w.clientConfig.url)).toEqual(
+      webhook.webhooks.map(() => `${URL_BASE}${SECRET}`),
+    );
+    expect(get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'nodepools.joiner.sh')).toBeDefined();
+    expect(get('joiner.sh/v1', 'NodePool', 'default')).toBeDefined();
+    expect(get('joiner.sh/v1', 'NodeClass', 'default')).toBeDefined();
+
+    const second = await handleInstallerEvent(deps, event('Update', props));
+    expect(second.PhysicalResourceId).toBe(first.PhysicalResourceId);
+    expect(second.Data).toEqual(first.Data);
+    expect(h.sim.store.list('joiner.sh/v1', 'NodePool')).toHaveLength(1);
+    expect(deletions).toEqual([]);
+  });
+
+  it('removes documents an update dropped', async () => {
+    const before = properties([
+      { file: 'pools.yaml', content: poolsYaml },
+      { file: 'gpu.yaml', content: extraPoolYaml },
+    ]);
+    await handleInstallerEvent(deps, event('Create', before));
+    expect(get('joiner.sh/v1', 'NodePool', 'gpu')).toBeDefined();
+    const after = properties([{ file: 'pools.yaml', content: poolsYaml }]);
+    await handleInstallerEvent(deps, event('Update', after, before));
+    expect(get('joiner.sh/v1', 'NodePool', 'gpu')).toBeUndefined();
+    expect(get('joiner.sh/v1', 'NodePool', 'default')).toBeDefined();
+  });
+
+  it('deletes the webhook configuration first, then everything else, and tolerates a second delete', async () => {
+    const props = properties([{ file: 'pools.yaml', content: poolsYaml }]);
+    await handleInstallerEvent(deps, event('Create', props));
+    const result = await handleInstallerEvent(deps, event('Delete', props));
+    expect(result.PhysicalResourceId).toBe('joiner-install-prod');
+    expect(deletions[0]).toBe('ValidatingWebhookConfiguration/joiner');
+    expect(
+      get('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration', 'joiner'),
+    ).toBeUndefined();
+    expect(get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'nodepools.joiner.sh')).toBeUndefined();
+    expect(get('rbac.authorization.k8s.io/v1', 'ClusterRole', 'joiner-controller')).toBeUndefined();
+    await expect(handleInstallerEvent(deps, event('Delete', props))).resolves.toMatchObject({
+      PhysicalResourceId: 'joiner-install-prod',
+    });
+  });
+
+  it('fails with an error naming the file and document that is wrong', async () => {
+    const props = properties([
+      { file: 'bad.yaml', content: 'apiVersion: joiner.sh/v1\nkind: NodePool\nmetadata: {}\n' },
+    ]);
+    await expect(handleInstallerEvent(deps, event('Create', props))).rejects.toThrow(
+      /bad\.yaml document 1 \(NodePool\): metadata\.name is missing/,
+    );
+    await expect(handleInstallerEvent(deps, event('Create', { ...props, Manifests: '[{' }))).rejects.toThrow(
+      /property Manifests is not JSON/,
+    );
+  });
+});
