@@ -52,7 +52,7 @@ export class Claim {
     const taint = untoleratedTaint(cls.tolerations, this.pool.taints, variant.strictPreferNoSchedule);
     if (taint) return `untolerated taint ${formatTaint(taint)}`;
     const alt = variant.alternatives[0];
-    let reqs = alt.size > 0 ? this.reqs.and(alt) : this.reqs;
+    let reqs = alt.size > 0 ? this.narrowed(alt) : this.reqs;
     if (reqs !== this.reqs) {
       const why = this.undefinedLabel(alt) ?? emptyReason(reqs);
       if (why) return why;
@@ -73,12 +73,29 @@ export class Claim {
     return undefined;
   }
 
+  private andBase: Requirements | undefined;
+  private readonly andCache = new Map<Requirements, Requirements>();
+
+  /** The claim's requirements and `alt` (memoized while the claim's requirements stay the same). */
+  private narrowed(alt: Requirements): Requirements {
+    if (this.andBase !== this.reqs) {
+      this.andCache.clear();
+      this.andBase = this.reqs;
+    }
+    let out = this.andCache.get(alt);
+    if (!out) {
+      out = this.reqs.and(alt);
+      this.andCache.set(alt, out);
+    }
+    return out;
+  }
+
   /** Widens the options back to every pool type that meets the requirements and holds the pods. */
   reopen(): void {
     const options = this.pool.baseOptions.filter((i) => {
       const t = this.pool.types[i];
       for (let d = 0; d < this.used.length; d++) if (this.used[d] > t.alloc[d]) return false;
-      return typeCompatible(this.pool, t, this.reqs);
+      return this.reqs === this.pool.reqs || typeCompatible(this.pool, t, this.reqs);
     });
     if (options.length === 0) return;
     this.options = options;

@@ -53,8 +53,20 @@ export function rankedOptions(claim: Claim): { option: InstanceTypeOption; type:
 
 /** Hourly price of the claim's cheapest option (Infinity when it has none). */
 export function claimPrice(claim: Claim): number {
-  const ranked = rankedOptions(claim);
-  return ranked.length > 0 ? ranked[0].option.price : Number.POSITIVE_INFINITY;
+  const ct = capacityTypeOf(claim);
+  const anyZone = claim.reqs.get(ZONE) === undefined;
+  let best = Number.POSITIVE_INFINITY;
+  for (const i of claim.options) {
+    const t = claim.pool.types[i];
+    if (t.minPrice >= best) break;
+    const price = anyZone
+      ? ct === 'spot'
+        ? t.spotPrice
+        : t.onDemandPrice
+      : (bestOffering(t, claim, ct)?.price ?? Number.POSITIVE_INFINITY);
+    if (price < best) best = price;
+  }
+  return best;
 }
 
 function claimLabels(claim: Claim): Record<string, string> {

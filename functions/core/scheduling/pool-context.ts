@@ -25,6 +25,9 @@ export interface TypeEntry {
   readonly offerings: readonly ResolvedOffering[];
   /** Cheapest available offering price. */
   readonly minPrice: number;
+  /** Cheapest available price per capacity type in any zone (Infinity when not offered). */
+  readonly spotPrice: number;
+  readonly onDemandPrice: number;
   /** Bit masks (bit = index in `PoolContext.allZones`) of zones with a spot / on-demand offering. */
   readonly spotZones: number;
   readonly onDemandZones: number;
@@ -156,8 +159,22 @@ function poolContext(
       if (o.capacityType === 'spot') spotZones |= bit(o.zone);
       else onDemandZones |= bit(o.zone);
     }
-    const minPrice = Math.min(...offerings.map((o) => o.price));
-    types.push({ it, alloc, overhead, offerings, minPrice, spotZones, onDemandZones });
+    const cheapest = (ct: string) =>
+      Math.min(...offerings.filter((o) => o.capacityType === ct).map((o) => o.price));
+    const spotPrice = cheapest('spot');
+    const onDemandPrice = cheapest('on-demand');
+    const minPrice = Math.min(spotPrice, onDemandPrice);
+    types.push({
+      it,
+      alloc,
+      overhead,
+      offerings,
+      minPrice,
+      spotPrice,
+      onDemandPrice,
+      spotZones,
+      onDemandZones,
+    });
   }
   types.sort((a, b) => a.minPrice - b.minPrice || a.it.name.localeCompare(b.it.name));
   const instanceKeys = new Set(types.flatMap((t) => Object.keys(t.it.labels)));

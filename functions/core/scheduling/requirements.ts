@@ -47,11 +47,14 @@ export class Requirements {
     if (other.sets.size === 0) return this;
     if (this.sets.size === 0) return other;
     const map = new Map(this.sets);
+    let changed = false;
     for (const [key, set] of other.sets) {
       const prev = map.get(key);
-      map.set(key, prev ? intersectSets(prev, set) : set);
+      const next = prev ? intersectSets(prev, set) : set;
+      if (!prev || !sameSet(prev, next)) changed = true;
+      map.set(key, next);
     }
-    return new Requirements(map);
+    return changed ? new Requirements(map) : this;
   }
 
   /** Replaces (or adds) the set for one key. */
@@ -109,6 +112,14 @@ export class Requirements {
       .map((k) => `${k}:${describeSet(this.sets.get(k)!)}:${this.sets.get(k)!.allowsAbsent ? 1 : 0}`)
       .join('|');
   }
+}
+
+function sameSet(a: ValueSet, b: ValueSet): boolean {
+  if (a.complement !== b.complement || a.allowsAbsent !== b.allowsAbsent) return false;
+  if (a.gt !== b.gt || a.lt !== b.lt || a.minValues !== b.minValues || a.values.size !== b.values.size)
+    return false;
+  for (const v of a.values) if (!b.values.has(v)) return false;
+  return true;
 }
 
 function toRequirements(key: string, set: ValueSet): Requirement[] {

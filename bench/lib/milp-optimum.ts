@@ -1,0 +1,245 @@
+/**
+ * The cheapest packing of one pool's pods, by MILP (HiGHS). Variable-size bin packing: for each
+ * instance type t the pool allows, nodes k = 1..K_t with a binary `u` (node used, costing the
+ * type's cheapest allowed offering) and integer pod counts per pod shape, capacity rows per
+ * resource, and demand rows per shape. K_t is bounded safely: an optimal plan costs at most the
+ * heuristic's plan (so at most cost/price_t nodes of t), and no two nodes of one type could be
+ * merged (so at most 2 x demand/capacity + 1 of them). Types dominated by a cheaper type with at
+ * least as much of every resource are dropped: they never improve the optimum. Benchmark only.
+ */
+import highsModule, { type Highs } from 'highs';
+
+type Loader = typeof highsModule.default;
+/** The loader: the default export as ESM, `module.exports.default` as the typings describe it. */
+const highsLoader: Loader =
+  (highsModule as unknown as { default?: Loader }).default ?? (highsModule as unknown as Loader);
+
+/** One instance type a pool may launch: allocatable (minus daemonset overhead) per resource, price. */
+export interface MilpType {
+  readonly name: string;
+  readonly alloc: readonly number[];
+  readonly price: number;
+}
+
+/** Identical pods: their requests per resource and how many. */
+export interface MilpShape {
+  readonly requests: readonly number[];
+  readonly count: number;
+}
+
+/** The result: the optimum, or a proven lower bound when the solver ran out of time. */
+export interface MilpResult {
+  /** Optimal cost, or the best proven lower bound when `exact` is false. */
+  readonly cost: number;
+  readonly exact: boolean;
+  /** `optimal`, or `bound (time limit)`, with the solver's status word. */
+  readonly method: string;
+  readonly seconds: number;
+  readonly types: number;
+  readonly columns: number;
+}
+
+let loaded: Promise<Highs> | undefined;
+
+function highs(): Promise<Highs> {
+  loaded ??= highsLoader();
+  return loaded;
+}
+
+function fitsOne(t: MilpType, s: MilpShape): number {
+  let n = Number.POSITIVE_INFINITY;
+  for (let d = 0; d < t.alloc.length; d++)
+    if (s.requests[d] > 0) n = Math.min(n, Math.floor(t.alloc[d] / s.requests[d] + 1e-9));
+  return Math.min(n, s.count);
+}
+
+/** Types that hold at least one pod and are not dominated by another type. */
+export function usefulTypes(types: readonly MilpType[], shapes: readonly MilpShape[]): MilpType[] {
+  const holding = types.filter((t) => shapes.some((s) => fitsOne(t, s) > 0));
+  return holding.filter(
+    (t, i) =>
+      !holding.some((o, j) => {
+        if (j === i || o.price > t.price) return false;
+        const ge = o.alloc.every((a, d) => a >= t.alloc[d]);
+        const same = o.price === t.price && o.alloc.every((a, d) => a === t.alloc[d]);
+        return ge && (!same || j < i);
+      }),
+  );
+}
+
+function nodeBound(t: MilpType, shapes: readonly MilpShape[], upperCost: number): number {
+  const byCost = Math.floor(upperCost / t.price + 1e-9);
+  let ratio = 0;
+  for (let d = 0; d < t.alloc.length; d++) {
+    const demand = shapes.reduce((sum, s) => sum + s.requests[d] * s.count, 0);
+    if (demand > 0) ratio = Math.max(ratio, demand / t.alloc[d]);
+  }
+  const byMerge = Math.floor(2 * ratio) + 1;
+  const pods = shapes.reduce((sum, s) => sum + s.count, 0);
+  return Math.max(0, Math.min(byCost, byMerge, pods));
+}
+
+/** The model in CPLEX LP format, and its column count. */
+export function packingModel(
+  types: readonly MilpType[],
+  shapes: readonly MilpShape[],
+  upperCost: number,
+  lowerCost = 0,
+): { lp: string; columns: number } {
+  const obj: string[] = [];
+  const rows: string[] = [];
+  const bounds: string[] = [];
+  const binaries: string[] = [];
+  const generals: string[] = [];
+  const demand: string[][] = shapes.map(() => []);
+  types.forEach((t, ti) => {
+    const k = nodeBound(t, shapes, upperCost);
+    for (let b = 0; b < k; b++) {
+      const u = `u_${ti}_${b}`;
+      binaries.push(u);
+      obj.push(`${t.price} ${u}`);
+      if (b > 0) rows.push(` s_${ti}_${b}: u_${ti}_${b - 1} - ${u} >= 0`);
+      const load: string[][] = t.alloc.map(() => []);
+      shapes.forEach((s, si) => {
+        const most = fitsOne(t, s);
+        if (most === 0) return;
+        const n = `n_${ti}_${b}_${si}`;
+        generals.push(n);
+        bounds.push(` 0 <= ${n} <= ${most}`);
+        demand[si].push(n);
+        rows.push(` l_${ti}_${b}_${si}: ${n} - ${most} ${u} <= 0`);
+        s.requests.forEach((r, d) => {
+          if (r > 0) load[d].push(`${r} ${n}`);
+        });
+      });
+      load.forEach((terms, d) => {
+        if (terms.length > 0) rows.push(` c_${ti}_${b}_${d}: ${terms.join(' + ')} - ${t.alloc[d]} ${u} <= 0`);
+      });
+    }
+  });
+  shapes.forEach((s, si) => {
+    rows.push(` d_${si}: ${demand[si].length > 0 ? demand[si].join(' + ') : '0 u_none'} = ${s.count}`);
+  });
+  if (lowerCost > 0 && obj.length > 0) rows.push(` lb: ${obj.join(' + ')} >= ${lowerCost * (1 - 1e-9)}`);
+  const lp = [
+    'Minimize',
+    ` cost: ${obj.length > 0 ? obj.join(' + ') : '0 u_none'}`,
+    'Subject To',
+    ...rows,
+    'Bounds',
+    ...bounds,
+    'Binaries',
+    ...binaries,
+    'Generals',
+    ...generals,
+    'End',
+  ].join('\n');
+  return { lp, columns: binaries.length + generals.length };
+}
+
+const OPTIMAL = 7;
+
+/**
+ * A relaxation that is much easier to solve: whole nodes per type, but a type's pods only need to
+ * fit its nodes' summed capacity (at most `fitsOne` of a shape per node). Its optimum is a lower
+ * bound of the real one.
+ */
+export function aggregateModel(types: readonly MilpType[], shapes: readonly MilpShape[]): string {
+  const obj: string[] = [];
+  const rows: string[] = [];
+  const generals: string[] = [];
+  const demand: string[][] = shapes.map(() => []);
+  types.forEach((t, ti) => {
+    obj.push(`${t.price} z_${ti}`);
+    generals.push(`z_${ti}`);
+    const load: string[][] = t.alloc.map(() => []);
+    shapes.forEach((s, si) => {
+      const most = fitsOne(t, s);
+      if (most === 0) return;
+      const x = `x_${ti}_${si}`;
+      generals.push(x);
+      demand[si].push(x);
+      rows.push(` f_${ti}_${si}: ${x} - ${most} z_${ti} <= 0`);
+      s.requests.forEach((r, d) => {
+        if (r > 0) load[d].push(`${r} ${x}`);
+      });
+    });
+    load.forEach((terms, d) => {
+      if (terms.length > 0) rows.push(` c_${ti}_${d}: ${terms.join(' + ')} - ${t.alloc[d]} z_${ti} <= 0`);
+    });
+  });
+  shapes.forEach((s, si) => {
+    rows.push(` d_${si}: ${demand[si].join(' + ')} = ${s.count}`);
+  });
+  return [
+    'Minimize',
+    ` cost: ${obj.join(' + ')}`,
+    'Subject To',
+    ...rows,
+    'Generals',
+    ...generals,
+    'End',
+  ].join('\n');
+}
+
+interface Solved {
+  readonly value: number;
+  readonly optimal: boolean;
+  readonly status: number;
+}
+
+async function solve(lp: string, timeLimit: number): Promise<Solved> {
+  const solver = await highs();
+  const model = solver.createModel({ format: 'lp', data: lp });
+  try {
+    model.options.set({ output_flag: false, time_limit: timeLimit, mip_rel_gap: 1e-6 });
+    const run = model.run();
+    if (run.modelStatus === OPTIMAL)
+      return { value: model.getObjectiveValue(), optimal: true, status: OPTIMAL };
+    const bound = Number(model.info.get('mip_dual_bound'));
+    return { value: Number.isFinite(bound) ? bound : 0, optimal: false, status: run.modelStatus };
+  } finally {
+    model.dispose();
+  }
+}
+
+/**
+ * The cheapest packing's cost. `upperCost` is the cost of a known feasible plan: it bounds the node
+ * counts, and when it meets the relaxation's bound it is proven optimal without the full model.
+ */
+export async function optimumCost(
+  allTypes: readonly MilpType[],
+  shapes: readonly MilpShape[],
+  upperCost: number,
+  timeLimitSeconds = 60,
+): Promise<MilpResult> {
+  const start = performance.now();
+  const types = usefulTypes(allTypes, shapes);
+  const elapsed = () => (performance.now() - start) / 1000;
+  if (shapes.length === 0)
+    return { cost: 0, exact: true, method: 'optimal', seconds: 0, types: 0, columns: 0 };
+  const relaxed = await solve(aggregateModel(types, shapes), timeLimitSeconds);
+  if (upperCost <= relaxed.value * (1 + 1e-7) + 1e-9) {
+    const method = 'optimal (plan meets the relaxation bound)';
+    return { cost: upperCost, exact: true, method, seconds: elapsed(), types: types.length, columns: 0 };
+  }
+  const { lp, columns } = packingModel(types, shapes, upperCost + 1e-6, relaxed.value);
+  const full = await solve(lp, Math.max(1, timeLimitSeconds - elapsed()));
+  if (full.optimal)
+    return {
+      cost: full.value,
+      exact: true,
+      method: 'optimal',
+      seconds: elapsed(),
+      types: types.length,
+      columns,
+    };
+  return {
+    cost: Math.max(full.value, relaxed.value),
+    exact: false,
+    method: `lower bound (time limit, solver status ${full.status})`,
+    seconds: elapsed(),
+    types: types.length,
+    columns,
+  };
+}
