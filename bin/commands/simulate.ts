@@ -1,12 +1,92 @@
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
+import { readCatalog } from '../../functions/adapters/files/read-catalog.js';
+import type { Catalog } from '../../functions/core/model/instance-type.js';
+import { formatSummary } from '../../functions/simulator/scenario/format-summary.js';
+import { loadScenario, type Scenario } from '../../functions/simulator/scenario/load-scenario.js';
+import { runScenario } from '../../functions/simulator/scenario/run-scenario.js';
 
-/** Registers `joiner simulate`. */
+interface SimulateOptions {
+  readonly catalog?: string;
+  readonly seed?: number;
+  readonly speed?: number;
+  readonly output: 'text' | 'json';
+}
+
+/**
+ * Registers `joiner simulate SCENARIO.yaml`: runs a scenario in the simulated cloud with joiner's
+ * real handlers, prints the Karpenter-style log as it happens (text mode) and a summary. Exit
+ * code 0 when the scenario's expectations hold, 1 when one fails, 2 on bad input.
+ */
 export function registerSimulate(program: Command): void {
   program
     .command('simulate')
-    .description('(not built yet)')
-    .action(() => {
-      console.error('joiner simulate: not built yet');
-      process.exitCode = 2;
+    .description(
+      'Run a scenario (scenarios/*.yaml) in the simulated cloud with joiner’s real handlers; print the log and a ' +
+        'summary of pods, nodes, Multus ENIs, hourly cost, latencies (virtual ms) and orphaned instances. ' +
+        'Exit 1 when an expectation fails, 2 on bad input.',
+    )
+    .argument('<scenario>', 'scenario file (YAML)')
+    .option('--catalog <file>', 'instance catalog JSON (default: the scenario’s, else the bundled catalog)')
+    .option('--seed <n>', 'seed of the simulated randomness (default: the scenario’s)', parseInteger)
+    .option('--speed <x>', 'virtual seconds per wall second (default: the scenario’s)', parseSpeed)
+    .option('-o, --output <format>', 'text or json', parseOutput, 'text')
+    .action(async (path: string, options: SimulateOptions) => {
+      process.exitCode = await simulate(path, options);
     });
+}
+
+async function prepare(
+  path: string,
+  options: SimulateOptions,
+): Promise<{ scenario: Scenario; catalog?: Catalog }> {
+  const scenario = await loadScenario(path);
+  const catalogPath = options.catalog ?? scenario.catalogPath;
+  return { scenario, catalog: catalogPath ? await readCatalog(catalogPath) : undefined };
+}
+
+async function simulate(path: string, options: SimulateOptions): Promise<number> {
+  let input: { scenario: Scenario; catalog?: Catalog };
+  try {
+    input = await prepare(path, options);
+  } catch (error) {
+    console.error(`joiner simulate: ${(error as Error).message}`);
+    return 2;
+  }
+  const json = options.output === 'json';
+  try {
+    const result = await runScenario(input.scenario, {
+      seed: options.seed,
+      speed: options.speed,
+      catalog: input.catalog,
+      onLog: json ? undefined : (line) => process.stdout.write(`${line}\n`),
+    });
+    if (json) {
+      process.stdout.write(
+        `${JSON.stringify({ ...result.summary, failures: result.failures, notes: result.notes }, null, 2)}\n`,
+      );
+    } else process.stdout.write(`${formatSummary(result)}\n`);
+    for (const failure of result.failures) console.error(`joiner simulate: expectation failed: ${failure}`);
+    return result.ok ? 0 : 1;
+  } catch (error) {
+    console.error(`joiner simulate: ${input.scenario.file}: ${(error as Error).message}`);
+    return 2;
+  }
+}
+
+function parseInteger(value: string): number {
+  if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError(`expected an integer, got '${value}'`);
+  return Number(value);
+}
+
+function parseSpeed(value: string): number {
+  const speed = Number(value);
+  if (!Number.isFinite(speed) || speed <= 0)
+    throw new InvalidArgumentError(`expected a positive number, got '${value}'`);
+  return speed;
+}
+
+function parseOutput(value: string): 'text' | 'json' {
+  if (value !== 'text' && value !== 'json')
+    throw new InvalidArgumentError(`expected text or json, got '${value}'`);
+  return value;
 }

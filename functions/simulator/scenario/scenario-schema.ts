@@ -58,7 +58,7 @@ export const expectationSchema = z
         count: ceilingCount,
         /** Exact count per instance type (types not listed must not appear). */
         instanceTypes: z.record(z.string(), ceilingCount),
-        capacityTypes: z.record(z.enum(['spot', 'on-demand']), ceilingCount),
+        capacityTypes: z.partialRecord(z.enum(['spot', 'on-demand']), ceilingCount),
         /** Every node is in one of these zones. */
         zones: z.array(z.string()).min(1),
         /** Workload pods per node, any order (e.g. [7, 7, 6, 1]). */

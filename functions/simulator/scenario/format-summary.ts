@@ -1,0 +1,51 @@
+/**
+ * The text form of a scenario summary, as `joiner simulate` prints it after the log.
+ */
+import type { ScenarioResult } from './run-scenario.js';
+import type { NodeSummary, Percentiles } from './summary.js';
+
+const ms = (p: Percentiles): string =>
+  p.samples === 0
+    ? 'n/a'
+    : `p50 ${(p.p50 ?? 0).toLocaleString('en-US')} ms, p99 ${(p.p99 ?? 0).toLocaleString('en-US')} ms`;
+
+function nodeLines(node: NodeSummary): string[] {
+  const head =
+    `  ${node.name}  ${node.instanceType}  ${node.zone}  ${node.capacityType}  ` +
+    `pods ${node.pods}${node.maxPods === undefined ? '' : `/${node.maxPods}`}  $${node.hourlyPrice.toFixed(4)}/h` +
+    (node.nodePool ? `  nodepool ${node.nodePool}` : '') +
+    (node.taints.length > 0 ? `  taints ${node.taints.join(',')}` : '');
+  const enis = node.multusEnis.map(
+    (e) =>
+      `    multus eth${e.deviceIndex} ${e.networkInterfaceId} subnet ${e.subnetName} (${e.subnetId}) ` +
+      `sg ${e.securityGroups.join(',')}${e.deleteOnTermination ? ' deleteOnTermination' : ''}${e.noManage ? ' no_manage' : ''}`,
+  );
+  return [head, ...enis];
+}
+
+/** The summary as lines of text (nodes grouped by type, zone and capacity type). */
+export function formatSummary(result: ScenarioResult): string {
+  const s = result.summary;
+  const groups = new Map<string, number>();
+  for (const n of s.nodes) {
+    const key = `${n.instanceType} ${n.zone} ${n.capacityType}`;
+    groups.set(key, (groups.get(key) ?? 0) + 1);
+  }
+  const lines = [
+    '',
+    `scenario ${s.scenario}: ${(s.virtualDurationMs / 1000).toFixed(0)} s virtual in ${(s.wallDurationMs / 1000).toFixed(1)} s wall`,
+    `pods: ${s.pods.total} total, ${s.pods.running} running, ${s.pods.pending} pending`,
+    `nodes: ${s.nodes.length}${[...groups].map(([k, v]) => `\n  ${v} x ${k}`).join('')}`,
+    ...s.nodes.flatMap(nodeLines),
+    `hourly cost: $${s.hourlyCost.toFixed(4)}`,
+    'latency (virtual ms):',
+    `  unschedulable -> launched (CreateFleet): ${ms(s.latency.unschedulableToLaunchMs)}`,
+    `  unschedulable -> node Ready:             ${ms(s.latency.unschedulableToReadyMs)}`,
+    `  unschedulable -> pod Running:            ${ms(s.latency.unschedulableToRunningMs)}`,
+    `orphaned instances: ${s.orphanedInstances}${s.orphans.length > 0 ? ` (${s.orphans.join(', ')})` : ''}`,
+  ];
+  for (const note of result.notes) lines.push(`note: ${note}`);
+  if (result.failures.length === 0) lines.push('expectations: all hold');
+  else lines.push('expectations failed:', ...result.failures.map((f) => `  ${f}`));
+  return lines.join('\n');
+}

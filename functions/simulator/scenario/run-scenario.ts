@@ -1,0 +1,144 @@
+/**
+ * Runs a scenario end to end: starts the simulated cloud, installs joiner's manifests (CRDs, RBAC,
+ * the webhook configuration pointing at the simulated webhook function URL) and the scenario's
+ * cluster manifests, sets joiner's real handlers on the Lambda runner, plays the steps while
+ * virtual time runs, and returns the summary with the expectation results.
+ */
+import { createDocumentClient } from '../../adapters/store/create-state-store.js';
+import { DynamoStateStore } from '../../adapters/store/dynamo-state-store.js';
+import { joinerManifests, WEBHOOK_SECRET_PLACEHOLDER, withWebhookSecret } from '../../core/install/index.js';
+import type { Catalog } from '../../core/model/instance-type.js';
+import { formatLine } from '../../handlers/runtime/log.js';
+import { ENV } from '../../shared/env.js';
+import { type SimulatedCloud, startSimulatedCloud } from '../cloud.js';
+import { SIMULATOR_CREDENTIALS } from '../sqs/sqs-simulator.js';
+import { applyManifests } from './cluster-manifests.js';
+import { checkExpectations, formatFailure } from './expectations.js';
+import { installJoinerHandlers } from './joiner-handlers.js';
+import { LatencyRecorder } from './latency-recorder.js';
+import type { Manifest, Scenario } from './load-scenario.js';
+import { playSteps } from './step-player.js';
+import { buildSummary, type ScenarioSummary } from './summary.js';
+
+/** Options of {@link runScenario}; each overrides the scenario's own value. */
+export interface RunScenarioOptions {
+  readonly seed?: number;
+  readonly catalog?: Catalog;
+  /** Virtual seconds per wall second. */
+  readonly speed?: number;
+  /** Receives every log line (joiner's handlers and the scenario's steps) as it happens. */
+  readonly onLog?: (line: string) => void;
+  /** Log level of the handlers' lines. Default info. */
+  readonly logLevel?: 'debug' | 'info';
+  /** Called with the cloud before it is closed (tests inspect it with real clients). */
+  readonly inspect?: (cloud: SimulatedCloud, result: ScenarioResult) => Promise<void>;
+}
+
+/** The outcome of a run. */
+export interface ScenarioResult {
+  readonly summary: ScenarioSummary;
+  /** Expectations that failed, one line each (steps' `expect` and the final `expect`). */
+  readonly failures: readonly string[];
+  /** Things worth knowing: waits that timed out, handlers not available, handler errors. */
+  readonly notes: readonly string[];
+  /** True when every expectation held. */
+  readonly ok: boolean;
+}
+
+/** Runs `scenario` and returns its summary. The cloud is always closed. */
+export async function runScenario(
+  scenario: Scenario,
+  options: RunScenarioOptions = {},
+): Promise<ScenarioResult> {
+  const speed = options.speed ?? scenario.speed;
+  const cloud = await startSimulatedCloud({
+    seed: options.seed ?? scenario.seed,
+    catalog: options.catalog,
+    clusterName: scenario.clusterName,
+    autoAdvance: speed,
+    timeScale: Math.max(1 / speed, 0.1),
+  });
+  const emit = options.onLog ?? (() => undefined);
+  const say = (message: string): void =>
+    emit(formatLine(cloud.clock.now(), 'info', `simulate ${message}`, {}));
+  const recorder = new LatencyRecorder(cloud.kube.store.api.store, cloud.ec2, () => cloud.clock.now());
+  const catalog = options.catalog ?? (await import('../../core/catalog/bundled.js')).bundledCatalog;
+  const started = { virtual: cloud.clock.now(), wall: Date.now() };
+  const documents = createDocumentClient({
+    region: cloud.region,
+    endpoint: cloud.endpoints.dynamodb,
+    credentials: SIMULATOR_CREDENTIALS,
+  });
+  const claimStore = new DynamoStateStore(documents, cloud.tableName);
+  try {
+    const notes: string[] = [];
+    useSimulatorCredentials();
+    const missing = await installJoinerHandlers(cloud, emit, { level: options.logLevel });
+    if (missing.length > 0) notes.push(`handlers not available yet: ${missing.join(', ')}`);
+    say(`scenario ${scenario.name}: cluster ${scenario.clusterName}, seed ${options.seed ?? scenario.seed}`);
+    await applyManifests(cloud.kube.store, installManifests(cloud));
+    await applyManifests(cloud.kube.store, scenario.cluster);
+    const summarize = async (): Promise<ScenarioSummary> => {
+      recorder.scanInstances();
+      return buildSummary({
+        name: scenario.name,
+        cloud,
+        recorder,
+        catalog,
+        claims: await claimStore.listNodeClaims(),
+        started,
+      });
+    };
+    const played = await playSteps(scenario.steps, {
+      cloud,
+      say,
+      expect: async (step) =>
+        checkExpectations(step.spec, await summarize(), recorder).map((f) => formatFailure(f, step.index)),
+    });
+    const summary = await summarize();
+    const failures = [
+      ...played.failures,
+      ...(scenario.expect
+        ? checkExpectations(scenario.expect, summary, recorder).map((f) => formatFailure(f))
+        : []),
+    ];
+    notes.push(...played.notes, ...handlerErrors(cloud));
+    const result: ScenarioResult = { summary, failures, notes, ok: failures.length === 0 };
+    await options.inspect?.(cloud, result);
+    return result;
+  } finally {
+    recorder.stop();
+    documents.destroy();
+    await cloud.close();
+  }
+}
+
+/**
+ * The AWS SDK clients of the handlers take credentials from the process environment; the simulated
+ * services accept any, so the simulator's static pair is set when none is (real ones stay untouched).
+ */
+function useSimulatorCredentials(): void {
+  if (process.env.AWS_ACCESS_KEY_ID && process.env.AWS_SECRET_ACCESS_KEY) return;
+  process.env.AWS_ACCESS_KEY_ID = SIMULATOR_CREDENTIALS.accessKeyId;
+  process.env.AWS_SECRET_ACCESS_KEY = SIMULATOR_CREDENTIALS.secretAccessKey;
+}
+
+/** joiner's install manifests with the webhook pointing at the cloud's webhook function URL. */
+function installManifests(cloud: SimulatedCloud): Manifest[] {
+  const base = 'https://webhook.joiner.invalid';
+  const manifests = withWebhookSecret(
+    joinerManifests({ webhookUrl: `${base}/${WEBHOOK_SECRET_PLACEHOLDER}` }),
+    cloud.env()[ENV.webhookSecret],
+  );
+  const url = cloud.webhookUrl.replace(/\/$/, '');
+  return JSON.parse(JSON.stringify(manifests).replaceAll(base, url)) as Manifest[];
+}
+
+function handlerErrors(cloud: SimulatedCloud): string[] {
+  const errors = cloud.runner
+    .invocations()
+    .filter((i) => i.error !== undefined)
+    .map((i) => `${i.functionName} (${i.trigger}): ${i.error}`);
+  const distinct = [...new Set(errors)];
+  return [...distinct.slice(0, 10), ...cloud.kube.problems().slice(0, 10)];
+}

@@ -1,0 +1,144 @@
+/**
+ * Plays a scenario's steps against a running simulated cloud, one after the other, and reports
+ * each step as a log line.
+ */
+import { durationToMs } from '../../core/model/config/duration.js';
+import type { Node } from '../../core/model/kube-objects.js';
+import type { SimulatedCloud } from '../cloud.js';
+import { applyManifests, deleteManifests } from './cluster-manifests.js';
+import type { LoadedStep } from './load-scenario.js';
+import type { CallFault, IceFault, InterruptStep } from './scenario-schema.js';
+import { instanceIdOf } from './summary.js';
+import { waitUntil, waitVirtual } from './waits.js';
+
+/** What the player needs besides the cloud. */
+export interface StepContext {
+  readonly cloud: SimulatedCloud;
+  /** Writes a scenario log line. */
+  readonly say: (message: string) => void;
+  /** Checks an `expect` step; returns the failures as lines. */
+  readonly expect: (step: Extract<LoadedStep, { kind: 'expect' }>) => Promise<string[]>;
+}
+
+/** What playing the steps produced: expectation failures of `expect` steps, and notes (timeouts). */
+export interface PlayOutcome {
+  readonly failures: string[];
+  readonly notes: string[];
+}
+
+/** Plays every step in order. */
+export async function playSteps(steps: readonly LoadedStep[], ctx: StepContext): Promise<PlayOutcome> {
+  const outcome: PlayOutcome = { failures: [], notes: [] };
+  for (const step of steps) {
+    try {
+      await playStep(step, ctx, outcome);
+    } catch (error) {
+      throw new Error(`steps[${step.index}] (${step.kind}): ${(error as Error).message}`);
+    }
+  }
+  return outcome;
+}
+
+async function playStep(step: LoadedStep, ctx: StepContext, outcome: PlayOutcome): Promise<void> {
+  const { cloud } = ctx;
+  const at = `step ${step.index}`;
+  switch (step.kind) {
+    case 'apply':
+      ctx.say(`${at}: apply ${step.manifests.map((m) => `${m.kind}/${m.metadata.name}`).join(', ')}`);
+      await applyManifests(cloud.kube.store, step.manifests);
+      return;
+    case 'delete':
+      ctx.say(`${at}: delete ${step.manifests.map((m) => `${m.kind}/${m.metadata.name}`).join(', ')}`);
+      await deleteManifests(cloud.kube.store, step.manifests);
+      return;
+    case 'scale': {
+      const { deployment, namespace, replicas } = step.spec;
+      if (!cloud.kube.store.get('apps/v1', 'Deployment', deployment, namespace)) {
+        throw new Error(`no Deployment ${namespace}/${deployment} to scale`);
+      }
+      ctx.say(`${at}: scale deployment ${namespace}/${deployment} to ${replicas}`);
+      await cloud.kube.store.patch('apps/v1', 'Deployment', deployment, namespace, { spec: { replicas } });
+      return;
+    }
+    case 'wait':
+      await playWait(step.spec, at, ctx, outcome);
+      return;
+    case 'interrupt':
+      playInterrupt(step.spec, at, ctx);
+      return;
+    case 'fault':
+      playFault(step.spec, at, ctx);
+      return;
+    case 'expect': {
+      const failures = await ctx.expect(step);
+      ctx.say(`${at}: expectations ${failures.length === 0 ? 'hold' : `failed (${failures.length})`}`);
+      outcome.failures.push(...failures);
+      return;
+    }
+  }
+}
+
+async function playWait(
+  spec: Extract<LoadedStep, { kind: 'wait' }>['spec'],
+  at: string,
+  ctx: StepContext,
+  outcome: PlayOutcome,
+): Promise<void> {
+  if (typeof spec !== 'object') {
+    ctx.say(`${at}: wait ${spec}`);
+    await waitVirtual(ctx.cloud, durationToMs(spec) ?? 0);
+    return;
+  }
+  ctx.say(`${at}: wait for ${spec.for} (timeout ${spec.timeout})`);
+  const held = await waitUntil(ctx.cloud, spec.for, durationToMs(spec.timeout) ?? 0);
+  if (!held) {
+    const note = `${at}: ${spec.for} not reached within ${spec.timeout} (virtual)`;
+    ctx.say(note);
+    outcome.notes.push(note);
+  }
+}
+
+/** Live instances joiner launched, oldest first. */
+function joinerInstances(cloud: SimulatedCloud) {
+  return [...cloud.ec2.state.instances.values()]
+    .filter(
+      (i) => i.tags['joiner.sh/cluster'] !== undefined && (i.state === 'pending' || i.state === 'running'),
+    )
+    .sort((a, b) => a.launchTime - b.launchTime || a.instanceId.localeCompare(b.instanceId));
+}
+
+function targetInstance(cloud: SimulatedCloud, spec: InterruptStep): string {
+  if (typeof spec.instance === 'number') {
+    const live = joinerInstances(cloud);
+    const found = live[spec.instance];
+    if (!found) throw new Error(`instance ${spec.instance} does not exist (${live.length} live instance(s))`);
+    return found.instanceId;
+  }
+  const selector = spec.instance.selector;
+  const node = cloud.kube.store
+    .list<Node>('v1', 'Node')
+    .filter((n) => Object.entries(selector).every(([k, v]) => n.metadata.labels?.[k] === v))
+    .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))[0];
+  const id = node ? instanceIdOf(node) : undefined;
+  if (!id) throw new Error(`no node with an instance matches the selector ${JSON.stringify(selector)}`);
+  return id;
+}
+
+function playInterrupt(spec: InterruptStep, at: string, ctx: StepContext): void {
+  const id = targetInstance(ctx.cloud, spec);
+  ctx.say(`${at}: ${spec.kind} for instance ${id}`);
+  if (spec.kind === 'spot-interruption') ctx.cloud.ec2.interruptSpot(id);
+  else if (spec.kind === 'rebalance') ctx.cloud.ec2.rebalanceRecommendation(id);
+  else ctx.cloud.ec2.scheduledChange(id);
+}
+
+function playFault(spec: IceFault | CallFault, at: string, ctx: StepContext): void {
+  if ('ice' in spec) {
+    const { instanceType, zone, capacityType } = spec.ice;
+    ctx.say(`${at}: no ${capacityType} capacity left for ${instanceType} in ${zone}`);
+    ctx.cloud.ec2.setPoolCapacity(instanceType, zone, capacityType, 0);
+    return;
+  }
+  ctx.say(`${at}: inject ${spec.error ?? 'latency'} on ${spec.service}/${spec.action}`);
+  ctx.cloud.faults.inject(spec);
+}

@@ -1,0 +1,85 @@
+/**
+ * The conditions a `wait` step can wait for, checked against the simulated cluster and EC2 while
+ * virtual time runs on its own.
+ */
+import { TAG } from '../../core/launch/tags.js';
+import type { Node, Pod } from '../../core/model/kube-objects.js';
+import type { SimulatedCloud } from '../cloud.js';
+import type { WaitCondition } from './scenario-schema.js';
+import { instanceIdOf, workloadPods } from './summary.js';
+
+interface Deployment {
+  metadata: { name: string; namespace?: string; deletionTimestamp?: string };
+  spec?: { replicas?: number; selector?: { matchLabels?: Record<string, string> } };
+}
+
+const isReady = (node: Node): boolean =>
+  (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+
+/** Every Deployment has its replicas as pods, and every workload pod is Running. */
+export function podsRunning(cloud: SimulatedCloud): boolean {
+  const pods = workloadPods(cloud).filter((p) => !p.metadata.deletionTimestamp);
+  if (pods.some((p) => p.status?.phase !== 'Running')) return false;
+  for (const d of cloud.kube.store.list<Deployment>('apps/v1', 'Deployment')) {
+    const labels = d.spec?.selector?.matchLabels ?? {};
+    const matching = pods.filter(
+      (p: Pod) =>
+        p.metadata.namespace === (d.metadata.namespace ?? 'default') &&
+        Object.entries(labels).every(([k, v]) => p.metadata.labels?.[k] === v),
+    );
+    if (matching.length < (d.spec?.replicas ?? 1)) return false;
+  }
+  return true;
+}
+
+/** Every node is Ready and every live instance joiner launched has a node. */
+export function nodesReady(cloud: SimulatedCloud): boolean {
+  const nodes = cloud.kube.store.list<Node>('v1', 'Node');
+  if (!nodes.every(isReady)) return false;
+  const withNode = new Set(nodes.map(instanceIdOf));
+  return [...cloud.ec2.state.instances.values()]
+    .filter((i) => i.tags[TAG.cluster] !== undefined && (i.state === 'pending' || i.state === 'running'))
+    .every((i) => withNode.has(i.instanceId));
+}
+
+/** The check of a wait condition; `idle` is both of the others. */
+export function conditionCheck(condition: WaitCondition): (cloud: SimulatedCloud) => boolean {
+  if (condition === 'podsRunning') return podsRunning;
+  if (condition === 'nodesReady') return nodesReady;
+  return (cloud) => podsRunning(cloud) && nodesReady(cloud);
+}
+
+/** How long a condition must hold before the wait ends (virtual ms), so a passing moment is not taken for a steady state. */
+const HOLD_MS: Record<WaitCondition, number> = { podsRunning: 2_000, nodesReady: 2_000, idle: 15_000 };
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Waits (polling every few wall milliseconds) until `check` has held for the condition's hold time
+ * or `timeoutMs` of virtual time has passed; resolves true when it held.
+ */
+export async function waitUntil(
+  cloud: SimulatedCloud,
+  condition: WaitCondition,
+  timeoutMs: number,
+  pollMs = 10,
+): Promise<boolean> {
+  const check = conditionCheck(condition);
+  const deadline = cloud.clock.now() + timeoutMs;
+  let since: number | undefined;
+  for (;;) {
+    const now = cloud.clock.now();
+    if (check(cloud)) {
+      since ??= now;
+      if (now - since >= HOLD_MS[condition]) return true;
+    } else since = undefined;
+    if (now >= deadline) return false;
+    await sleep(pollMs);
+  }
+}
+
+/** Waits until `ms` of virtual time has passed. */
+export async function waitVirtual(cloud: SimulatedCloud, ms: number, pollMs = 10): Promise<void> {
+  const until = cloud.clock.now() + ms;
+  while (cloud.clock.now() < until) await sleep(pollMs);
+}
