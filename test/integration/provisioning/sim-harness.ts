@@ -8,7 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseYamlDocuments } from '../../../functions/core/model/config/raw-document.js';
 import type { ProvisionDeps } from '../../../functions/core/provisioning/types.js';
-import { dependenciesFromEnv } from '../../../functions/handlers/runtime/dependencies.js';
+import { type Dependencies, dependenciesFromEnv } from '../../../functions/handlers/runtime/dependencies.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../../../functions/simulator/cloud.js';
 import { applyManifests } from '../../../functions/simulator/scenario/cluster-manifests.js';
 import type { Manifest } from '../../../functions/simulator/scenario/load-scenario.js';
@@ -28,7 +28,8 @@ export async function seedManifests(dir: string): Promise<Manifest[]> {
 export interface SimProvisioning {
   readonly cloud: SimulatedCloud;
   readonly log: RecordingLog;
-  readonly deps: ProvisionDeps;
+  /** Every dependency a handler gets (with the recording log), usable as provisioning deps. */
+  readonly deps: Dependencies & ProvisionDeps;
   /** Live (not terminated) instances in the simulated EC2. */
   liveInstances(): { instanceId: string; instanceType: string; zone: string; capacityType: string }[];
 }
@@ -46,7 +47,7 @@ export async function startWithSeed(dir: string, clusterName = 'joiner-sim'): Pr
     process.env.AWS_ACCESS_KEY_ID = env.AWS_ACCESS_KEY_ID;
     process.env.AWS_SECRET_ACCESS_KEY = env.AWS_SECRET_ACCESS_KEY;
     const log = new RecordingLog();
-    const deps: ProvisionDeps = {
+    const deps: Dependencies & ProvisionDeps = {
       ...dependenciesFromEnv(env, { clock: cloud.clock, log }),
       log,
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 20))),
