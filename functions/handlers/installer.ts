@@ -111,7 +111,7 @@ export function installerDependenciesFromEnv(env: NodeJS.ProcessEnv): InstallerD
     secret: (arn) => {
       let read = secrets.get(arn);
       if (!read) {
-        read = cachedSecret(createSecretsManagerClient(deps.settings.region), arn);
+        read = cachedSecret(createSecretsManagerClient(deps.settings.region, deps.settings.credentials), arn);
         secrets.set(arn, read);
       }
       return read();

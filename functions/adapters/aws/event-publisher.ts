@@ -96,6 +96,8 @@ export interface EventBridgeClientOptions {
   readonly region: string;
   /** Endpoint override (the simulated cloud). */
   readonly endpoint?: string;
+  /** Static credentials (the simulated cloud); the default chain otherwise. */
+  readonly credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
 }
 
 /** An EventBridge client with the SDK's standard retries for throttled or failed calls. */
@@ -104,5 +106,6 @@ export function createEventBridgeClient(options: EventBridgeClientOptions): Even
     region: options.region,
     maxAttempts: 4,
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    ...(options.credentials ? { credentials: options.credentials } : {}),
   });
 }

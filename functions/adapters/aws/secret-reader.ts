@@ -27,6 +27,9 @@ async function read(api: GetSecretValueApi, secretArn: string): Promise<string> 
 }
 
 /** A Secrets Manager client for `region`. */
-export function createSecretsManagerClient(region: string, endpoint?: string): SecretsManagerClient {
-  return new SecretsManagerClient({ region, ...(endpoint ? { endpoint } : {}) });
+export function createSecretsManagerClient(
+  region: string,
+  credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string },
+): SecretsManagerClient {
+  return new SecretsManagerClient({ region, ...(credentials ? { credentials } : {}) });
 }

@@ -53,6 +53,8 @@ export function delaySeconds(dueAt: number, now: number): number {
 export interface SqsClientOptions {
   readonly region: string;
   readonly endpoint?: string;
+  /** Static credentials (the simulated cloud); the default chain otherwise. */
+  readonly credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
 }
 
 /** An SQS client (endpoint override for the simulated cloud). */
@@ -60,5 +62,6 @@ export function createSqsClient(options: SqsClientOptions): SQSClient {
   return new SQSClient({
     region: options.region,
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    ...(options.credentials ? { credentials: options.credentials } : {}),
   });
 }

@@ -47,12 +47,14 @@ const BUILDERS: Builders = {
       tableName: d.settings.tableName,
       region: d.settings.region,
       endpoint: d.settings.endpoints.dynamoDb,
+      credentials: d.settings.credentials,
     }),
   cloud: (d) =>
     createCloudProvider({
       region: d.settings.region,
       ec2Endpoint: d.settings.endpoints.ec2,
       ssmEndpoint: d.settings.endpoints.ssm,
+      credentials: d.settings.credentials,
       cluster: {
         name: d.settings.clusterName,
         endpoint: requireSetting(
@@ -69,12 +71,20 @@ const BUILDERS: Builders = {
     }),
   events: (d) =>
     new EventBridgePublisher(
-      createEventBridgeClient({ region: d.settings.region, endpoint: d.settings.endpoints.eventBridge }),
+      createEventBridgeClient({
+        region: d.settings.region,
+        endpoint: d.settings.endpoints.eventBridge,
+        credentials: d.settings.credentials,
+      }),
       { busName: d.settings.busName, clock: d.clock },
     ),
   timers: (d) =>
     new SqsTimerScheduler(
-      createSqsClient({ region: d.settings.region, endpoint: d.settings.endpoints.sqs }),
+      createSqsClient({
+        region: d.settings.region,
+        endpoint: d.settings.endpoints.sqs,
+        credentials: d.settings.credentials,
+      }),
       requireSetting(d.settings.timersQueueUrl, ENV.timersQueueUrl, 'the queue of nodeclaim timer wake-ups'),
       d.clock,
     ),

@@ -28,6 +28,11 @@ export interface Settings {
   readonly serviceCidr: string;
   /** POWERTOOLS_LOG_LEVEL, default INFO. */
   readonly logLevel: string;
+  /**
+   * Static credentials when this environment object carries them (AWS_ACCESS_KEY_ID /
+   * AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN); otherwise the SDK's default chain is used.
+   */
+  readonly credentials?: AwsCredentials;
   /** Endpoint overrides (simulated cloud). */
   readonly endpoints: {
     readonly ec2?: string;
@@ -36,6 +41,13 @@ export interface Settings {
     readonly sqs?: string;
     readonly dynamoDb?: string;
   };
+}
+
+/** Static AWS credentials. */
+export interface AwsCredentials {
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+  readonly sessionToken?: string;
 }
 
 /** Environment variable of the cluster's Kubernetes minor version. */
@@ -81,6 +93,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
     kubernetesVersion: optional(KUBERNETES_VERSION_ENV) ?? DEFAULT_KUBERNETES_VERSION,
     serviceCidr: optional(SERVICE_CIDR_ENV) ?? DEFAULT_SERVICE_CIDR,
     logLevel: optional(ENV.logLevel) ?? 'INFO',
+    credentials: credentialsOf(env),
     endpoints: {
       ec2: optional(ENV.ec2Endpoint),
       ssm: optional(ENV.ssmEndpoint),
@@ -88,6 +101,17 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
       sqs: optional(ENV.sqsEndpoint),
       dynamoDb: optional(ENV.dynamoDbEndpoint),
     },
+  };
+}
+
+function credentialsOf(env: NodeJS.ProcessEnv): AwsCredentials | undefined {
+  const accessKeyId = env.AWS_ACCESS_KEY_ID;
+  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY;
+  if (!accessKeyId || !secretAccessKey) return undefined;
+  return {
+    accessKeyId,
+    secretAccessKey,
+    ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}),
   };
 }
 

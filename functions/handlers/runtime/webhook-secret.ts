@@ -23,7 +23,7 @@ export function webhookSecretSource(settings: Settings): SecretSource {
   }
   let source = byArn.get(arn);
   if (!source) {
-    source = cachedSecret(createSecretsManagerClient(settings.region), arn);
+    source = cachedSecret(createSecretsManagerClient(settings.region, settings.credentials), arn);
     byArn.set(arn, source);
   }
   return source;

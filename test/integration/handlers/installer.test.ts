@@ -111,7 +111,11 @@ describe('installer handler against the simulated API server', () => {
     const first = await handleInstallerEvent(deps, event('Create', props));
     expect(first.PhysicalResourceId).toBe('joiner-install-prod');
 
-    const webhook = get('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration', 'joiner') as {
+    const webhook = get(
+      'admissionregistration.k8s.io/v1',
+      'ValidatingWebhookConfiguration',
+      'joiner',
+    ) as unknown as {
       webhooks: { clientConfig: { url: string } }[];
     };
     expect(webhook.webhooks.map((w) => w.clientConfig.url)).toEqual(
