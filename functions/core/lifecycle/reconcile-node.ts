@@ -26,10 +26,15 @@ import {
 } from './node-labels.js';
 import { updateClaim } from './update-claim.js';
 
-/** Whether a pod is the Multus daemonset's pod. */
+/**
+ * Whether a pod is the Multus daemonset's pod: labelled `app: multus` (thick plugin) or
+ * `name: multus` (the upstream manifests), or owned by a daemonset whose name says multus.
+ */
 export function isMultusPod(pod: Pod): boolean {
+  const labels = pod.metadata.labels ?? {};
   return (
-    pod.metadata.labels?.[MULTUS_POD_LABEL.key] === MULTUS_POD_LABEL.value ||
+    labels[MULTUS_POD_LABEL.key] === MULTUS_POD_LABEL.value ||
+    labels.name === MULTUS_POD_LABEL.value ||
     (isDaemonSetPod(pod) && (pod.metadata.ownerReferences ?? []).some((o) => /multus/i.test(o.name)))
   );
 }
