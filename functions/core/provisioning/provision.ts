@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { PodRefDetail } from '../events/joiner-events.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import { DEFAULT_TIMEOUTS } from '../nodeclaim/state-machine.js';
+import { systemClock } from '../ports/clock.js';
 import { readClusterSnapshot } from './cluster-snapshot.js';
 import { IN_FLIGHT_STATES } from './in-flight.js';
 import { type LaunchClaimsOutcome, launchClaims } from './launch-claims.js';
@@ -60,7 +61,7 @@ export async function provision(deps: ProvisionDeps, input: ProvisionInput): Pro
   const hints = dedupeHints(input.hints);
   const sleep = deps.sleep ?? realSleep;
   const lease = await acquireProvisioningLease(
-    { ...deps, sleep },
+    { store: deps.store, log: deps.log, clock: deps.leaseClock ?? systemClock, sleep },
     {
       holder: settings.holder,
       ttlMs: settings.leaseTtlMs,

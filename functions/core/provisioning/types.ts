@@ -19,6 +19,11 @@ export interface ProvisionDeps {
   readonly log: Log;
   /** The instance types (with offerings and prices) the NodePools may launch. */
   readonly catalog: Catalog;
+  /**
+   * The clock of the provisioning lease. A lease guards a run while it executes, so it runs on
+   * wall time even where `clock` is virtual (the simulated cloud). Default: the system clock.
+   */
+  readonly leaseClock?: Clock;
   /** Waits `ms` of real time (between lease attempts). Default: setTimeout. */
   readonly sleep?: (ms: number) => Promise<void>;
 }

@@ -137,7 +137,7 @@ describe('provision: errors during launch', () => {
 describe('provision: the provisioning lease', () => {
   it('defers when another run holds the lease past the wait, touching nothing', async () => {
     const h = harness(await seedCluster(SEED_004));
-    await h.store.acquireLease('provisioner', 'other-run', h.clock.now(), 60_000);
+    await h.store.acquireLease('provisioner', 'other-run', Date.now(), 60_000);
     const result = await provision(h.deps, { hints: [], options: { leaseWaitMs: 1000, leaseRetryMs: 250 } });
     expect(result).toMatchObject({ deferred: true, created: [], launched: [] });
     expect(h.store.claims.size).toBe(0);
@@ -145,7 +145,7 @@ describe('provision: the provisioning lease', () => {
 
   it('waits for the run in progress, then plans with its claims in flight', async () => {
     const h = harness(await seedCluster(SEED_004));
-    const other = await h.store.acquireLease('provisioner', 'other-run', h.clock.now(), 60_000);
+    const other = await h.store.acquireLease('provisioner', 'other-run', Date.now(), 60_000);
     let waits = 0;
     const sleep = async () => {
       waits++;
