@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_TIMEOUTS } from '../../../../functions/core/nodeclaim/state-machine.js';
+import { claimFromPlan, nodePoolHash } from '../../../../functions/core/provisioning/planned-claims.js';
+import type { PlannedNodeClaim, SchedulingPool } from '../../../../functions/core/scheduling/types.js';
+import { nodeClass, nodePool } from '../../../builders/config.js';
+import { pod } from '../../../builders/workloads.js';
+
+const pools: SchedulingPool[] = [
+  { pool: nodePool({ name: 'general' }), nodeClass: nodeClass(), instanceTypes: [] },
+];
+const pods = new Map(['a', 'b', 'c'].map((n) => [`default/${n}`, pod({ name: n })]));
+
+function planned(podIds: string[]): PlannedNodeClaim {
+  return {
+    name: 'general-1',
+    nodePool: 'general',
+    pods: podIds,
+    requirements: [],
+    labels: {},
+    taints: [],
+    startupTaints: [],
+    instanceTypeOptions: [
+      { instanceType: 'c5.large', zone: 'us-west-2a', capacityType: 'spot', price: 0.03 },
+    ],
+    requests: { cpu: 1000 },
+  };
+}
+
+describe('claims from the plan', () => {
+  it('get the same id for the same pods in any order, another id for other pods or another salt', () => {
+    const one = claimFromPlan(planned(['default/a', 'default/b']), pools, pods, 0, DEFAULT_TIMEOUTS);
+    const same = claimFromPlan(planned(['default/b', 'default/a']), pools, pods, 5, DEFAULT_TIMEOUTS);
+    const other = claimFromPlan(planned(['default/a', 'default/c']), pools, pods, 0, DEFAULT_TIMEOUTS);
+    const salted = claimFromPlan(planned(['default/a', 'default/b']), pools, pods, 0, DEFAULT_TIMEOUTS, '1');
+    expect(one.id).toMatch(/^general-[0-9a-f]{10}$/);
+    expect(same.id).toBe(one.id);
+    expect(other.id).not.toBe(one.id);
+    expect(salted.id).not.toBe(one.id);
+  });
+
+  it('are Pending with the launch timeout, expiry from the pool and the pool/class hashes', () => {
+    const claim = claimFromPlan(planned(['default/a']), pools, pods, 1000, DEFAULT_TIMEOUTS);
+    expect(claim).toMatchObject({
+      state: 'Pending',
+      nodeClass: 'default',
+      nodePoolHash: nodePoolHash(pools[0].pool),
+      pods: [{ namespace: 'default', name: 'a', uid: 'uid-a' }],
+      timers: {
+        launchTimeout: 1000 + DEFAULT_TIMEOUTS.launchMs,
+        expiration: 1000 + pools[0].pool.expireAfterMs!,
+      },
+    });
+  });
+
+  it('name the planned claim and the pod when a pod is not among the pending pods', () => {
+    expect(() => claimFromPlan(planned(['default/zz']), pools, pods, 0, DEFAULT_TIMEOUTS)).toThrow(
+      'planned nodeclaim general-1: pod default/zz is not among the pending pods',
+    );
+  });
+});
