@@ -5,6 +5,7 @@ import { silentLog } from '../../../functions/core/ports/log.js';
 import { dependenciesFromEnv } from '../../../functions/handlers/runtime/dependencies.js';
 import { createWebhookHandler } from '../../../functions/handlers/webhook.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../../../functions/simulator/cloud.js';
+import type { FunctionHandler } from '../../../functions/simulator/runner/lambda-runner.js';
 import { smallCatalog } from '../simulator/cloud/small-catalog.js';
 
 let cloud: SimulatedCloud;
@@ -15,7 +16,10 @@ beforeAll(async () => {
   const env = cloud.env();
   cloud.runner.setHandler(
     'webhook',
-    createWebhookHandler(() => dependenciesFromEnv(env, { clock: cloud.clock, log: silentLog })),
+    // The runner's handler type takes any trigger's event; the webhook is only ever behind the URL.
+    createWebhookHandler(() =>
+      dependenciesFromEnv(env, { clock: cloud.clock, log: silentLog }),
+    ) as unknown as FunctionHandler,
   );
   sqs = new SQSClient({
     region: cloud.region,
