@@ -22,13 +22,17 @@ export async function recordEmptiness(
   const delay = pool?.disruption.consolidateAfterMs;
   const empty = workloads.length === 0 && delay !== null && delay !== undefined;
   const now = deps.clock.now();
+  let armed = false;
   const stored = await updateClaim(deps.store, claim.id, (c) => {
+    armed = false;
     if (c.state !== 'Initialized') return undefined;
-    if (empty) return c.timers.emptiness === undefined ? withTimer(c, 'emptiness', now + delay) : undefined;
-    return c.timers.emptiness === undefined ? undefined : withTimer(c, 'emptiness', undefined);
+    if (!empty) return c.timers.emptiness === undefined ? undefined : withTimer(c, 'emptiness', undefined);
+    if (c.timers.emptiness !== undefined) return undefined;
+    armed = true;
+    return withTimer(c, 'emptiness', now + delay);
   });
   const dueAt = stored?.timers.emptiness;
-  if (empty && dueAt !== undefined && stored !== undefined && stored.version !== claim.version) {
+  if (armed && dueAt !== undefined) {
     deps.log.info('node is empty', {
       node: nodeName,
       nodeclaim: claim.id,

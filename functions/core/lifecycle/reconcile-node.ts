@@ -97,8 +97,8 @@ export async function reconcileNode(
 async function register(deps: LifecycleDeps, id: string, nodeName: string): Promise<NodeClaim | undefined> {
   let moved = false;
   const stored = await updateClaim(deps.store, id, (c) => {
-    if (c.state !== 'Launched') return undefined;
-    moved = true;
+    moved = c.state === 'Launched';
+    if (!moved) return undefined;
     return transition(c, 'Registered', deps.clock.now(), { nodeName });
   });
   if (moved && stored)
@@ -114,8 +114,8 @@ async function register(deps: LifecycleDeps, id: string, nodeName: string): Prom
 async function initialize(deps: LifecycleDeps, id: string, node: Node): Promise<NodeClaim | undefined> {
   let moved = false;
   const stored = await updateClaim(deps.store, id, (c) => {
-    if (c.state !== 'Registered') return undefined;
-    moved = true;
+    moved = c.state === 'Registered';
+    if (!moved) return undefined;
     return transition(c, 'Initialized', deps.clock.now());
   });
   if (node.metadata.labels?.[LABEL_INITIALIZED] !== 'true')

@@ -93,11 +93,8 @@ export class FakeCluster {
     const node = this.nodes.get(name);
     if (!node) throw new Error(`node ${name} not found`);
     this.patches.push({ name, patch });
-    const labels = { ...node.metadata.labels };
-    for (const [k, v] of Object.entries(patch.labels ?? {})) v === null ? delete labels[k] : (labels[k] = v);
-    const annotations = { ...node.metadata.annotations };
-    for (const [k, v] of Object.entries(patch.annotations ?? {}))
-      v === null ? delete annotations[k] : (annotations[k] = v);
+    const labels = merged(node.metadata.labels, patch.labels);
+    const annotations = merged(node.metadata.annotations, patch.annotations);
     const spec = { ...node.spec, ...(patch.taints ? { taints: [...patch.taints] } : {}) };
     const next: Node = { ...node, metadata: { ...node.metadata, labels, annotations }, spec };
     this.nodes.set(name, next);
@@ -114,6 +111,18 @@ export class FakeCluster {
     this.evicted.push(`${namespace}/${name}`);
     return 'evicted';
   };
+}
+
+function merged(
+  current: Record<string, string> | undefined,
+  changes: Readonly<Record<string, string | null>> | undefined,
+): Record<string, string> {
+  const out = { ...current };
+  for (const [key, value] of Object.entries(changes ?? {})) {
+    if (value === null) delete out[key];
+    else out[key] = value;
+  }
+  return out;
 }
 
 export class FakeCloud {

@@ -54,6 +54,18 @@ describe('handleLifecycleEvent: registration', () => {
     expect(h.cluster.patches.length).toBe(patches);
   });
 
+  it('two handlers on the same event at once register the claim once', async () => {
+    const h = harness();
+    launchedClaim(h, 'default-abc', 'i-0a');
+    h.cluster.nodes.set('ip-1', kubeletNode('ip-1', 'i-0a'));
+    await Promise.all([
+      handleLifecycleEvent(h.lifecycle, registered('ip-1')),
+      handleLifecycleEvent(h.lifecycle, registered('ip-1')),
+    ]);
+    expect(h.store.claims.get('default-abc')?.state).toBe('Registered');
+    expect(h.log.messages().filter((m) => m === 'registered nodeclaim')).toHaveLength(1);
+  });
+
   it('re-decides after losing a write race', async () => {
     const h = harness();
     launchedClaim(h, 'default-abc', 'i-0a');

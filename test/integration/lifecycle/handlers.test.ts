@@ -1,0 +1,185 @@
+/**
+ * joiner's lifecycle, interruption and disruption handlers in the simulated cloud with the real
+ * adapters: spot interruption delivered by the simulated EC2 through EventBridge and SQS, the
+ * same lifecycle event twice and twice at once, poison messages, the sweep schedule.
+ */
+import type { SQSEvent } from 'aws-lambda';
+import { afterEach, describe, expect, it } from 'vitest';
+import { handleLifecycleEvent } from '../../../functions/core/lifecycle/handle-lifecycle-event.js';
+import { provision } from '../../../functions/core/provisioning/provision.js';
+import type { SweepDeps } from '../../../functions/core/sweep/sweep-deps.js';
+import { sweepDepsFrom } from '../../../functions/core/sweep/sweep-deps-from.js';
+import { createDisruptionHandler } from '../../../functions/handlers/disruption.js';
+import { createInterruptionHandler } from '../../../functions/handlers/interruption.js';
+import { createLifecycleHandler } from '../../../functions/handlers/lifecycle.js';
+import { type Dependencies, dependenciesFromEnv } from '../../../functions/handlers/runtime/dependencies.js';
+import { createLambdaContext } from '../../../functions/simulator/runner/lambda-context.js';
+import { type SimProvisioning, startWithSeed } from '../provisioning/sim-harness.js';
+
+let sim: SimProvisioning | undefined;
+
+afterEach(async () => {
+  await sim?.cloud.close();
+  sim = undefined;
+});
+
+const lambdaEnv = { region: 'us-west-2', account: '123456789012', functionPrefix: 'joiner' };
+
+/** Starts seed 004, provisions it and brings every claim to Initialized (hints as the webhook sends them). */
+async function runningCluster(): Promise<{ s: SimProvisioning; ports: Dependencies; deps: SweepDeps }> {
+  const s = await startWithSeed('examples/seed-004');
+  sim = s;
+  const ports = dependenciesFromEnv(s.cloud.env(), { clock: s.cloud.clock, log: s.log });
+  const deps = sweepDepsFrom(ports);
+  await provision(ports, { hints: [] });
+  for (const step of [50_000, 20_000]) {
+    await s.cloud.clock.advance(step);
+    await s.cloud.kube.idle();
+    for (const node of await ports.cluster.listNodes()) {
+      await handleLifecycleEvent(deps, { detailType: 'NodeReady', detail: { nodeName: node.metadata.name } });
+    }
+  }
+  return { s, ports, deps };
+}
+
+function sqsEvent(bodies: unknown[]): SQSEvent {
+  return {
+    Records: bodies.map((body, i) => ({
+      messageId: `m-${i}`,
+      receiptHandle: `r-${i}`,
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+      attributes: {} as SQSEvent['Records'][number]['attributes'],
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:us-west-2:123456789012:q',
+      awsRegion: 'us-west-2',
+    })),
+  };
+}
+
+function envelope(detailType: string, detail: unknown, source = 'joiner') {
+  return {
+    id: `e-${detailType}`,
+    'detail-type': detailType,
+    source,
+    time: new Date(0).toISOString(),
+    detail,
+  };
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await check()) return;
+    await sim?.cloud.runner.idle();
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('handlers in the simulated cloud', () => {
+  it('spot interruption: the node is drained, the instance terminated and the claim Gone', async () => {
+    const { s, ports } = await runningCluster();
+    s.cloud.runner.setHandler(
+      'interruption',
+      createInterruptionHandler(() => ports),
+    );
+    const claim = (await ports.store.listNodeClaims(['Initialized'])).find(
+      (c) => c.instance?.capacityType === 'spot',
+    );
+    if (!claim?.instance || !claim.nodeName) throw new Error('no initialized spot claim');
+    const podsBefore = (await ports.cluster.listPodsOnNode(claim.nodeName)).filter(
+      (p) => !p.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet'),
+    );
+    expect(podsBefore.length).toBeGreaterThan(0);
+
+    s.cloud.ec2.interruptSpot(claim.instance.instanceId);
+    await waitFor(
+      async () => (await ports.store.getNodeClaim(claim.id))?.state === 'Gone',
+      'the claim to be Gone',
+    );
+
+    const gone = await ports.store.getNodeClaim(claim.id);
+    expect(gone?.failure?.reason).toBe('SpotInterrupted');
+    expect(['shutting-down', 'terminated']).toContain(
+      s.cloud.ec2.state.instances.get(claim.instance.instanceId)?.state,
+    );
+    expect(await ports.cluster.getNode(claim.nodeName)).toBeUndefined();
+    const unavailable = await ports.store.listUnavailableOfferings(s.cloud.clock.now());
+    expect(unavailable).toContainEqual(
+      expect.objectContaining({
+        instanceType: claim.instance.instanceType,
+        zone: claim.instance.zone,
+        capacityType: 'spot',
+      }),
+    );
+    // The evicted deployment pods come back and wait for a new node.
+    await s.cloud.kube.scheduleNow();
+    const pending = await ports.cluster.listPendingPods();
+    expect(pending.length).toBeGreaterThan(0);
+    expect(s.log.messages()).toContain('interruption: draining node');
+  });
+
+  it('the same registration twice, and twice at once, registers once; a poison message fails alone', async () => {
+    const s = await startWithSeed('examples/seed-004');
+    sim = s;
+    const ports = dependenciesFromEnv(s.cloud.env(), { clock: s.cloud.clock, log: s.log });
+    await provision(ports, { hints: [] });
+    await s.cloud.clock.advance(45_000);
+    await s.cloud.kube.idle();
+    const nodes = await ports.cluster.listNodes();
+    expect(nodes.length).toBeGreaterThan(0);
+    const handler = createLifecycleHandler(() => ports);
+    const event = sqsEvent([
+      ...nodes.map((n) => envelope('NodeRegistered', { nodeName: n.metadata.name })),
+      '{"not": "an event"',
+    ]);
+    const context = () => createLambdaContext(lambdaEnv, 'lifecycle', 30_000);
+    const [first, second] = await Promise.all([handler(event, context()), handler(event, context())]);
+    const third = await handler(event, context());
+    const poison = `m-${nodes.length}`;
+    for (const result of [first, second, third])
+      expect(result.batchItemFailures).toEqual([{ itemIdentifier: poison }]);
+
+    const claims = await ports.store.listNodeClaims();
+    const names = nodes.map((n) => n.metadata.name).sort();
+    expect(claims.flatMap((c) => (c.nodeName ? [c.nodeName] : [])).sort()).toEqual(names);
+    for (const c of claims.filter((c) => c.nodeName))
+      expect(['Registered', 'Initialized']).toContain(c.state);
+    const registered = s.log.lines.filter((l) => l.message === 'registered nodeclaim');
+    expect(registered).toHaveLength(nodes.length);
+  });
+
+  it('the sweep schedule republishes unschedulable pods and the timers queue retires a timed-out claim', async () => {
+    const s = await startWithSeed('examples/seed-004');
+    sim = s;
+    const ports = dependenciesFromEnv(s.cloud.env(), { clock: s.cloud.clock, log: s.log });
+    const handler = createDisruptionHandler(() => ports);
+    const context = () => createLambdaContext(lambdaEnv, 'disruption', 60_000);
+    const scheduled = {
+      ...envelope('Scheduled Event', {}, 'aws.events'),
+      account: '1',
+      region: 'us-west-2',
+      resources: [],
+      version: '0',
+    };
+    await handler(scheduled as never, context());
+    expect(
+      s.log.lines.find((l) => l.message === 'found unschedulable pod(s) in the sweep')?.fields,
+    ).toMatchObject({ count: 21 });
+
+    const result = await provision(ports, { hints: [] });
+    const victim = result.launched[0];
+    if (!victim) throw new Error('nothing launched');
+    const instance = s.cloud.ec2.state.instances.get(victim.instanceId);
+    (instance as { userData: string }).userData = 'not a bootstrap script';
+    await s.cloud.clock.advance(16 * 60_000);
+    await s.cloud.kube.idle();
+    const out = await handler(
+      sqsEvent([{ nodeClaimId: victim.nodeClaim, dueAt: s.cloud.clock.now() }, { nodeClaimId: '' }]),
+      context(),
+    );
+    expect(out?.batchItemFailures).toEqual([{ itemIdentifier: 'm-1' }]);
+    expect((await ports.store.getNodeClaim(victim.nodeClaim))?.state).toBe('Gone');
+  });
+});
