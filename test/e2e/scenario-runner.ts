@@ -1,0 +1,28 @@
+import { fileURLToPath } from 'node:url';
+import { loadScenario } from '../../functions/simulator/scenario/load-scenario.js';
+import {
+  type RunScenarioOptions,
+  runScenario,
+  type ScenarioResult,
+} from '../../functions/simulator/scenario/run-scenario.js';
+
+/** Path of a scenario shipped in scenarios/. */
+export function scenarioPath(name: string): string {
+  return fileURLToPath(new URL(`../../scenarios/${name}.yaml`, import.meta.url));
+}
+
+/** Loads and runs a shipped scenario, keeping its log lines for failure messages. */
+export async function runShippedScenario(
+  name: string,
+  options: Omit<RunScenarioOptions, 'onLog'> = {},
+): Promise<ScenarioResult & { log: string[] }> {
+  const log: string[] = [];
+  const scenario = await loadScenario(scenarioPath(name));
+  const result = await runScenario(scenario, { ...options, onLog: (line) => log.push(line) });
+  return { ...result, log };
+}
+
+/** A failure report: the failed expectations, the notes and the end of the log. */
+export function explain(result: ScenarioResult & { log: string[] }): string {
+  return [...result.failures, ...result.notes, '--- log tail ---', ...result.log.slice(-30)].join('\n');
+}
