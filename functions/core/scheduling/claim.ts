@@ -52,7 +52,7 @@ export class Claim {
     const taint = untoleratedTaint(cls.tolerations, this.pool.taints, variant.strictPreferNoSchedule);
     if (taint) return `untolerated taint ${formatTaint(taint)}`;
     const alt = variant.alternatives[0];
-    let reqs = alt.size > 0 ? this.narrowed(alt) : this.reqs;
+    let reqs = alt.size > 0 ? this.reqs.and(alt) : this.reqs;
     if (reqs !== this.reqs) {
       const why = this.undefinedLabel(alt) ?? emptyReason(reqs);
       if (why) return why;
@@ -71,23 +71,6 @@ export class Claim {
     if (typeof options === 'string') return options;
     this.commit(entry, cls, reqs, options, req, env);
     return undefined;
-  }
-
-  private andBase: Requirements | undefined;
-  private readonly andCache = new Map<Requirements, Requirements>();
-
-  /** The claim's requirements and `alt` (memoized while the claim's requirements stay the same). */
-  private narrowed(alt: Requirements): Requirements {
-    if (this.andBase !== this.reqs) {
-      this.andCache.clear();
-      this.andBase = this.reqs;
-    }
-    let out = this.andCache.get(alt);
-    if (!out) {
-      out = this.reqs.and(alt);
-      this.andCache.set(alt, out);
-    }
-    return out;
   }
 
   /** Widens the options back to every pool type that meets the requirements and holds the pods. */

@@ -16,6 +16,9 @@ import {
 export class Requirements {
   static readonly EMPTY = new Requirements(new Map());
 
+  /** Results of `and`, per argument (both sides are immutable). */
+  private readonly memo = new WeakMap<Requirements, Requirements>();
+
   private constructor(readonly sets: ReadonlyMap<string, ValueSet>) {}
 
   /** Builds requirements from a list (repeated keys are intersected). */
@@ -46,6 +49,14 @@ export class Requirements {
   and(other: Requirements): Requirements {
     if (other.sets.size === 0) return this;
     if (this.sets.size === 0) return other;
+    const known = this.memo.get(other);
+    if (known) return known;
+    const result = this.intersect(other);
+    this.memo.set(other, result);
+    return result;
+  }
+
+  private intersect(other: Requirements): Requirements {
     const map = new Map(this.sets);
     let changed = false;
     for (const [key, set] of other.sets) {
