@@ -4,9 +4,10 @@
  */
 import type { Node, Pod } from '../model/kube-objects.js';
 import type { Resources } from '../model/resources.js';
+import type { Taint } from '../model/taint.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import { podRequests } from '../scheduling/pod-requests.js';
-import type { InFlightClaim, SchedulingPool } from '../scheduling/types.js';
+import type { ExistingNode, InFlightClaim, SchedulingPool } from '../scheduling/types.js';
 import { CAPACITY_TYPE, INSTANCE_TYPE, NODEPOOL, ZONE } from '../scheduling/well-known.js';
 
 /** The states in which a claim may still be waiting for its node. */
@@ -108,4 +109,39 @@ function safeRequests(pod: Pod): Resources {
   } catch {
     return {};
   }
+}
+
+/** Taints a node carries only while it starts (Karpenter ignores them on nodes it is initializing). */
+export const EPHEMERAL_TAINT_KEYS = [
+  'node.kubernetes.io/not-ready',
+  'node.kubernetes.io/unreachable',
+  'node.cloudprovider.kubernetes.io/uninitialized',
+];
+
+/**
+ * Nodes of claims that registered but are not initialized yet, as they will be: without their
+ * startup taints (the claim's, and the Multus readiness taint of its NodeClass) and the taints of
+ * a node that is still starting. Pods planned for such a node then wait for it instead of being
+ * planned onto a new claim.
+ */
+export function withoutStartupTaints(
+  nodes: readonly ExistingNode[],
+  rawNodes: readonly Node[],
+  claims: readonly NodeClaim[],
+  pools: readonly SchedulingPool[],
+): ExistingNode[] {
+  const starting = claims.filter((c) => c.state === 'Launched' || c.state === 'Registered');
+  return nodes.map((n) => {
+    const raw = rawNodes.find((r) => r.metadata.name === n.name);
+    const claim = raw && starting.find((c) => hasNode(c, [raw]));
+    if (!claim) return n;
+    const multus = pools.find((p) => p.pool.name === claim.nodePool)?.nodeClass?.multusReadyTaint;
+    const ignored: Taint[] = [...claim.startupTaints, ...(multus ? [multus] : [])];
+    const taints = n.taints.filter(
+      (t) =>
+        !EPHEMERAL_TAINT_KEYS.includes(t.key) &&
+        !ignored.some((i) => i.key === t.key && i.effect === t.effect),
+    );
+    return { ...n, taints };
+  });
 }

@@ -9,7 +9,7 @@ import { schedulingPools } from '../scheduling/prepare.js';
 import { schedule } from '../scheduling/schedule.js';
 import type { SchedulePlan, SchedulingPool } from '../scheduling/types.js';
 import type { ClusterSnapshot } from './cluster-snapshot.js';
-import { inFlightClaims, inFlightView } from './in-flight.js';
+import { inFlightClaims, inFlightView, withoutStartupTaints } from './in-flight.js';
 
 /** What planning a run gave. */
 export interface RunPlan {
@@ -65,7 +65,12 @@ export function planRun(
   const started = performance.now();
   const plan = schedule({
     pods: planned,
-    nodes: existingNodes(snapshot.nodes, snapshot.boundPods),
+    nodes: withoutStartupTaints(
+      existingNodes(snapshot.nodes, snapshot.boundPods),
+      snapshot.nodes,
+      claims,
+      pools,
+    ),
     inFlight: view.inFlight,
     daemonSets: snapshot.daemonSets,
     persistentVolumes: snapshot.persistentVolumes,
