@@ -1,0 +1,74 @@
+/**
+ * Lifecycle chaos in the simulated cloud: an instance whose claim was retired while it launched,
+ * an instance terminated behind joiner's back, a crash in the middle of a retire, all under EC2
+ * throttling. Sweeps every virtual minute must converge: no leaked instance, no claim without an
+ * instance, nothing else touched.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { handleLifecycleEvent } from '../../functions/core/lifecycle/handle-lifecycle-event.js';
+import { transition } from '../../functions/core/nodeclaim/state-machine.js';
+import { provision } from '../../functions/core/provisioning/provision.js';
+import { runSweep } from '../../functions/core/sweep/run-sweep.js';
+import { sweepDepsFrom } from '../../functions/core/sweep/sweep-deps-from.js';
+import { dependenciesFromEnv } from '../../functions/handlers/runtime/dependencies.js';
+import { type SimProvisioning, startWithSeed } from '../integration/provisioning/sim-harness.js';
+
+let sim: SimProvisioning | undefined;
+
+afterEach(async () => {
+  await sim?.cloud.close();
+  sim = undefined;
+});
+
+describe('lifecycle chaos in the simulated cloud', () => {
+  it('orphans, vanished instances and a half-done retire converge under 30% EC2 throttling', async () => {
+    const s = await startWithSeed('examples/seed-004');
+    sim = s;
+    const ports = dependenciesFromEnv(s.cloud.env(), { clock: s.cloud.clock, log: s.log });
+    const deps = sweepDepsFrom(ports);
+    await provision(ports, { hints: [] });
+    for (const step of [50_000, 20_000]) {
+      await s.cloud.clock.advance(step);
+      await s.cloud.kube.idle();
+      for (const node of await ports.cluster.listNodes())
+        await handleLifecycleEvent(deps, {
+          detailType: 'NodeReady',
+          detail: { nodeName: node.metadata.name },
+        });
+    }
+    const claims = await ports.store.listNodeClaims(['Initialized']);
+    expect(claims.length).toBe(4);
+    const [orphaned, vanished, halfDone, ...untouched] = claims;
+    if (!orphaned?.instance || !vanished?.instance || !halfDone?.instance) throw new Error('claims missing');
+
+    // The claim was retired (record written) but its instance was never terminated.
+    let c = transition(orphaned, 'Terminating', s.cloud.clock.now());
+    c = await ports.store.updateNodeClaim(c);
+    await ports.store.updateNodeClaim(transition(c, 'Gone', s.cloud.clock.now()));
+    // Someone terminated an instance by hand.
+    await ports.cloud.terminate([vanished.instance.instanceId]);
+    // A retire crashed after the Terminating write.
+    await ports.store.updateNodeClaim(transition(halfDone, 'Terminating', s.cloud.clock.now()));
+
+    s.cloud.faults.inject({ service: 'ec2', action: '*', error: 'RequestLimitExceeded', probability: 0.3 });
+    for (let minute = 0; minute < 6; minute++) {
+      await s.cloud.clock.advance(60_000);
+      await s.cloud.kube.idle();
+      // A sweep that fails (throttled past the SDK's retries) is simply the next minute's work.
+      await runSweep(deps).catch(() => undefined);
+    }
+    s.cloud.faults.clear();
+
+    const live = s
+      .liveInstances()
+      .map((i) => i.instanceId)
+      .sort();
+    expect(live).toEqual(untouched.map((u) => u.instance?.instanceId).sort());
+    for (const gone of [orphaned, vanished, halfDone]) {
+      expect((await ports.store.getNodeClaim(gone.id))?.state).toBe('Gone');
+      if (gone.nodeName && gone !== orphaned)
+        expect(await ports.cluster.getNode(gone.nodeName)).toBeUndefined();
+    }
+    for (const u of untouched) expect((await ports.store.getNodeClaim(u.id))?.state).toBe('Initialized');
+  });
+});
