@@ -1,10 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { loadFiles } from '../../functions/adapters/files/load-files.js';
+import { readCatalog } from '../../functions/adapters/files/read-catalog.js';
 import { bundledCatalog } from '../../functions/core/catalog/bundled.js';
-import { parseCatalog } from '../../functions/core/catalog/parse-catalog.js';
 import { formatDiagnostic } from '../../functions/core/model/config/diagnostic.js';
-import type { Catalog } from '../../functions/core/model/instance-type.js';
 import { existingNodes, pendingPods } from '../../functions/core/scheduling/cluster-view.js';
 import { schedulingPools } from '../../functions/core/scheduling/prepare.js';
 import { schedule } from '../../functions/core/scheduling/schedule.js';
@@ -13,22 +11,6 @@ import type { SchedulePlan } from '../../functions/core/scheduling/types.js';
 /** `joiner plan -o json` output: the plan plus a summary. */
 export interface PlanOutput extends SchedulePlan {
   readonly summary: { readonly pods: number; readonly nodeClaims: number; readonly hourlyCost: number };
-}
-
-async function readCatalogFile(path: string): Promise<Catalog> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new Error(`cannot read catalog ${path}: ${(error as Error).message}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`catalog ${path} is not valid JSON: ${(error as Error).message}`);
-  }
-  return parseCatalog(json, path);
 }
 
 function summarize(plan: SchedulePlan, pods: number): PlanOutput {
@@ -81,12 +63,16 @@ export function formatPlanTable(out: PlanOutput): string {
   return lines.join('\n');
 }
 
-/** Reads the files and computes the plan; throws an Error with a clear message on bad input. */
+/**
+ * Reads NodePools, NodeClasses, workloads and existing Nodes (with the pods bound to them) from the
+ * files, and the instance catalog (`catalogFile`, else the bundled one), and computes the plan.
+ * Throws an Error with a clear message on bad input (files, documents, catalog).
+ */
 export async function computePlan(files: string[], catalogFile?: string): Promise<PlanOutput> {
   const loaded = await loadFiles(files);
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) throw new Error(errors.map(formatDiagnostic).join('\n'));
-  const catalog = catalogFile ? await readCatalogFile(catalogFile) : bundledCatalog;
+  const catalog = catalogFile ? await readCatalog(catalogFile) : bundledCatalog;
   const w = loaded.workloads;
   const pending = pendingPods(w.pods);
   const plan = schedule({
