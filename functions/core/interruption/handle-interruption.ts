@@ -6,7 +6,14 @@
  * claim and delete the node. Rebalance recommendations: log and an event only. Instances joiner
  * does not know are ignored.
  */
-import { DISRUPTED_TAINT, hasTaint, isDaemonSetPod, isLivePod, taintsOf } from '../lifecycle/node-labels.js';
+import {
+  DISRUPTED_TAINT,
+  hasTaint,
+  instanceIdOf,
+  isDaemonSetPod,
+  isLivePod,
+  taintsOf,
+} from '../lifecycle/node-labels.js';
 import type { RetireDeps } from '../lifecycle/retire-claim.js';
 import { retireClaim } from '../lifecycle/retire-claim.js';
 import type { NodeClaim, NodeClaimFailure } from '../nodeclaim/nodeclaim.js';
@@ -76,7 +83,8 @@ export async function handleInterruption(
   deps.log.info('interruption: draining node', { ...fields, node: claim.nodeName });
   if (notice.kind === 'spot-interruption') await markUnavailable(deps, claim);
   await nodeEvent(deps, claim, 'Warning', failure.reason, failure.message);
-  if (claim.nodeName) await drain(deps, claim.nodeName);
+  const nodeName = claim.nodeName ?? (await nodeOfInstance(deps, notice.instanceId));
+  if (nodeName) await drain(deps, nodeName);
   await retireClaim(deps, claim.id, failure, { from: [...LIVE] });
   return 'drained';
 }
@@ -101,6 +109,12 @@ async function drain(deps: InterruptionDeps, nodeName: string): Promise<void> {
   });
   if (blocked.length > 0)
     deps.log.warn('disruption budgets blocked evictions', { node: nodeName, pods: blocked });
+}
+
+/** The node of an instance whose registration joiner has not recorded yet (its events were late). */
+async function nodeOfInstance(deps: InterruptionDeps, instanceId: string): Promise<string | undefined> {
+  const nodes = await deps.cluster.listNodes();
+  return nodes.find((n) => instanceIdOf(n.spec?.providerID) === instanceId)?.metadata.name;
 }
 
 async function markUnavailable(deps: InterruptionDeps, claim: NodeClaim): Promise<void> {

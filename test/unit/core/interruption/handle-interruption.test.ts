@@ -86,6 +86,19 @@ describe('handleInterruption', () => {
     ]);
   });
 
+  it('drains the node of a claim whose registration was not recorded yet', async () => {
+    const h = harness();
+    launchedClaim(h, 'default-abc', 'i-0a');
+    h.cluster.nodes.set('ip-1', kubeletNode('ip-1', 'i-0a'));
+    h.cluster.pods.push(podOn('ip-1', 'web-1'));
+    expect(await handleInterruption(h.interruption, { kind: 'spot-interruption', instanceId: 'i-0a' })).toBe(
+      'drained',
+    );
+    expect(h.cluster.evicted).toEqual(['default/web-1']);
+    expect(h.cluster.deleted).toEqual(['ip-1']);
+    expect(h.store.claims.get('default-abc')?.state).toBe('Gone');
+  });
+
   it('a duplicate warning after the claim is gone does nothing', async () => {
     const h = harness();
     runningNode(h);
