@@ -131,7 +131,7 @@ function useSimulatorCredentials(): void {
 }
 
 /** joiner's install manifests with the webhook pointing at the cloud's webhook function URL. */
-function installManifests(cloud: SimulatedCloud): Manifest[] {
+export function installManifests(cloud: SimulatedCloud): Manifest[] {
   const base = 'https://webhook.joiner.invalid';
   const manifests = withWebhookSecret(
     joinerManifests({ webhookUrl: `${base}/${WEBHOOK_SECRET_PLACEHOLDER}` }),

@@ -1,0 +1,201 @@
+/**
+ * Pipeline benchmark (`npm run bench:pipeline`, `-- --json`): 100 and 1000 pending pods go through
+ * the webhook -> EventBridge -> SQS (1 s batching window) -> provisioner path of the simulated cloud
+ * with joiner's real handlers. Reports the provisioner's handler time (the Lambda runner's
+ * invocation log) and its scheduling time (its own log), and the wall-clock latency from a pod
+ * turning Unschedulable to the CreateFleet of the nodeclaim planned for it, against the targets.
+ * Numbers are printed, never asserted.
+ */
+import { createDocumentClient } from '../functions/adapters/store/create-state-store.js';
+import { DynamoStateStore } from '../functions/adapters/store/dynamo-state-store.js';
+import { type SimulatedCloud, startSimulatedCloud } from '../functions/simulator/cloud.js';
+import { applyManifests } from '../functions/simulator/scenario/cluster-manifests.js';
+import { installJoinerHandlers } from '../functions/simulator/scenario/joiner-handlers.js';
+import { LatencyRecorder, percentile } from '../functions/simulator/scenario/latency-recorder.js';
+import type { Manifest } from '../functions/simulator/scenario/load-scenario.js';
+import { installManifests } from '../functions/simulator/scenario/run-scenario.js';
+import { SIMULATOR_CREDENTIALS } from '../functions/simulator/sqs/sqs-simulator.js';
+
+const TARGETS = { provisionerComputeMsFor100: 200, unschedulableToFleetP99Ms: 1500 };
+const TIMEOUT_MS = 120_000;
+
+interface Result {
+  readonly pods: number;
+  readonly podsLaunched: number;
+  readonly provisionerInvocations: number;
+  readonly provisionerHandlerMs: { readonly first: number; readonly max: number; readonly total: number };
+  readonly schedulingMs: { readonly max: number; readonly total: number };
+  readonly unschedulableToCreateFleetMs: {
+    readonly p50?: number;
+    readonly p99?: number;
+    readonly max?: number;
+  };
+  readonly wallMs: number;
+}
+
+const nodePool: Manifest[] = [
+  {
+    apiVersion: 'karpenter.sh/v1alpha5',
+    kind: 'Provisioner',
+    metadata: { name: 'default' },
+    spec: {
+      requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot', 'on-demand'] }],
+      limits: { resources: { cpu: 100_000 } },
+      provider: {
+        subnetSelector: { 'karpenter.sh/discovery': 'joiner-sim' },
+        securityGroupSelector: { 'karpenter.sh/discovery': 'joiner-sim' },
+      },
+    },
+  },
+];
+
+function deployment(replicas: number): Manifest {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'inflate', namespace: 'default' },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: 'inflate' } },
+      template: {
+        metadata: { labels: { app: 'inflate' } },
+        spec: { containers: [{ name: 'inflate', image: 'pause', resources: { requests: { cpu: '1' } } }] },
+      },
+    },
+  };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function run(pods: number): Promise<Result> {
+  process.env.AWS_ACCESS_KEY_ID ??= SIMULATOR_CREDENTIALS.accessKeyId;
+  process.env.AWS_SECRET_ACCESS_KEY ??= SIMULATOR_CREDENTIALS.secretAccessKey;
+  const cloud = await startSimulatedCloud({ seed: 1, autoAdvance: 1, timeScale: 1 });
+  const runs: { scheduling: number }[] = [];
+  installJoinerHandlers(cloud, (line) => {
+    if (!line.includes('provisioning run finished')) return;
+    const fields = JSON.parse(line.slice(line.indexOf('{'))) as Record<string, number>;
+    runs.push({ scheduling: fields['scheduling-ms'] ?? 0 });
+  });
+  const recorder = new LatencyRecorder(cloud.kube.store.api.store, cloud.ec2, () => cloud.clock.now(), 2);
+  const documents = createDocumentClient({
+    region: cloud.region,
+    endpoint: cloud.endpoints.dynamodb,
+    credentials: SIMULATOR_CREDENTIALS,
+  });
+  const store = new DynamoStateStore(documents, cloud.tableName);
+  try {
+    await applyManifests(cloud.kube.store, [...installManifests(cloud), ...nodePool]);
+    const started = Date.now();
+    await applyManifests(cloud.kube.store, [deployment(pods)]);
+    const launchOf = await waitForLaunches(cloud, store, recorder, pods);
+    return measure(cloud, recorder, launchOf, runs, pods, Date.now() - started);
+  } finally {
+    recorder.stop();
+    documents.destroy();
+    await cloud.close();
+  }
+}
+
+/** Waits until every pod is on a launched nodeclaim; returns pod uid -> instance id. */
+async function waitForLaunches(
+  cloud: SimulatedCloud,
+  store: DynamoStateStore,
+  recorder: LatencyRecorder,
+  pods: number,
+): Promise<Map<string, string>> {
+  const deadline = Date.now() + TIMEOUT_MS;
+  const launchOf = new Map<string, string>();
+  while (Date.now() < deadline) {
+    await sleep(250);
+    recorder.scanInstances();
+    for (const claim of await store.listNodeClaims()) {
+      const id = claim.instance?.instanceId;
+      if (id) for (const pod of claim.pods) launchOf.set(pod.uid, id);
+    }
+    if (launchOf.size >= pods) break;
+  }
+  await cloud.runner.idle();
+  return launchOf;
+}
+
+function measure(
+  cloud: SimulatedCloud,
+  recorder: LatencyRecorder,
+  launchOf: Map<string, string>,
+  runs: { scheduling: number }[],
+  pods: number,
+  wallMs: number,
+): Result {
+  const invocations = cloud.runner
+    .invocations()
+    .filter((i) => i.functionName === 'provisioner' && i.records > 0);
+  const durations = invocations.map((i) => i.durationMs);
+  const latencies: number[] = [];
+  for (const pod of recorder.pods.values()) {
+    const instanceId = launchOf.get(pod.uid);
+    const fleet = instanceId ? recorder.instances.get(instanceId) : undefined;
+    if (pod.unschedulable && fleet) latencies.push(fleet.wall - pod.unschedulable.wall);
+  }
+  return {
+    pods,
+    podsLaunched: launchOf.size,
+    provisionerInvocations: invocations.length,
+    provisionerHandlerMs: {
+      first: durations[0] ?? 0,
+      max: Math.max(0, ...durations),
+      total: durations.reduce((a, b) => a + b, 0),
+    },
+    schedulingMs: {
+      max: Math.max(0, ...runs.map((r) => r.scheduling)),
+      total: runs.reduce((a, r) => a + r.scheduling, 0),
+    },
+    unschedulableToCreateFleetMs: {
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      max: percentile(latencies, 100),
+    },
+    wallMs,
+  };
+}
+
+function print(results: readonly Result[]): void {
+  console.log(
+    'pipeline benchmark: webhook -> EventBridge -> SQS (1 s batching window) -> provisioner -> CreateFleet',
+  );
+  console.log('(wall-clock milliseconds on this machine; the simulated services run in the same process)');
+  for (const r of results) {
+    console.log(
+      `\n${r.pods} pending pods: ${r.podsLaunched} placed on launched nodeclaims in ${r.wallMs} ms`,
+    );
+    console.log(
+      `  provisioner invocations: ${r.provisionerInvocations}; handler time first ${r.provisionerHandlerMs.first} ms, ` +
+        `max ${r.provisionerHandlerMs.max} ms, total ${r.provisionerHandlerMs.total} ms`,
+    );
+    console.log(`  scheduling (plan) time: max ${r.schedulingMs.max} ms, total ${r.schedulingMs.total} ms`);
+    const l = r.unschedulableToCreateFleetMs;
+    console.log(
+      `  unschedulable -> CreateFleet: p50 ${l.p50 ?? 'n/a'} ms, p99 ${l.p99 ?? 'n/a'} ms, max ${l.max ?? 'n/a'} ms`,
+    );
+  }
+  const hundred = results.find((r) => r.pods === 100);
+  if (hundred) {
+    console.log(
+      `\ntarget: provisioner compute for 100 pods <= ${TARGETS.provisionerComputeMsFor100} ms ` +
+        `(scheduling max ${hundred.schedulingMs.max} ms, handler max ${hundred.provisionerHandlerMs.max} ms)`,
+    );
+  }
+  for (const r of results) {
+    console.log(
+      `target: unschedulable -> CreateFleet p99 <= ${TARGETS.unschedulableToFleetP99Ms} ms ` +
+        `(${r.pods} pods: ${r.unschedulableToCreateFleetMs.p99 ?? 'n/a'} ms)`,
+    );
+  }
+}
+
+const json = process.argv.includes('--json');
+const sizes = process.argv.includes('--quick') ? [100] : [100, 1000];
+const results: Result[] = [];
+for (const pods of sizes) results.push(await run(pods));
+if (json) console.log(JSON.stringify({ targets: TARGETS, results }, null, 2));
+else print(results);
