@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { handleTimerMessage, runSweep } from '../core/sweep/run-sweep.js';
 import { sweepDepsFrom } from '../core/sweep/sweep-deps-from.js';
 import { type Dependencies, dependenciesFromEnv } from './runtime/dependencies.js';
-import { lambdaHandler, parseSqsBatch } from './runtime/lambda.js';
+import { lambdaHandler, parseSqsBatch, recordMetrics } from './runtime/lambda.js';
 
 /** What the disruption function needs. */
 export type DisruptionHandlerDeps = Pick<
@@ -45,6 +45,12 @@ export function createDisruptionHandler(getDeps: () => DisruptionHandlerDeps) {
         'retired-nodeclaims': outcome.orphans.retiredClaims.length,
         republished: outcome.republished.length,
       });
+      recordMetrics({
+        TimersHandled: outcome.timers.length,
+        OrphanedInstancesTerminated: outcome.orphans.terminatedInstances.length,
+        NodeClaimsRetired: outcome.orphans.retiredClaims.length,
+        UnschedulablePodsRepublished: outcome.republished.length,
+      });
       return undefined;
     }
     if (!isSqsEvent(event))
@@ -63,6 +69,7 @@ export function createDisruptionHandler(getDeps: () => DisruptionHandlerDeps) {
         failures.push({ itemIdentifier: item.messageId });
       }
     }
+    recordMetrics({ TimersHandled: batch.items.length, FailedMessages: failures.length });
     return { batchItemFailures: failures };
   });
 }

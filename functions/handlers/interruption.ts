@@ -9,7 +9,7 @@ import type { InterruptionDeps } from '../core/interruption/handle-interruption.
 import { handleInterruption } from '../core/interruption/handle-interruption.js';
 import { readInterruptionEvent } from '../core/interruption/interruption-notice.js';
 import { type Dependencies, dependenciesFromEnv } from './runtime/dependencies.js';
-import { lambdaHandler, parseSqsBatch } from './runtime/lambda.js';
+import { lambdaHandler, parseSqsBatch, recordMetrics } from './runtime/lambda.js';
 
 /** What the interruption function needs. */
 export type InterruptionHandlerDeps = Pick<Dependencies, 'clock' | 'log' | 'cluster' | 'store' | 'cloud'>;
@@ -33,6 +33,7 @@ export function createInterruptionHandler(getDeps: () => InterruptionHandlerDeps
         }
       }),
     );
+    recordMetrics({ InterruptionEvents: batch.items.length, FailedMessages: failures.length });
     return { batchItemFailures: failures };
   });
 }

@@ -11,7 +11,7 @@ import { handleLifecycleEvent } from '../core/lifecycle/handle-lifecycle-event.j
 import { lifecycleDeps } from '../core/lifecycle/lifecycle-deps.js';
 import { DETAIL_TYPES } from '../shared/event-rules.js';
 import { type Dependencies, dependenciesFromEnv } from './runtime/dependencies.js';
-import { lambdaHandler, parseSqsBatch } from './runtime/lambda.js';
+import { lambdaHandler, parseSqsBatch, recordMetrics } from './runtime/lambda.js';
 
 /** What the lifecycle function needs. */
 export type LifecycleHandlerDeps = Pick<Dependencies, 'clock' | 'log' | 'cluster' | 'store' | 'timers'>;
@@ -46,6 +46,10 @@ export function createLifecycleHandler(getDeps: () => LifecycleHandlerDeps) {
       if (result?.status !== 'rejected') return false;
       ports.log.error('lifecycle event failed', { messageId: item.messageId, error: String(result.reason) });
       return true;
+    });
+    recordMetrics({
+      LifecycleEvents: batch.items.length,
+      FailedMessages: batch.failures.length + failed.length,
     });
     return {
       batchItemFailures: [...batch.failures, ...failed.map((i) => ({ itemIdentifier: i.messageId }))],

@@ -11,7 +11,7 @@ import { provision } from '../core/provisioning/provision.js';
 import type { ProvisionResult } from '../core/provisioning/types.js';
 import { DETAIL_TYPES } from '../shared/event-rules.js';
 import { type Dependencies, dependenciesFromEnv } from './runtime/dependencies.js';
-import { lambdaHandler, parseSqsBatch } from './runtime/lambda.js';
+import { lambdaHandler, parseSqsBatch, recordMetrics } from './runtime/lambda.js';
 
 /** What the provisioner needs. */
 export type ProvisionerDeps = Pick<
@@ -60,6 +60,18 @@ export function createProvisionerHandler(getDeps: () => ProvisionerDeps) {
     deps.log.info(
       result.deferred ? 'provisioning deferred' : 'provisioning run finished',
       runSummary(result),
+    );
+    recordMetrics(
+      {
+        PendingPods: result.pendingPods,
+        NodeClaimsCreated: result.created.length,
+        NodeClaimsLaunched: result.launched.length,
+        NodeClaimsFailed: result.failed.length,
+        PodsNominated: result.nominated,
+        UnschedulablePods: result.unschedulable.length,
+        MalformedMessages: batch.failures.length,
+      },
+      { SchedulingTime: result.schedulingMs, ProvisioningTime: result.totalMs },
     );
     if (!result.deferred && !result.incomplete) return { batchItemFailures: batch.failures };
     return {

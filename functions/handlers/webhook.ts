@@ -11,7 +11,7 @@ import {
   jsonResponse,
   lastPathSegment,
 } from './runtime/http-request.js';
-import { lambdaHandler } from './runtime/lambda.js';
+import { lambdaHandler, recordMetrics } from './runtime/lambda.js';
 import { type SecretSource, secretMatches, webhookSecretSource } from './runtime/webhook-secret.js';
 
 /** Largest AdmissionReview body the webhook reads (bytes). */
@@ -75,9 +75,11 @@ function redact(path: string): string {
 
 /** The webhook Lambda handler (function URL, HTTP API or REST API events). */
 export function createWebhookHandler(getDeps: () => WebhookDeps) {
-  return lambdaHandler<HttpEvent, HttpResponse>(async (event: HttpEvent, _context: Context) =>
-    handleWebhook(getDeps(), event),
-  );
+  return lambdaHandler<HttpEvent, HttpResponse>(async (event: HttpEvent, _context: Context) => {
+    const response = await handleWebhook(getDeps(), event);
+    recordMetrics({ [response.statusCode === 200 ? 'AdmissionReviews' : 'RejectedRequests']: 1 });
+    return response;
+  });
 }
 
 export const handler = createWebhookHandler(() => dependenciesFromEnv(process.env));

@@ -1,8 +1,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { Metrics } from '@aws-lambda-powertools/metrics';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import middy, { type MiddyfiedHandler } from '@middy/core';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import middy, { type MiddlewareObj, type MiddyfiedHandler } from '@middy/core';
 import type { Context } from 'aws-lambda';
 
 /** Service name of joiner's logs and metrics (POWERTOOLS_SERVICE_NAME overrides it). */
@@ -17,16 +16,39 @@ export const metrics = new Metrics({ namespace: SERVICE_NAME, serviceName: SERVI
 /** A plain async Lambda handler. */
 export type LambdaFunction<TEvent, TResult> = (event: TEvent, context: Context) => Promise<TResult>;
 
+/** Adds counts (unit Count) and durations (unit Milliseconds) to this invocation's metrics. */
+export function recordMetrics(
+  counts: Readonly<Record<string, number>>,
+  durationsMs: Readonly<Record<string, number>> = {},
+): void {
+  for (const [name, value] of Object.entries(counts)) metrics.addMetric(name, MetricUnit.Count, value);
+  for (const [name, value] of Object.entries(durationsMs))
+    metrics.addMetric(name, MetricUnit.Milliseconds, value);
+}
+
 /**
- * Wraps a handler in middy with the Powertools middlewares: the logger gets the Lambda context
- * (request id, cold start) and metrics are flushed after every invocation.
+ * Publishes the invocation's metrics as EMF when running in Lambda; elsewhere (the simulated
+ * cloud and tests run handlers in-process) they are dropped, so they never mix into CLI output.
+ * An invocation that recorded nothing publishes nothing.
+ */
+function flushMetrics(): void {
+  if (!metrics.hasStoredMetrics()) return;
+  if (process.env.AWS_LAMBDA_FUNCTION_NAME) metrics.publishStoredMetrics();
+  else metrics.clearMetrics();
+}
+
+const metricsFlush: MiddlewareObj = { after: flushMetrics, onError: flushMetrics };
+
+/**
+ * Wraps a handler in middy with the Powertools logger middleware (the logger gets the Lambda
+ * context: request id, cold start) and flushes the metrics the handler recorded.
  */
 export function lambdaHandler<TEvent, TResult>(
   handler: LambdaFunction<TEvent, TResult>,
 ): MiddyfiedHandler<TEvent, TResult> {
   return middy<TEvent, TResult>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(logMetrics(metrics))
+    .use(metricsFlush)
     .handler(handler);
 }
 
