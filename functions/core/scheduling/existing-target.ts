@@ -9,7 +9,7 @@ import { podRequests } from './pod-requests.js';
 import { valueAllowed } from './requirement-set.js';
 import { Requirements } from './requirements.js';
 import type { Dims } from './resource-vector.js';
-import { formatTaint, untoleratedTaint } from './tolerations.js';
+import { untoleratedTaint } from './tolerations.js';
 import type { Topology, TopologyTarget } from './topology.js';
 import { HOSTNAME } from './well-known.js';
 
@@ -23,7 +23,7 @@ export class ExistingTarget implements TopologyTarget {
     readonly name: string,
     readonly labels: Readonly<Record<string, string>>,
     readonly taints: readonly Taint[],
-    allocatable: Float64Array,
+    readonly allocatable: Float64Array,
     readonly boundPods: readonly Pod[],
     readonly unschedulable: boolean,
     dims: Dims,
@@ -73,8 +73,8 @@ export class ExistingTarget implements TopologyTarget {
     return true;
   }
 
-  /** Tries to place a pod; returns a short reason (as the kube-scheduler words it) when it does not fit. */
-  tryAdd(
+  /** Why the pod cannot go here (as the kube-scheduler words it), or undefined when it can. Changes nothing. */
+  check(
     entry: PodEntry,
     variant: Variant,
     req: Float64Array,
@@ -84,12 +84,34 @@ export class ExistingTarget implements TopologyTarget {
     if (this.unschedulable) return 'node(s) were unschedulable';
     for (let i = 0; i < req.length; i++) if (req[i] > this.free[i]) return `Insufficient ${dims.names[i]}`;
     const taint = untoleratedTaint(entry.cls.tolerations, this.taints, variant.strictPreferNoSchedule);
-    if (taint) return `node(s) had untolerated taint {${formatTaint(taint)}}`;
+    if (taint) return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
     if (!this.matches(variant.alternatives)) return "node(s) didn't match Pod's node affinity/selector";
     const verdict = topology.check(variant.topology, this, variant.alternatives[0]);
     if (!verdict.ok) return `node(s) didn't satisfy ${verdict.reason}`;
-    this.commit(entry, entry.cls, req, topology);
     return undefined;
+  }
+
+  /** Tries to place a pod; returns a short reason (as the kube-scheduler words it) when it does not fit. */
+  tryAdd(
+    entry: PodEntry,
+    variant: Variant,
+    req: Float64Array,
+    dims: Dims,
+    topology: Topology,
+  ): string | undefined {
+    const why = this.check(entry, variant, req, dims, topology);
+    if (why === undefined) this.place(entry, req, topology);
+    return why;
+  }
+
+  /** Share of the allocatable cpu still free (the kube-scheduler's least-allocated score). */
+  freeCpuShare(cpu: number): number {
+    return cpu < 0 ? 0 : this.free[cpu] / Math.max(1, this.allocatable[cpu]);
+  }
+
+  /** Places a pod that passed {@link check}. */
+  place(entry: PodEntry, req: Float64Array, topology: Topology): void {
+    this.commit(entry, entry.cls, req, topology);
   }
 
   private commit(entry: PodEntry, cls: PodClass, req: Float64Array, topology: Topology): void {

@@ -4,6 +4,7 @@
  * NodePool that can launch it; preferences are relaxed one step at a time when nothing fits.
  */
 import { Claim, type ClaimEnv } from './claim.js';
+import type { ExistingTarget } from './existing-target.js';
 import type { PodClass, PodEntry, Variant } from './pod-class.js';
 import { unschedulableReason } from './reasons.js';
 import type { RunState } from './setup.js';
@@ -82,6 +83,7 @@ class Placer {
     const targets = this.s.targets;
     const req = this.s.vectors.get(entry.cls)!;
     const only = hostAffinityCandidates(v, this.targetIndex);
+    if (this.s.leastAllocated) return this.leastAllocated(entry, v, req, only);
     if (only)
       return only.some((i) => targets[i].tryAdd(entry, v, req, this.s.dims, this.s.topology) === undefined);
     for (let i = store[slot]; i < targets.length; i++) {
@@ -89,6 +91,30 @@ class Placer {
       if (mono && store[slot] === i) store[slot] = i + 1;
     }
     return false;
+  }
+
+  /** Places the pod on the accepting target with the largest free cpu share (first such on ties). */
+  private leastAllocated(
+    entry: PodEntry,
+    v: Variant,
+    req: Float64Array,
+    only: number[] | undefined,
+  ): boolean {
+    const { targets, dims, topology } = this.s;
+    const cpu = dims.names.indexOf('cpu');
+    let best: ExistingTarget | undefined;
+    let bestScore = Number.NEGATIVE_INFINITY;
+    for (const i of only ?? targets.keys()) {
+      const t = targets[i];
+      if (t.check(entry, v, req, dims, topology) !== undefined) continue;
+      const score = t.freeCpuShare(cpu);
+      if (score > bestScore) {
+        best = t;
+        bestScore = score;
+      }
+    }
+    best?.place(entry, req, topology);
+    return best !== undefined;
   }
 
   private onClaims(entry: PodEntry, v: Variant, store: number[], slot: number, mono: boolean): boolean {
@@ -162,7 +188,7 @@ class Placer {
     const nodeReasons = new Map<string, number>();
     const req = this.s.vectors.get(entry.cls)!;
     for (const t of this.s.targets) {
-      const why = t.tryAdd(entry, v, req, this.s.dims, this.s.topology);
+      const why = t.check(entry, v, req, this.s.dims, this.s.topology);
       if (why === undefined) return 'placed';
       nodeReasons.set(why, (nodeReasons.get(why) ?? 0) + 1);
     }

@@ -21,6 +21,8 @@ export interface RunState {
   readonly targets: ExistingTarget[];
   readonly pools: PoolContext[];
   readonly vectors: Map<PodClass, Float64Array>;
+  /** Existing nodes are chosen by the kube-scheduler's least-allocated score instead of first fit. */
+  readonly leastAllocated: boolean;
 }
 
 function errorClass(pod: Pod, message: string): PodClass {
@@ -160,7 +162,8 @@ export function setupRun(input: ScheduleInput): RunState {
     }
   }
   const vectors = new Map(classes.map((c) => [c, dims.vector(c.requests)]));
-  return { entries, classes, dims, topology, targets, pools, vectors };
+  const leastAllocated = input.existingNodeChoice === 'least-allocated';
+  return { entries, classes, dims, topology, targets, pools, vectors, leastAllocated };
 }
 
 /** Domains of custom topology keys that pools can create (their labels and `In` requirements). */

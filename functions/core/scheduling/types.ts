@@ -58,6 +58,12 @@ export interface ScheduleInput {
   readonly pools: readonly SchedulingPool[];
   /** Cap on the ranked options of each new nodeclaim. Default 60. */
   readonly maxInstanceTypeOptions?: number;
+  /**
+   * How a pod picks among the existing nodes that can take it: `first-fit` (default: fill nodes in
+   * order, as joiner plans) or `least-allocated` (the node with the largest free share of cpu, the
+   * kube-scheduler's default scoring; the simulated kube-scheduler uses it).
+   */
+  readonly existingNodeChoice?: 'first-fit' | 'least-allocated';
   /** Skip the packing improvement pass (faster, Karpenter-like first-fit-decreasing only). */
   readonly skipImprovement?: boolean;
 }

@@ -5,11 +5,10 @@
  */
 import type { DaemonSet, Node, Pod } from '../../../core/model/kube-objects.js';
 import type { Toleration } from '../../../core/model/taint.js';
+import { matchesNodeAffinity } from '../../../core/scheduling/node-affinity.js';
 import { untoleratedTaint } from '../../../core/scheduling/tolerations.js';
 import type { KubeApi } from '../api/kube-api.js';
 import type { KubeObject } from '../api/object-store.js';
-import { schedulerNode } from '../scheduler/kube-scheduler.js';
-import { nodeAffinityMatches } from '../scheduler/node-fit.js';
 
 const USER = 'system:serviceaccount:kube-system:daemon-set-controller';
 
@@ -27,10 +26,11 @@ const AUTO_TOLERATIONS: Toleration[] = [
 export function daemonSetWantsNode(ds: DaemonSet, node: Node): boolean {
   if (node.metadata.deletionTimestamp) return false;
   const pod = { metadata: { name: ds.metadata.name }, spec: ds.spec.template.spec } as Pod;
-  const sn = schedulerNode(node, []);
-  if (!nodeAffinityMatches(pod, sn)) return false;
+  const labels = { 'kubernetes.io/hostname': node.metadata.name, ...(node.metadata.labels ?? {}) };
+  if (!matchesNodeAffinity(pod, labels)) return false;
+  const taints = node.spec?.taints ?? [];
   return (
-    untoleratedTaint([...(ds.spec.template.spec.tolerations ?? []), ...AUTO_TOLERATIONS], sn.taints) ===
+    untoleratedTaint([...(ds.spec.template.spec.tolerations ?? []), ...AUTO_TOLERATIONS], taints) ===
     undefined
   );
 }

@@ -4,7 +4,7 @@ import type { Taint } from '../../../core/model/taint.js';
 import type { SimInstance } from '../../instance.js';
 import { timestamp } from '../api/object-defaults.js';
 import type { KubeObject } from '../api/object-store.js';
-import { instanceTypeLabels, nodeResources } from './node-capacity.js';
+import { nodeLabels, nodeResources } from './node-capacity.js';
 import type { NodeBootstrap } from './user-data.js';
 
 /** The taint a node carries until it is Ready (set at registration, removed when Ready). */
@@ -27,7 +27,7 @@ export function buildNode(
     evictionHard: config.evictionHard as Record<string, string> | undefined,
   });
   const labels = {
-    ...instanceTypeLabels(type, region),
+    ...nodeLabels(type, region),
     'topology.kubernetes.io/zone': instance.availabilityZone,
     'failure-domain.beta.kubernetes.io/zone': instance.availabilityZone,
     'kubernetes.io/hostname': name,

@@ -3,38 +3,91 @@
  * fit through `pods/binding`, and marks the others `PodScheduled=False, reason=Unschedulable`
  * through `pods/status` (so admission webhooks see the update, as on a real cluster). The condition
  * is written when it changes, and again after `refreshMs` like the real scheduler's retries.
+ * Whether a pod fits a node is decided by joiner's own scheduling predicates (requests vs
+ * allocatable, selectors, node affinity, taints, topology spread, pod (anti-)affinity, volume
+ * zones): one run of joiner's scheduler over the existing nodes only, choosing among the nodes
+ * that fit like the kube-scheduler's least-allocated scoring.
  */
-import type { Node, Pod } from '../../../core/model/kube-objects.js';
+import type { Node, PersistentVolume, PersistentVolumeClaim, Pod } from '../../../core/model/kube-objects.js';
 import { parseResource } from '../../../core/model/quantity.js';
 import type { Resources } from '../../../core/model/resources.js';
+import type { Taint } from '../../../core/model/taint.js';
+import { schedule } from '../../../core/scheduling/schedule.js';
+import type { ExistingNode, SchedulePlan } from '../../../core/scheduling/types.js';
 import type { KubeApi } from '../api/kube-api.js';
 import { timestamp } from '../api/object-defaults.js';
 import type { KubeObject } from '../api/object-store.js';
 import { bindPod } from '../api/pod-subresources.js';
-import type { SchedulerNode } from './node-fit.js';
-import { placePods } from './placement.js';
 
 const SCHEDULER_USER = 'system:kube-scheduler';
+const NOT_READY: Taint = { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' };
 
 function resources(list: Record<string, string> | undefined): Resources {
   const out: Resources = {};
-  for (const [k, v] of Object.entries(list ?? {})) out[k] = parseResource(k, v);
+  for (const [k, v] of Object.entries(list ?? {})) {
+    try {
+      out[k] = parseResource(k, v);
+    } catch {
+      // A quantity the simulator cannot read is left out, as the scheduler would not count it.
+    }
+  }
   return out;
 }
 
 const isTerminal = (p: Pod): boolean => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
 
-/** A node as the scheduler sees it, with the pods bound to it. */
-export function schedulerNode(node: Node, pods: readonly Pod[]): SchedulerNode {
+/**
+ * A node as the scheduler sees it, with the pods bound to it: cordoned or deleting nodes take no
+ * pods, and a node that is not Ready carries the not-ready taint even before the kubelet sets it.
+ */
+export function schedulerNode(node: Node, pods: readonly Pod[]): ExistingNode {
+  const ready = (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+  const taints = node.spec?.taints ?? [];
+  const notReady = !ready && !taints.some((t) => t.key === NOT_READY.key && t.effect === NOT_READY.effect);
+  const name = node.metadata.name;
   return {
-    name: node.metadata.name,
-    labels: node.metadata.labels ?? {},
-    taints: node.spec?.taints ?? [],
+    name,
+    labels: { 'kubernetes.io/hostname': name, ...(node.metadata.labels ?? {}) },
+    taints: notReady ? [...taints, NOT_READY] : taints,
     allocatable: resources(node.status?.allocatable),
     capacity: resources(node.status?.capacity),
     unschedulable: node.spec?.unschedulable === true || node.metadata.deletionTimestamp !== undefined,
-    ready: (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
-    pods: pods.filter((p) => p.spec.nodeName === node.metadata.name && !isTerminal(p)),
+    pods: pods.filter((p) => p.spec.nodeName === name && !isTerminal(p)),
+  };
+}
+
+/** The real scheduler's message: `0/3 nodes are available: ... preemption: ...`. */
+function unschedulableMessage(nodeCount: number, reason: string): string {
+  if (nodeCount === 0) return 'no nodes available to schedule pods';
+  return (
+    `${reason}. preemption: 0/${nodeCount} nodes are available: ` +
+    `${nodeCount} Preemption is not helpful for scheduling.`
+  );
+}
+
+/** Where the pending pods go on the existing nodes, decided by joiner's scheduler without NodePools. */
+export function placeOnNodes(
+  pending: readonly Pod[],
+  nodes: readonly ExistingNode[],
+  volumes: { pvs: readonly PersistentVolume[]; pvcs: readonly PersistentVolumeClaim[] },
+): SchedulePlan {
+  const plan = schedule({
+    pods: pending,
+    nodes,
+    inFlight: [],
+    daemonSets: [],
+    persistentVolumes: volumes.pvs,
+    persistentVolumeClaims: volumes.pvcs,
+    pools: [],
+    existingNodeChoice: 'least-allocated',
+    skipImprovement: true,
+  });
+  return {
+    ...plan,
+    unschedulable: plan.unschedulable.map((u) => ({
+      pod: u.pod,
+      reason: unschedulableMessage(nodes.length, u.reason),
+    })),
   };
 }
 
@@ -54,6 +107,10 @@ export class KubeScheduler {
     const nodes = (this.api.list(this.api.typeOf('v1', 'Node')).items as unknown as Node[]).map((n) =>
       schedulerNode(n, pods),
     );
+    const pvs = this.api.list(this.api.typeOf('v1', 'PersistentVolume'))
+      .items as unknown as PersistentVolume[];
+    const pvcs = this.api.list(this.api.typeOf('v1', 'PersistentVolumeClaim'))
+      .items as unknown as PersistentVolumeClaim[];
     const pending = pods.filter(
       (p) =>
         !p.spec.nodeName &&
@@ -62,7 +119,7 @@ export class KubeScheduler {
         !isTerminal(p),
     );
     if (pending.length === 0) return;
-    const plan = placePods(pending, nodes);
+    const plan = placeOnNodes(pending, nodes, { pvs, pvcs });
     for (const { node, pods: keys } of plan.existingPlacements) {
       for (const key of keys) {
         const [namespace, name] = key.split('/');

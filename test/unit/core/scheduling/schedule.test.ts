@@ -280,7 +280,7 @@ describe('schedule: existing nodes (pools: [])', () => {
     ];
     const plan = schedule(input({ pods: [pod({ name: 'a', requests: { cpu: '1' } })], nodes }));
     expect(plan.unschedulable[0].reason).toBe(
-      '0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint {gpu=true:NoSchedule}',
+      '0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint {gpu: true}',
     );
   });
 
