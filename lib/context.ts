@@ -11,6 +11,8 @@ export const CONTEXT_KEYS = {
   region: 'joiner:region',
   clusterEndpoint: 'joiner:clusterEndpoint',
   clusterCertificateAuthority: 'joiner:clusterCertificateAuthority',
+  kubernetesVersion: 'joiner:kubernetesVersion',
+  serviceCidr: 'joiner:serviceCidr',
   vpcId: 'joiner:vpcId',
   nodePoolFiles: 'joiner:nodePoolFiles',
   batchingWindowSeconds: 'joiner:batchingWindowSeconds',
@@ -47,6 +49,12 @@ export function joinerPropsFromContext(node: Node, baseDir = process.cwd()): Joi
     stackName: text(CONTEXT_KEYS.stackName),
     clusterEndpoint: text(CONTEXT_KEYS.clusterEndpoint),
     clusterCertificateAuthority: text(CONTEXT_KEYS.clusterCertificateAuthority),
+    kubernetesVersion: matching(
+      text(CONTEXT_KEYS.kubernetesVersion),
+      CONTEXT_KEYS.kubernetesVersion,
+      VERSION,
+    ),
+    serviceCidr: matching(text(CONTEXT_KEYS.serviceCidr), CONTEXT_KEYS.serviceCidr, CIDR),
     vpcId: text(CONTEXT_KEYS.vpcId),
     documents: readDocuments(node.tryGetContext(CONTEXT_KEYS.nodePoolFiles), baseDir),
     provisioningBatchingWindowSeconds: seconds(node.tryGetContext(CONTEXT_KEYS.batchingWindowSeconds)),
@@ -72,6 +80,20 @@ function readDocuments(value: unknown, baseDir: string) {
       );
     }
   });
+}
+
+const VERSION = { pattern: /^1\.\d{1,3}$/, what: 'a Kubernetes minor version like 1.31' };
+const CIDR = { pattern: /^[0-9A-Fa-f.:]+\/\d{1,3}$/, what: 'a CIDR like 172.20.0.0/16 or fd00::/108' };
+
+function matching(
+  value: string | undefined,
+  key: string,
+  format: { pattern: RegExp; what: string },
+): string | undefined {
+  if (value !== undefined && !format.pattern.test(value)) {
+    throw new Error(`context ${key} must be ${format.what} (got '${value}')`);
+  }
+  return value;
 }
 
 function seconds(value: unknown): number | undefined {

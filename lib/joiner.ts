@@ -25,6 +25,10 @@ export interface JoinerProps {
   readonly clusterEndpoint?: string;
   /** Base64 cluster CA. @default looked up by the functions with eks:DescribeCluster */
   readonly clusterCertificateAuthority?: string;
+  /** Kubernetes minor version of the cluster (AMI aliases), e.g. `1.31`. @default looked up with eks:DescribeCluster */
+  readonly kubernetesVersion?: string;
+  /** Service CIDR of the cluster (node user data). @default looked up with eks:DescribeCluster */
+  readonly serviceCidr?: string;
   /** The cluster's VPC: launches may then only use its subnets and security groups. @default any VPC */
   readonly vpcId?: string;
   /** NodePool / NodeClass YAML documents to install into the cluster. @default none */

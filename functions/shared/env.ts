@@ -6,6 +6,10 @@ export const ENV = {
   clusterName: 'JOINER_CLUSTER_NAME',
   clusterEndpoint: 'JOINER_CLUSTER_ENDPOINT',
   clusterCa: 'JOINER_CLUSTER_CA',
+  /** Kubernetes minor version of the cluster (AMI aliases); looked up with DescribeCluster when unset. */
+  kubernetesVersion: 'JOINER_KUBERNETES_VERSION',
+  /** Service CIDR of the cluster (node user data); looked up with DescribeCluster when unset. */
+  serviceCidr: 'JOINER_SERVICE_CIDR',
   /** Path to a kubeconfig (simulated cloud / local runs); when set, endpoint/CA/token are not used. */
   kubeconfig: 'JOINER_KUBECONFIG',
   tableName: 'JOINER_TABLE_NAME',
@@ -23,6 +27,7 @@ export const ENV = {
   eventBridgeEndpoint: 'JOINER_EVENTBRIDGE_ENDPOINT',
   sqsEndpoint: 'JOINER_SQS_ENDPOINT',
   dynamoDbEndpoint: 'JOINER_DYNAMODB_ENDPOINT',
+  eksEndpoint: 'JOINER_EKS_ENDPOINT',
   logLevel: 'POWERTOOLS_LOG_LEVEL',
   serviceName: 'POWERTOOLS_SERVICE_NAME',
   metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',

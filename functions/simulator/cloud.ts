@@ -189,6 +189,11 @@ async function closeAll(clock: VirtualClock, closers: Array<() => Promise<void>>
   if (errors.length > 0) throw new AggregateError(errors, 'simulated cloud: some parts failed to stop');
 }
 
+/** The simulated cluster's CA (its API server speaks plain HTTP; nodes get this placeholder). */
+const SIMULATED_CLUSTER_CA = Buffer.from('simulated cluster CA').toString('base64');
+const SIMULATED_KUBERNETES_VERSION = '1.30';
+const SIMULATED_SERVICE_CIDR = '10.100.0.0/16';
+
 function cloudEnv(
   endpoints: SimulatedCloud['endpoints'],
   at: {
@@ -203,6 +208,10 @@ function cloudEnv(
     [ENV.clusterName]: at.clusterName,
     [ENV.kubeconfig]: at.kubeconfigPath,
     [ENV.clusterEndpoint]: endpoints.kubernetes,
+    // What DescribeCluster would tell the functions; set here, so simulated launches look nothing up.
+    [ENV.clusterCa]: SIMULATED_CLUSTER_CA,
+    [ENV.kubernetesVersion]: SIMULATED_KUBERNETES_VERSION,
+    [ENV.serviceCidr]: SIMULATED_SERVICE_CIDR,
     [ENV.tableName]: at.tableName,
     [ENV.busName]: JOINER_BUS_NAME,
     [ENV.timersQueueUrl]: at.queues.queues.timers.url,

@@ -18,6 +18,10 @@ export interface JoinerFunctionsProps {
   readonly clusterEndpoint?: string;
   /** Base64 cluster CA; when omitted the functions call eks:DescribeCluster once per cold start. */
   readonly clusterCertificateAuthority?: string;
+  /** Kubernetes minor version (e.g. `1.31`); when omitted the functions call eks:DescribeCluster. */
+  readonly kubernetesVersion?: string;
+  /** Service CIDR of the cluster; when omitted the functions call eks:DescribeCluster. */
+  readonly serviceCidr?: string;
   readonly table: ITable;
   readonly bus: IEventBus;
   readonly queues: WorkQueues;
@@ -88,6 +92,8 @@ export class JoinerFunctions extends Construct {
     };
     if (props.clusterEndpoint) env[ENV.clusterEndpoint] = props.clusterEndpoint;
     if (props.clusterCertificateAuthority) env[ENV.clusterCa] = props.clusterCertificateAuthority;
+    if (props.kubernetesVersion) env[ENV.kubernetesVersion] = props.kubernetesVersion;
+    if (props.serviceCidr) env[ENV.serviceCidr] = props.serviceCidr;
     return env;
   }
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ENV } from '../../functions/shared/env.js';
 import { createJoinerApp } from '../../lib/app.js';
 import { stubCode } from './stack-fixture.js';
 
@@ -39,6 +40,29 @@ describe('the CDK app', () => {
     expect(() => createJoinerApp({ context: { ...context, 'joiner:clusterName': 'bad name!' } })).toThrow(
       /not a valid EKS cluster name/,
     );
+    expect(() => createJoinerApp({ context: { ...context, 'joiner:kubernetesVersion': 'v1.31.2' } })).toThrow(
+      /joiner:kubernetesVersion must be a Kubernetes minor version like 1\.31 \(got 'v1\.31\.2'\)/,
+    );
+    expect(() => createJoinerApp({ context: { ...context, 'joiner:serviceCidr': '172.20.0.0' } })).toThrow(
+      /joiner:serviceCidr must be a CIDR/,
+    );
+  });
+
+  it("gives the functions the cluster's version and service CIDR from context", () => {
+    const extra = { 'joiner:kubernetesVersion': '1.31', 'joiner:serviceCidr': '172.20.0.0/16' };
+    const { app, stack } = createJoinerApp({ context: { ...context, ...extra }, ...stubbed });
+    const template = app.synth().getStackArtifact(stack.artifactId).template;
+    type Resource = { Type: string; Properties: { Environment?: { Variables?: Record<string, unknown> } } };
+    const functions = Object.values(template.Resources as Record<string, Resource>).filter(
+      (r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Environment?.Variables?.[ENV.clusterName],
+    );
+    expect(functions.length).toBeGreaterThan(0);
+    for (const f of functions) {
+      expect(f.Properties.Environment?.Variables).toMatchObject({
+        [ENV.kubernetesVersion]: '1.31',
+        [ENV.serviceCidr]: '172.20.0.0/16',
+      });
+    }
   });
 
   it('installs the NodePool files named in context', () => {

@@ -15,6 +15,7 @@ describe('JoinerFunctions (and HandlerFunction)', () => {
   const fns = new JoinerFunctions(stack, 'Functions', {
     clusterName: 'prod',
     clusterEndpoint: 'https://ABC.gr7.us-west-2.eks.amazonaws.com',
+    kubernetesVersion: '1.31',
     table: new StateTable(stack, 'State').table,
     bus: new JoinerEventBus(stack, 'Events', { queues }).bus,
     queues,
@@ -65,7 +66,9 @@ describe('JoinerFunctions (and HandlerFunction)', () => {
         ENV.instanceProfileName,
       ]),
     );
+    expect(provisioner?.Environment.Variables[ENV.kubernetesVersion]).toBe('1.31');
     expect(provisioner?.Environment.Variables[ENV.clusterCa]).toBeUndefined();
+    expect(provisioner?.Environment.Variables[ENV.serviceCidr]).toBeUndefined();
   });
 
   it('keeps the webhook role to publishing events and writing logs', () => {

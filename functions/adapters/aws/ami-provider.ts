@@ -45,7 +45,8 @@ export class AmiProvider {
   constructor(
     private readonly ec2: Ec2Api,
     private readonly ssm: SSMClient,
-    private readonly kubernetesVersion: string,
+    /** The cluster's Kubernetes minor version, or its lookup (made on the first alias resolution). */
+    private readonly kubernetesVersion: string | (() => Promise<string>),
     now: () => number = Date.now,
   ) {
     this.cache = new TtlCache(CACHE_TTLS.amisMs, now);
@@ -73,10 +74,10 @@ export class AmiProvider {
   }
 
   private async fromAlias(alias: string): Promise<Image[]> {
+    const version =
+      typeof this.kubernetesVersion === 'string' ? this.kubernetesVersion : await this.kubernetesVersion();
     const ids = await Promise.all(
-      (['amd64', 'arm64'] as const).map((arch) =>
-        this.parameter(aliasParameter(alias, this.kubernetesVersion, arch)),
-      ),
+      (['amd64', 'arm64'] as const).map((arch) => this.parameter(aliasParameter(alias, version, arch))),
     );
     const found = ids.filter((id): id is string => id !== undefined);
     return found.length ? this.ec2.describeImages([], { imageIds: found }) : [];

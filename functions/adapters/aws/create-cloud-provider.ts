@@ -2,7 +2,7 @@ import type { ClusterInfo } from '../../core/launch/cluster-info.js';
 import { AmiProvider } from './ami-provider.js';
 import { type AwsClientOptions, createEc2Client, createSsmClient } from './clients.js';
 import { createEc2Api } from './ec2-api.js';
-import { Ec2CloudProvider } from './ec2-cloud-provider.js';
+import { type ClusterLookup, Ec2CloudProvider } from './ec2-cloud-provider.js';
 import { InstanceProfileProvider } from './instance-profile-provider.js';
 import { LaunchTemplateProvider } from './launch-template-provider.js';
 import { SecurityGroupProvider } from './security-group-provider.js';
@@ -10,9 +10,10 @@ import { SubnetProvider } from './subnet-provider.js';
 
 /** Everything the EC2 cloud provider needs to be wired. */
 export interface CloudProviderOptions extends AwsClientOptions {
-  readonly cluster: ClusterInfo;
-  /** Kubernetes minor version (e.g. `1.30`) for AMI aliases. */
-  readonly kubernetesVersion: string;
+  /** The cluster nodes join, or its name and a lookup made on the first launch. */
+  readonly cluster: ClusterInfo | ClusterLookup;
+  /** Kubernetes minor version (e.g. `1.30`) for AMI aliases, or its lookup (made when first needed). */
+  readonly kubernetesVersion: string | (() => Promise<string>);
   readonly defaultInstanceProfile?: string;
   readonly now?: () => number;
 }

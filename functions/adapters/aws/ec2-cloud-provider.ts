@@ -27,7 +27,15 @@ export interface Ec2CloudProviderOptions {
   readonly ec2: Ec2Api;
   readonly providers: NodeClassProviders;
   readonly launchTemplates: LaunchTemplateProvider;
-  readonly cluster: ClusterInfo;
+  /** The cluster nodes join, or its name and a lookup made on the first launch. */
+  readonly cluster: ClusterInfo | ClusterLookup;
+}
+
+/** A cluster whose name is known and whose join details are looked up when first needed. */
+export interface ClusterLookup {
+  readonly name: string;
+  /** The join details; rejects with an error naming the cluster when the lookup fails. */
+  readonly info: () => Promise<ClusterInfo>;
 }
 
 /**
@@ -39,7 +47,8 @@ export class Ec2CloudProvider implements CloudProvider {
   constructor(private readonly options: Ec2CloudProviderOptions) {}
 
   async launch(input: LaunchInput): Promise<LaunchOutcome> {
-    const { ec2, cluster } = this.options;
+    const { ec2 } = this.options;
+    const cluster = await this.clusterInfo();
     let plan: LaunchPlan;
     try {
       const resolved = await resolveNodeClass(this.options.providers, cluster, input.nodeClass);
@@ -82,7 +91,7 @@ export class Ec2CloudProvider implements CloudProvider {
 
   /** Tags ENIs and volumes with the nodeclaim; Multus ENIs get no_manage and source/dest check off. */
   private async finishLaunch(instanceId: string, input: LaunchInput, plan: LaunchPlan): Promise<void> {
-    const { ec2, cluster } = this.options;
+    const { ec2 } = this.options;
     const [instance] = await ec2.describeInstances([], [instanceId]);
     if (!instance) return;
     const enis = instance.NetworkInterfaces ?? [];
@@ -90,7 +99,7 @@ export class Ec2CloudProvider implements CloudProvider {
       .map((b) => b.Ebs?.VolumeId)
       .filter((v): v is string => !!v);
     const tags = resourceTags({
-      clusterName: cluster.name,
+      clusterName: this.options.cluster.name,
       nodePool: input.claim.nodePool,
       nodeClass: input.nodeClass.name,
       nodeClaimId: input.claim.id,
@@ -151,6 +160,12 @@ export class Ec2CloudProvider implements CloudProvider {
 
   async list(): Promise<CloudInstance[]> {
     return (await this.options.ec2.describeInstances(this.filters())).map(toCloudInstance);
+  }
+
+  /** The cluster's join details (a lookup failure throws: the launch is retried, not failed). */
+  private clusterInfo(): Promise<ClusterInfo> {
+    const { cluster } = this.options;
+    return 'info' in cluster ? cluster.info() : Promise.resolve(cluster);
   }
 
   private filters(): Filter[] {

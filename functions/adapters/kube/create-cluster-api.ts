@@ -2,19 +2,17 @@ import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import type { Clock } from '../../core/ports/clock.js';
 import type { Log } from '../../core/ports/log.js';
 import { cachedEksTokens } from '../aws/eks-token.js';
-import { eksSource, type KubeClientSource, kubeconfigFileSource } from './kube-clients.js';
+import { type EksAddress, eksSource, type KubeClientSource, kubeconfigFileSource } from './kube-clients.js';
 import { KubeClusterApi } from './kube-cluster-api.js';
 
-/** How to reach the API server: a kubeconfig file, or an EKS endpoint + CA with IAM tokens. */
-export type KubeConnectionOptions =
-  | { readonly kubeconfigPath: string }
-  | {
-      readonly clusterName: string;
-      readonly region: string;
-      readonly endpoint: string;
-      /** Base64 PEM of the cluster CA. */
-      readonly certificateAuthority: string;
-    };
+/** How to reach the API server: a kubeconfig file, or an EKS cluster's address with IAM tokens. */
+export type KubeConnectionOptions = { readonly kubeconfigPath: string } | EksConnectionOptions;
+
+/** An EKS cluster: its address given, or looked up on the first request. */
+export type EksConnectionOptions = {
+  readonly clusterName: string;
+  readonly region: string;
+} & (EksAddress | { readonly address: () => Promise<EksAddress> });
 
 /** Client source for a connection (the kubeconfig wins when both are given). */
 export function kubeClientSource(connection: KubeConnectionOptions, clock: Clock): KubeClientSource {
@@ -23,12 +21,11 @@ export function kubeClientSource(connection: KubeConnectionOptions, clock: Clock
     { clusterName: connection.clusterName, region: connection.region, credentials: defaultProvider() },
     () => clock.now(),
   );
-  return eksSource({
-    clusterName: connection.clusterName,
-    endpoint: connection.endpoint,
-    certificateAuthority: connection.certificateAuthority,
-    token: tokens,
-  });
+  const address =
+    'address' in connection
+      ? connection.address
+      : { endpoint: connection.endpoint, certificateAuthority: connection.certificateAuthority };
+  return eksSource({ clusterName: connection.clusterName, address, token: tokens });
 }
 
 /** The ClusterApi adapter for a connection. */

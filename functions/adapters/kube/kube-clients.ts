@@ -46,33 +46,50 @@ export function kubeconfigFileSource(path: string): KubeClientSource {
   return async () => clients;
 }
 
-/** Where an EKS API server is and how to get a bearer token for it. */
-export interface EksConnection {
-  readonly clusterName: string;
+/** Where an EKS API server is. */
+export interface EksAddress {
   /** `https://...eks.amazonaws.com`. */
   readonly endpoint: string;
   /** Base64 PEM of the cluster CA. */
   readonly certificateAuthority: string;
+}
+
+/** Where an EKS API server is and how to get a bearer token for it. */
+export interface EksConnection {
+  readonly clusterName: string;
+  /** The API server, or its lookup (made on the first request, e.g. eks:DescribeCluster). */
+  readonly address: EksAddress | (() => Promise<EksAddress>);
   /** A (cached) bearer token; called before every request batch. */
   readonly token: () => Promise<string>;
 }
 
-/** Clients for an EKS cluster, rebuilt whenever the token changes. */
+/**
+ * Clients for an EKS cluster, rebuilt whenever the token changes. A lazy address is resolved on
+ * the first request; a failed lookup fails that request and is tried again on the next.
+ */
 export function eksSource(connection: EksConnection): KubeClientSource {
   let current: { token: string; clients: KubeClients } | undefined;
+  let known = typeof connection.address === 'function' ? undefined : connection.address;
   return async () => {
-    const token = await connection.token();
-    if (current?.token !== token) current = { token, clients: kubeClients(eksConfig(connection, token)) };
+    const [address, token] = await Promise.all([known ?? addressOf(connection), connection.token()]);
+    known = address;
+    if (current?.token !== token)
+      current = { token, clients: kubeClients(eksConfig(connection, address, token)) };
     return current.clients;
   };
 }
 
-function eksConfig(connection: EksConnection, token: string): KubeConfig {
+function addressOf(connection: EksConnection): Promise<EksAddress> {
+  const { address } = connection;
+  return typeof address === 'function' ? address() : Promise.resolve(address);
+}
+
+function eksConfig(connection: EksConnection, address: EksAddress, token: string): KubeConfig {
   const config = new KubeConfig();
   const name = connection.clusterName;
   config.loadFromOptions({
     clusters: [
-      { name, server: connection.endpoint, caData: connection.certificateAuthority, skipTLSVerify: false },
+      { name, server: address.endpoint, caData: address.certificateAuthority, skipTLSVerify: false },
     ],
     users: [{ name: 'joiner', token }],
     contexts: [{ name, cluster: name, user: 'joiner' }],

@@ -13,6 +13,7 @@ import type { EventPublisher, TimerScheduler } from '../../core/ports/event-publ
 import type { Log } from '../../core/ports/log.js';
 import type { StateStore } from '../../core/ports/state-store.js';
 import { ENV } from '../../shared/env.js';
+import { clusterInfoOf, eksAddressOf, kubernetesVersionOf } from './cluster-facts.js';
 import { logger } from './lambda.js';
 import { powertoolsLog } from './log.js';
 import { requireSetting, type Settings, settingsFromEnv } from './settings.js';
@@ -55,17 +56,8 @@ const BUILDERS: Builders = {
       ec2Endpoint: d.settings.endpoints.ec2,
       ssmEndpoint: d.settings.endpoints.ssm,
       credentials: d.settings.credentials,
-      cluster: {
-        name: d.settings.clusterName,
-        endpoint: requireSetting(
-          d.settings.clusterEndpoint,
-          ENV.clusterEndpoint,
-          'the API server URL nodes join',
-        ),
-        certificateAuthority: d.settings.clusterCa ?? '',
-        serviceCidr: d.settings.serviceCidr,
-      },
-      kubernetesVersion: d.settings.kubernetesVersion,
+      cluster: clusterInfoOf(d.settings),
+      kubernetesVersion: kubernetesVersionOf(d.settings),
       defaultInstanceProfile: d.settings.instanceProfileName,
       now: () => d.clock.now(),
     }),
@@ -92,20 +84,15 @@ const BUILDERS: Builders = {
 
 /**
  * How the Kubernetes adapter connects: the kubeconfig when given, else the EKS endpoint + CA with
- * an IAM token for `clusterName` (default: the configured cluster).
+ * an IAM token for `clusterName` (default: the configured cluster). Endpoint and CA come from the
+ * environment, or from eks:DescribeCluster on the first request when the environment lacks them.
  */
 export function kubeConnectionOf(settings: Settings, clusterName?: string): KubeConnectionOptions {
   if (settings.kubeconfigPath) return { kubeconfigPath: settings.kubeconfigPath };
-  return {
-    clusterName: clusterName ?? settings.clusterName,
-    region: settings.region,
-    endpoint: requireSetting(settings.clusterEndpoint, ENV.clusterEndpoint, 'the EKS API server URL'),
-    certificateAuthority: requireSetting(
-      settings.clusterCa,
-      ENV.clusterCa,
-      'the base64 CA of the EKS cluster',
-    ),
-  };
+  const name = clusterName ?? settings.clusterName;
+  const address = eksAddressOf(settings, name);
+  const where = { clusterName: name, region: settings.region };
+  return typeof address === 'function' ? { ...where, address } : { ...where, ...address };
 }
 
 /** Built members per (environment contents, override identities); a few entries at most in practice. */

@@ -9,8 +9,9 @@ export interface Settings {
   readonly clusterName: string;
   /** AWS region (AWS_REGION, set by Lambda). */
   readonly region: string;
+  /** API server URL (JOINER_CLUSTER_ENDPOINT); looked up with DescribeCluster when unset. */
   readonly clusterEndpoint?: string;
-  /** Base64 PEM of the cluster CA. */
+  /** Base64 PEM of the cluster CA (JOINER_CLUSTER_CA); looked up with DescribeCluster when unset. */
   readonly clusterCa?: string;
   /** A kubeconfig file (simulated cloud, local runs); when set, endpoint/CA/token are not used for API access. */
   readonly kubeconfigPath?: string;
@@ -22,10 +23,10 @@ export interface Settings {
   readonly instanceProfileName?: string;
   readonly webhookSecret?: string;
   readonly webhookSecretArn?: string;
-  /** Kubernetes minor version of the cluster for AMI aliases (JOINER_KUBERNETES_VERSION, default 1.30). */
-  readonly kubernetesVersion: string;
-  /** Service CIDR of the cluster for node user data (JOINER_SERVICE_CIDR, default 10.100.0.0/16). */
-  readonly serviceCidr: string;
+  /** Kubernetes minor version for AMI aliases (JOINER_KUBERNETES_VERSION); looked up when unset. */
+  readonly kubernetesVersion?: string;
+  /** Service CIDR for node user data (JOINER_SERVICE_CIDR); looked up when unset. */
+  readonly serviceCidr?: string;
   /** POWERTOOLS_LOG_LEVEL, default INFO. */
   readonly logLevel: string;
   /**
@@ -40,6 +41,7 @@ export interface Settings {
     readonly eventBridge?: string;
     readonly sqs?: string;
     readonly dynamoDb?: string;
+    readonly eks?: string;
   };
 }
 
@@ -49,14 +51,6 @@ export interface AwsCredentials {
   readonly secretAccessKey: string;
   readonly sessionToken?: string;
 }
-
-/** Environment variable of the cluster's Kubernetes minor version. */
-export const KUBERNETES_VERSION_ENV = 'JOINER_KUBERNETES_VERSION';
-/** Environment variable of the cluster's service CIDR. */
-export const SERVICE_CIDR_ENV = 'JOINER_SERVICE_CIDR';
-
-const DEFAULT_KUBERNETES_VERSION = '1.30';
-const DEFAULT_SERVICE_CIDR = '10.100.0.0/16';
 
 /** Reads settings from `env`; required values throw on first access when missing. */
 export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
@@ -90,8 +84,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
     instanceProfileName: optional(ENV.instanceProfileName),
     webhookSecret: optional(ENV.webhookSecret),
     webhookSecretArn: optional(ENV.webhookSecretArn),
-    kubernetesVersion: optional(KUBERNETES_VERSION_ENV) ?? DEFAULT_KUBERNETES_VERSION,
-    serviceCidr: optional(SERVICE_CIDR_ENV) ?? DEFAULT_SERVICE_CIDR,
+    kubernetesVersion: optional(ENV.kubernetesVersion),
+    serviceCidr: optional(ENV.serviceCidr),
     logLevel: optional(ENV.logLevel) ?? 'INFO',
     credentials: credentialsOf(env),
     endpoints: {
@@ -100,6 +94,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
       eventBridge: optional(ENV.eventBridgeEndpoint),
       sqs: optional(ENV.sqsEndpoint),
       dynamoDb: optional(ENV.dynamoDbEndpoint),
+      eks: optional(ENV.eksEndpoint),
     },
   };
 }
