@@ -10,15 +10,22 @@ import { claimPrice } from './finalize.js';
 import { rankedShapes } from './node-shapes.js';
 import type { PodEntry } from './pod-class.js';
 import type { PoolContext } from './pool-context.js';
-import { type PackContext, packBestMatch, packFirstFit } from './repack.js';
+import { firstFitBy, type PackContext, type PackStrategy, packBestMatch, packFirstFit } from './repack.js';
 import type { RunState } from './setup.js';
 
-const STRATEGIES = [packFirstFit, packBestMatch];
+/** Packings tried per node shape; the dimension-first ones are built per run (resource slots vary). */
+function strategies(state: RunState): PackStrategy[] {
+  const dims = state.dims.names;
+  return [packFirstFit, packBestMatch, firstFitBy(dims.indexOf('cpu')), firstFitBy(dims.indexOf('memory'))];
+}
 
 /** At most this many pods are re-packed per pool (larger groups keep the first packing). */
 const MAX_PODS = 3000;
 /** Node shapes tried per packing. */
 const MAX_CANDIDATES = 8;
+/** Claims (the most wasteful) whose pairs the local search re-packs, and its rounds. */
+const PAIR_CLAIMS = 8;
+const PAIR_ROUNDS = 4;
 /** How many times the last node of a packing is itself re-packed. */
 const TAIL_DEPTH = 1;
 
@@ -72,7 +79,7 @@ function bestPacking(ctx: PackContext, pods: readonly PodEntry[], depth: number)
   const local: PackContext = { ...ctx, ranked: shapes };
   let best: Packing | undefined;
   for (const cap of shapes.slice(0, MAX_CANDIDATES)) {
-    for (const strategy of STRATEGIES) {
+    for (const strategy of ctx.strategies) {
       const packed = strategy(local, pods, cap);
       if (!packed) continue;
       let result: Packing = { claims: packed, cost: cost(packed) };
@@ -92,12 +99,54 @@ function bestPacking(ctx: PackContext, pods: readonly PodEntry[], depth: number)
   return best;
 }
 
+/** Money a claim spends on room its pods leave unused (price x unused share of its scarcest resource). */
+function waste(claim: Claim): number {
+  const price = claimPrice(claim);
+  let used = 0;
+  for (let d = 0; d < claim.used.length; d++)
+    if (claim.maxAlloc[d] > 0) used = Math.max(used, claim.used[d] / claim.maxAlloc[d]);
+  return price * (1 - Math.min(1, used));
+}
+
+/**
+ * Local search: re-packs the pods of each pair of the most wasteful claims together and keeps
+ * the result when it is cheaper, for a few rounds.
+ */
+function repackPairs(ctx: PackContext, claims: Claim[]): Claim[] {
+  let current = claims;
+  for (let round = 0; round < PAIR_ROUNDS; round++) {
+    for (const c of current) c.reopen();
+    const worst = [...current].sort((a, b) => waste(b) - waste(a)).slice(0, PAIR_CLAIMS);
+    let improved = false;
+    for (let i = 0; i < worst.length && !improved; i++) {
+      for (let j = i + 1; j < worst.length && !improved; j++) {
+        const pair = [worst[i], worst[j]];
+        const found = bestPacking(ctx, [...pair[0].pods, ...pair[1].pods], 0);
+        if (found && found.cost < cost(pair) - 1e-9) {
+          current = [...current.filter((c) => c !== pair[0] && c !== pair[1]), ...found.claims];
+          improved = true;
+        }
+      }
+    }
+    if (!improved) break;
+  }
+  return current;
+}
+
 function improvePool(pool: PoolContext, claims: Claim[], state: RunState): Claim[] {
   const pods = claims.flatMap((c) => c.pods);
   if (pods.length > MAX_PODS) return claims;
-  const ctx: PackContext = { pool, state, env: env(state), ranked: [], optionsCache: new Map() };
+  const ctx: PackContext = {
+    pool,
+    state,
+    env: env(state),
+    ranked: [],
+    optionsCache: new Map(),
+    strategies: strategies(state),
+  };
   const found = bestPacking(ctx, pods, TAIL_DEPTH);
-  return found && found.cost < cost(claims) - 1e-9 ? found.claims : claims;
+  const packed = found && found.cost < cost(claims) - 1e-9 ? found.claims : claims;
+  return repackPairs(ctx, packed);
 }
 
 /** Improves the packing of new claims where it lowers the plan's cost. Deterministic. */

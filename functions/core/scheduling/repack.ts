@@ -18,6 +18,8 @@ export interface PackContext {
   /** Ranked node shapes (type indices), best first. */
   readonly ranked: readonly number[];
   readonly optionsCache: Map<number, number[]>;
+  /** The packings to try per node shape. */
+  readonly strategies: readonly PackStrategy[];
 }
 
 /** A packing strategy: claims for all pods, or undefined when some pod fits no shape. */
@@ -47,11 +49,17 @@ function openClaim(ctx: PackContext, entry: PodEntry, cap: number, n: number): C
   return claim.tryAdd(entry, entry.cls.variants[0], ctx.env) === undefined ? claim : undefined;
 }
 
-/** Pods largest first, size being the largest share of `cap` a pod needs. */
-function bySize(ctx: PackContext, pods: readonly PodEntry[], cap: number): PodEntry[] {
+/**
+ * Pods largest first, size being the largest share of `cap` a pod needs (or, with `dim`, its share
+ * of that one resource, largest share as the tie-break).
+ */
+function bySize(ctx: PackContext, pods: readonly PodEntry[], cap: number, dim = -1): PodEntry[] {
   const limit = ctx.pool.types[cap].alloc;
-  const size = (p: PodEntry) =>
-    ctx.state.vectors.get(p.cls)!.reduce((m, r, d) => Math.max(m, limit[d] > 0 ? r / limit[d] : r), 0);
+  const share = (v: Float64Array) => v.reduce((m, r, d) => Math.max(m, limit[d] > 0 ? r / limit[d] : r), 0);
+  const size = (p: PodEntry) => {
+    const v = ctx.state.vectors.get(p.cls)!;
+    return dim < 0 ? share(v) : (limit[dim] > 0 ? v[dim] / limit[dim] : 0) * 4 + share(v);
+  };
   return pods
     .map((p) => ({ p, s: size(p) }))
     .sort((a, b) => b.s - a.s || (a.p.id < b.p.id ? -1 : 1))
@@ -63,10 +71,17 @@ function rightSize(claims: Claim[]): Claim[] {
   return claims;
 }
 
-/** First-fit-decreasing. */
-export const packFirstFit: PackStrategy = (ctx, pods, cap) => {
+/** First-fit-decreasing; with `dim`, by the pods' need of that one resource. */
+export function firstFitBy(dim = -1): PackStrategy {
+  return (ctx, pods, cap) => firstFit(ctx, bySize(ctx, pods, cap, dim), cap);
+}
+
+/** First-fit-decreasing by the largest share of the node a pod needs. */
+export const packFirstFit: PackStrategy = firstFitBy();
+
+function firstFit(ctx: PackContext, ordered: readonly PodEntry[], cap: number): Claim[] | undefined {
   const claims: Claim[] = [];
-  for (const entry of bySize(ctx, pods, cap)) {
+  for (const entry of ordered) {
     const v = entry.cls.variants[0];
     if (claims.some((c) => c.tryAdd(entry, v, ctx.env) === undefined)) continue;
     const claim = openClaim(ctx, entry, cap, claims.length + 1);
@@ -74,7 +89,7 @@ export const packFirstFit: PackStrategy = (ctx, pods, cap) => {
     claims.push(claim);
   }
   return rightSize(claims);
-};
+}
 
 interface Group {
   readonly vec: Float64Array;
