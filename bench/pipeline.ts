@@ -18,6 +18,7 @@ import { SIMULATOR_CREDENTIALS } from '../functions/simulator/sqs/sqs-simulator.
 
 const TARGETS = { provisionerComputeMsFor100: 200, unschedulableToFleetP99Ms: 1500 };
 const TIMEOUT_MS = 120_000;
+const SETTLE_MS = 5_000;
 
 interface Result {
   readonly pods: number;
@@ -97,7 +98,7 @@ async function run(pods: number): Promise<Result> {
   }
 }
 
-/** Waits until every pod is on a launched nodeclaim; returns pod uid -> instance id. */
+/** Waits until the pods are on launched nodeclaims (or launches settle); returns pod uid -> instance id. */
 async function waitForLaunches(
   cloud: SimulatedCloud,
   store: DynamoStateStore,
@@ -106,14 +107,22 @@ async function waitForLaunches(
 ): Promise<Map<string, string>> {
   const deadline = Date.now() + TIMEOUT_MS;
   const launchOf = new Map<string, string>();
+  let lastChange = Date.now();
   while (Date.now() < deadline) {
+    const before = launchOf.size;
     await sleep(250);
     recorder.scanInstances();
     for (const claim of await store.listNodeClaims()) {
       const id = claim.instance?.instanceId;
       if (id) for (const pod of claim.pods) launchOf.set(pod.uid, id);
     }
-    if (launchOf.size >= pods) break;
+    if (launchOf.size !== before) lastChange = Date.now();
+    // Done when every pod is on a launched claim, or nothing new launched for a while (pods nominated
+    // to claims already in flight are not in those claims' pod lists).
+    if (launchOf.size >= pods || (launchOf.size > 0 && Date.now() - lastChange > SETTLE_MS)) break;
+    process.stderr.write(
+      `\r${pods} pods: ${recorder.pods.size} seen, ${[...recorder.pods.values()].filter((p) => p.unschedulable).length} unschedulable, ${launchOf.size} on launched nodeclaims`,
+    );
   }
   await cloud.runner.idle();
   return launchOf;
