@@ -16,9 +16,13 @@ export interface AttemptOptions {
 }
 
 /**
- * Picks what the next CreateFleet attempt tries: the claim's options minus unavailable offerings;
- * spot when any spot option remains (the pool allows it), otherwise on-demand (the fallback when
- * the pool allows both). Undefined when nothing remains.
+ * Picks what the next CreateFleet attempt tries: the claim's options minus unavailable offerings,
+ * of one capacity type, ranking kept. The claim's preferred capacity type (that of its first
+ * option: spot when the pool allows and offers it) while any of its options remains — each
+ * allowed zone of an instance type is its own option, so InsufficientInstanceCapacity in one zone
+ * leaves the type's other zones — then the other capacity type (the spot -> on-demand fallback
+ * when the pool allows both). Undefined when nothing remains. `planLaunch` keeps at most
+ * {@link MAX_FLEET_OVERRIDES} of an attempt's options in the request.
  */
 export function nextAttemptOptions(
   options: readonly NodeClaimOption[],
@@ -26,11 +30,16 @@ export function nextAttemptOptions(
 ): AttemptOptions | undefined {
   const blocked = new Set(unavailable.map(offeringKey));
   const open = options.filter((o) => !blocked.has(offeringKey(o)));
-  for (const capacityType of ['spot', 'on-demand'] as const) {
+  for (const capacityType of capacityTypeOrder(options)) {
     const ofType = open.filter((o) => o.capacityType === capacityType);
     if (ofType.length > 0) return { capacityType, options: ofType };
   }
   return undefined;
+}
+
+/** The claim's preferred capacity type (its first option's), then the other one. */
+function capacityTypeOrder(options: readonly NodeClaimOption[]): readonly AttemptOptions['capacityType'][] {
+  return options[0]?.capacityType === 'on-demand' ? ['on-demand', 'spot'] : ['spot', 'on-demand'];
 }
 
 /** The CreateFleet ClientToken of attempt `attempt` of a claim (<= 64 ASCII characters, stable). */

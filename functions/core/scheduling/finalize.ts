@@ -9,8 +9,10 @@ import type { Dims } from './resource-vector.js';
 import type { InstanceTypeOption, PlannedNodeClaim } from './types.js';
 import { CAPACITY_TYPE, HOSTNAME, INSTANCE_TYPE, ZONE } from './well-known.js';
 
+type CapacityType = InstanceTypeOption['capacityType'];
+
 /** The capacity type a claim launches with: spot when allowed and offered, else on-demand. */
-function capacityTypeOf(claim: Claim): 'spot' | 'on-demand' {
+function capacityTypeOf(claim: Claim): CapacityType {
   const ct = claim.reqs.get(CAPACITY_TYPE);
   if (ct && !valueAllowed(ct, 'spot')) return 'on-demand';
   const zone = claim.reqs.get(ZONE);
@@ -32,26 +34,127 @@ function bestOffering(t: TypeEntry, claim: Claim, ct: string): ResolvedOffering 
   return best;
 }
 
-/** The claim's options, cheapest first (ties by name), with the offering each would use. */
-export function rankedOptions(claim: Claim): { option: InstanceTypeOption; type: TypeEntry }[] {
-  const ct = capacityTypeOf(claim);
-  const out: { option: InstanceTypeOption; type: TypeEntry }[] = [];
-  for (const i of claim.options) {
-    const t = claim.pool.types[i];
-    const o = bestOffering(t, claim, ct);
-    if (!o) continue;
-    out.push({
-      type: t,
-      option: { instanceType: t.it.name, zone: o.zone, capacityType: ct, price: o.price },
-    });
-  }
-  out.sort(
-    (a, b) => a.option.price - b.option.price || a.option.instanceType.localeCompare(b.option.instanceType),
+/** A ranked option with the instance type it launches. */
+export interface RankedOption {
+  readonly option: InstanceTypeOption;
+  readonly type: TypeEntry;
+}
+
+/** Share of the option cap the preferred capacity type keeps when the other one has options too. */
+const PREFERRED_SHARE = 2 / 3;
+
+/** An instance type of the claim with its allowed offerings per capacity type, cheapest first. */
+interface TypeOffers {
+  readonly type: TypeEntry;
+  readonly preferred: RankedOption[];
+  readonly other: RankedOption[];
+}
+
+function byPrice(a: RankedOption, b: RankedOption): number {
+  return (
+    a.option.price - b.option.price ||
+    a.option.instanceType.localeCompare(b.option.instanceType) ||
+    a.option.zone.localeCompare(b.option.zone)
   );
+}
+
+/** The claim's allowed offerings of type `t` (zones and capacity types its requirements allow). */
+function typeOffers(claim: Claim, t: TypeEntry, preferred: CapacityType): TypeOffers {
+  const zone = claim.reqs.get(ZONE);
+  const ct = claim.reqs.get(CAPACITY_TYPE);
+  const out: TypeOffers = { type: t, preferred: [], other: [] };
+  for (const o of t.offerings) {
+    if (zone && !valueAllowed(zone, o.zone)) continue;
+    if (ct && !valueAllowed(ct, o.capacityType)) continue;
+    const option: InstanceTypeOption = {
+      instanceType: t.it.name,
+      zone: o.zone,
+      capacityType: o.capacityType as CapacityType,
+      price: o.price,
+    };
+    (o.capacityType === preferred ? out.preferred : out.other).push({ option, type: t });
+  }
+  out.preferred.sort(byPrice);
+  out.other.sort(byPrice);
   return out;
 }
 
-/** Hourly price of the claim's cheapest option (Infinity when it has none). */
+/** A type's cheapest allowed price for the preferred and for the other capacity type. */
+interface TypeKey {
+  readonly type: TypeEntry;
+  readonly preferred: number;
+  readonly other: number;
+}
+
+function typeKey(claim: Claim, t: TypeEntry, preferred: CapacityType): TypeKey {
+  const zone = claim.reqs.get(ZONE);
+  const ct = claim.reqs.get(CAPACITY_TYPE);
+  let pref = Number.POSITIVE_INFINITY;
+  let other = Number.POSITIVE_INFINITY;
+  for (const o of t.offerings) {
+    if ((zone && !valueAllowed(zone, o.zone)) || (ct && !valueAllowed(ct, o.capacityType))) continue;
+    if (o.capacityType === preferred) pref = Math.min(pref, o.price);
+    else other = Math.min(other, o.price);
+  }
+  return { type: t, preferred: pref, other };
+}
+
+/**
+ * The claim's instance types, at most `maxTypes`: those offered with the preferred capacity type
+ * first, by their cheapest such offering, then those only the other capacity type offers (the
+ * fallback), by price; ties by name.
+ */
+function chooseTypes(claim: Claim, preferred: CapacityType, maxTypes: number): TypeOffers[] {
+  const keys: TypeKey[] = [];
+  for (const i of claim.options) {
+    const key = typeKey(claim, claim.pool.types[i], preferred);
+    if (key.preferred < Number.POSITIVE_INFINITY || key.other < Number.POSITIVE_INFINITY) keys.push(key);
+  }
+  keys.sort(
+    (a, b) => a.preferred - b.preferred || a.other - b.other || a.type.it.name.localeCompare(b.type.it.name),
+  );
+  return keys.slice(0, maxTypes).map((k) => typeOffers(claim, k.type, preferred));
+}
+
+/**
+ * The `budget` options of one capacity type that keep its cheapest instance types whole: the
+ * types' offerings in type order (each type's zones cheapest first), cut at the budget, then
+ * ranked cheapest first.
+ */
+function capPart(parts: readonly RankedOption[][], budget: number): RankedOption[] {
+  return parts.flat().slice(0, Math.max(0, budget)).sort(byPrice);
+}
+
+/**
+ * The claim's options: every offering of its instance types in the zones and capacity types its
+ * requirements allow, the preferred capacity type (spot when allowed and offered) first, each part
+ * cheapest first (ties by type, then zone), at most `maxOptions` in all.
+ *
+ * The cap keeps both what CreateFleet needs and instance-type diversity: the instance types are
+ * chosen first (the `maxOptions` cheapest, as Karpenter truncates its instance types), then
+ * expanded to their offerings. Each capacity-type part is cut by whole instance types, cheapest
+ * type first, so a type that is kept is kept in every allowed zone and an InsufficientInstanceCapacity
+ * in one zone leaves the same type in the others. When both parts have options, the preferred part
+ * keeps at least two thirds of the cap — its allocation strategy (price-capacity-optimized for
+ * spot) gains from more pools, while the on-demand fallback (lowest-price) only needs its cheapest
+ * types — and each part gets what the other leaves unused. Either part alone therefore fits one
+ * CreateFleet request (at most 60 overrides by default).
+ */
+export function rankedOptions(claim: Claim, maxOptions = Number.POSITIVE_INFINITY): RankedOption[] {
+  const preferred = capacityTypeOf(claim);
+  const types = chooseTypes(claim, preferred, maxOptions);
+  const preferredParts = types.map((t) => t.preferred).filter((p) => p.length > 0);
+  const otherParts = types.map((t) => t.other).filter((p) => p.length > 0);
+  const otherCount = otherParts.reduce((n, p) => n + p.length, 0);
+  const preferredBudget = Math.max(maxOptions - otherCount, Math.ceil(maxOptions * PREFERRED_SHARE));
+  const kept = capPart(preferredParts, preferredBudget);
+  return [...kept, ...capPart(otherParts, maxOptions - kept.length)];
+}
+
+/**
+ * Hourly price of the claim's cheapest option of its preferred capacity type — the first of
+ * `rankedOptions` (Infinity when it has none).
+ */
 export function claimPrice(claim: Claim): number {
   const ct = capacityTypeOf(claim);
   const anyZone = claim.reqs.get(ZONE) === undefined;
@@ -78,13 +181,13 @@ function claimLabels(claim: Claim): Record<string, string> {
   return labels;
 }
 
-/** The planned nodeclaim for a packed claim. */
+/** The planned nodeclaim for a packed claim, with at most `maxOptions` ranked options. */
 export function finalizeClaim(claim: Claim, name: string, dims: Dims, maxOptions: number): PlannedNodeClaim {
-  const ranked = rankedOptions(claim).slice(0, maxOptions);
+  const ranked = rankedOptions(claim, maxOptions);
   const requests: Resources = dims.resources(claim.used);
   const overhead = ranked[0]?.type.overhead ?? {};
   for (const [k, v] of Object.entries(overhead)) requests[k] = (requests[k] ?? 0) + v;
-  const typeNames = ranked.map((r) => r.option.instanceType);
+  const typeNames = [...new Set(ranked.map((r) => r.option.instanceType))];
   const requirements = claim.reqs.toList().filter((r) => r.key !== INSTANCE_TYPE && r.key !== HOSTNAME);
   requirements.push({ key: INSTANCE_TYPE, operator: 'In', values: typeNames });
   return {
