@@ -1,24 +1,12 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { runJoiner } from '../../../helpers/run-joiner.js';
 
-const run = promisify(execFile);
+const joiner = runJoiner;
 
-async function joiner(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run('node', ['bin/joiner.js', ...args]);
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
-// Each test starts the CLI in a child process: allow for a busy machine.
-describe('joiner plan', { timeout: 60_000 }, () => {
+describe('joiner plan', () => {
   it("prints a table like Karpenter's log", async () => {
     const r = await joiner('plan', '-f', 'examples/seed-004');
     expect(r.code).toBe(0);
@@ -61,11 +49,15 @@ describe('joiner plan', { timeout: 60_000 }, () => {
   it('exits non-zero with a clear message on bad input', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'plan-'));
     await writeFile(join(dir, 'catalog.json'), '{"region": 1}');
-    const [missing, badFormat, badCatalog] = await Promise.all([
-      joiner('plan', '-f', 'does/not/exist.yaml'),
-      joiner('plan', '-f', 'examples/seed-004', '-o', 'xml'),
-      joiner('plan', '-f', 'examples/seed-004', '--catalog', join(dir, 'catalog.json')),
-    ]);
+    const missing = await joiner('plan', '-f', 'does/not/exist.yaml');
+    const badFormat = await joiner('plan', '-f', 'examples/seed-004', '-o', 'xml');
+    const badCatalog = await joiner(
+      'plan',
+      '-f',
+      'examples/seed-004',
+      '--catalog',
+      join(dir, 'catalog.json'),
+    );
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain('does/not/exist.yaml');
     expect(badFormat.code).not.toBe(0);

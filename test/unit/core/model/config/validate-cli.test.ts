@@ -1,17 +1,15 @@
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { runJoiner } from '../../../../helpers/run-joiner.js';
 
 const FIX = 'test/unit/core/model/config/fixtures';
 
 function validate(...files: string[]) {
-  const args = ['bin/joiner.js', 'validate', ...files.flatMap((f) => ['-f', f])];
-  const r = spawnSync('node', args, { encoding: 'utf8' });
-  return { code: r.status, out: r.stdout + r.stderr };
+  return runJoiner('validate', ...files.flatMap((f) => ['-f', f]));
 }
 
 describe('joiner validate', () => {
-  it('prints kind/name: ok for every seed example and exits 0', () => {
-    const r = validate('examples/seed-004', 'examples/seed-000');
+  it('prints kind/name: ok for every seed example and exits 0', async () => {
+    const r = await validate('examples/seed-004', 'examples/seed-000');
     expect(r.code).toBe(0);
     expect(r.out).toContain('examples/seed-004/provisioners.yaml: Provisioner/addons-ondemand: ok');
     expect(r.out).toContain('examples/seed-000/nodepool.yaml: NodeClass/multus: ok');
@@ -32,15 +30,15 @@ describe('joiner validate', () => {
       'missing-nodeclass.yaml',
       'NodePool/missing-class: spec.template.spec.nodeClassRef.name: EC2NodeClass "nowhere" is not among',
     ],
-  ])('%s: exits 1 with an error naming file, document and field path', (file, expected) => {
-    const r = validate(`${FIX}/${file}`, `${FIX}/nodeclass.yaml`);
+  ])('%s: exits 1 with an error naming file, document and field path', async (file, expected) => {
+    const r = await validate(`${FIX}/${file}`, `${FIX}/nodeclass.yaml`);
     expect(r.code).toBe(1);
     expect(r.out).toContain(`${FIX}/${file}: ${expected}`);
     expect(r.out).toContain(`${FIX}/nodeclass.yaml: EC2NodeClass/default: ok`);
   });
 
-  it('reports a mix of good and bad documents, warnings included', () => {
-    const r = validate(`${FIX}/mixed.yaml`, `${FIX}/nodeclass.yaml`);
+  it('reports a mix of good and bad documents, warnings included', async () => {
+    const r = await validate(`${FIX}/mixed.yaml`, `${FIX}/nodeclass.yaml`);
     expect(r.code).toBe(1);
     expect(r.out).toContain('NodePool/good: ok');
     expect(r.out).toContain('NodePool/bad: invalid');
@@ -48,8 +46,9 @@ describe('joiner validate', () => {
     expect(r.out).toContain(`warning: ${FIX}/mixed.yaml: NodePool/typo: spec.weigth: unknown field "weigth"`);
   });
 
-  it('has --help', () => {
-    const r = spawnSync('node', ['bin/joiner.js', 'validate', '--help'], { encoding: 'utf8' });
+  it('has --help', async () => {
+    const r = await runJoiner('validate', '--help');
+    expect(r.code).toBe(0);
     expect(r.stdout).toContain('-f, --file <path>');
   });
 });
