@@ -3,7 +3,7 @@
  * cost (sum over new nodeclaims of the cheapest option's hourly price) divided by the optimum from
  * a bin-packing MILP solved with HiGHS (or by its proven lower bound where the solver hits its time
  * limit, which only makes the ratio look worse). `npm run bench:cost-quality` prints a table,
- * `-- --json` the numbers, `-- --cases N` runs N cases (default 32), `-- --time-limit S` caps each
+ * `-- --json` the numbers, `-- --cases N` runs the first N cases (default 32), `-- --only 17,23` the listed ones, `-- --time-limit S` caps each
  * pool's solve (default 10 s so the whole run takes a few minutes; `-- --time-limit 60` gives the
  * solver a minute per pool).
  */
@@ -36,6 +36,13 @@ export interface CaseRow {
 function argValue(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+/** The case ids to run: `--only 17,23,25`, else the first `--cases N` (default 32). */
+function caseIds(): number[] {
+  const i = process.argv.indexOf('--only');
+  if (i >= 0) return process.argv[i + 1].split(',').map(Number);
+  return Array.from({ length: argValue('--cases', 32) }, (_, k) => k + 1);
 }
 
 function inputOf(c: CostCase): ScheduleInput {
@@ -107,10 +114,9 @@ function printRow(r: CaseRow): void {
 
 async function main(): Promise<void> {
   const json = process.argv.includes('--json');
-  const count = argValue('--cases', 32);
   const timeLimit = argValue('--time-limit', 10);
   const rows: CaseRow[] = [];
-  for (let id = 1; id <= count; id++) {
+  for (const id of caseIds()) {
     const row = await runCase(costCase(id), timeLimit);
     rows.push(row);
     if (!json) printRow(row);

@@ -6,6 +6,7 @@
  * the cheapest plan. This mixes sizes where that is cheaper. Deterministic.
  */
 import type { Claim, ClaimEnv } from './claim.js';
+import { coverPacking } from './cover-packing.js';
 import { claimPrice } from './finalize.js';
 import { rankedShapes } from './node-shapes.js';
 import type { PodEntry } from './pod-class.js';
@@ -26,6 +27,8 @@ const MAX_CANDIDATES = 8;
 /** Claims (the most wasteful) whose pairs the local search re-packs, and its rounds. */
 const PAIR_CLAIMS = 8;
 const PAIR_ROUNDS = 4;
+/** Rounds of value correction in the pattern cover. */
+const COVER_ROUNDS = 20;
 /** How many times the last node of a packing is itself re-packed. */
 const TAIL_DEPTH = 1;
 
@@ -146,7 +149,11 @@ function improvePool(pool: PoolContext, claims: Claim[], state: RunState): Claim
   };
   const found = bestPacking(ctx, pods, TAIL_DEPTH);
   const packed = found && found.cost < cost(claims) - 1e-9 ? found.claims : claims;
-  return repackPairs(ctx, packed);
+  const searched = repackPairs(ctx, packed);
+  const covered = coverPacking(ctx, pods, COVER_ROUNDS);
+  if (!covered) return searched;
+  const alternative = repackPairs(ctx, covered);
+  return cost(alternative) < cost(searched) - 1e-9 ? alternative : searched;
 }
 
 /** Improves the packing of new claims where it lowers the plan's cost. Deterministic. */
