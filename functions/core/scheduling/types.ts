@@ -56,7 +56,7 @@ export interface ScheduleInput {
   readonly persistentVolumes: readonly PersistentVolume[];
   readonly persistentVolumeClaims: readonly PersistentVolumeClaim[];
   readonly pools: readonly SchedulingPool[];
-  /** Cap on the ranked options of each new nodeclaim. Default 60. */
+  /** Cap on the ranked options (offerings) of each new nodeclaim. Default 60. */
   readonly maxInstanceTypeOptions?: number;
   /**
    * How a pod picks among the existing nodes that can take it: `first-fit` (default: fill nodes in
@@ -88,7 +88,12 @@ export interface PlannedNodeClaim {
   readonly labels: Record<string, string>;
   readonly taints: readonly Taint[];
   readonly startupTaints: readonly Taint[];
-  /** Cheapest first; each fits all pods plus daemonset overhead and meets all requirements. */
+  /**
+   * Every offering of the claim's instance types in the zones and capacity types its requirements
+   * allow (at most `maxInstanceTypeOptions`): the preferred capacity type (spot when allowed and
+   * offered) first, then the other, each cheapest first (ties by type, then zone). The first is
+   * the claim's price. Each fits all pods plus daemonset overhead and meets all requirements.
+   */
   readonly instanceTypeOptions: readonly InstanceTypeOption[];
   /** Requests of the pods plus the daemonset overhead (for the cheapest option). */
   readonly requests: Resources;
