@@ -80,6 +80,17 @@ function initialWeights(p: CoverProblem): Float64Array {
   });
 }
 
+/** Whether `v` fits in `room`, and its weight per share of the room it takes (-1 when it does not fit). */
+function density(v: Float64Array, room: Float64Array, weight: number): number {
+  let share = 1e-12;
+  for (let d = 0; d < v.length; d++) {
+    if (v[d] <= 0) continue;
+    if (v[d] > room[d]) return -1;
+    share += room[d] > 0 ? v[d] / room[d] : 1;
+  }
+  return weight / share;
+}
+
 /** The group that best fills the room left (weight per share of the room it takes), or -1. */
 function bestFiller(
   p: CoverProblem,
@@ -91,15 +102,15 @@ function bestFiller(
 ): number {
   let best = -1;
   let bestScore = 0;
-  p.groups.forEach((g, gi) => {
-    if (left[gi] === 0 || !g.allowed[t] || (family >= 0 && g.family !== family)) return;
-    if (!covers(room, g.vec)) return;
-    const score = w[gi] / (shareSum(g.vec, room) + 1e-12);
+  for (let gi = 0; gi < p.groups.length; gi++) {
+    const g = p.groups[gi];
+    if (left[gi] === 0 || !g.allowed[t] || (family >= 0 && g.family !== family)) continue;
+    const score = density(g.vec, room, w[gi]);
     if (score > bestScore) {
       best = gi;
       bestScore = score;
     }
-  });
+  }
   return best;
 }
 
@@ -142,14 +153,20 @@ function fill(
 export function cheapestHolding(p: CoverProblem, counts: Int32Array): number {
   const n = p.groups[0]?.vec.length ?? 0;
   const sum = new Float64Array(n);
-  counts.forEach((c, gi) => {
-    if (c === 0) return;
+  const used: number[] = [];
+  for (let gi = 0; gi < counts.length; gi++) {
+    if (counts[gi] === 0) continue;
+    used.push(gi);
     const v = p.groups[gi].vec;
-    for (let d = 0; d < n; d++) sum[d] += c * v[d];
-  });
-  return p.types.findIndex(
-    (t, i) => covers(t.alloc, sum) && p.groups.every((g, gi) => counts[gi] === 0 || g.allowed[i] === 1),
-  );
+    for (let d = 0; d < n; d++) sum[d] += counts[gi] * v[d];
+  }
+  for (let t = 0; t < p.types.length; t++) {
+    if (!covers(p.types[t].alloc, sum)) continue;
+    let ok = true;
+    for (const gi of used) if (p.groups[gi].allowed[t] !== 1) ok = false;
+    if (ok) return t;
+  }
+  return -1;
 }
 
 function value(counts: Int32Array, w: Float64Array): number {
