@@ -53,10 +53,19 @@ export function createProvisionerHandler(getDeps: () => ProvisionerDeps) {
     const deps = getDeps();
     const batch = parseSqsBatch(event, provisioningMessage, deps.log);
     if (batch.items.length === 0) return { batchItemFailures: batch.failures };
-    const result = await provision(deps, {
-      hints: batch.items.map((i) => i.body.detail),
-      options: { holder: context.awsRequestId || undefined },
-    });
+    // A timed-out invocation must not start launches its SQS retry may repeat: the run observes
+    // the remaining time (and its lease ends shortly after the deadline).
+    const remainingMs =
+      typeof context.getRemainingTimeInMillis === 'function'
+        ? () => context.getRemainingTimeInMillis()
+        : undefined;
+    const result = await provision(
+      { ...deps, remainingMs },
+      {
+        hints: batch.items.map((i) => i.body.detail),
+        options: { holder: context.awsRequestId || undefined },
+      },
+    );
     deps.log.info(
       result.deferred ? 'provisioning deferred' : 'provisioning run finished',
       runSummary(result),

@@ -13,6 +13,7 @@ import type { TimerScheduler } from '../ports/event-publisher.js';
 import type { Log } from '../ports/log.js';
 import type { OfferingKey, StateStore } from '../ports/state-store.js';
 import type { SchedulingPool } from '../scheduling/types.js';
+import { type LaunchFence, LaunchStopped } from './provisioning-lease.js';
 import type { FailedClaimResult, LaunchedClaimResult } from './types.js';
 
 /** The ports launching uses. */
@@ -23,6 +24,8 @@ export interface LaunchClaimsDeps {
   readonly clock: Clock;
   readonly log: Log;
   readonly sleep: (ms: number) => Promise<void>;
+  /** Checked before every CreateFleet: a run that lost its lease or time starts none. */
+  readonly fence?: Pick<LaunchFence, 'check'>;
 }
 
 /** What launching a set of claims gave. */
@@ -33,6 +36,8 @@ export interface LaunchClaimsOutcome {
   readonly marked: string[];
   /** True when a launch ended with an error and its claim is still Pending (retry the batch). */
   readonly incomplete: boolean;
+  /** Claims left Pending because the fence stopped their launch (the next run resumes them). */
+  readonly stopped: string[];
 }
 
 /** Tries per claim when the launch throws (it resumes idempotently: adoption, then new attempts). */
@@ -58,21 +63,46 @@ export async function launchClaims(
   pools: readonly SchedulingPool[],
   maxAttempts?: number,
 ): Promise<LaunchClaimsOutcome> {
-  const outcome: LaunchClaimsOutcome = { launched: [], failed: [], marked: [], incomplete: false };
-  const settled = await Promise.all(claims.map((c) => launchOne(deps, c, pools, maxAttempts)));
+  const outcome: LaunchClaimsOutcome = {
+    launched: [],
+    failed: [],
+    marked: [],
+    incomplete: false,
+    stopped: [],
+  };
+  const fenced = { ...deps, cloud: fencedCloud(deps) };
+  const settled = await Promise.all(claims.map((c) => launchOne(fenced, c, pools, maxAttempts)));
   let incomplete = false;
   for (const s of settled) {
     outcome.marked.push(...s.marked);
     if (s.launched) outcome.launched.push(s.launched);
     if (s.failed) outcome.failed.push(s.failed);
+    if (s.stopped) outcome.stopped.push(s.stopped);
     incomplete ||= s.incomplete;
   }
   return { ...outcome, incomplete };
 }
 
+/** The cloud with the fence checked before each launch. */
+function fencedCloud(deps: LaunchClaimsDeps): CloudProvider {
+  const { cloud, fence } = deps;
+  if (!fence) return cloud;
+  return {
+    launch: async (input) => {
+      await fence.check();
+      return cloud.launch(input);
+    },
+    terminate: (ids) => cloud.terminate(ids),
+    get: (id) => cloud.get(id),
+    findByNodeClaim: (id) => cloud.findByNodeClaim(id),
+    list: () => cloud.list(),
+  };
+}
+
 interface OneOutcome {
   launched?: LaunchedClaimResult;
   failed?: FailedClaimResult;
+  stopped?: string;
   marked: string[];
   incomplete: boolean;
 }
@@ -102,6 +132,10 @@ async function launchOne(
       return await finish(deps, result, current);
     } catch (error) {
       const message = (error as Error).message;
+      if (error instanceof LaunchStopped) {
+        deps.log.warn('nodeclaim stays pending for the next run', { nodeclaim: claim.id, reason: message });
+        return { stopped: claim.id, marked: [], incomplete: true };
+      }
       const reread = await deps.store.getNodeClaim(claim.id).catch(() => undefined);
       if (attempt >= LAUNCH_TRIES || !reread || reread.state !== 'Pending') {
         deps.log.error('failed launching nodeclaim, it stays pending for the next run', {

@@ -13,7 +13,7 @@ import { type LaunchClaimsOutcome, launchClaims } from './launch-claims.js';
 import { logPlan, type Nominations, nominationsOf, reportEvents } from './nominations.js';
 import { planRun, type RunPlan } from './plan-run.js';
 import type { Nomination } from './pod-events.js';
-import { acquireProvisioningLease, releaseProvisioningLease } from './provisioning-lease.js';
+import { acquireProvisioningLease, LaunchFence, releaseProvisioningLease } from './provisioning-lease.js';
 import { claimsToResume } from './resume-claims.js';
 import type {
   FailedClaimResult,
@@ -28,12 +28,29 @@ import { writeClaim } from './write-claims.js';
 type Settings = Required<Omit<ProvisionOptions, 'maxLaunchAttempts'>> &
   Pick<ProvisionOptions, 'maxLaunchAttempts'>;
 
-function settingsOf(options: ProvisionOptions = {}): Settings {
+/** Lease TTL without a known deadline; with one, the lease ends {@link LEASE_GRACE_MS} after it. */
+const DEFAULT_LEASE_TTL_MS = 70_000;
+/** How long the lease outlives the invocation's deadline. */
+const LEASE_GRACE_MS = 5_000;
+/** Time a launch needs to be sure to finish (also capped at a quarter of the invocation's time). */
+const DEFAULT_LAUNCH_RESERVE_MS = 10_000;
+
+function settingsOf(options: ProvisionOptions = {}, remainingMs?: number): Settings {
+  const fallbackReserve =
+    remainingMs === undefined
+      ? DEFAULT_LAUNCH_RESERVE_MS
+      : Math.min(DEFAULT_LAUNCH_RESERVE_MS, remainingMs / 4);
+  const reserve = options.launchReserveMs ?? fallbackReserve;
   return {
     holder: options.holder ?? randomUUID(),
-    leaseTtlMs: options.leaseTtlMs ?? 70_000,
-    leaseWaitMs: options.leaseWaitMs ?? 20_000,
+    leaseTtlMs:
+      options.leaseTtlMs ?? (remainingMs === undefined ? DEFAULT_LEASE_TTL_MS : remainingMs + LEASE_GRACE_MS),
+    leaseWaitMs: Math.min(
+      options.leaseWaitMs ?? 20_000,
+      remainingMs === undefined ? Number.POSITIVE_INFINITY : Math.max(0, remainingMs - 2 * reserve),
+    ),
     leaseRetryMs: options.leaseRetryMs ?? 250,
+    launchReserveMs: reserve,
     timeouts: options.timeouts ?? DEFAULT_TIMEOUTS,
     maxLaunchAttempts: options.maxLaunchAttempts,
   };
@@ -57,11 +74,12 @@ export function dedupeHints(hints: readonly PodRefDetail[]): PodRefDetail[] {
  */
 export async function provision(deps: ProvisionDeps, input: ProvisionInput): Promise<ProvisionResult> {
   const started = performance.now();
-  const settings = settingsOf(input.options);
+  const settings = settingsOf(input.options, deps.remainingMs?.());
   const hints = dedupeHints(input.hints);
   const sleep = deps.sleep ?? realSleep;
+  const leaseClock = deps.leaseClock ?? systemClock;
   const lease = await acquireProvisioningLease(
-    { store: deps.store, log: deps.log, clock: deps.leaseClock ?? systemClock, sleep },
+    { store: deps.store, log: deps.log, clock: leaseClock, sleep },
     {
       holder: settings.holder,
       ttlMs: settings.leaseTtlMs,
@@ -73,21 +91,29 @@ export async function provision(deps: ProvisionDeps, input: ProvisionInput): Pro
     deps.log.warn('another provisioning run holds the lease, deferring', { pods: hints.length });
     return { ...emptyResult(hints.length), deferred: true, totalMs: performance.now() - started };
   }
+  const fence = new LaunchFence({ ...deps, clock: leaseClock }, lease, {
+    reserveMs: settings.launchReserveMs,
+    ttlMs: () => {
+      const remaining = deps.remainingMs?.();
+      return remaining === undefined ? settings.leaseTtlMs : remaining + LEASE_GRACE_MS;
+    },
+  });
   try {
-    return await run(deps, hints, settings, sleep, started);
+    return await run({ ...deps, sleep, fence }, hints, settings, started);
   } finally {
-    await releaseProvisioningLease(deps, lease);
+    await releaseProvisioningLease(deps, fence.lease);
   }
 }
 
 /** Planning rounds per run: a round follows when claims found no capacity (their pods are re-planned). */
 const MAX_ROUNDS = 3;
 
+type RunDeps = ProvisionDeps & { readonly sleep: (ms: number) => Promise<void>; readonly fence: LaunchFence };
+
 async function run(
-  deps: ProvisionDeps,
+  deps: RunDeps,
   hints: readonly PodRefDetail[],
   settings: Settings,
-  sleep: (ms: number) => Promise<void>,
   started: number,
 ): Promise<ProvisionResult> {
   const snapshot = await readClusterSnapshot(deps.cluster, deps.log);
@@ -120,7 +146,7 @@ async function run(
     for (const w of written) if (w.status === 'created') created.push(w.claim);
     for (const claim of created) logCreated(deps, claim);
     const launch = await launchClaims(
-      { ...deps, sleep },
+      deps,
       [...resume, ...created],
       planned.pools,
       settings.maxLaunchAttempts,
@@ -131,6 +157,13 @@ async function run(
       created.filter((c) => !failedIds.has(c.id)),
     );
     acc.add(created, launch, nominations, planned.schedulingMs);
+    if (deps.fence.stopReason) {
+      deps.log.warn('provisioning run stops launching, the next run resumes its pending nodeclaims', {
+        reason: deps.fence.stopReason,
+        pending: launch.stopped.length,
+      });
+      break;
+    }
     if (!foundNoCapacity(launch)) break;
     if (round < MAX_ROUNDS)
       deps.log.info('re-planning the pods of nodeclaims that found no capacity', { round });

@@ -51,3 +51,79 @@ export async function releaseProvisioningLease(
     });
   }
 }
+
+/** Thrown instead of starting a launch once the run may no longer launch (see {@link LaunchFence}). */
+export class LaunchStopped extends Error {
+  constructor(reason: string) {
+    super(`not starting launches: ${reason}`);
+    this.name = 'LaunchStopped';
+  }
+}
+
+/** What a {@link LaunchFence} needs. */
+export interface FenceDeps {
+  readonly store: StateStore;
+  readonly clock: Clock;
+  readonly log: Log;
+  /** Wall milliseconds left before the invocation's deadline, when known. */
+  readonly remainingMs?: () => number;
+}
+
+/** The limits of a {@link LaunchFence}. */
+export interface FenceLimits {
+  /** TTL of a renewed lease. */
+  readonly ttlMs: () => number;
+  /** No launch starts with less than this left of the lease or of the invocation. */
+  readonly reserveMs: number;
+}
+
+/**
+ * Guards the start of each launch: a run launches only while it holds the provisioning lease with
+ * at least `reserveMs` left (renewing it when it runs low) and while its invocation has at least
+ * `reserveMs` left. A run that lost its lease, or an invocation past its deadline that keeps
+ * running (a timed-out Lambda), therefore never starts a CreateFleet that another run may repeat:
+ * another run can take the lease only after it expired, `reserveMs` after the last launch started.
+ * Once it refuses, it keeps refusing.
+ */
+export class LaunchFence {
+  private stopped?: string;
+
+  constructor(
+    private readonly deps: FenceDeps,
+    private current: Lease,
+    private readonly limits: FenceLimits,
+  ) {}
+
+  /** The lease as last acquired or renewed (release this one). */
+  get lease(): Lease {
+    return this.current;
+  }
+
+  /** Why launches stopped, if they did. */
+  get stopReason(): string | undefined {
+    return this.stopped;
+  }
+
+  /** Resolves when a launch may start; throws {@link LaunchStopped} otherwise. */
+  async check(): Promise<void> {
+    if (!this.stopped) this.stopped = await this.refusal();
+    if (this.stopped) throw new LaunchStopped(this.stopped);
+  }
+
+  private async refusal(): Promise<string | undefined> {
+    const { reserveMs } = this.limits;
+    const remaining = this.deps.remainingMs?.();
+    if (remaining !== undefined && remaining <= reserveMs)
+      return `the invocation has ${Math.round(remaining)} ms left`;
+    if (this.current.expiresAt - this.deps.clock.now() > reserveMs) return undefined;
+    const renewed = await this.deps.store.acquireLease(
+      this.current.name,
+      this.current.holder,
+      this.deps.clock.now(),
+      this.limits.ttlMs(),
+    );
+    if (!renewed) return 'another run took the provisioning lease';
+    this.current = renewed;
+    return undefined;
+  }
+}

@@ -26,18 +26,32 @@ export interface ProvisionDeps {
   readonly leaseClock?: Clock;
   /** Waits `ms` of real time (between lease attempts). Default: setTimeout. */
   readonly sleep?: (ms: number) => Promise<void>;
+  /**
+   * Wall milliseconds left before the invocation's deadline (Lambda's
+   * `context.getRemainingTimeInMillis`). With it, the lease lasts until shortly after the deadline
+   * and no launch starts within the launch reserve of it. Default: no deadline.
+   */
+  readonly remainingMs?: () => number;
 }
 
 /** Tuning of a run; every field has a default. */
 export interface ProvisionOptions {
   /** Who holds the provisioning lease (e.g. the Lambda request id). Default: a random id. */
   readonly holder?: string;
-  /** How long the lease is held at most (a crashed run frees it after this). Default 70 s. */
+  /**
+   * How long the lease is held at most (a crashed run frees it after this). Default: until 5 s
+   * after the invocation's deadline, 70 s when there is none.
+   */
   readonly leaseTtlMs?: number;
   /** How long a run waits for a lease another run holds before deferring. Default 20 s. */
   readonly leaseWaitMs?: number;
   /** Pause between lease attempts. Default 250 ms. */
   readonly leaseRetryMs?: number;
+  /**
+   * No launch starts with less than this left of the lease or of the invocation. Default 10 s
+   * (at most a quarter of the invocation's remaining time at the start).
+   */
+  readonly launchReserveMs?: number;
   /** Launch and registration timeouts armed on new claims. Default 5 min / 15 min. */
   readonly timeouts?: NodeClaimTimeouts;
   /** CreateFleet attempts per claim and run. Default 6. */
