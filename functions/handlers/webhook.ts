@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { admissionEvents } from '../core/admission/admission-events.js';
 import { allowedResponse, parseAdmissionReview } from '../core/admission/admission-review.js';
-import { type Dependencies, dependenciesFromEnv } from './runtime/dependencies.js';
+import type { Dependencies } from './runtime/dependencies.js';
 import {
   encodedBodyBytes,
   errorResponse,
@@ -12,6 +12,7 @@ import {
   lastPathSegment,
 } from './runtime/http-request.js';
 import { lambdaHandler, recordMetrics } from './runtime/lambda.js';
+import { webhookDependenciesFromEnv } from './runtime/webhook-dependencies.js';
 import { type SecretSource, secretMatches, webhookSecretSource } from './runtime/webhook-secret.js';
 
 /** Largest AdmissionReview body the webhook reads (bytes). */
@@ -82,4 +83,4 @@ export function createWebhookHandler(getDeps: () => WebhookDeps) {
   });
 }
 
-export const handler = createWebhookHandler(() => dependenciesFromEnv(process.env));
+export const handler = createWebhookHandler(() => webhookDependenciesFromEnv(process.env));

@@ -1,5 +1,4 @@
 import { createCloudProvider } from '../../adapters/aws/create-cloud-provider.js';
-import { createEventBridgeClient, EventBridgePublisher } from '../../adapters/aws/event-publisher.js';
 import { createSqsClient, SqsTimerScheduler } from '../../adapters/aws/timer-queue.js';
 import { createClusterApi, type KubeConnectionOptions } from '../../adapters/kube/create-cluster-api.js';
 import { createStateStore } from '../../adapters/store/create-state-store.js';
@@ -14,6 +13,7 @@ import type { Log } from '../../core/ports/log.js';
 import type { StateStore } from '../../core/ports/state-store.js';
 import { ENV } from '../../shared/env.js';
 import { clusterInfoOf, eksAddressOf, kubernetesVersionOf } from './cluster-facts.js';
+import { eventPublisherFor } from './event-publisher-for.js';
 import { logger } from './lambda.js';
 import { powertoolsLog } from './log.js';
 import { requireSetting, type Settings, settingsFromEnv } from './settings.js';
@@ -61,15 +61,7 @@ const BUILDERS: Builders = {
       defaultInstanceProfile: d.settings.instanceProfileName,
       now: () => d.clock.now(),
     }),
-  events: (d) =>
-    new EventBridgePublisher(
-      createEventBridgeClient({
-        region: d.settings.region,
-        endpoint: d.settings.endpoints.eventBridge,
-        credentials: d.settings.credentials,
-      }),
-      { busName: d.settings.busName, clock: d.clock },
-    ),
+  events: (d) => eventPublisherFor(d.settings, d.clock),
   timers: (d) =>
     new SqsTimerScheduler(
       createSqsClient({
