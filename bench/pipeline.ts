@@ -73,7 +73,9 @@ async function run(pods: number): Promise<Result> {
   process.env.AWS_SECRET_ACCESS_KEY ??= SIMULATOR_CREDENTIALS.secretAccessKey;
   const cloud = await startSimulatedCloud({ seed: 1, autoAdvance: 1, timeScale: 1 });
   const runs: { scheduling: number }[] = [];
+  const t0 = Date.now();
   installJoinerHandlers(cloud, (line) => {
+    if (trace && line.includes(' provisioner ')) process.stderr.write(`\n+${Date.now() - t0} ms ${line}`);
     if (!line.includes('provisioning run finished')) return;
     const fields = JSON.parse(line.slice(line.indexOf('{'))) as Record<string, number>;
     runs.push({ scheduling: fields['scheduling-ms'] ?? 0 });
@@ -140,6 +142,7 @@ function measure(
     .invocations()
     .filter((i) => i.functionName === 'provisioner' && i.records > 0);
   const durations = invocations.map((i) => i.durationMs);
+  if (trace) for (const i of invocations) process.stderr.write(`\ninvocation ${JSON.stringify(i)}`);
   const latencies: number[] = [];
   for (const pod of recorder.pods.values()) {
     const instanceId = launchOf.get(pod.uid);
@@ -203,7 +206,14 @@ function print(results: readonly Result[]): void {
 }
 
 const json = process.argv.includes('--json');
-const sizes = process.argv.includes('--quick') ? [100] : [100, 1000];
+/** `--trace` prints the provisioner's log lines with their wall-clock offset on stderr. */
+const trace = process.argv.includes('--trace');
+const sizesArg = process.argv.find((a) => a.startsWith('--sizes='));
+const sizes = sizesArg
+  ? sizesArg.slice('--sizes='.length).split(',').map(Number)
+  : process.argv.includes('--quick')
+    ? [100]
+    : [100, 1000];
 const results: Result[] = [];
 for (const pods of sizes) results.push(await run(pods));
 if (json) console.log(JSON.stringify({ targets: TARGETS, results }, null, 2));

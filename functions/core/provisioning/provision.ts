@@ -49,7 +49,7 @@ function settingsOf(options: ProvisionOptions = {}, remainingMs?: number): Setti
       options.leaseWaitMs ?? 20_000,
       remainingMs === undefined ? Number.POSITIVE_INFINITY : Math.max(0, remainingMs - 2 * reserve),
     ),
-    leaseRetryMs: options.leaseRetryMs ?? 250,
+    leaseRetryMs: options.leaseRetryMs ?? 100,
     launchReserveMs: reserve,
     timeouts: options.timeouts ?? DEFAULT_TIMEOUTS,
     maxLaunchAttempts: options.maxLaunchAttempts,
@@ -98,15 +98,25 @@ export async function provision(deps: ProvisionDeps, input: ProvisionInput): Pro
       return remaining === undefined ? settings.leaseTtlMs : remaining + LEASE_GRACE_MS;
     },
   });
+  let outcome: RunOutcome;
   try {
-    return await run({ ...deps, sleep, fence }, hints, settings, started);
+    outcome = await run({ ...deps, sleep, fence }, hints, settings, started);
   } finally {
     await releaseProvisioningLease(deps, fence.lease);
   }
+  // Events are best effort and change no state: the next run need not wait for them.
+  await outcome.report();
+  return { ...outcome.result, totalMs: performance.now() - started };
 }
 
 /** Planning rounds per run: a round follows when claims found no capacity (their pods are re-planned). */
 const MAX_ROUNDS = 3;
+
+/** A run's result, and the reporting of its pod events (done after the lease is released). */
+interface RunOutcome {
+  readonly result: ProvisionResult;
+  readonly report: () => Promise<void>;
+}
 
 type RunDeps = ProvisionDeps & { readonly sleep: (ms: number) => Promise<void>; readonly fence: LaunchFence };
 
@@ -115,7 +125,7 @@ async function run(
   hints: readonly PodRefDetail[],
   settings: Settings,
   started: number,
-): Promise<ProvisionResult> {
+): Promise<RunOutcome> {
   const snapshot = await readClusterSnapshot(deps.cluster, deps.log);
   const acc = newAccumulator();
   let first: RunPlan | undefined;
@@ -169,9 +179,10 @@ async function run(
       deps.log.info('re-planning the pods of nodeclaims that found no capacity', { round });
   }
   if (!first || !last) throw new Error('provisioning run made no planning round');
-  await reportEvents(deps.cluster, last, acc.nominations);
+  const reported = last;
+  const report = () => reportEvents(deps.cluster, reported, acc.nominations);
   const pendingUids = new Set(first.pending.map((p) => p.metadata.uid));
-  return {
+  const result: ProvisionResult = {
     ...emptyResult(hints.length),
     staleHints: hints.filter((h) => !pendingUids.has(h.uid)).length,
     pendingPods: first.pending.length,
@@ -191,6 +202,7 @@ async function run(
     schedulingMs: acc.schedulingMs,
     totalMs: performance.now() - started,
   };
+  return { result, report };
 }
 
 /** Whether a round's failures came from capacity (offerings marked): their pods deserve another plan. */

@@ -45,7 +45,7 @@ export interface ProvisionOptions {
   readonly leaseTtlMs?: number;
   /** How long a run waits for a lease another run holds before deferring. Default 20 s. */
   readonly leaseWaitMs?: number;
-  /** Pause between lease attempts. Default 250 ms. */
+  /** Pause between lease attempts. Default 100 ms. */
   readonly leaseRetryMs?: number;
   /**
    * No launch starts with less than this left of the lease or of the invocation. Default 10 s

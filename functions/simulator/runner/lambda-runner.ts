@@ -241,7 +241,13 @@ export class LambdaRunner {
     return semaphore.run(() => this.callNow(name, event));
   }
 
-  /** Calls the handler with a context, failing it after the (scaled) function timeout. */
+  /**
+   * Calls the handler with a context, failing it after the (scaled) function timeout. Unlike real
+   * Lambda, which stops the runtime at the timeout, a timed-out handler here keeps running in the
+   * background (a promise cannot be killed) while the runner reports the failure and SQS retries
+   * the batch. Handlers that start side effects must therefore observe
+   * `context.getRemainingTimeInMillis()` (0 after the timeout) and start none near the deadline.
+   */
   private async callNow(name: FunctionName, event: RunnerEvent): Promise<unknown> {
     const handler = this.handlers.get(name);
     if (!handler) throw new Error(`no handler registered for function '${name}'`);
