@@ -50,11 +50,16 @@ interface TypeOffers {
   readonly other: RankedOption[];
 }
 
+/** Orders names by code unit (fast, deterministic: ties are frequent, as zones share prices). */
+function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 function byPrice(a: RankedOption, b: RankedOption): number {
   return (
     a.option.price - b.option.price ||
-    a.option.instanceType.localeCompare(b.option.instanceType) ||
-    a.option.zone.localeCompare(b.option.zone)
+    compareNames(a.option.instanceType, b.option.instanceType) ||
+    compareNames(a.option.zone, b.option.zone)
   );
 }
 
@@ -102,16 +107,29 @@ function typeKey(claim: Claim, t: TypeEntry, preferred: CapacityType): TypeKey {
 /**
  * The claim's instance types, at most `maxTypes`: those offered with the preferred capacity type
  * first, by their cheapest such offering, then those only the other capacity type offers (the
- * fallback), by price; ties by name.
+ * fallback), by price; ties by name. The claim's options come cheapest first (by any offering), so
+ * the scan stops once `maxTypes` types are found and the next type costs more than all of them.
  */
 function chooseTypes(claim: Claim, preferred: CapacityType, maxTypes: number): TypeOffers[] {
   const keys: TypeKey[] = [];
+  let found = 0;
+  let highest = Number.NEGATIVE_INFINITY;
+  let previous = Number.NEGATIVE_INFINITY;
+  let sorted = true;
   for (const i of claim.options) {
-    const key = typeKey(claim, claim.pool.types[i], preferred);
-    if (key.preferred < Number.POSITIVE_INFINITY || key.other < Number.POSITIVE_INFINITY) keys.push(key);
+    const t = claim.pool.types[i];
+    sorted &&= t.minPrice >= previous;
+    previous = t.minPrice;
+    if (sorted && found >= maxTypes && t.minPrice > highest) break;
+    const key = typeKey(claim, t, preferred);
+    if (key.preferred < Number.POSITIVE_INFINITY) {
+      found++;
+      highest = Math.max(highest, key.preferred);
+      keys.push(key);
+    } else if (key.other < Number.POSITIVE_INFINITY) keys.push(key);
   }
   keys.sort(
-    (a, b) => a.preferred - b.preferred || a.other - b.other || a.type.it.name.localeCompare(b.type.it.name),
+    (a, b) => a.preferred - b.preferred || a.other - b.other || compareNames(a.type.it.name, b.type.it.name),
   );
   return keys.slice(0, maxTypes).map((k) => typeOffers(claim, k.type, preferred));
 }
@@ -122,7 +140,14 @@ function chooseTypes(claim: Claim, preferred: CapacityType, maxTypes: number): T
  * ranked cheapest first.
  */
 function capPart(parts: readonly RankedOption[][], budget: number): RankedOption[] {
-  return parts.flat().slice(0, Math.max(0, budget)).sort(byPrice);
+  const kept: RankedOption[] = [];
+  for (const part of parts) {
+    for (const option of part) {
+      if (kept.length >= budget) return kept.sort(byPrice);
+      kept.push(option);
+    }
+  }
+  return kept.sort(byPrice);
 }
 
 /**
