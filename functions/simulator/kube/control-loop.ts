@@ -24,6 +24,8 @@ const WATCHED = new Set([
 /** The loop; `stop()` ends it. */
 export class ControlLoop {
   private pending?: NodeJS.Immediate;
+  /** A controllers pass is queued and has not started reading yet: further changes wait for it. */
+  private passQueued = false;
   private stopped = false;
   private readonly unsubscribe: () => void;
 
@@ -60,10 +62,15 @@ export class ControlLoop {
   }
 
   private onEvent(e: StoreEvent): void {
-    if (this.stopped || !WATCHED.has(e.resource) || this.pending) return;
+    if (this.stopped || !WATCHED.has(e.resource) || this.pending || this.passQueued) return;
     this.pending = setImmediate(() => {
       this.pending = undefined;
+      this.passQueued = true;
       void this.tasks.run('controllers', async () => {
+        // Lets the event loop serve requests between passes; changes until the pass starts reading
+        // are covered by it, later ones (its own writes included) queue one more pass.
+        await new Promise((r) => setImmediate(r));
+        this.passQueued = false;
         await reconcileReplicas(this.api);
         await reconcileDaemonSets(this.api);
         await collectGarbage(this.api);

@@ -73,12 +73,25 @@ export class KubeApi {
 
   /** A filtered, paginated list. */
   list(type: ResourceType, options: ListOptions = {}): ListPage {
-    const namespace = type.namespaced ? options.namespace : undefined;
-    const items = this.store
-      .list(storageKey(type), namespace)
-      .filter(selectorFilter({ ...options, namespace }))
-      .map((o) => this.present(type, o));
+    const items = this.view(type, options).map((o) => this.present(type, structuredClone(o)));
     return paginate(items, options, this.store.currentVersion());
+  }
+
+  /**
+   * The stored objects matching `options` (namespace and selectors; no pagination), ordered by
+   * namespace and name, without copies: for the simulator's own read-only passes. Callers must not
+   * modify the objects (writes go through the verbs, which copy).
+   */
+  view(type: ResourceType, options: ListOptions = {}): readonly KubeObject[] {
+    const namespace = type.namespaced ? options.namespace : undefined;
+    const all = this.store.view(storageKey(type), namespace);
+    if (!options.labelSelector && !options.fieldSelector) return all;
+    return all.filter(selectorFilter({ ...options, namespace }));
+  }
+
+  /** The stored object itself or undefined, without a copy: for read-only use (see `view`). */
+  peek(type: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
+    return this.store.peek(storageKey(type), this.ns(type, namespace), name);
   }
 
   /** Creates an object (the main resource). */

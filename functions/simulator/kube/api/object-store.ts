@@ -35,6 +35,10 @@ export class ObjectStore {
   /** Highest resourceVersion no longer in the history. */
   private compactedThrough = 0;
   private readonly listeners = new Set<StoreListener>();
+  /** Per resource, its keys in order; dropped when an object is added or removed. */
+  private readonly sortedKeys = new Map<string, string[]>();
+  /** Per resource, its stored objects in key order; dropped on every change. */
+  private readonly sorted = new Map<string, KubeObject[]>();
 
   constructor(private readonly historyLimit = 5000) {}
 
@@ -51,12 +55,33 @@ export class ObjectStore {
 
   /** Copies of the objects of a resource (one namespace or all), ordered by namespace and name. */
   list(resource: string, namespace?: string): KubeObject[] {
+    return this.view(resource, namespace).map((o) => structuredClone(o));
+  }
+
+  /**
+   * The stored objects themselves (no copies), ordered by namespace and name: for read-only use.
+   * Stored objects are never changed in place (a write stores a new object), so the array is a
+   * consistent snapshot; callers must not modify the objects.
+   */
+  view(resource: string, namespace?: string): readonly KubeObject[] {
     const bucket = this.buckets.get(resource);
     if (!bucket) return [];
-    return [...bucket.entries()]
-      .filter(([, o]) => namespace === undefined || o.metadata.namespace === namespace)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([, o]) => structuredClone(o));
+    let all = this.sorted.get(resource);
+    if (!all) {
+      let keys = this.sortedKeys.get(resource);
+      if (!keys) {
+        keys = [...bucket.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+        this.sortedKeys.set(resource, keys);
+      }
+      all = Object.freeze(keys.map((k) => bucket.get(k) as KubeObject)) as KubeObject[];
+      this.sorted.set(resource, all);
+    }
+    return namespace === undefined ? all : all.filter((o) => o.metadata.namespace === namespace);
+  }
+
+  /** The stored object itself (no copy), or undefined: for read-only use. */
+  peek(resource: string, namespace: string | undefined, name: string): KubeObject | undefined {
+    return this.buckets.get(resource)?.get(keyOf(namespace, name));
   }
 
   /** Stores a new or changed object, stamping a new resourceVersion; returns the stored copy. */
@@ -68,6 +93,8 @@ export class ObjectStore {
     const stored = structuredClone(object);
     stored.metadata.resourceVersion = String(++this.version);
     bucket.set(key, stored);
+    this.sorted.delete(resource);
+    if (!old) this.sortedKeys.delete(resource);
     this.record({
       type: old ? 'MODIFIED' : 'ADDED',
       resource,
@@ -84,6 +111,8 @@ export class ObjectStore {
     const old = bucket?.get(keyOf(namespace, name));
     if (!bucket || !old) return undefined;
     bucket.delete(keyOf(namespace, name));
+    this.sorted.delete(resource);
+    this.sortedKeys.delete(resource);
     const gone = structuredClone(old);
     gone.metadata.resourceVersion = String(++this.version);
     this.record({ type: 'DELETED', resource, object: gone, oldObject: old, resourceVersion: this.version });

@@ -39,11 +39,11 @@ export function daemonSetWantsNode(ds: DaemonSet, node: Node): boolean {
 export async function reconcileDaemonSets(api: KubeApi): Promise<void> {
   const podType = api.typeOf('v1', 'Pod');
   const dsType = api.typeOf('apps/v1', 'DaemonSet');
-  const nodes = api.list(api.typeOf('v1', 'Node')).items as unknown as Node[];
-  for (const ds of api.list(dsType).items as unknown as DaemonSet[]) {
-    const pods = (api.list(podType, { namespace: ds.metadata.namespace }).items as unknown as Pod[]).filter(
-      (p) => (p.metadata.ownerReferences ?? []).some((r) => r.uid === ds.metadata.uid),
-    );
+  const nodes = api.view(api.typeOf('v1', 'Node')) as unknown as readonly Node[];
+  for (const ds of api.view(dsType) as unknown as readonly DaemonSet[]) {
+    const pods = (
+      api.view(podType, { namespace: ds.metadata.namespace }) as unknown as readonly Pod[]
+    ).filter((p) => (p.metadata.ownerReferences ?? []).some((r) => r.uid === ds.metadata.uid));
     for (const node of nodes) {
       const mine = pods.filter(
         (p) => p.spec.nodeName === node.metadata.name && !p.metadata.deletionTimestamp,

@@ -10,7 +10,7 @@ import type { KubeObject } from '../api/object-store.js';
 /** Removes pods whose node is gone, and objects whose controller owner is gone. */
 export async function collectGarbage(api: KubeApi): Promise<void> {
   const podType = api.typeOf('v1', 'Pod');
-  const nodes = new Set(api.list(api.typeOf('v1', 'Node')).items.map((n) => n.metadata.name));
+  const nodes = new Set(api.view(api.typeOf('v1', 'Node')).map((n) => n.metadata.name));
   const owners = new Set<string>();
   for (const [v, k] of [
     ['apps/v1', 'ReplicaSet'],
@@ -18,7 +18,7 @@ export async function collectGarbage(api: KubeApi): Promise<void> {
     ['apps/v1', 'DaemonSet'],
     ['apps/v1', 'StatefulSet'],
   ]) {
-    for (const o of api.list(api.typeOf(v, k)).items) owners.add(o.metadata.uid ?? '');
+    for (const o of api.view(api.typeOf(v, k))) owners.add(o.metadata.uid ?? '');
   }
   const orphaned = (o: KubeObject): boolean =>
     (o.metadata.ownerReferences ?? []).some(
@@ -27,19 +27,19 @@ export async function collectGarbage(api: KubeApi): Promise<void> {
         ['ReplicaSet', 'Deployment', 'DaemonSet', 'StatefulSet'].includes(r.kind) &&
         !owners.has(r.uid ?? ''),
     );
-  for (const pod of api.list(podType).items) {
+  for (const pod of api.view(podType)) {
     const nodeName = (pod as unknown as Pod).spec.nodeName;
     if ((nodeName && !nodes.has(nodeName)) || orphaned(pod)) api.remove(podType, pod);
   }
   const rsType = api.typeOf('apps/v1', 'ReplicaSet');
-  for (const rs of api.list(rsType).items) if (orphaned(rs)) api.remove(rsType, rs);
+  for (const rs of api.view(rsType)) if (orphaned(rs)) api.remove(rsType, rs);
 }
 
 /** Writes each PDB's status (expected, healthy, desired, disruptions allowed) when it changed. */
 export async function updateBudgets(api: KubeApi): Promise<void> {
   const pdbType = api.typeOf('policy/v1', 'PodDisruptionBudget');
-  const pods = api.list(api.typeOf('v1', 'Pod')).items;
-  for (const pdb of api.list(pdbType).items as unknown as PodDisruptionBudget[]) {
+  const pods = api.view(api.typeOf('v1', 'Pod'));
+  for (const pdb of api.view(pdbType) as unknown as readonly PodDisruptionBudget[]) {
     const status = {
       ...pdb.status,
       ...budgetStatus(pdb, pods),

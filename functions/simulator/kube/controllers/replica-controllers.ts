@@ -50,15 +50,13 @@ const isReady = (p: Pod): boolean =>
 export async function reconcileReplicas(api: KubeApi): Promise<void> {
   const rsType = api.typeOf('apps/v1', 'ReplicaSet');
   const deployType = api.typeOf('apps/v1', 'Deployment');
-  for (const d of api.list(deployType).items as Workload[]) await reconcileDeployment(api, d);
-  for (const rs of api.list(rsType).items as Workload[]) await reconcileReplicaSet(api, rs);
-  for (const d of api.list(deployType).items as Workload[])
+  for (const d of api.view(deployType) as readonly Workload[]) await reconcileDeployment(api, d);
+  for (const rs of api.view(rsType) as readonly Workload[]) await reconcileReplicaSet(api, rs);
+  for (const d of api.view(deployType) as readonly Workload[])
     await writeStatus(
       api,
       d,
-      api
-        .list(rsType, { namespace: d.metadata.namespace })
-        .items.filter((rs) => ownedBy(rs, d)) as Workload[],
+      api.view(rsType, { namespace: d.metadata.namespace }).filter((rs) => ownedBy(rs, d)) as Workload[],
     );
 }
 
@@ -68,8 +66,8 @@ async function reconcileDeployment(api: KubeApi, d: Workload): Promise<void> {
   const hash = templateHash(d.spec.template);
   const name = `${d.metadata.name}-${hash}`;
   const owned = api
-    .list(rsType, { namespace: d.metadata.namespace })
-    .items.filter((rs) => ownedBy(rs, d)) as Workload[];
+    .view(rsType, { namespace: d.metadata.namespace })
+    .filter((rs) => ownedBy(rs, d)) as Workload[];
   const replicas = d.spec.replicas ?? 1;
   const current = owned.find((rs) => rs.metadata.name === name);
   if (!current) {
@@ -120,7 +118,7 @@ async function reconcileDeployment(api: KubeApi, d: Workload): Promise<void> {
 
 async function reconcileReplicaSet(api: KubeApi, rs: Workload): Promise<void> {
   const podType = api.typeOf('v1', 'Pod');
-  const pods = (api.list(podType, { namespace: rs.metadata.namespace }).items as unknown as Pod[]).filter(
+  const pods = (api.view(podType, { namespace: rs.metadata.namespace }) as unknown as readonly Pod[]).filter(
     (p) =>
       ownedBy(p as unknown as KubeObject, rs) ||
       (!p.metadata.ownerReferences?.length && matchesLabelSelector(rs.spec.selector, p.metadata.labels)),

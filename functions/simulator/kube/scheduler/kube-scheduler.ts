@@ -103,14 +103,16 @@ export class KubeScheduler {
   /** One pass: bind what fits, mark the rest Unschedulable. */
   async pass(): Promise<void> {
     const podType = this.api.typeOf('v1', 'Pod');
-    const pods = this.api.list(podType).items as unknown as Pod[];
-    const nodes = (this.api.list(this.api.typeOf('v1', 'Node')).items as unknown as Node[]).map((n) =>
+    const pods = this.api.view(podType) as unknown as readonly Pod[];
+    const nodes = (this.api.view(this.api.typeOf('v1', 'Node')) as unknown as readonly Node[]).map((n) =>
       schedulerNode(n, pods),
     );
-    const pvs = this.api.list(this.api.typeOf('v1', 'PersistentVolume'))
-      .items as unknown as PersistentVolume[];
-    const pvcs = this.api.list(this.api.typeOf('v1', 'PersistentVolumeClaim'))
-      .items as unknown as PersistentVolumeClaim[];
+    const pvs = this.api.view(
+      this.api.typeOf('v1', 'PersistentVolume'),
+    ) as unknown as readonly PersistentVolume[];
+    const pvcs = this.api.view(
+      this.api.typeOf('v1', 'PersistentVolumeClaim'),
+    ) as unknown as readonly PersistentVolumeClaim[];
     const pending = pods.filter(
       (p) =>
         !p.spec.nodeName &&
@@ -147,7 +149,7 @@ export class KubeScheduler {
   private async markUnschedulable(key: string, message: string): Promise<void> {
     const [namespace, name] = key.split('/');
     const podType = this.api.typeOf('v1', 'Pod');
-    const pod = this.api.find(podType, namespace, name) as unknown as Pod | undefined;
+    const pod = this.api.peek(podType, namespace, name) as unknown as Pod | undefined;
     if (!pod) return;
     const conditions = pod.status?.conditions ?? [];
     const current = conditions.find((c) => c.type === 'PodScheduled');
