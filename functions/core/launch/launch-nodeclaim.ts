@@ -7,7 +7,13 @@ import type { CloudInstance, CloudProvider } from '../ports/cloud-provider.js';
 import { ConflictError, type OfferingKey, type StateStore } from '../ports/state-store.js';
 import { classifyFleetErrors } from './fleet-errors.js';
 import type { InstanceFacts } from './launch-context.js';
-import { clientToken, nextAttemptOptions } from './launch-options.js';
+import {
+  type AttemptOptions,
+  attemptRecord,
+  clientToken,
+  nextAttemptOptions,
+  recordedAttempt,
+} from './launch-options.js';
 
 /** The ports a launch uses. */
 export interface LaunchDeps {
@@ -43,11 +49,13 @@ export type LaunchResult =
 
 /**
  * Launches a Pending nodeclaim: adopts an instance a crashed earlier attempt left (found by its
- * nodeclaim tag), else makes CreateFleet attempts — each first recorded on the claim with a
- * version-checked write, so two invocations never launch the same claim — marking offerings
- * unavailable on capacity errors and retrying with what remains (spot, then on-demand). Ends with
- * the claim Launched, or Gone with a failure and its pods released. A lost version race is
- * `skipped`; unexpected errors (e.g. throttling beyond retries) propagate with the claim Pending.
+ * nodeclaim tag), else replays that attempt with its ClientToken (it may still be in flight or its
+ * instance not yet visible: EC2 answers a replay with the instance it launched, if any), then makes
+ * new CreateFleet attempts — each first recorded on the claim with a version-checked write, so two
+ * invocations never launch the same claim — marking offerings unavailable on capacity errors and
+ * retrying with what remains (spot, then on-demand). Ends with the claim Launched, or Gone with a
+ * failure and its pods released. A lost version race is `skipped`; unexpected errors (e.g.
+ * throttling beyond retries) propagate with the claim Pending.
  */
 export async function launchNodeClaim(
   deps: LaunchDeps,
@@ -67,55 +75,63 @@ export async function launchNodeClaim(
           adopted: true,
           marked,
         };
+      const replay = recordedAttempt(claim);
+      const replayed = replay && (await attempt(deps, config, claim, replay, marked));
+      if (replayed) return replayed;
     }
     const maxAttempts = config.maxAttempts ?? 6;
-    for (let attempt = 0; attempt < maxAttempts; attempt++) {
+    for (let n = 0; n < maxAttempts; n++) {
       const unavailable = [...(await deps.store.listUnavailableOfferings(deps.clock.now())), ...marked];
       const next = nextAttemptOptions(claim.options, unavailable);
       if (!next) return fail(deps, claim, 'NoCapacity', 'every option of the claim is unavailable', marked);
-      claim = await deps.store.updateNodeClaim({ ...claim, launchAttempts: claim.launchAttempts + 1 });
-      const outcome = await deps.cloud.launch({
-        claim,
-        nodePool: config.nodePool,
-        nodeClass: config.nodeClass,
-        options: next.options,
-        capacityType: next.capacityType,
-        clientToken: clientToken(claim.launchToken, claim.launchAttempts),
-        instanceFacts: config.instanceFacts,
+      claim = await deps.store.updateNodeClaim({
+        ...claim,
+        launchAttempts: claim.launchAttempts + 1,
+        lastAttempt: attemptRecord(next),
       });
-      const classified = classifyFleetErrors(outcome.errors, next.options);
-      await markUnavailable(deps, classified.unavailable);
-      marked.push(...classified.unavailable.map((u) => u.offering));
-      if (outcome.ok) {
-        const price = claim.options.find(
-          (o) =>
-            o.instanceType === outcome.instance.instanceType &&
-            o.zone === outcome.instance.zone &&
-            o.capacityType === outcome.instance.capacityType,
-        )?.price;
-        const instance =
-          price === undefined || outcome.instance.price !== undefined
-            ? outcome.instance
-            : { ...outcome.instance, price };
-        return {
-          outcome: 'launched',
-          claim: await markLaunched(deps, claim, instance),
-          adopted: false,
-          marked,
-        };
-      }
-      if (classified.unavailable.length === 0) {
-        const message =
-          classified.fatal.map((e) => `${e.code}: ${e.message}`).join('; ') ||
-          'CreateFleet returned no instance';
-        return fail(deps, claim, 'LaunchFailed', message, marked);
-      }
+      const result = await attempt(deps, config, claim, next, marked);
+      if (result) return result;
     }
     return fail(deps, claim, 'LaunchFailed', `no instance after ${maxAttempts} attempts`, marked);
   } catch (error) {
     if (error instanceof ConflictError) return { outcome: 'skipped', reason: error.message };
     throw error;
   }
+}
+
+/**
+ * Sends the claim's current attempt (ClientToken of `claim.launchAttempts`) and marks the
+ * offerings it found without capacity (also in `marked`). The launch's result when it launched or
+ * failed for good; undefined when capacity errors leave other options to try.
+ */
+async function attempt(
+  deps: LaunchDeps,
+  config: LaunchConfig,
+  claim: NodeClaim,
+  options: AttemptOptions,
+  marked: OfferingKey[],
+): Promise<LaunchResult | undefined> {
+  const outcome = await deps.cloud.launch({
+    claim,
+    nodePool: config.nodePool,
+    nodeClass: config.nodeClass,
+    options: options.options,
+    capacityType: options.capacityType,
+    clientToken: clientToken(claim.launchToken, claim.launchAttempts),
+    instanceFacts: config.instanceFacts,
+  });
+  const classified = classifyFleetErrors(outcome.errors, options.options);
+  await markUnavailable(deps, classified.unavailable);
+  marked.push(...classified.unavailable.map((u) => u.offering));
+  if (outcome.ok) {
+    const instance =
+      outcome.instance.price === undefined ? withPlannedPrice(outcome.instance, claim) : outcome.instance;
+    return { outcome: 'launched', claim: await markLaunched(deps, claim, instance), adopted: false, marked };
+  }
+  if (classified.unavailable.length > 0) return undefined;
+  const message =
+    classified.fatal.map((e) => `${e.code}: ${e.message}`).join('; ') || 'CreateFleet returned no instance';
+  return fail(deps, claim, 'LaunchFailed', message, marked);
 }
 
 async function markUnavailable(
@@ -150,20 +166,30 @@ async function fail(
   return { outcome: 'failed', claim: gone, reason: `${reason}: ${message}`, marked };
 }
 
-function fromCloud(instance: CloudInstance, claim: NodeClaim): LaunchedInstance {
+/** The planned price of the offering an instance runs on, when the launch did not report one. */
+function withPlannedPrice<T extends OfferingKey & { readonly price?: number }>(
+  instance: T,
+  claim: NodeClaim,
+): T {
   const price = claim.options.find(
     (o) =>
       o.instanceType === instance.instanceType &&
       o.zone === instance.zone &&
       o.capacityType === instance.capacityType,
   )?.price;
-  return {
-    instanceId: instance.instanceId,
-    instanceType: instance.instanceType,
-    zone: instance.zone,
-    capacityType: instance.capacityType,
-    ...(price === undefined ? {} : { price }),
-    ...(instance.imageId ? { imageId: instance.imageId } : {}),
-    providerId: `aws:///${instance.zone}/${instance.instanceId}`,
-  };
+  return price === undefined ? instance : { ...instance, price };
+}
+
+function fromCloud(instance: CloudInstance, claim: NodeClaim): LaunchedInstance {
+  return withPlannedPrice(
+    {
+      instanceId: instance.instanceId,
+      instanceType: instance.instanceType,
+      zone: instance.zone,
+      capacityType: instance.capacityType,
+      ...(instance.imageId ? { imageId: instance.imageId } : {}),
+      providerId: `aws:///${instance.zone}/${instance.instanceId}`,
+    },
+    claim,
+  );
 }

@@ -1,4 +1,4 @@
-import type { NodeClaimOption } from '../nodeclaim/nodeclaim.js';
+import type { LaunchAttempt, NodeClaim, NodeClaimOption } from '../nodeclaim/nodeclaim.js';
 import type { OfferingKey } from '../ports/state-store.js';
 
 /** The most overrides joiner puts in one CreateFleet request. */
@@ -40,6 +40,24 @@ export function nextAttemptOptions(
 /** The claim's preferred capacity type (its first option's), then the other one. */
 function capacityTypeOrder(options: readonly NodeClaimOption[]): readonly AttemptOptions['capacityType'][] {
   return options[0]?.capacityType === 'on-demand' ? ['on-demand', 'spot'] : ['spot', 'on-demand'];
+}
+
+/** The record of an attempt kept on its claim (see {@link LaunchAttempt}). */
+export function attemptRecord(attempt: AttemptOptions): LaunchAttempt {
+  return { capacityType: attempt.capacityType, offerings: attempt.options.map(offeringKey) };
+}
+
+/**
+ * The options of the claim's latest recorded attempt, in the order it sent them; undefined when
+ * none was recorded (a claim written before attempts were recorded) or its offerings are unknown.
+ */
+export function recordedAttempt(claim: NodeClaim): AttemptOptions | undefined {
+  const recorded = claim.lastAttempt;
+  if (!recorded || recorded.offerings.length === 0) return undefined;
+  const byKey = new Map(claim.options.map((o) => [offeringKey(o), o]));
+  const options = recorded.offerings.map((key) => byKey.get(key));
+  if (options.some((o) => o === undefined)) return undefined;
+  return { capacityType: recorded.capacityType, options: options as NodeClaimOption[] };
 }
 
 /** The CreateFleet ClientToken of attempt `attempt` of a claim (<= 64 ASCII characters, stable). */

@@ -52,6 +52,17 @@ export type TimerKind =
   | 'drainStep'
   | 'terminationCheck';
 
+/**
+ * One CreateFleet attempt: its capacity type and the offerings it offered (keys
+ * `instanceType|zone|capacityType`, in request order). Sent again with the same ClientToken it
+ * returns the same instance, so a run resuming a claim whose attempt may still be in flight never
+ * launches a second one.
+ */
+export interface LaunchAttempt {
+  readonly capacityType: 'spot' | 'on-demand';
+  readonly offerings: readonly string[];
+}
+
 /** What was actually launched. */
 export interface LaunchedInstance {
   readonly instanceId: string;
@@ -92,6 +103,8 @@ export interface NodeClaim {
   readonly launchToken: string;
   /** Number of CreateFleet attempts made so far (each attempt has its own ClientToken). */
   readonly launchAttempts: number;
+  /** What the latest attempt asked for, recorded before it was sent, so a resumed launch can replay it. */
+  readonly lastAttempt?: LaunchAttempt;
   readonly state: NodeClaimState;
   /** Optimistic-concurrency version; the store bumps it on every write. */
   readonly version: number;

@@ -246,6 +246,26 @@ describe('EC2 cloud provider against the simulated EC2', () => {
     expect(ec2Sim.state.instances.size).toBe(count);
   });
 
+  it('replays the crashed attempt with its ClientToken when the instance is not yet found by tag', async () => {
+    const claim = await created(pendingClaim('multus-h', [offer('m6g.large', 'us-west-2b', 'spot')]));
+    const first = await launchNodeClaim({ cloud, store, clock }, config, claim);
+    expect(first.outcome).toBe('launched');
+    const stale = await store.updateNodeClaim({
+      ...(await store.getNodeClaim('multus-h'))!,
+      state: 'Pending',
+      instance: undefined,
+    });
+    const count = ec2Sim.state.instances.size;
+    // DescribeInstances by tag does not show the instance yet: the replay must not launch another.
+    const blind = Object.assign(Object.create(cloud), { findByNodeClaim: async () => undefined });
+    const again = await launchNodeClaim({ cloud: blind, store, clock }, config, stale);
+    expect(again).toMatchObject({ outcome: 'launched' });
+    if (again.outcome !== 'launched' || first.outcome !== 'launched') return;
+    expect(again.claim.instance?.instanceId).toBe(first.claim.instance?.instanceId);
+    expect(again.claim.launchAttempts).toBe(1);
+    expect(ec2Sim.state.instances.size).toBe(count);
+  });
+
   it('launches a claim once when two invocations race on it', async () => {
     const claim = await created(pendingClaim('multus-e', [offer('r5.large', 'us-west-2a', 'spot')]));
     const results = await Promise.all([

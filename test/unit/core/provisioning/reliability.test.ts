@@ -104,6 +104,57 @@ describe('provision: errors during launch', () => {
     expect(h.log.messages()).toContain('adopted instance of nodeclaim');
   });
 
+  it('replays the ClientToken when a CreateFleet answer is lost and its instance is not yet visible by tag', async () => {
+    const h = harness(await seedCluster(SEED_004));
+    const inner = h.cloud;
+    const answered = new Set<string>();
+    // EC2 launches, but the answer is lost (timeout) once per claim; DescribeInstances by tag lags.
+    const lossy: CloudProvider = {
+      launch: async (input) => {
+        const outcome = await inner.launch(input);
+        if (answered.has(input.claim.id)) return outcome;
+        answered.add(input.claim.id);
+        throw new Error('socket timeout after CreateFleet was sent');
+      },
+      terminate: (ids) => inner.terminate(ids),
+      get: (id) => inner.get(id),
+      findByNodeClaim: async () => undefined,
+      list: () => inner.list(),
+    };
+    const result = await provision({ ...h.deps, cloud: lossy }, { hints: [] });
+    expect(result).toMatchObject({ incomplete: false, failed: [] });
+    expect(result.launched).toHaveLength(4);
+    expect(h.cloud.instances).toHaveLength(4);
+    expect(new Set(result.launched.map((l) => l.instanceId)).size).toBe(4);
+  });
+
+  it('a run resuming a claim whose attempt a crashed run sent replays that attempt instead of launching another', async () => {
+    const h = harness(await seedCluster(SEED_004));
+    const inner = h.cloud;
+    let crashed = false;
+    const crashing: CloudProvider = {
+      launch: async (input) => {
+        if (crashed) throw new Error('process crashed');
+        await inner.launch(input);
+        crashed = true;
+        throw new Error('process crashed after CreateFleet');
+      },
+      terminate: (ids) => inner.terminate(ids),
+      get: (id) => inner.get(id),
+      findByNodeClaim: async () => undefined,
+      list: () => inner.list(),
+    };
+    const first = await provision({ ...h.deps, cloud: crashing }, { hints: [] });
+    expect(first.incomplete).toBe(true);
+    expect(h.cloud.instances).toHaveLength(4);
+    const sent = [...h.store.claims.values()].filter((c) => c.launchAttempts > 0);
+    expect(sent.every((c) => c.lastAttempt && c.lastAttempt.offerings.length > 0)).toBe(true);
+    const invisible: CloudProvider = { ...crashing, launch: (input) => inner.launch(input) };
+    const second = await provision({ ...h.deps, cloud: invisible }, { hints: [] });
+    expect(second.launched).toHaveLength(4);
+    expect(h.cloud.instances).toHaveLength(4);
+  });
+
   it('cancels a Pending claim that never launched when none of its pods is pending any more', async () => {
     const h = harness(await seedCluster(SEED_004));
     h.cluster.pods = [];
