@@ -46,25 +46,15 @@ export interface ClusterLookup {
 export class Ec2CloudProvider implements CloudProvider {
   constructor(private readonly options: Ec2CloudProviderOptions) {}
 
+  async prepare(input: Omit<LaunchInput, 'clientToken'>): Promise<void> {
+    const plan = await this.plan({ ...input, clientToken: '' });
+    if ('templates' in plan) await this.options.launchTemplates.ensure(plan.templates);
+  }
+
   async launch(input: LaunchInput): Promise<LaunchOutcome> {
     const { ec2 } = this.options;
-    const cluster = await this.clusterInfo();
-    let plan: LaunchPlan;
-    try {
-      const resolved = await resolveNodeClass(this.options.providers, cluster, input.nodeClass);
-      plan = planLaunch({
-        claim: input.claim,
-        nodeClass: input.nodeClass,
-        family: bootstrapFamily(input.nodeClass.amiFamily, input.nodeClass.amiSelectorTerms),
-        resolved,
-        options: input.options,
-        capacityType: input.capacityType,
-        clientToken: input.clientToken,
-        instanceFacts: input.instanceFacts,
-      });
-    } catch (error) {
-      return { ok: false, errors: [{ code: 'LaunchConfigurationError', message: (error as Error).message }] };
-    }
+    const plan = await this.plan(input);
+    if (!('templates' in plan)) return plan;
     await this.options.launchTemplates.ensure(plan.templates);
     const out = await ec2.createFleet(plan.request as unknown as CreateFleetCommandInput);
     const errors = fleetErrors(out);
@@ -87,6 +77,26 @@ export class Ec2CloudProvider implements CloudProvider {
         providerId: `aws:///${zone}/${instanceId}`,
       },
     };
+  }
+
+  /** The launch templates and CreateFleet request of an attempt, or the configuration error as its outcome. */
+  private async plan(input: LaunchInput): Promise<LaunchPlan | LaunchOutcome> {
+    const cluster = await this.clusterInfo();
+    try {
+      const resolved = await resolveNodeClass(this.options.providers, cluster, input.nodeClass);
+      return planLaunch({
+        claim: input.claim,
+        nodeClass: input.nodeClass,
+        family: bootstrapFamily(input.nodeClass.amiFamily, input.nodeClass.amiSelectorTerms),
+        resolved,
+        options: input.options,
+        capacityType: input.capacityType,
+        clientToken: input.clientToken,
+        instanceFacts: input.instanceFacts,
+      });
+    } catch (error) {
+      return { ok: false, errors: [{ code: 'LaunchConfigurationError', message: (error as Error).message }] };
+    }
   }
 
   /** Tags ENIs and volumes with the nodeclaim; Multus ENIs get no_manage and source/dest check off. */

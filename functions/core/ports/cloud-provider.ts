@@ -54,6 +54,12 @@ export interface CloudInstance {
  */
 export interface CloudProvider {
   launch(input: LaunchInput): Promise<LaunchOutcome>;
+  /**
+   * Gets ready for `launch` with these inputs without launching (e.g. resolves the NodeClass and
+   * creates its launch templates), so the launch that follows only sends CreateFleet. Optional;
+   * a failure here is left for the launch to report.
+   */
+  prepare?(input: Omit<LaunchInput, 'clientToken'>): Promise<void>;
   /** Terminates instances; already-terminated or unknown instances are not an error. */
   terminate(instanceIds: readonly string[]): Promise<void>;
   get(instanceId: string): Promise<CloudInstance | undefined>;

@@ -4,7 +4,8 @@
  * precise wake-up.
  */
 import type { InstanceFacts } from '../launch/launch-context.js';
-import { type LaunchResult, launchNodeClaim } from '../launch/launch-nodeclaim.js';
+import { type LaunchConfig, type LaunchResult, launchNodeClaim } from '../launch/launch-nodeclaim.js';
+import { nextAttemptOptions } from '../launch/launch-options.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import { nextTimer } from '../nodeclaim/state-machine.js';
 import type { Clock } from '../ports/clock.js';
@@ -56,6 +57,43 @@ export function instanceFactsOf(sp: SchedulingPool): (type: string) => InstanceF
   };
 }
 
+/** The pool, NodeClass and instance facts a claim launches with; undefined when its pool is gone. */
+function launchConfigOf(claim: NodeClaim, pools: readonly SchedulingPool[]): LaunchConfig | undefined {
+  const sp = pools.find((p) => p.pool.name === claim.nodePool);
+  if (!sp?.nodeClass) return undefined;
+  return { nodePool: sp.pool, nodeClass: sp.nodeClass, instanceFacts: instanceFactsOf(sp) };
+}
+
+/**
+ * Gets the cloud ready to launch `claims` (their NodeClass resolved, launch templates of their
+ * first attempt created) while they are being written, so their launches only send CreateFleet.
+ * Never rejects: a failure here is the launch's to report.
+ */
+export async function prepareLaunches(
+  deps: Pick<LaunchClaimsDeps, 'cloud' | 'log'>,
+  claims: readonly NodeClaim[],
+  pools: readonly SchedulingPool[],
+  unavailable: readonly OfferingKey[],
+): Promise<void> {
+  const { cloud } = deps;
+  if (!cloud.prepare) return;
+  await Promise.all(
+    claims.map(async (claim) => {
+      const config = launchConfigOf(claim, pools);
+      const first = nextAttemptOptions(claim.options, unavailable);
+      if (!config || !first) return;
+      try {
+        await cloud.prepare?.({ claim, ...config, ...first });
+      } catch (error) {
+        deps.log.debug('preparing the launch failed, the launch will retry', {
+          nodeclaim: claim.id,
+          error: (error as Error).message,
+        });
+      }
+    }),
+  );
+}
+
 /** Launches `claims` (Pending) in parallel. */
 export async function launchClaims(
   deps: LaunchClaimsDeps,
@@ -92,6 +130,7 @@ function fencedCloud(deps: LaunchClaimsDeps): CloudProvider {
       await fence.check();
       return cloud.launch(input);
     },
+    ...(cloud.prepare ? { prepare: (input) => cloud.prepare!(input) } : {}),
     terminate: (ids) => cloud.terminate(ids),
     get: (id) => cloud.get(id),
     findByNodeClaim: (id) => cloud.findByNodeClaim(id),
@@ -113,18 +152,13 @@ async function launchOne(
   pools: readonly SchedulingPool[],
   maxAttempts: number | undefined,
 ): Promise<OneOutcome> {
-  const sp = pools.find((p) => p.pool.name === claim.nodePool);
-  if (!sp?.nodeClass) {
+  const found = launchConfigOf(claim, pools);
+  if (!found) {
     const reason = `nodepool ${claim.nodePool} or its NodeClass is gone`;
     deps.log.error('cannot launch nodeclaim', { nodeclaim: claim.id, reason });
     return { failed: { nodeClaim: claim.id, reason }, marked: [], incomplete: false };
   }
-  const config = {
-    nodePool: sp.pool,
-    nodeClass: sp.nodeClass,
-    instanceFacts: instanceFactsOf(sp),
-    maxAttempts,
-  };
+  const config = { ...found, maxAttempts };
   let current = claim;
   for (let attempt = 1; ; attempt++) {
     try {

@@ -9,9 +9,10 @@ import { DEFAULT_TIMEOUTS } from '../nodeclaim/state-machine.js';
 import { systemClock } from '../ports/clock.js';
 import { readClusterSnapshot } from './cluster-snapshot.js';
 import { IN_FLIGHT_STATES } from './in-flight.js';
-import { type LaunchClaimsOutcome, launchClaims } from './launch-claims.js';
+import { type LaunchClaimsOutcome, launchClaims, prepareLaunches } from './launch-claims.js';
 import { logPlan, type Nominations, nominationsOf, reportEvents } from './nominations.js';
 import { planRun, type RunPlan } from './plan-run.js';
+import { claimFromPlan } from './planned-claims.js';
 import type { Nomination } from './pod-events.js';
 import { acquireProvisioningLease, LaunchFence, releaseProvisioningLease } from './provisioning-lease.js';
 import { claimsToResume } from './resume-claims.js';
@@ -147,11 +148,22 @@ async function run(
     }
     last = planned;
     logPlan(deps.log, planned);
-    const written = await Promise.all(
-      planned.plan.nodeClaims.map((c) =>
-        writeClaim(deps, c, planned.pools, planned.podsById, settings.timeouts),
+    const now = deps.clock.now();
+    const [written] = await Promise.all([
+      Promise.all(
+        planned.plan.nodeClaims.map((c) =>
+          writeClaim(deps, c, planned.pools, planned.podsById, settings.timeouts),
+        ),
       ),
-    );
+      prepareLaunches(
+        deps,
+        planned.plan.nodeClaims.map((c) =>
+          claimFromPlan(c, planned.pools, planned.podsById, now, settings.timeouts),
+        ),
+        planned.pools,
+        unavailable,
+      ),
+    ]);
     const created: NodeClaim[] = [];
     for (const w of written) if (w.status === 'created') created.push(w.claim);
     for (const claim of created) logCreated(deps, claim);

@@ -203,6 +203,18 @@ describe('EC2 cloud provider against the simulated EC2', () => {
     expect(after).toBe(before);
   });
 
+  it('prepare creates the launch templates of an attempt without launching; the launch then creates none', async () => {
+    const claim = await created(pendingClaim('multus-p', [offer('m6g.xlarge', 'us-west-2c', 'on-demand')]));
+    const templates = () => ec2Sim.state.launchTemplates.size;
+    const instances = ec2Sim.state.instances.size;
+    const before = templates();
+    await cloud.prepare({ claim, ...config, options: claim.options, capacityType: 'on-demand' });
+    expect(templates()).toBe(before + 1);
+    expect(ec2Sim.state.instances.size).toBe(instances);
+    expect((await launchNodeClaim({ cloud, store, clock }, config, claim)).outcome).toBe('launched');
+    expect(templates()).toBe(before + 1);
+  });
+
   it('marks ICE pools unavailable for the next invocation and falls back to on-demand', async () => {
     ec2Sim.setPoolCapacity('m5.large', 'us-west-2a', 'spot', 0);
     ec2Sim.setPoolCapacity('m5.large', 'us-west-2b', 'spot', 0);

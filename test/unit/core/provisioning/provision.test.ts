@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { LaunchInput } from '../../../../functions/core/ports/cloud-provider.js';
 import { provision } from '../../../../functions/core/provisioning/provision.js';
 import { node, pod } from '../../../builders/workloads.js';
 import { harness } from './harness.js';
@@ -105,6 +106,50 @@ describe('provision: seed 004 (two Provisioners, 1 add-on pod and 20 x 1 CPU pod
     const second = await provision(h.deps, { hints: [] });
     expect(second).toMatchObject({ created: [], launched: [], waitingForInFlight: 0, placedOnExisting: 21 });
     expect(h.cluster.events.filter((e) => e.message.includes('node/ip-i-'))).toHaveLength(21);
+  });
+});
+
+describe('provision: launches are prepared while their claims are written', () => {
+  it('prepares each planned claim with the options of its first attempt before any CreateFleet', async () => {
+    const h = harness(await seedCluster(SEED_004));
+    const events: string[] = [];
+    const prepared: { claim: string; capacityType: string; options: number }[] = [];
+    const launch = h.cloud.launch.bind(h.cloud);
+    const cloud = Object.assign(Object.create(h.cloud), {
+      prepare: async (input: Omit<LaunchInput, 'clientToken'>) => {
+        events.push('prepare');
+        prepared.push({
+          claim: input.claim.id,
+          capacityType: input.capacityType,
+          options: input.options.length,
+        });
+      },
+      launch: async (input: LaunchInput) => {
+        events.push('launch');
+        return launch(input);
+      },
+    });
+    const result = await provision({ ...h.deps, cloud }, { hints: [] });
+    expect(result.launched).toHaveLength(4);
+    expect(events.lastIndexOf('prepare')).toBeLessThan(events.indexOf('launch'));
+    expect(prepared.map((p) => p.claim).sort()).toEqual([...result.created].sort());
+    for (const p of prepared) {
+      const claim = h.store.claims.get(p.claim)!;
+      expect(p.capacityType).toBe(claim.options[0].capacityType);
+      expect(p.options).toBe(claim.options.filter((o) => o.capacityType === p.capacityType).length);
+    }
+  });
+
+  it('a failing preparation does not stop the launches', async () => {
+    const h = harness(await seedCluster(SEED_004));
+    const cloud = Object.assign(Object.create(h.cloud), {
+      prepare: async () => {
+        throw new Error('DescribeSubnets throttled');
+      },
+    });
+    const result = await provision({ ...h.deps, cloud }, { hints: [] });
+    expect(result).toMatchObject({ incomplete: false, failed: [] });
+    expect(result.launched).toHaveLength(4);
   });
 });
 
