@@ -1,27 +1,26 @@
 import { createHash } from 'node:crypto';
-import type { Requirement } from '../model/requirement.js';
-import type { Resources } from '../model/resources.js';
-import type { Taint } from '../model/taint.js';
-import type { NodeClaim, NodeClaimOption, PodRef } from './nodeclaim.js';
+import type { NodeClaim } from './nodeclaim.js';
 import { DEFAULT_TIMEOUTS, type NodeClaimTimeouts } from './state-machine.js';
 
 /** What a new nodeclaim is made from (a planned nodeclaim plus its pool/class identities). */
-export interface NewNodeClaim {
-  readonly id: string;
-  readonly nodePool: string;
-  readonly nodeClass: string;
-  readonly nodePoolHash: string;
-  readonly nodeClassHash: string;
-  readonly requirements: readonly Requirement[];
-  readonly labels: Readonly<Record<string, string>>;
-  readonly taints: readonly Taint[];
-  readonly startupTaints: readonly Taint[];
-  readonly options: readonly NodeClaimOption[];
-  readonly pods: readonly PodRef[];
-  readonly requests: Readonly<Resources>;
+export type NewNodeClaim = Pick<
+  NodeClaim,
+  | 'id'
+  | 'nodePool'
+  | 'nodeClass'
+  | 'nodePoolHash'
+  | 'nodeClassHash'
+  | 'requirements'
+  | 'labels'
+  | 'taints'
+  | 'startupTaints'
+  | 'options'
+  | 'pods'
+  | 'requests'
+> & {
   /** Epoch ms after which the node expires (NodePool `expireAfter`); omitted for `Never`. */
   readonly expiresAt?: number;
-}
+};
 
 /**
  * A deterministic nodeclaim id: `<nodepool>-<10 hex>` from the pool, the sorted pod uids and a
