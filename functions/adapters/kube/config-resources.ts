@@ -1,6 +1,8 @@
-import type { CustomObjectsApi } from '@kubernetes/client-node';
 import type { ConfigDocument } from '../../core/ports/cluster-api.js';
-import { isNotFound } from './kube-errors.js';
+import { isNotFound, kubeError } from './kube-errors.js';
+import { listAll } from './kube-lists.js';
+import { resourcePath } from './kube-paths.js';
+import type { KubeTransport } from './kube-transport.js';
 
 /** A cluster-scoped custom resource joiner reads configuration from; versions in order of preference. */
 export interface ConfigResource {
@@ -29,37 +31,30 @@ export const NODE_CLASS_RESOURCES: readonly ConfigResource[] = [
  * a group or version that is not installed (404) is skipped.
  */
 export async function listConfigDocuments(
-  custom: CustomObjectsApi,
+  rest: KubeTransport,
   resources: readonly ConfigResource[],
 ): Promise<ConfigDocument[]> {
-  const lists = await Promise.all(resources.map((resource) => listFirstServed(custom, resource)));
+  const lists = await Promise.all(resources.map((resource) => listFirstServed(rest, resource)));
   return lists.flat();
 }
 
-async function listFirstServed(
-  custom: CustomObjectsApi,
-  resource: ConfigResource,
-): Promise<ConfigDocument[]> {
+async function listFirstServed(rest: KubeTransport, resource: ConfigResource): Promise<ConfigDocument[]> {
   for (const version of resource.versions) {
+    const apiVersion = `${resource.group}/${version}`;
     try {
-      const list = (await custom.listClusterCustomObject({
-        group: resource.group,
-        version,
-        plural: resource.plural,
-      })) as { items?: ConfigDocument[] };
-      return (list.items ?? []).map((item) => withTypeMeta(item, resource.group, version));
+      const items = await listAll<ConfigDocument>(
+        rest,
+        resourcePath({ apiVersion, plural: resource.plural }),
+      );
+      return items.map((item) => withTypeMeta(item, apiVersion));
     } catch (error) {
-      if (!isNotFound(error)) {
-        throw new Error(
-          `listing ${resource.plural}.${resource.group}/${version} failed: ${(error as Error).message}`,
-        );
-      }
+      if (!isNotFound(error)) throw kubeError(`listing ${resource.plural}.${apiVersion}`, error);
     }
   }
   return [];
 }
 
 /** List items may lack apiVersion/kind; the config loader needs them. */
-function withTypeMeta(item: ConfigDocument, group: string, version: string): ConfigDocument {
-  return { ...item, apiVersion: item.apiVersion ?? `${group}/${version}`, kind: item.kind };
+function withTypeMeta(item: ConfigDocument, apiVersion: string): ConfigDocument {
+  return { ...item, apiVersion: item.apiVersion ?? apiVersion, kind: item.kind };
 }

@@ -1,49 +1,67 @@
-import {
-  AppsV1Api,
-  CoreV1Api,
-  CustomObjectsApi,
-  KubeConfig,
-  KubernetesObjectApi,
-  PolicyV1Api,
-} from '@kubernetes/client-node';
+import type { RequestOptions } from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { type KubeCredentials, type KubeServer, KubeTransport } from './kube-transport.js';
 
-/** The typed API clients the adapter uses, all made from one KubeConfig. */
-export interface KubeClients {
-  readonly core: CoreV1Api;
-  readonly apps: AppsV1Api;
-  readonly policy: PolicyV1Api;
-  readonly custom: CustomObjectsApi;
-  readonly objects: KubernetesObjectApi;
+/**
+ * Hands out the REST client of a cluster. The same client is handed out each time: its
+ * connections are kept alive, and it reads fresh credentials before every request.
+ */
+export type KubeClientSource = () => Promise<KubeTransport>;
+
+/**
+ * The REST client of a loaded KubeConfig: its current context's server, TLS settings (CA, client
+ * certificate) and credentials (token, exec plugin...), applied by client-node before each request.
+ */
+export async function kubeClients(config: KubeConfig): Promise<KubeTransport> {
+  const cluster = config.getCurrentCluster();
+  if (!cluster) throw new Error('the kubeconfig has no current cluster');
+  if (cluster.proxyUrl)
+    throw new Error(`kubeconfig cluster ${cluster.name} uses proxy-url, which joiner does not support`);
+  const options = await authenticated(config);
+  const { ca, cert, key, rejectUnauthorized, servername } = options;
+  const name = `kubeconfig cluster ${cluster.name}`;
+  const server: KubeServer = { url: cluster.server, name, ca, cert, key, rejectUnauthorized, servername };
+  const credentials: KubeCredentials = async () => headersOf(await authenticated(config));
+  return new KubeTransport(server, credentials);
+}
+
+async function authenticated(config: KubeConfig): Promise<RequestOptions> {
+  const options: RequestOptions = {};
+  await config.applyToHTTPSOptions(options);
+  return options;
+}
+
+function headersOf(options: RequestOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(options.headers ?? {}))
+    if (value !== undefined) headers[name] = String(value);
+  if (options.auth) headers.Authorization = `Basic ${Buffer.from(options.auth).toString('base64')}`;
+  return headers;
 }
 
 /**
- * Hands out API clients. A source over a kubeconfig file always returns the same clients; an EKS
- * source returns new clients when its bearer token was refreshed.
+ * The client of a kubeconfig file (the simulated cloud, local runs). client-node reads the file
+ * and its credentials; it is loaded on the first request, so a Lambda that talks to EKS never
+ * loads it.
  */
-export type KubeClientSource = () => Promise<KubeClients>;
-
-/** The clients of one KubeConfig. */
-export function kubeClients(config: KubeConfig): KubeClients {
-  return {
-    core: config.makeApiClient(CoreV1Api),
-    apps: config.makeApiClient(AppsV1Api),
-    policy: config.makeApiClient(PolicyV1Api),
-    custom: config.makeApiClient(CustomObjectsApi),
-    objects: KubernetesObjectApi.makeApiClient(config),
+export function kubeconfigFileSource(path: string): KubeClientSource {
+  let client: Promise<KubeTransport> | undefined;
+  return () => {
+    client ??= loadKubeconfig(path).catch((error: unknown) => {
+      client = undefined;
+      throw error;
+    });
+    return client;
   };
 }
 
-/** Clients from a kubeconfig file (the simulated cloud, local runs). */
-export function kubeconfigFileSource(path: string): KubeClientSource {
-  const config = new KubeConfig();
+async function loadKubeconfig(path: string): Promise<KubeTransport> {
   try {
-    config.loadFromFile(path);
+    const { readKubeconfig } = await import('./kubeconfig-file.js');
+    return await kubeClients(readKubeconfig(path));
   } catch (error) {
-    throw new Error(`cannot read the kubeconfig ${path}: ${(error as Error).message}`);
+    throw new Error(`cannot use the kubeconfig ${path}: ${(error as Error).message}`);
   }
-  if (!config.getCurrentCluster()) throw new Error(`kubeconfig ${path} has no current cluster`);
-  const clients = kubeClients(config);
-  return async () => clients;
 }
 
 /** Where an EKS API server is. */
@@ -59,41 +77,33 @@ export interface EksConnection {
   readonly clusterName: string;
   /** The API server, or its lookup (made on the first request, e.g. eks:DescribeCluster). */
   readonly address: EksAddress | (() => Promise<EksAddress>);
-  /** A (cached) bearer token; called before every request batch. */
+  /** A (cached) bearer token; called before every request. */
   readonly token: () => Promise<string>;
 }
 
 /**
- * Clients for an EKS cluster, rebuilt whenever the token changes. A lazy address is resolved on
- * the first request; a failed lookup fails that request and is tried again on the next.
+ * The client of an EKS cluster: HTTPS to its endpoint trusting only the cluster CA, with a bearer
+ * token read before every request. A lazy address is resolved on the first request; a failed
+ * lookup fails that request and is tried again on the next.
  */
 export function eksSource(connection: EksConnection): KubeClientSource {
-  let current: { token: string; clients: KubeClients } | undefined;
-  let known = typeof connection.address === 'function' ? undefined : connection.address;
+  let client: KubeTransport | undefined;
+  const credentials: KubeCredentials = async () => ({ Authorization: `Bearer ${await connection.token()}` });
   return async () => {
-    const [address, token] = await Promise.all([known ?? addressOf(connection), connection.token()]);
-    known = address;
-    if (current?.token !== token)
-      current = { token, clients: kubeClients(eksConfig(connection, address, token)) };
-    return current.clients;
+    if (!client) {
+      const address = await addressOf(connection);
+      const server: KubeServer = {
+        url: address.endpoint,
+        name: `EKS cluster ${connection.clusterName}`,
+        ca: Buffer.from(address.certificateAuthority, 'base64'),
+      };
+      client ??= new KubeTransport(server, credentials);
+    }
+    return client;
   };
 }
 
 function addressOf(connection: EksConnection): Promise<EksAddress> {
   const { address } = connection;
   return typeof address === 'function' ? address() : Promise.resolve(address);
-}
-
-function eksConfig(connection: EksConnection, address: EksAddress, token: string): KubeConfig {
-  const config = new KubeConfig();
-  const name = connection.clusterName;
-  config.loadFromOptions({
-    clusters: [
-      { name, server: address.endpoint, caData: address.certificateAuthority, skipTLSVerify: false },
-    ],
-    users: [{ name: 'joiner', token }],
-    contexts: [{ name, cluster: name, user: 'joiner' }],
-    currentContext: name,
-  });
-  return config;
 }

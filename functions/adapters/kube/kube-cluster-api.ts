@@ -1,5 +1,3 @@
-import type { CoreV1Event, V1Node } from '@kubernetes/client-node';
-import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import type {
   DaemonSet,
   Node,
@@ -20,15 +18,23 @@ import type { Log } from '../../core/ports/log.js';
 import { listConfigDocuments, NODE_CLASS_RESOURCES, NODE_POOL_RESOURCES } from './config-resources.js';
 import type { KubeClientSource } from './kube-clients.js';
 import { kubeError, orUndefined, statusOf } from './kube-errors.js';
-import { listAll, toPlain } from './kube-lists.js';
+import { listAll } from './kube-lists.js';
+import { type ResourceType, resourcePath } from './kube-paths.js';
+import type { KubeTransport } from './kube-transport.js';
 import { metadataMergePatch, taintsMergePatch } from './node-patches.js';
 
 /** Attempts of a taint patch that loses the resourceVersion race (409) before giving up. */
 export const TAINT_PATCH_ATTEMPTS = 5;
 
-const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+const PODS: ResourceType = { apiVersion: 'v1', plural: 'pods' };
+const NODES: ResourceType = { apiVersion: 'v1', plural: 'nodes' };
+const EVENTS: ResourceType = { apiVersion: 'v1', plural: 'events' };
+const PERSISTENT_VOLUMES: ResourceType = { apiVersion: 'v1', plural: 'persistentvolumes' };
+const PERSISTENT_VOLUME_CLAIMS: ResourceType = { apiVersion: 'v1', plural: 'persistentvolumeclaims' };
+const DAEMON_SETS: ResourceType = { apiVersion: 'apps/v1', plural: 'daemonsets' };
+const POD_DISRUPTION_BUDGETS: ResourceType = { apiVersion: 'policy/v1', plural: 'poddisruptionbudgets' };
 
-/** What the adapter needs besides the clients. */
+/** What the adapter needs besides the client. */
 export interface KubeClusterApiOptions {
   readonly log: Log;
   readonly clock: Clock;
@@ -36,97 +42,86 @@ export interface KubeClusterApiOptions {
   readonly component?: string;
 }
 
-/** {@link ClusterApi} over `@kubernetes/client-node` (EKS or the simulated API server). */
+/** {@link ClusterApi} over the Kubernetes REST API (EKS or the simulated API server). */
 export class KubeClusterApi implements ClusterApi {
   constructor(
-    private readonly clients: KubeClientSource,
+    private readonly client: KubeClientSource,
     private readonly options: KubeClusterApiOptions,
   ) {}
 
   async listPendingPods(): Promise<Pod[]> {
-    const { core } = await this.clients();
-    const pods = await listAll<Pod>((page) =>
-      core.listPodForAllNamespaces({ fieldSelector: 'spec.nodeName=,status.phase=Pending', ...page }),
-    );
+    const fieldSelector = 'spec.nodeName=,status.phase=Pending';
+    const pods = await listAll<Pod>(await this.client(), resourcePath(PODS), { fieldSelector });
     return pods.filter((pod) => !pod.spec?.nodeName && isUnschedulable(pod));
   }
 
   async listPodsOnNode(nodeName?: string): Promise<Pod[]> {
-    const { core } = await this.clients();
     const fieldSelector = nodeName ? `spec.nodeName=${nodeName}` : 'spec.nodeName!=';
-    const pods = await listAll<Pod>((page) => core.listPodForAllNamespaces({ fieldSelector, ...page }));
+    const pods = await listAll<Pod>(await this.client(), resourcePath(PODS), { fieldSelector });
     return pods.filter((pod) => (nodeName ? pod.spec?.nodeName === nodeName : Boolean(pod.spec?.nodeName)));
   }
 
   async getPod(namespace: string, name: string): Promise<Pod | undefined> {
-    const { core } = await this.clients();
-    const pod = await orUndefined(() => core.readNamespacedPod({ namespace, name }));
-    return pod && toPlain<Pod>(pod);
+    const rest = await this.client();
+    return orUndefined(() => rest.get<Pod>(resourcePath(PODS, { namespace, name })));
   }
 
   async listNodes(): Promise<Node[]> {
-    const { core } = await this.clients();
-    return listAll<Node>((page) => core.listNode(page));
+    return listAll<Node>(await this.client(), resourcePath(NODES));
   }
 
   async getNode(name: string): Promise<Node | undefined> {
-    const { core } = await this.clients();
-    const node = await orUndefined(() => core.readNode({ name }));
-    return node && toPlain<Node>(node);
+    const rest = await this.client();
+    return orUndefined(() => rest.get<Node>(resourcePath(NODES, { name })));
   }
 
   async listDaemonSets(): Promise<DaemonSet[]> {
-    const { apps } = await this.clients();
-    return listAll<DaemonSet>((page) => apps.listDaemonSetForAllNamespaces(page));
+    return listAll<DaemonSet>(await this.client(), resourcePath(DAEMON_SETS));
   }
 
   async listPersistentVolumes(): Promise<PersistentVolume[]> {
-    const { core } = await this.clients();
-    return listAll<PersistentVolume>((page) => core.listPersistentVolume(page));
+    return listAll<PersistentVolume>(await this.client(), resourcePath(PERSISTENT_VOLUMES));
   }
 
   async listPersistentVolumeClaims(): Promise<PersistentVolumeClaim[]> {
-    const { core } = await this.clients();
-    return listAll<PersistentVolumeClaim>((page) => core.listPersistentVolumeClaimForAllNamespaces(page));
+    return listAll<PersistentVolumeClaim>(await this.client(), resourcePath(PERSISTENT_VOLUME_CLAIMS));
   }
 
   async listPodDisruptionBudgets(): Promise<PodDisruptionBudget[]> {
-    const { policy } = await this.clients();
-    return listAll<PodDisruptionBudget>((page) => policy.listPodDisruptionBudgetForAllNamespaces(page));
+    return listAll<PodDisruptionBudget>(await this.client(), resourcePath(POD_DISRUPTION_BUDGETS));
   }
 
   async listNodePoolDocuments(): Promise<ConfigDocument[]> {
-    const { custom } = await this.clients();
-    return listConfigDocuments(custom, NODE_POOL_RESOURCES);
+    return listConfigDocuments(await this.client(), NODE_POOL_RESOURCES);
   }
 
   async listNodeClassDocuments(): Promise<ConfigDocument[]> {
-    const { custom } = await this.clients();
-    return listConfigDocuments(custom, NODE_CLASS_RESOURCES);
+    return listConfigDocuments(await this.client(), NODE_CLASS_RESOURCES);
   }
 
   async patchNode(name: string, patch: NodePatch): Promise<Node> {
-    const { core } = await this.clients();
-    let node: V1Node | undefined;
+    const rest = await this.client();
+    const path = resourcePath(NODES, { name });
+    let node: Node | undefined;
     const merge = metadataMergePatch(patch);
     try {
-      if (merge) node = await core.patchNode({ name, body: merge }, MERGE_PATCH);
-      if (patch.taints) node = await this.patchTaints(name, patch);
-      node ??= await core.readNode({ name });
+      if (merge) node = await rest.patch<Node>(path, 'merge', merge);
+      if (patch.taints) node = await this.patchTaints(rest, name, patch);
+      node ??= await rest.get<Node>(path);
     } catch (error) {
       throw kubeError(`patching node ${name}`, error);
     }
-    return toPlain<Node>(node);
+    return node;
   }
 
   /** Replaces the taints with a resourceVersion precondition, re-reading and retrying on 409. */
-  private async patchTaints(name: string, patch: NodePatch): Promise<V1Node> {
-    const { core } = await this.clients();
+  private async patchTaints(rest: KubeTransport, name: string, patch: NodePatch): Promise<Node> {
+    const path = resourcePath(NODES, { name });
     for (let attempt = 1; ; attempt++) {
-      const current = await core.readNode({ name });
+      const current = await rest.get<Node>(path);
       const body = taintsMergePatch(patch, current.metadata?.resourceVersion ?? '');
       try {
-        return await core.patchNode({ name, body }, MERGE_PATCH);
+        return await rest.patch<Node>(path, 'merge', body);
       } catch (error) {
         if (statusOf(error) !== 409 || attempt >= TAINT_PATCH_ATTEMPTS) throw error;
         this.options.log.debug('node changed while patching taints, retrying', { node: name, attempt });
@@ -135,9 +130,9 @@ export class KubeClusterApi implements ClusterApi {
   }
 
   async deleteNode(name: string): Promise<void> {
-    const { core } = await this.clients();
+    const rest = await this.client();
     try {
-      await orUndefined(() => core.deleteNode({ name }));
+      await orUndefined(() => rest.request({ method: 'DELETE', path: resourcePath(NODES, { name }) }));
     } catch (error) {
       throw kubeError(`deleting node ${name}`, error);
     }
@@ -145,12 +140,13 @@ export class KubeClusterApi implements ClusterApi {
 
   async createEvents(events: readonly ClusterEvent[]): Promise<void> {
     if (events.length === 0) return;
-    const { core } = await this.clients();
+    const rest = await this.client();
     await Promise.all(
       events.map(async (event) => {
         const namespace = event.involvedObject.namespace ?? 'default';
         try {
-          await core.createNamespacedEvent({ namespace, body: this.eventBody(event, namespace) });
+          const path = resourcePath(EVENTS, { namespace });
+          await rest.request({ method: 'POST', path, body: this.eventBody(event, namespace) });
         } catch (error) {
           this.options.log.warn('failed to create event', {
             involvedObject: event.involvedObject,
@@ -162,10 +158,13 @@ export class KubeClusterApi implements ClusterApi {
     );
   }
 
-  private eventBody(event: ClusterEvent, namespace: string): CoreV1Event {
-    const now = new Date(this.options.clock.now());
+  /** A core/v1 Event (timestamps as RFC 3339 strings, as on the wire). */
+  private eventBody(event: ClusterEvent, namespace: string): Record<string, unknown> {
+    const now = new Date(this.options.clock.now()).toISOString();
     const component = this.options.component ?? 'joiner';
     return {
+      apiVersion: 'v1',
+      kind: 'Event',
       metadata: { generateName: `${event.involvedObject.name}.`, namespace },
       involvedObject: { ...event.involvedObject },
       type: event.type,
@@ -180,11 +179,11 @@ export class KubeClusterApi implements ClusterApi {
   }
 
   async evictPod(namespace: string, name: string): Promise<EvictionResult> {
-    const { core } = await this.clients();
+    const rest = await this.client();
     try {
-      await core.createNamespacedPodEviction({
-        namespace,
-        name,
+      await rest.request({
+        method: 'POST',
+        path: resourcePath(PODS, { namespace, name, subresource: 'eviction' }),
         body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace } },
       });
       return 'evicted';

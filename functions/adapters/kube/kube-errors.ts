@@ -1,10 +1,26 @@
-/** The HTTP status of an error thrown by the Kubernetes client, if it carries one. */
-export function statusOf(error: unknown): number | undefined {
-  if (error && typeof error === 'object' && 'code' in error) {
-    const code = (error as { code: unknown }).code;
-    if (typeof code === 'number') return code;
+/**
+ * A non-2xx answer of the API server: the HTTP status, and the reason and message of the `Status`
+ * object it sent (or the start of the body when that was not a `Status`).
+ */
+export class KubeApiError extends Error {
+  constructor(
+    /** What failed: the request (`PATCH /api/v1/nodes/n1`) or the operation (`patching node n1`). */
+    readonly what: string,
+    /** The HTTP status code. */
+    readonly code: number,
+    /** The API server's own message (`Status.message`). */
+    readonly serverMessage: string,
+    /** `Status.reason`, e.g. `NotFound`, `Conflict`, `TooManyRequests`. */
+    readonly reason?: string,
+  ) {
+    super(`${what} failed (HTTP ${code}): ${serverMessage}`);
+    this.name = 'KubeApiError';
   }
-  return undefined;
+}
+
+/** The HTTP status of an error the API server answered, if it is one. */
+export function statusOf(error: unknown): number | undefined {
+  return error instanceof KubeApiError ? error.code : undefined;
 }
 
 /** True for a 404 (object, or the whole resource type / API group, not found). */
@@ -22,19 +38,11 @@ export async function orUndefined<T>(call: () => Promise<T>): Promise<T | undefi
   }
 }
 
-/** An error that says which call failed and why, keeping the API server's message. */
+/** An error that says which operation failed and why, keeping the API server's status and message. */
 export function kubeError(what: string, error: unknown): Error {
-  const status = statusOf(error);
-  const body = (error as { body?: unknown }).body;
-  let reason = (error as Error).message ?? String(error);
-  if (typeof body === 'string') {
-    try {
-      reason = (JSON.parse(body) as { message?: string }).message ?? reason;
-    } catch {
-      reason = body || reason;
-    }
-  }
-  const wrapped = new Error(`${what} failed${status ? ` (HTTP ${status})` : ''}: ${reason}`);
-  (wrapped as Error & { code?: number }).code = status;
-  return wrapped;
+  if (error instanceof KubeApiError)
+    return new KubeApiError(what, error.code, error.serverMessage, error.reason);
+  return new Error(`${what} failed: ${error instanceof Error ? error.message : String(error)}`, {
+    cause: error,
+  });
 }

@@ -1,30 +1,31 @@
+import type { KubeTransport } from './kube-transport.js';
+
 /** One page of a list call: items and the continue token of the next page. */
-export interface ListPage<T> {
-  readonly items: T[];
-  readonly metadata?: { readonly _continue?: string };
+interface ListPage<T> {
+  readonly items?: T[] | null;
+  readonly metadata?: { readonly continue?: string };
 }
 
 /** Page size of list calls (the API server splits larger lists into pages). */
 export const PAGE_SIZE = 500;
 
-/** Reads every page of a list call and returns the items as plain JSON objects. */
+/**
+ * Reads every page of a collection (`limit` / `continue`) and returns the items as the API
+ * server sent them (plain JSON). `query` adds parameters such as `fieldSelector`.
+ */
 export async function listAll<T>(
-  call: (page: { limit: number; _continue?: string }) => Promise<ListPage<unknown>>,
+  rest: KubeTransport,
+  path: string,
+  query: Readonly<Record<string, string>> = {},
 ): Promise<T[]> {
   const items: T[] = [];
   let token: string | undefined;
   do {
-    const page = await call({ limit: PAGE_SIZE, ...(token ? { _continue: token } : {}) });
-    for (const item of page.items) items.push(toPlain<T>(item));
-    token = page.metadata?._continue || undefined;
+    const page = await rest.get<ListPage<T>>(path, { ...query, limit: PAGE_SIZE, continue: token });
+    if (!page || typeof page !== 'object')
+      throw new Error(`GET ${path}: the API server answered a list that is not an object`);
+    items.push(...(page.items ?? []));
+    token = page.metadata?.continue || undefined;
   } while (token);
   return items;
-}
-
-/**
- * The client deserialises timestamps into Date objects; the core reads the wire shapes (ISO
- * strings), so objects are turned back into plain JSON.
- */
-export function toPlain<T>(value: unknown): T {
-  return JSON.parse(JSON.stringify(value)) as T;
 }

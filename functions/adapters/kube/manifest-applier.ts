@@ -1,8 +1,10 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
 import type { KubeManifest } from '../../core/install/kube-manifest.js';
 import type { Log } from '../../core/ports/log.js';
 import type { KubeClientSource } from './kube-clients.js';
-import { kubeError, statusOf } from './kube-errors.js';
+import { KubeDiscovery, UnservedKindError } from './kube-discovery.js';
+import { isNotFound, kubeError } from './kube-errors.js';
+import { resourcePath } from './kube-paths.js';
+import type { KubeTransport } from './kube-transport.js';
 
 /** What the installer does to a cluster: create-or-replace and delete arbitrary manifests. */
 export interface ManifestApi {
@@ -24,14 +26,20 @@ export interface ManifestApplierOptions {
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** The field manager joiner's writes are recorded under. */
+const FIELD_MANAGER = { fieldManager: 'joiner' };
+
 /**
  * Applies manifests the way `kubectl apply` would for joiner's needs: create, or replace with the
  * live object's resourceVersion (so a concurrent change is a clear 409, not a silent overwrite).
- * Custom resources whose CRD was just created are retried until the API server serves the kind.
+ * Kinds are mapped to resources by API discovery (kept for the life of the applier); custom
+ * resources whose CRD was just created are retried until the API server serves the kind.
  */
 export class KubeManifestApplier implements ManifestApi {
+  private readonly discovery = new KubeDiscovery();
+
   constructor(
-    private readonly clients: KubeClientSource,
+    private readonly client: KubeClientSource,
     private readonly options: ManifestApplierOptions,
   ) {}
 
@@ -41,7 +49,7 @@ export class KubeManifestApplier implements ManifestApi {
       try {
         return await this.applyOnce(manifest);
       } catch (error) {
-        if (!isUnservedKind(error) || attempt >= attempts)
+        if (!this.isUnservedKind(manifest, error) || attempt >= attempts)
           throw kubeError(`applying ${describe(manifest)}`, error);
         this.options.log.info('kind not served yet, waiting for its CRD', {
           object: describe(manifest),
@@ -53,14 +61,14 @@ export class KubeManifestApplier implements ManifestApi {
   }
 
   private async applyOnce(manifest: KubeManifest): Promise<'created' | 'updated'> {
-    const { objects } = await this.clients();
-    const spec = manifest as unknown as KubernetesObject;
-    const existing = await objects.read(header(manifest)).catch((error: unknown) => {
-      if (statusOf(error) === 404 && !isUnservedKind(error)) return undefined;
+    const rest = await this.client();
+    const { collection, object } = await this.pathsOf(rest, manifest);
+    const existing = await rest.get<KubeManifest>(object).catch((error: unknown) => {
+      if (isNotFound(error) && !this.isUnservedKind(manifest, error)) return undefined;
       throw error;
     });
     if (!existing) {
-      await objects.create(spec, undefined, undefined, 'joiner');
+      await rest.request({ method: 'POST', path: collection, query: FIELD_MANAGER, body: manifest });
       return 'created';
     }
     const resourceVersion = existing.metadata?.resourceVersion;
@@ -68,49 +76,49 @@ export class KubeManifestApplier implements ManifestApi {
       ...manifest,
       metadata: { ...manifest.metadata, ...(resourceVersion ? { resourceVersion } : {}) },
     };
-    await objects.replace(replacement as unknown as KubernetesObject, undefined, undefined, 'joiner');
+    await rest.request({ method: 'PUT', path: object, query: FIELD_MANAGER, body: replacement });
     return 'updated';
   }
 
   async delete(manifest: KubeManifest): Promise<boolean> {
-    const { objects } = await this.clients();
     try {
-      await objects.delete(header(manifest) as KubernetesObject);
+      const rest = await this.client();
+      const { object } = await this.pathsOf(rest, manifest);
+      await rest.request({ method: 'DELETE', path: object });
       return true;
     } catch (error) {
-      if (statusOf(error) === 404 || isUnservedKind(error)) return false;
+      if (isNotFound(error) || this.isUnservedKind(manifest, error)) return false;
       throw kubeError(`deleting ${describe(manifest)}`, error);
     }
   }
-}
 
-function header(manifest: KubeManifest) {
-  const { name, namespace } = manifest.metadata;
-  return {
-    apiVersion: manifest.apiVersion,
-    kind: manifest.kind,
-    metadata: { name, ...(namespace ? { namespace } : {}) },
-  };
+  /** The paths of the manifest's collection and object (namespaced kinds default to `default`). */
+  private async pathsOf(rest: KubeTransport, manifest: KubeManifest) {
+    const type = await this.discovery.resourceOf(rest, manifest.apiVersion, manifest.kind);
+    const namespace = type.namespaced ? (manifest.metadata.namespace ?? 'default') : undefined;
+    return {
+      collection: resourcePath(type, { namespace }),
+      object: resourcePath(type, { namespace, name: manifest.metadata.name }),
+    };
+  }
+
+  /**
+   * True when the API server does not serve the manifest's kind (discovery lacks it, or the
+   * resource path itself is unknown: a CRD removed since discovery); what discovery knew of its
+   * group/version is dropped so the next attempt asks again.
+   */
+  private isUnservedKind(manifest: KubeManifest, error: unknown): boolean {
+    const unserved =
+      error instanceof UnservedKindError ||
+      (isNotFound(error) &&
+        /the server could not find the requested resource/i.test((error as Error).message));
+    if (unserved) this.discovery.forget(manifest.apiVersion);
+    return unserved;
+  }
 }
 
 /** `Kind name` (with the namespace when namespaced) for messages. */
 export function describe(manifest: KubeManifest): string {
   const { name, namespace } = manifest.metadata;
   return `${manifest.kind} ${namespace ? `${namespace}/` : ''}${name}`;
-}
-
-/**
- * True when the API server does not serve the kind at all (discovery found no such resource, or
- * the group/version is missing), as opposed to a missing object.
- */
-function isUnservedKind(error: unknown): boolean {
-  const message = error instanceof Error ? error.message : String(error);
-  if (
-    /Unrecognized API version and kind|failed to fetch resource metadata|resource .* not found/i.test(message)
-  ) {
-    return true;
-  }
-  const body = (error as { body?: unknown }).body;
-  const text = typeof body === 'string' ? body : JSON.stringify(body ?? '');
-  return statusOf(error) === 404 && /the server could not find the requested resource/i.test(text);
 }

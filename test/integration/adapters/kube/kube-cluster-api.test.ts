@@ -5,7 +5,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createClusterApi } from '../../../../functions/adapters/kube/create-cluster-api.js';
 import { kubeClients } from '../../../../functions/adapters/kube/kube-clients.js';
 import { KubeClusterApi } from '../../../../functions/adapters/kube/kube-cluster-api.js';
+import { PAGE_SIZE } from '../../../../functions/adapters/kube/kube-lists.js';
+import type { KubeRequest, KubeTransport } from '../../../../functions/adapters/kube/kube-transport.js';
+import { KubeManifestApplier } from '../../../../functions/adapters/kube/manifest-applier.js';
 import { nodeClassCrd, nodePoolCrd } from '../../../../functions/core/install/crds.js';
+import type { Node } from '../../../../functions/core/model/kube-objects.js';
 import type { Log } from '../../../../functions/core/ports/log.js';
 import { type Harness, nodeBody, podBody, startHarness } from '../../simulator/kube/fixtures.js';
 
@@ -14,6 +18,29 @@ function recordingLog(lines: string[]): Log {
     lines.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+type Send = (request: KubeRequest) => Promise<unknown>;
+
+/** The client with its requests going through `around` (which sends them with `send`). */
+function intercepting(
+  rest: KubeTransport,
+  around: (request: KubeRequest, send: Send) => Promise<unknown>,
+): KubeTransport {
+  return new Proxy(rest, {
+    get(target, prop, receiver) {
+      if (prop !== 'request') return Reflect.get(target, prop, receiver);
+      return (request: KubeRequest) => around(request, (r) => target.request(r));
+    },
+  });
+}
+
+/** The client, recording each request it sends. */
+function recording(rest: KubeTransport, requests: KubeRequest[]): KubeTransport {
+  return intercepting(rest, (request, send) => {
+    requests.push(request);
+    return send(request);
+  });
 }
 
 describe('KubeClusterApi against the simulated API server', () => {
@@ -153,28 +180,23 @@ describe('KubeClusterApi against the simulated API server', () => {
 
   it('re-reads and retries a taint patch that loses a race with another writer (409)', async () => {
     await h.sim.store.create(nodeBody('n1'));
-    const clients = kubeClients(h.kc);
     let reads = 0;
-    const racingCore = new Proxy(clients.core, {
-      get(target, prop, receiver) {
-        const value = Reflect.get(target, prop, receiver);
-        if (prop !== 'readNode') return typeof value === 'function' ? value.bind(target) : value;
-        return async (param: { name: string }) => {
-          const node = await target.readNode(param);
-          reads++;
-          // Another controller changes the node between our read and our patch, once.
-          if (reads === 1)
-            await h.sim.store.patch('v1', 'Node', 'n1', undefined, {
-              metadata: { labels: { racer: 'won' } },
-            });
-          return node;
-        };
-      },
-    });
-    const racing = new KubeClusterApi(async () => ({ ...clients, core: racingCore }), {
-      log: recordingLog(lines),
-      clock: h.clock,
-    });
+    const racing = new KubeClusterApi(
+      async () =>
+        intercepting(await kubeClients(h.kc), async (request, send) => {
+          const answer = await send(request);
+          if (request.method === 'GET' && request.path === '/api/v1/nodes/n1') {
+            reads++;
+            // Another controller changes the node between our read and our patch, once.
+            if (reads === 1)
+              await h.sim.store.patch('v1', 'Node', 'n1', undefined, {
+                metadata: { labels: { racer: 'won' } },
+              });
+          }
+          return answer;
+        }),
+      { log: recordingLog(lines), clock: h.clock },
+    );
     const node = await racing.patchNode('n1', { taints: [{ key: 'k', effect: 'NoSchedule' }] });
     expect(reads).toBe(2);
     expect(node.spec?.taints).toEqual([{ key: 'k', effect: 'NoSchedule' }]);
@@ -235,5 +257,165 @@ describe('KubeClusterApi against the simulated API server', () => {
     });
     expect(await api.evictPod('default', 'a')).toBe('evicted');
     expect(await api.evictPod('default', 'nope')).toBe('not-found');
+  });
+
+  it(`reads lists longer than a page (${PAGE_SIZE}) page by page with limit and continue`, async () => {
+    const count = 2 * PAGE_SIZE + 7;
+    for (let i = 0; i < count; i++) await h.sim.store.create(nodeBody(`n${String(i).padStart(4, '0')}`));
+    const requests: KubeRequest[] = [];
+    const paged = new KubeClusterApi(async () => recording(await kubeClients(h.kc), requests), {
+      log: recordingLog(lines),
+      clock: h.clock,
+    });
+    const names = (await paged.listNodes()).map((n) => n.metadata.name);
+    expect(names).toHaveLength(count);
+    expect(new Set(names).size).toBe(count);
+    expect(requests.map((r) => [r.method, r.path, r.query?.limit, typeof r.query?.continue])).toEqual([
+      ['GET', '/api/v1/nodes', PAGE_SIZE, 'undefined'],
+      ['GET', '/api/v1/nodes', PAGE_SIZE, 'string'],
+      ['GET', '/api/v1/nodes', PAGE_SIZE, 'string'],
+    ]);
+
+    requests.length = 0;
+    expect(await paged.listPodsOnNode('n0001')).toEqual([]);
+    expect(requests.map((r) => r.query?.fieldSelector)).toEqual(['spec.nodeName=n0001']);
+  });
+
+  it('sends merge, strategic merge and JSON patches with their content types', async () => {
+    await h.sim.store.create(nodeBody('n1', { labels: { a: '1' } }));
+    const requests: KubeRequest[] = [];
+    const rest = recording(await kubeClients(h.kc), requests);
+    const path = '/api/v1/nodes/n1';
+    await rest.patch(path, 'merge', { metadata: { labels: { b: '2' } } });
+    await rest.patch(path, 'strategic', { spec: { taints: [{ key: 'k', effect: 'NoSchedule' }] } });
+    await rest.patch(path, 'strategic', { spec: { taints: [{ key: 'l', effect: 'NoExecute' }] } });
+    const node = await rest.patch<Node>(path, 'json', [{ op: 'remove', path: '/metadata/labels/a' }]);
+    expect(requests.map((r) => [r.method, r.contentType])).toEqual([
+      ['PATCH', 'application/merge-patch+json'],
+      ['PATCH', 'application/strategic-merge-patch+json'],
+      ['PATCH', 'application/strategic-merge-patch+json'],
+      ['PATCH', 'application/json-patch+json'],
+    ]);
+    expect(node.metadata.labels).toEqual({ 'kubernetes.io/hostname': 'n1', b: '2' });
+    // Strategic merge patches merge taints by key; a merge patch would have replaced the list.
+    expect(node.spec?.taints?.map((t) => t.key).sort()).toEqual(['k', 'l']);
+
+    requests.length = 0;
+    const merged = new KubeClusterApi(async () => recording(await kubeClients(h.kc), requests), {
+      log: recordingLog(lines),
+      clock: h.clock,
+    });
+    await merged.patchNode('n1', { labels: { c: '3' }, taints: [] });
+    expect(requests.filter((r) => r.method === 'PATCH').map((r) => r.contentType)).toEqual([
+      'application/merge-patch+json',
+      'application/merge-patch+json',
+    ]);
+  });
+
+  it('names the request or the operation and the HTTP status in errors', async () => {
+    const rest = await kubeClients(h.kc);
+    await expect(rest.get('/api/v1/nodes/missing')).rejects.toThrow(
+      'GET /api/v1/nodes/missing failed (HTTP 404): nodes "missing" not found',
+    );
+    await expect(api.patchNode('missing', { labels: { a: 'b' } })).rejects.toThrow(
+      'patching node missing failed (HTTP 404): nodes "missing" not found',
+    );
+    await api.createEvents([
+      {
+        involvedObject: { kind: 'Pod', name: 'x', namespace: 'nowhere' },
+        type: 'Normal',
+        reason: 'R',
+        message: 'm',
+      },
+    ]);
+    expect(lines.find((l) => l.startsWith('warn failed to create event'))).toMatch(
+      /POST \/api\/v1\/namespaces\/nowhere\/events failed \(HTTP 404\)/,
+    );
+  });
+
+  it('fails requests with an error naming a kubeconfig it cannot read', async () => {
+    const missing = createClusterApi(
+      { kubeconfigPath: join(dir, 'missing.yaml') },
+      { log: recordingLog(lines), clock: h.clock },
+    );
+    await expect(missing.listNodes()).rejects.toThrow(/cannot use the kubeconfig .*missing\.yaml/);
+  });
+});
+
+describe('KubeManifestApplier against the simulated API server', () => {
+  let h: Harness;
+  let lines: string[];
+
+  beforeEach(async () => {
+    h = await startHarness();
+    lines = [];
+  });
+  afterEach(async () => {
+    await h.sim.close();
+  });
+
+  const pool = {
+    apiVersion: 'joiner.sh/v1',
+    kind: 'NodePool',
+    metadata: { name: 'default' },
+    spec: { template: { spec: { nodeClassRef: { name: 'default' }, requirements: [] } } },
+  };
+
+  function applier(sleep: (ms: number) => Promise<void>, requests: KubeRequest[] = []) {
+    return new KubeManifestApplier(async () => recording(await kubeClients(h.kc), requests), {
+      log: recordingLog(lines),
+      attempts: 3,
+      retryDelayMs: 1,
+      sleep,
+    });
+  }
+
+  it('creates, replaces and deletes namespaced and cluster-scoped objects found by discovery', async () => {
+    const requests: KubeRequest[] = [];
+    const objects = applier(async () => {}, requests);
+    const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: '1' } };
+    const role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'r' } };
+    expect(await objects.apply(configMap)).toBe('created');
+    expect(await objects.apply({ ...configMap, data: { a: '2' } })).toBe('updated');
+    expect(await objects.apply(role)).toBe('created');
+    expect(h.sim.store.get<{ data: unknown }>('v1', 'ConfigMap', 'c', 'default')?.data).toEqual({ a: '2' });
+    expect(await objects.delete(configMap)).toBe(true);
+    expect(await objects.delete(configMap)).toBe(false);
+    expect(await objects.delete(role)).toBe(true);
+    const writes = requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
+    expect(writes).toEqual([
+      'POST /api/v1/namespaces/default/configmaps',
+      'PUT /api/v1/namespaces/default/configmaps/c',
+      'POST /apis/rbac.authorization.k8s.io/v1/clusterroles',
+      'DELETE /api/v1/namespaces/default/configmaps/c',
+      'DELETE /api/v1/namespaces/default/configmaps/c',
+      'DELETE /apis/rbac.authorization.k8s.io/v1/clusterroles/r',
+    ]);
+    // Discovery is asked once per group/version.
+    const discovery = requests.filter(
+      (r) => r.path === '/api/v1' || r.path.endsWith('/rbac.authorization.k8s.io/v1'),
+    );
+    expect(discovery).toHaveLength(2);
+  });
+
+  it('waits for a kind the API server does not serve yet, then gives up with an error naming it', async () => {
+    await expect(applier(async () => {}).apply(pool)).rejects.toThrow(
+      'applying NodePool default failed: the API server does not serve NodePool in joiner.sh/v1: group/version joiner.sh/v1 is not served',
+    );
+    expect(lines.filter((l) => l.startsWith('info kind not served yet'))).toHaveLength(2);
+    expect(await applier(async () => {}).delete(pool)).toBe(false);
+
+    // The group is served (NodeClass), the kind is not yet: its CRD arrives while the applier waits.
+    await h.sim.store.create(nodeClassCrd());
+    let waits = 0;
+    const waiting = applier(async () => {
+      waits++;
+      await h.sim.store.create(nodePoolCrd());
+    });
+    expect(await waiting.apply(pool)).toBe('created');
+    expect(waits).toBe(1);
+    expect(await waiting.apply(pool)).toBe('updated');
+    expect(await waiting.delete(pool)).toBe(true);
+    expect(await waiting.delete(pool)).toBe(false);
   });
 });
