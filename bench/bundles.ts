@@ -1,17 +1,23 @@
 /**
- * `npm run bench:bundles`: bundles every handler exactly as the stack does (esbuild, ESM,
- * Node.js 22, arm64 Lambda) and reports per function the bundle size and the cold-start import
- * time, measured by importing the bundle in a fresh Node.js process (median of several runs).
+ * `npm run bench:bundles`: bundles every handler exactly as the stack does (esbuild, ESM with code
+ * splitting, Node.js 22, arm64 Lambda) and reports per function:
+ * - cold start: bytes of the entry `index.mjs` plus the chunks it imports statically, i.e. what
+ *   the Lambda runtime reads and compiles at init (chunks reached only through a dynamic
+ *   `import()` are left out); the size target applies to this column;
+ * - asset: every file of the Lambda asset on disk (all chunks and their source maps);
+ * - import: the time a fresh Node.js process takes to import `index.mjs` (median of several runs).
  * Exits 1 when a bundle breaks a target.
  */
 import { execFileSync } from 'node:child_process';
-import { statSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { buildSync, type Metafile } from 'esbuild';
 import { FUNCTIONS, type FunctionName } from '../functions/shared/event-sources.js';
-import { BUNDLE_FILE, bundleHandler } from '../lib/handler-bundle.js';
+import { BUNDLE_FILE, handlerBuildOptions } from '../lib/handler-bundle.js';
 
-const MAX_BYTES = 1.5 * 1024 * 1024;
+const MAX_COLD_START_BYTES = 1.5 * 1024 * 1024;
 const MAX_IMPORT_MS = 250;
 const RUNS = 5;
 
@@ -32,29 +38,66 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
+/** Bytes of the entry output and of every output it reaches through static imports. */
+function coldStartBytes(metafile: Metafile, outdir: string): number {
+  const byPath = new Map(Object.entries(metafile.outputs).map(([path, output]) => [resolve(path), output]));
+  const entry = resolve(outdir, BUNDLE_FILE);
+  if (!byPath.has(entry)) throw new Error(`esbuild wrote no ${BUNDLE_FILE} in ${outdir}`);
+  const loaded = new Set<string>();
+  const pending = [entry];
+  for (let path = pending.pop(); path !== undefined; path = pending.pop()) {
+    if (loaded.has(path)) continue;
+    loaded.add(path);
+    for (const imported of byPath.get(path)?.imports ?? []) {
+      const target = resolve(imported.path);
+      if (imported.kind === 'import-statement' && byPath.has(target)) pending.push(target);
+    }
+  }
+  return [...loaded].reduce((sum, path) => sum + (byPath.get(path)?.bytes ?? 0), 0);
+}
+
+/** Bytes of every file under `dir`. */
+function diskBytes(dir: string): number {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .reduce((sum, entry) => sum + statSync(join(entry.parentPath, entry.name)).size, 0);
+}
+
 interface Row {
   readonly name: FunctionName;
-  readonly bytes: number;
+  readonly coldStartBytes: number;
+  readonly assetBytes: number;
   readonly importMs: number;
 }
 
 function measure(name: FunctionName): Row {
-  const file = join(bundleHandler(name), BUNDLE_FILE);
-  const runs = Array.from({ length: RUNS }, () => importMs(file));
-  return { name, bytes: statSync(file).size, importMs: median(runs) };
+  const outdir = mkdtempSync(join(tmpdir(), `joiner-bench-${name}-`));
+  try {
+    const { metafile } = buildSync({ ...handlerBuildOptions(name, outdir), metafile: true });
+    const runs = Array.from({ length: RUNS }, () => importMs(join(outdir, BUNDLE_FILE)));
+    return {
+      name,
+      coldStartBytes: coldStartBytes(metafile, outdir),
+      assetBytes: diskBytes(outdir),
+      importMs: median(runs),
+    };
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
 }
 
+const kib = (bytes: number) => (bytes / 1024).toFixed(1).padStart(15);
 const rows = (Object.keys(FUNCTIONS) as FunctionName[]).map(measure);
 console.log(
-  `function       size (KiB)   import (ms, median of ${RUNS})   targets: <= 1536 KiB, <= ${MAX_IMPORT_MS} ms`,
+  `targets: cold start <= ${MAX_COLD_START_BYTES / 1024} KiB (entry + static chunks), import <= ${MAX_IMPORT_MS} ms`,
 );
+console.log(`function       cold start (KiB)  asset on disk (KiB)   import (ms, median of ${RUNS})`);
 let failed = false;
 for (const row of rows) {
-  const over = row.bytes > MAX_BYTES || row.importMs > MAX_IMPORT_MS;
+  const over = row.coldStartBytes > MAX_COLD_START_BYTES || row.importMs > MAX_IMPORT_MS;
   failed ||= over;
-  const kib = (row.bytes / 1024).toFixed(1).padStart(10);
   console.log(
-    `${row.name.padEnd(14)} ${kib}   ${row.importMs.toFixed(1).padStart(10)}${over ? '   OVER TARGET' : ''}`,
+    `${row.name.padEnd(14)} ${kib(row.coldStartBytes)}  ${kib(row.assetBytes).padStart(19)}   ${row.importMs.toFixed(1).padStart(10)}${over ? '   OVER TARGET' : ''}`,
   );
 }
 process.exitCode = failed ? 1 : 0;
