@@ -5,7 +5,7 @@
  * batch item failure.
  */
 import type { ScheduledEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { handleTimerMessage, runSweep } from '../core/sweep/run-sweep.js';
 import { sweepDepsFrom } from '../core/sweep/sweep-deps-from.js';
 import { type Dependencies, dependenciesFromEnv } from './runtime/dependencies.js';

@@ -4,7 +4,7 @@
  * cannot be read or whose handling failed is a batch item failure; the rest are handled.
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { InterruptionDeps } from '../core/interruption/handle-interruption.js';
 import { handleInterruption } from '../core/interruption/handle-interruption.js';
 import { readInterruptionEvent } from '../core/interruption/interruption-notice.js';

@@ -4,7 +4,7 @@
  * whose handling failed are reported as batch item failures; the rest of the batch is handled.
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { boundPodDetail, eventEnvelope, nodeDetail } from '../core/events/joiner-events.js';
 import { readClusterConfig } from '../core/lifecycle/cluster-config.js';
 import { handleLifecycleEvent } from '../core/lifecycle/handle-lifecycle-event.js';

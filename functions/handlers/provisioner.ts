@@ -5,7 +5,7 @@
  * is safe because the run is idempotent.
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { eventEnvelope, podUnschedulableDetail } from '../core/events/joiner-events.js';
 import { provision } from '../core/provisioning/provision.js';
 import type { ProvisionResult } from '../core/provisioning/types.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The parts of an object joiner reads from an AdmissionReview (the rest passes through). */
 const reviewedObject = z.looseObject({

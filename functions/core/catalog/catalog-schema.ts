@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** One offering: zone, capacity type and hourly USD price. */
 const offeringSchema = z.strictObject({

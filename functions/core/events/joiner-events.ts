@@ -3,7 +3,7 @@
  * sweep write them; the provisioner and lifecycle functions read them). They are hints: a reader
  * re-reads the objects they name from the API server before acting on them.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { DETAIL_TYPES } from '../../shared/event-rules.js';
 
 const name = z.string().min(1).max(253);

@@ -2,7 +2,7 @@
  * Reads the EC2 and AWS Health events the interruption queue delivers (the EventBridge envelope
  * with the services' own detail shapes) into one small notice per instance.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { AWS_DETAIL_TYPES, INTERRUPTING_INSTANCE_STATES } from '../../shared/event-rules.js';
 
 /** What happens to an instance, as joiner acts on it. */

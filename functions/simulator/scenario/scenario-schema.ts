@@ -3,7 +3,7 @@
  * install, the steps to play and what must hold at the end. Validated with zod; the loader turns
  * issues into errors naming the file, the step and the field.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isDuration } from '../../core/model/config/duration.js';
 
 const duration = z.union([z.string(), z.number()]).refine((v) => isDuration(v) && v !== 'Never', {

@@ -1,7 +1,7 @@
 import type { PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { cachedEksTokens, eksToken } from '../../../functions/adapters/aws/eks-token.js';
 import { EventBridgePublisher } from '../../../functions/adapters/aws/event-publisher.js';
 import { delaySeconds } from '../../../functions/adapters/aws/timer-queue.js';

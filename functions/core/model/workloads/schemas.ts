@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { quantity } from '../config/schema/common.js';
 
 /** Loose metadata: a name is required, everything else is kept as written. */

@@ -1,5 +1,5 @@
 import { CronPattern } from 'croner';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseQuantity } from '../../quantity.js';
 import { isDuration } from '../duration.js';
 import { invalidLabelKeyReason, invalidLabelValueReason, restrictedLabelReason } from '../labels.js';

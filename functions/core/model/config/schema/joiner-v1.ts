@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { metadata, selectorTerm, taintOrString } from './common.js';
 import { ec2NodeClassSpecV1Shape } from './v1.js';
 
