@@ -1,10 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { bundledCatalog } from '../../../../functions/core/catalog/bundled.js';
+import data from '../../../../functions/core/catalog/data/us-west-2.json' with { type: 'json' };
+import { parseCatalog } from '../../../../functions/core/catalog/parse-catalog.js';
 
 const names = new Set(bundledCatalog.instanceTypes.map((t) => t.name));
 const byName = new Map(bundledCatalog.instanceTypes.map((t) => [t.name, t]));
 
 describe('bundledCatalog', () => {
+  it('is valid: parseCatalog accepts the bundled data and returns it unchanged (so it is loaded without validation)', () => {
+    expect(parseCatalog(structuredClone(data), 'bundled catalog')).toEqual(data);
+    expect(bundledCatalog).toBe(data);
+  });
+
   it('holds at least 150 us-west-2 instance types and says where its data comes from', () => {
     expect(bundledCatalog.region).toBe('us-west-2');
     expect(bundledCatalog.instanceTypes.length).toBeGreaterThanOrEqual(150);
