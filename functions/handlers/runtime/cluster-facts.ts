@@ -1,4 +1,3 @@
-import { cachedClusterDescription } from '../../adapters/aws/cluster-description.js';
 import type { ClusterLookup } from '../../adapters/aws/ec2-cloud-provider.js';
 import type { EksAddress } from '../../adapters/kube/kube-clients.js';
 import type { ClusterInfo } from '../../core/launch/cluster-info.js';
@@ -49,6 +48,8 @@ export async function clusterFacts<K extends FactName>(
 ): Promise<Pick<ClusterFacts, K>> {
   const complete = givenOnly(settings, wanted);
   if (complete) return complete;
+  // Loaded only when a fact is missing: with the facts configured, no cold start loads the EKS client.
+  const { cachedClusterDescription } = await import('../../adapters/aws/cluster-description.js');
   const described = await cachedClusterDescription({
     clusterName: clusterName ?? settings.clusterName,
     region: settings.region,
