@@ -1,11 +1,22 @@
 /**
- * The cheapest packing of one pool's pods, by MILP (HiGHS). Variable-size bin packing: for each
- * instance type t the pool allows, nodes k = 1..K_t with a binary `u` (node used, costing the
- * type's cheapest allowed offering) and integer pod counts per pod shape, capacity rows per
- * resource, and demand rows per shape. K_t is bounded safely: an optimal plan costs at most the
- * heuristic's plan (so at most cost/price_t nodes of t), and no two nodes of one type could be
- * merged (so at most 2 x demand/capacity + 1 of them). Types dominated by a cheaper type with at
- * least as much of every resource are dropped: they never improve the optimum. Benchmark only.
+ * The cheapest packing of one pool's pods, by MILP (HiGHS). Two formulations of variable-size
+ * vector bin packing, both exact:
+ *
+ * - Pattern model (tried first): every maximal pattern (pods per shape one node of a type holds,
+ *   no further pod of a shape with pods left fitting), kept only when no strictly cheaper type holds
+ *   it, gets an integer node count; demand rows ask for at least each shape's pods. An optimal plan
+ *   can always be rewritten with such patterns (move a node to a strictly cheaper type holding it,
+ *   impossible at the optimum; then fill it up to a maximal pattern at the same price), so the
+ *   optimum is the true one. Its relaxation is tight and the model has one row per shape, so HiGHS
+ *   proves most optima in seconds. Used when the patterns are few enough to enumerate.
+ * - Compact model (fallback): for each instance type t the pool allows, nodes k = 1..K_t with a
+ *   binary `u` (node used, costing the type's cheapest allowed offering) and integer pod counts per
+ *   pod shape, capacity rows per resource, and demand rows per shape. K_t is bounded safely: an
+ *   optimal plan costs at most the heuristic's plan (so at most cost/price_t nodes of t), and no
+ *   two nodes of one type could be merged (so at most 2 x demand/capacity + 1 of them).
+ *
+ * Types dominated by a cheaper type with at least as much of every resource are dropped: they
+ * never improve the optimum. Benchmark only.
  */
 import highsModule, { type Highs } from 'highs';
 
@@ -37,6 +48,20 @@ export interface MilpResult {
   readonly seconds: number;
   readonly types: number;
   readonly columns: number;
+  /** The optimal plan's nodes when the pattern model proved it (for inspection). */
+  readonly nodes?: readonly MilpNode[];
+}
+
+/** One node of a plan: its type and how many pods of each shape it holds. */
+export interface MilpNode {
+  readonly type: string;
+  readonly counts: readonly number[];
+}
+
+/** A maximal pattern: a type (position in the useful types) and pods per shape. */
+export interface MilpPattern {
+  readonly type: number;
+  readonly counts: readonly number[];
 }
 
 let loaded: Promise<Highs> | undefined;
@@ -137,6 +162,121 @@ export function packingModel(
   return { lp, columns: binaries.length + generals.length };
 }
 
+/** Patterns enumerated at most (more fall back to the compact model). */
+const MAX_PATTERNS = 200_000;
+/** Enumeration steps at most (the search is exponential in the number of shapes). */
+const MAX_STEPS = 20_000_000;
+
+/**
+ * Every maximal pattern of every type that no strictly cheaper type holds (see the file comment),
+ * or undefined when there are more than `maxPatterns` or the enumeration takes more than
+ * `maxSteps` steps. Shapes are enumerated most numerous per node last, and the last one only at
+ * its largest count (a smaller count leaves room for one more, so the pattern is not maximal).
+ */
+export function maximalPatterns(
+  types: readonly MilpType[],
+  shapes: readonly MilpShape[],
+  maxPatterns = MAX_PATTERNS,
+  maxSteps = MAX_STEPS,
+): MilpPattern[] | undefined {
+  const out: MilpPattern[] = [];
+  const dims = shapes[0]?.requests.length ?? 0;
+  let steps = 0;
+  for (let ti = 0; ti < types.length; ti++) {
+    const t = types[ti];
+    const cheaper = types.filter((o) => o.price < t.price);
+    const order = shapes
+      .map((_, si) => si)
+      .filter((si) => fitsOne(t, shapes[si]) > 0)
+      .sort((a, b) => fitsOne(t, shapes[a]) - fitsOne(t, shapes[b]) || a - b);
+    if (order.length === 0) continue;
+    const room = [...t.alloc];
+    const counts = new Array<number>(shapes.length).fill(0);
+    const most = (si: number) => {
+      let n = shapes[si].count - counts[si];
+      shapes[si].requests.forEach((r, d) => {
+        if (r > 0) n = Math.min(n, Math.floor(room[d] / r + 1e-9));
+      });
+      return Math.max(0, n);
+    };
+    const place = (si: number, n: number) => {
+      counts[si] += n;
+      shapes[si].requests.forEach((r, d) => {
+        room[d] -= n * r;
+      });
+    };
+    const leaf = () => {
+      if (order.some((si) => most(si) > 0) || counts.every((c) => c === 0)) return;
+      const sum = new Array<number>(dims).fill(0);
+      counts.forEach((c, si) => {
+        shapes[si].requests.forEach((r, d) => {
+          sum[d] += c * r;
+        });
+      });
+      if (cheaper.some((o) => o.alloc.every((a, d) => a >= sum[d] - 1e-9))) return;
+      out.push({ type: ti, counts: [...counts] });
+    };
+    const walk = (k: number): boolean => {
+      if (++steps > maxSteps || out.length > maxPatterns) return false;
+      const si = order[k];
+      const top = most(si);
+      if (k === order.length - 1) {
+        place(si, top);
+        leaf();
+        place(si, -top);
+        return true;
+      }
+      for (let n = top; n >= 0; n--) {
+        place(si, n);
+        const ok = walk(k + 1);
+        place(si, -n);
+        if (!ok) return false;
+      }
+      return true;
+    };
+    if (!walk(0)) return undefined;
+  }
+  return out;
+}
+
+/** The pattern model in CPLEX LP format: integer node counts per pattern, demand rows `>=`. */
+export function patternModel(
+  types: readonly MilpType[],
+  shapes: readonly MilpShape[],
+  patterns: readonly MilpPattern[],
+): string {
+  const obj: string[] = [];
+  const bounds: string[] = [];
+  const generals: string[] = [];
+  const demand: string[][] = shapes.map(() => []);
+  patterns.forEach((p, pi) => {
+    const x = `x_${pi}`;
+    obj.push(`${types[p.type].price} ${x}`);
+    generals.push(x);
+    let most = 0;
+    p.counts.forEach((c, si) => {
+      if (c === 0) return;
+      demand[si].push(`${c} ${x}`);
+      most = Math.max(most, Math.ceil(shapes[si].count / c));
+    });
+    bounds.push(` 0 <= ${x} <= ${most}`);
+  });
+  const rows = shapes.map(
+    (s, si) => ` d_${si}: ${demand[si].length > 0 ? demand[si].join(' + ') : '0 x_none'} >= ${s.count}`,
+  );
+  return [
+    'Minimize',
+    ` cost: ${obj.length > 0 ? obj.join(' + ') : '0 x_none'}`,
+    'Subject To',
+    ...rows,
+    'Bounds',
+    ...bounds,
+    'Generals',
+    ...generals,
+    'End',
+  ].join('\n');
+}
+
 const OPTIMAL = 7;
 
 /**
@@ -186,21 +326,42 @@ interface Solved {
   readonly value: number;
   readonly optimal: boolean;
   readonly status: number;
+  /** Column values by name, when asked for and optimal. */
+  readonly columns?: ReadonlyMap<string, number>;
 }
 
-async function solve(lp: string, timeLimit: number): Promise<Solved> {
+async function solve(lp: string, timeLimit: number, withColumns = false): Promise<Solved> {
   const solver = await highs();
   const model = solver.createModel({ format: 'lp', data: lp });
   try {
     model.options.set({ output_flag: false, time_limit: timeLimit, mip_rel_gap: 1e-6 });
     const run = model.run();
-    if (run.modelStatus === OPTIMAL)
-      return { value: model.getObjectiveValue(), optimal: true, status: OPTIMAL };
+    if (run.modelStatus === OPTIMAL) {
+      const value = model.getObjectiveValue();
+      if (!withColumns) return { value, optimal: true, status: OPTIMAL };
+      const x = model.getSolution().colValue;
+      const columns = new Map(Array.from(x, (v, i) => [model.getColName(i), v] as const));
+      return { value, optimal: true, status: OPTIMAL, columns };
+    }
     const bound = Number(model.info.get('mip_dual_bound'));
     return { value: Number.isFinite(bound) ? bound : 0, optimal: false, status: run.modelStatus };
   } finally {
     model.dispose();
   }
+}
+
+/** The nodes of the pattern model's solution. */
+function patternNodes(
+  types: readonly MilpType[],
+  patterns: readonly MilpPattern[],
+  columns: ReadonlyMap<string, number>,
+): MilpNode[] {
+  const nodes: MilpNode[] = [];
+  patterns.forEach((p, pi) => {
+    const k = Math.round(columns.get(`x_${pi}`) ?? 0);
+    for (let i = 0; i < k; i++) nodes.push({ type: types[p.type].name, counts: p.counts });
+  });
+  return nodes;
 }
 
 /**
@@ -223,7 +384,27 @@ export async function optimumCost(
     const method = 'optimal (plan meets the relaxation bound)';
     return { cost: upperCost, exact: true, method, seconds: elapsed(), types: types.length, columns: 0 };
   }
-  const { lp, columns } = packingModel(types, shapes, upperCost + 1e-6, relaxed.value);
+  const patterns = maximalPatterns(types, shapes);
+  let bound = relaxed.value;
+  if (patterns) {
+    const byPattern = await solve(
+      patternModel(types, shapes, patterns),
+      Math.max(1, timeLimitSeconds - elapsed()),
+      true,
+    );
+    const base = { seconds: elapsed(), types: types.length, columns: patterns.length };
+    if (byPattern.optimal) {
+      const nodes = byPattern.columns ? patternNodes(types, patterns, byPattern.columns) : undefined;
+      return { ...base, cost: byPattern.value, exact: true, method: 'optimal (pattern model)', nodes };
+    }
+    return {
+      ...base,
+      cost: Math.max(byPattern.value, bound),
+      exact: false,
+      method: `lower bound (pattern model, time limit, solver status ${byPattern.status})`,
+    };
+  }
+  const { lp, columns } = packingModel(types, shapes, upperCost + 1e-6, bound);
   const full = await solve(lp, Math.max(1, timeLimitSeconds - elapsed()));
   if (full.optimal)
     return {
@@ -234,8 +415,9 @@ export async function optimumCost(
       types: types.length,
       columns,
     };
+  bound = Math.max(full.value, bound);
   return {
-    cost: Math.max(full.value, relaxed.value),
+    cost: bound,
     exact: false,
     method: `lower bound (time limit, solver status ${full.status})`,
     seconds: elapsed(),

@@ -1,7 +1,8 @@
 /**
  * The packing problem of each pool of a cost-quality case, as the scheduler sees the pool: the
  * instance types it allows (allocatable minus daemonset overhead, cheapest allowed offering) and
- * the shapes of the pods that select it. Resources are scaled to cores, GiB and pods.
+ * the shapes of the pods that select it (pods with identical requests form one shape). Resources
+ * are scaled to cores, GiB and pods.
  */
 
 import type { PoolContext } from '../../functions/core/scheduling/pool-context.js';
@@ -46,13 +47,17 @@ export function poolProblems(input: ScheduleInput): PoolProblem[] {
         price: price(pool, i),
       }))
       .filter((t) => Number.isFinite(t.price));
-    const counts = new Map<Float64Array, number>();
+    // Pods with identical requests are one shape (interchangeable, whatever their deployment).
+    const counts = new Map<string, { v: Float64Array; count: number }>();
     for (const e of state.entries) {
       if (e.pod.spec?.nodeSelector?.[POOL_LABEL] !== pool.name) continue;
       const v = state.vectors.get(e.cls)!;
-      counts.set(v, (counts.get(v) ?? 0) + 1);
+      const key = v.join(',');
+      const shape = counts.get(key) ?? { v, count: 0 };
+      shape.count++;
+      counts.set(key, shape);
     }
-    const shapes = [...counts].map(([v, count]) => ({ requests: scaled(v), count }));
+    const shapes = [...counts.values()].map(({ v, count }) => ({ requests: scaled(v), count }));
     return { pool: pool.name, types, shapes };
   });
 }
