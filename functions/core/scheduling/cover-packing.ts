@@ -1,18 +1,24 @@
 /**
  * Packing by pattern cover: the unconstrained pods of a pool become a `CoverProblem` (groups of
- * identical pods, the pool's undominated node types as candidates), `coverPlan` chooses nodes, and
- * every node becomes a claim holding its pods (each pod added with the claim's own checks, options
- * right-sized to the cheapest type that holds them).
+ * identical pods, the pool's undominated node types as candidates), `planCover` chooses nodes
+ * within the work budget, and every node becomes a claim holding its pods (each pod added with the
+ * claim's own checks, options right-sized to the cheapest type that holds them).
  */
-import { Claim } from './claim.js';
-import { ruinAndRecreate } from './cover-search.js';
+import { Claim, type ClaimEnv } from './claim.js';
+import { planCover } from './cover-plan.js';
 import { shapePrices, undominated } from './node-shapes.js';
-import { type CoverGroup, type CoverPlan, type CoverProblem, coverPlan } from './pattern-cover.js';
+import type { CoverGroup, CoverPlan, CoverProblem } from './pattern-cover.js';
 import type { PodEntry } from './pod-class.js';
-import type { PackContext } from './repack.js';
+import type { PoolContext } from './pool-context.js';
+import type { RunState } from './setup.js';
+import type { WorkBudget } from './work-budget.js';
 
-/** Ruin-and-recreate iterations after the cover. */
-const SEARCH_ITERATIONS = 200;
+/** What a packing works with: the pool, the run, and the claims' view of it. */
+export interface PackContext {
+  readonly pool: PoolContext;
+  readonly state: RunState;
+  readonly env: ClaimEnv;
+}
 
 interface PodGroup {
   readonly vec: Float64Array;
@@ -92,12 +98,12 @@ function claimsOf(ctx: PackContext, plan: CoverPlan, groups: readonly PodGroup[]
 export function coverPacking(
   ctx: PackContext,
   pods: readonly PodEntry[],
-  rounds: number,
+  budget: WorkBudget,
 ): Claim[] | undefined {
   if (pods.length === 0) return undefined;
   const { problem, groups } = problemOf(ctx, pods);
   if (problem.types.length === 0) return undefined;
-  const plan = coverPlan(problem, rounds);
+  const plan = planCover(problem, budget);
   if (!plan) return undefined;
-  return claimsOf(ctx, ruinAndRecreate(problem, plan, plan.weights, SEARCH_ITERATIONS), groups);
+  return claimsOf(ctx, plan, groups);
 }

@@ -1,7 +1,7 @@
 /**
- * Node shapes for re-packing: the instance types of a pool worth packing towards, ranked by how
- * cheaply they hold a group of pods. Only the price a node of the pool would pay counts (spot when
- * the pool allows it and the type offers it).
+ * Node shapes for re-packing: the instance types of a pool worth packing towards (none dominated
+ * by one at most as expensive and at least as large) and the price a node of each would pay (spot
+ * when the pool allows it and the type offers it).
  */
 import type { PoolContext } from './pool-context.js';
 import { valueAllowed } from './requirement-set.js';
@@ -49,26 +49,4 @@ export function undominated(pool: PoolContext): number[] {
   });
   undominatedCache.set(pool, out);
   return out;
-}
-
-/**
- * Undominated types that hold at least one of the pods, cheapest per share of the pods' total
- * need first (the share a node holds is set by its scarcest resource).
- */
-export function rankedShapes(
-  pool: PoolContext,
-  total: Float64Array,
-  smallest: Float64Array,
-): { index: number; score: number }[] {
-  const price = shapePrices(pool);
-  const score = (i: number) => {
-    const a = pool.types[i].alloc;
-    let share = 1;
-    for (let d = 0; d < total.length; d++) if (total[d] > 0) share = Math.min(share, a[d] / total[d]);
-    return share > 0 ? price[i] / share : Number.POSITIVE_INFINITY;
-  };
-  return undominated(pool)
-    .filter((i) => covers(pool.types[i].alloc, smallest))
-    .map((index) => ({ index, score: score(index) }))
-    .sort((a, b) => a.score - b.score || a.index - b.index);
 }

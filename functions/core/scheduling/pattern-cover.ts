@@ -8,7 +8,7 @@
  * cheapest plan wins. Pure and deterministic; abstract (no claims): the caller turns nodes into claims.
  */
 import { covers } from './node-shapes.js';
-import { dualPrices, type LpPattern } from './pattern-lp.js';
+import type { WorkBudget } from './work-budget.js';
 
 /** Pods with identical requests and requirements. */
 export interface CoverGroup {
@@ -43,14 +43,6 @@ export interface CoverPlan {
   readonly nodes: CoverNode[];
   readonly cost: number;
 }
-
-/** The best plan of the value-correction rounds and the weights it was built with. */
-export interface WeightedPlan extends CoverPlan {
-  readonly weights: Float64Array;
-}
-
-/** Column-generation iterations for the dual prices. */
-const LP_ITERATIONS = 40;
 
 interface Pattern {
   readonly counts: Int32Array;
@@ -204,11 +196,17 @@ function repeats(counts: Int32Array, remaining: Int32Array): number {
  * One greedy plan under weights `w` for the pods of `counts` (default: all), undefined when some pod
  * fits no candidate type.
  */
-export function construct(p: CoverProblem, w: Float64Array, counts?: Int32Array): CoverPlan | undefined {
+export function construct(
+  p: CoverProblem,
+  w: Float64Array,
+  counts?: Int32Array,
+  budget?: WorkBudget,
+): CoverPlan | undefined {
   const remaining = counts ? Int32Array.from(counts) : Int32Array.from(p.groups, (g) => g.count);
   const nodes: CoverNode[] = [];
   let cost = 0;
   while (remaining.some((r) => r > 0)) {
+    budget?.spend(p.types.length * (p.groups.length + 1));
     const best = bestPattern(p, remaining, w);
     if (!best) return undefined;
     const k = repeats(best.counts, remaining);
@@ -237,69 +235,42 @@ function corrected(p: CoverProblem, plan: CoverPlan, w: Float64Array): Float64Ar
   return Float64Array.from(w, (x, gi) => 0.5 * x + (0.5 * paid[gi]) / p.groups[gi].count);
 }
 
-/** Patterns of one group alone on the type that holds its pods most cheaply, one per group. */
-function homogeneous(p: CoverProblem): LpPattern[] {
-  const out: LpPattern[] = [];
-  p.groups.forEach((g, gi) => {
-    let best: LpPattern | undefined;
-    p.types.forEach((t, ti) => {
-      if (!g.allowed[ti]) return;
-      let n = g.count;
-      for (let d = 0; d < g.vec.length; d++)
-        if (g.vec[d] > 0) n = Math.min(n, Math.floor(t.alloc[d] / g.vec[d]));
-      if (n <= 0 || (best && t.price / n >= best.price / best.counts[gi])) return;
-      const counts = new Int32Array(p.groups.length);
-      counts[gi] = n;
-      best = { counts, price: t.price };
-    });
-    if (best) out.push(best);
-  });
-  return out;
-}
-
-/**
- * Weights from column generation on the linear relaxation: the dual prices of the groups, adding
- * the best pattern found under them while one is worth more than its price.
- */
-export function lpWeights(p: CoverProblem, iterations: number): Float64Array | undefined {
-  const demand = Int32Array.from(p.groups, (g) => g.count);
-  const patterns = homogeneous(p);
-  if (patterns.length < p.groups.length) return undefined;
-  let y: Float64Array | undefined;
-  for (let it = 0; it < iterations; it++) {
-    y = dualPrices(demand, patterns);
-    if (!y) return undefined;
-    const best = bestPattern(p, demand, y);
-    if (!best || best.ratio >= 1 - 1e-6) break;
-    patterns.push({ counts: best.counts, price: p.types[best.type].price });
-  }
-  return y;
-}
-
 /** The cheapest plan of `rounds` rounds of greedy cover with value correction from weights `w`. */
-function corrections(p: CoverProblem, w0: Float64Array, rounds: number): WeightedPlan | undefined {
+function corrections(
+  p: CoverProblem,
+  w0: Float64Array,
+  rounds: number,
+  budget: WorkBudget,
+): CoverPlan | undefined {
   let w = w0;
-  let best: WeightedPlan | undefined;
-  for (let round = 0; round < rounds; round++) {
-    const plan = construct(p, w);
+  let best: CoverPlan | undefined;
+  for (let round = 0; round < rounds && budget.open; round++) {
+    const plan = construct(p, w, undefined, budget);
     if (!plan) return best;
-    if (!best || plan.cost < best.cost - 1e-9) best = { ...plan, weights: w };
+    if (!best || plan.cost < best.cost - 1e-9) best = plan;
     w = corrected(p, plan, w);
   }
   return best;
 }
 
 /**
- * The cheapest plan found by greedy cover with value correction, starting once from size-based
- * weights and once from the relaxation's dual prices, or undefined when some pod fits no type.
+ * The cheapest plan of `rounds` rounds of greedy cover with value correction, starting once from
+ * size-based weights and once from `duals` (when given), or undefined when some pod fits no type.
+ * Each greedy step is charged to `budget` (types x groups units); it stops when that runs out.
  */
-export function coverPlan(p: CoverProblem, rounds: number): WeightedPlan | undefined {
+export function greedyCover(
+  p: CoverProblem,
+  rounds: number,
+  budget: WorkBudget,
+  duals?: Float64Array,
+): CoverPlan | undefined {
   const initial = initialWeights(p);
-  let best = corrections(p, initial, rounds);
-  const y = lpWeights(p, LP_ITERATIONS);
-  if (!y) return best;
-  const floor = Float64Array.from(y, (v, gi) => Math.max(v, 1e-3 * initial[gi]));
-  const fromLp = corrections(p, floor, rounds);
-  if (fromLp && (!best || fromLp.cost < best.cost - 1e-9)) best = fromLp;
+  const starts = [initial];
+  if (duals) starts.push(Float64Array.from(duals, (v, gi) => Math.max(v, 1e-3 * initial[gi])));
+  let best: CoverPlan | undefined;
+  for (const w of starts) {
+    const plan = corrections(p, w, rounds, budget);
+    if (plan && (!best || plan.cost < best.cost - 1e-9)) best = plan;
+  }
   return best;
 }

@@ -18,7 +18,9 @@ export const MAX_INSTANCE_TYPE_OPTIONS = 60;
 export function schedule(input: ScheduleInput): SchedulePlan {
   const state = setupRun(input);
   const placement = placeAll(state);
-  const claims = input.skipImprovement ? placement.claims : improvePacking(placement.claims, state);
+  const claims = input.skipImprovement
+    ? placement.claims
+    : improvePacking(placement.claims, state, input.improvementLimits);
   const counters = new Map<string, number>();
   const nodeClaims: PlannedNodeClaim[] = claims.map((claim) => {
     const n = (counters.get(claim.pool.name) ?? 0) + 1;

@@ -10,6 +10,7 @@ import type { NodePool } from '../model/node-pool.js';
 import type { Requirement } from '../model/requirement.js';
 import type { Resources } from '../model/resources.js';
 import type { Taint } from '../model/taint.js';
+import type { ImprovementLimits } from './work-budget.js';
 
 /** A NodePool with its NodeClass and the instance types (with offerings) it may launch. */
 export interface SchedulingPool {
@@ -66,6 +67,12 @@ export interface ScheduleInput {
   readonly existingNodeChoice?: 'first-fit' | 'least-allocated';
   /** Skip the packing improvement pass (faster, Karpenter-like first-fit-decreasing only). */
   readonly skipImprovement?: boolean;
+  /**
+   * Limits on the packing improvement: `effort` scales its work budget (deterministic; default 1),
+   * `now` and `deadline` (a clock in milliseconds the caller passes in, e.g. `performance.now`)
+   * stop it early with the best plan found so far — the plan then depends on timing.
+   */
+  readonly improvementLimits?: ImprovementLimits;
 }
 
 /** One launchable choice for a new nodeclaim. */

@@ -1,66 +1,112 @@
 import { describe, expect, it } from 'vitest';
-import { type CoverProblem, coverPlan } from '../../../../functions/core/scheduling/pattern-cover.js';
-import { dualPrices } from '../../../../functions/core/scheduling/pattern-lp.js';
-
-describe('pattern cover: dual prices', () => {
-  it('solves the dual of a small covering relaxation', () => {
-    // min x1 + x2 + 1.5 x3 with x1 + x3 >= 2, x2 + x3 >= 3: optimum 4, duals (0.5, 1).
-    const y = dualPrices(Int32Array.from([2, 3]), [
-      { counts: Int32Array.from([1, 0]), price: 1 },
-      { counts: Int32Array.from([0, 1]), price: 1 },
-      { counts: Int32Array.from([1, 1]), price: 1.5 },
-    ]);
-    expect(y).toBeDefined();
-    expect(y![0]).toBeCloseTo(0.5, 9);
-    expect(y![1]).toBeCloseTo(1, 9);
-  });
-
-  it('reports an unbounded relaxation when a group has no pattern', () => {
-    expect(
-      dualPrices(Int32Array.from([1, 1]), [{ counts: Int32Array.from([1, 0]), price: 1 }]),
-    ).toBeUndefined();
-  });
-});
+import { relax } from '../../../../functions/core/scheduling/column-generation.js';
+import { planCover } from '../../../../functions/core/scheduling/cover-plan.js';
+import { diveNeighbourhoods } from '../../../../functions/core/scheduling/dive-neighbourhood.js';
+import { lpDive } from '../../../../functions/core/scheduling/lp-dive.js';
+import { type CoverProblem, greedyCover } from '../../../../functions/core/scheduling/pattern-cover.js';
+import { WorkBudget } from '../../../../functions/core/scheduling/work-budget.js';
+import { checkPlan, optimum, problem, randomProblem, seeded } from './cover-oracle.js';
 
 describe('pattern cover: plans', () => {
   // Resources: cpu, memory. A cpu-heavy and a memory-heavy node type, and a larger general one.
-  const types = [
-    { alloc: Float64Array.from([1, 16]), price: 0.5 },
-    { alloc: Float64Array.from([4, 4]), price: 0.6 },
-    { alloc: Float64Array.from([4, 16]), price: 1 },
-  ];
-  const all = Uint8Array.from([1, 1, 1]);
-  const problem: CoverProblem = {
-    types,
-    groups: [
-      { vec: Float64Array.from([2, 1]), count: 4, family: 0, allowed: all },
-      { vec: Float64Array.from([0.5, 7]), count: 4, family: 0, allowed: all },
+  const mixed: CoverProblem = problem(
+    [
+      [1, 16, 0.5],
+      [4, 4, 0.6],
+      [4, 16, 1],
     ],
-  };
+    [
+      [2, 1, 4],
+      [0.5, 7, 4],
+    ],
+  );
 
   it('covers every pod once, within each node type, no dearer than one type per shape', () => {
-    const plan = coverPlan(problem, 10);
-    expect(plan).toBeDefined();
-    const placed = [0, 0];
-    for (const node of plan!.nodes) {
-      const alloc = types[node.type].alloc;
-      for (let d = 0; d < 2; d++) {
-        const used = problem.groups.reduce((sum, g, gi) => sum + g.vec[d] * node.counts[gi], 0);
-        expect(used).toBeLessThanOrEqual(alloc[d]);
-      }
-      placed[0] += node.counts[0];
-      placed[1] += node.counts[1];
+    for (const plan of [planCover(mixed, new WorkBudget(1e5)), greedyCover(mixed, 3, new WorkBudget(1e5))]) {
+      expect(plan).toBeDefined();
+      expect(checkPlan(mixed, plan!.nodes)).toBeCloseTo(plan!.cost, 9);
+      // Two cpu nodes for the cpu pods and two memory nodes for the memory pods: 2.2.
+      expect(plan!.cost).toBeLessThanOrEqual(2.2 + 1e-9);
     }
-    expect(placed).toEqual([4, 4]);
-    // Two cpu nodes for the cpu pods and two memory nodes for the memory pods: 2.2.
-    expect(plan!.cost).toBeLessThanOrEqual(2.2 + 1e-9);
-    expect(plan!.cost).toBeCloseTo(
-      plan!.nodes.reduce((sum, n) => sum + types[n.type].price, 0),
-      9,
-    );
+  });
+
+  it('finds the optimum of small random problems', () => {
+    const random = seeded(21);
+    for (let n = 0; n < 100; n++) {
+      const p = randomProblem(random);
+      const best = optimum(p);
+      const plan = planCover(p, new WorkBudget(1e5));
+      if (!Number.isFinite(best)) {
+        expect(plan).toBeUndefined();
+        continue;
+      }
+      expect(checkPlan(p, plan!.nodes)).toBeCloseTo(plan!.cost, 9);
+      expect(plan!.cost).toBeCloseTo(best, 9);
+    }
   });
 
   it('is deterministic', () => {
-    expect(coverPlan(problem, 10)).toEqual(coverPlan(problem, 10));
+    const p = randomProblem(seeded(4));
+    expect(planCover(p, new WorkBudget(1e5))).toEqual(planCover(p, new WorkBudget(1e5)));
+    expect(planCover(mixed, new WorkBudget(1e5))).toEqual(planCover(mixed, new WorkBudget(1e5)));
+  });
+});
+
+describe('pattern cover: relaxation, dive and neighbourhoods', () => {
+  // Three sizes of one instance family, the smaller ones a little dearer per unit. 72 memory-heavy
+  // pods (0.1 cpu, 12 GiB) and 24 cpu pods (1 cpu, 0.5 GiB) fill two of the largest nodes at 2.0;
+  // after one of them, the relaxation prefers fractions of smaller nodes for the rest (the
+  // largest would hold 37 memory pods, only 35 are left), and rounding those down, then packing
+  // what remains, buys 2.004.
+  const family = problem(
+    [
+      [15.9, 450, 1],
+      [7.9, 225, 0.502],
+      [3.9, 112, 0.2567],
+    ],
+    [
+      [1, 0.5, 24],
+      [0.1, 12, 72],
+    ],
+  );
+
+  it('proves the relaxation when pricing searched every pattern', () => {
+    const r = relax(family, Int32Array.from([24, 72]), [], new WorkBudget(1e6));
+    expect(r?.proven).toBe(true);
+    // The relaxation is a lower bound: no plan is cheaper.
+    expect(r!.lp.cost).toBeLessThanOrEqual(2 + 1e-9);
+  });
+
+  it('dives to the optimum by rounding a pattern up where rounding down leaves a dear rest', () => {
+    expect(lpDive(family, new WorkBudget(1e6), { branches: 1 })?.plan.cost).toBeCloseTo(2.004, 9);
+    const dive = lpDive(family, new WorkBudget(1e6), { branches: 2 });
+    expect(dive).toBeDefined();
+    expect(checkPlan(family, dive!.plan.nodes)).toBeCloseTo(dive!.plan.cost, 9);
+    expect(dive!.plan.cost).toBeCloseTo(2, 9);
+  });
+
+  it('re-plans neighbourhoods of a poor plan down to the optimum', () => {
+    const dive = lpDive(family, new WorkBudget(1e6), { branches: 1 })!;
+    // The greedy cover ends with one node of each smaller size: 2.0154.
+    const poor = greedyCover(family, 1, new WorkBudget(1e6))!;
+    expect(poor.cost).toBeCloseTo(2.0154, 9);
+    for (const start of [poor, dive.plan]) {
+      const better = diveNeighbourhoods(family, { ...dive, plan: start }, new WorkBudget(1e6));
+      expect(checkPlan(family, better.nodes)).toBeCloseTo(better.cost, 9);
+      expect(better.cost).toBeCloseTo(2, 9);
+    }
+  });
+
+  it('returns a valid plan whatever budget is left, and spends no more than it was given', () => {
+    for (const units of [0, 10, 1000, 1e5]) {
+      const budget = new WorkBudget(units);
+      const plan = planCover(family, budget);
+      expect(plan).toBeDefined();
+      checkPlan(family, plan!.nodes);
+      expect(budget.spent).toBeLessThanOrEqual(units);
+    }
+    const big = planCover(family, new WorkBudget(1e6));
+    const small = planCover(family, new WorkBudget(1000));
+    expect(big!.cost).toBeLessThanOrEqual(small!.cost + 1e-9);
   });
 });

@@ -58,3 +58,51 @@ describe('schedule: packing improvement', () => {
     expect(a).toEqual(b);
   });
 });
+
+describe('schedule: packing improvement limits', () => {
+  // Three shapes over the small catalog: first fit leaves room the improvement can save.
+  const workload = () => [
+    ...pods(13, 'a', { requests: { cpu: '1500m', memory: '3Gi' } }),
+    ...pods(9, 'b', { requests: { cpu: '500m', memory: '6Gi' } }),
+    ...pods(7, 'c', { requests: { cpu: '3', memory: '1Gi' } }),
+  ];
+  const run = (extra: Partial<Parameters<typeof input>[0]> = {}) =>
+    schedule(input({ pods: workload(), pools: [pool(nodePool())], ...extra }));
+
+  it('improves on first fit by default', () => {
+    const first = run({ skipImprovement: true });
+    const improved = run();
+    placedOnce(improved, 29);
+    expect(cost(improved)).toBeLessThan(cost(first) - 1e-9);
+  });
+
+  it('keeps first fit with no effort or a deadline already passed', () => {
+    const first = run({ skipImprovement: true });
+    expect(run({ improvementLimits: { effort: 0 } })).toEqual(first);
+    expect(run({ improvementLimits: { now: () => 10, deadline: 10 } })).toEqual(first);
+  });
+
+  it('stops at the deadline with a valid plan no dearer than first fit', () => {
+    const first = run({ skipImprovement: true });
+    for (const ticks of [1, 3, 10, 100]) {
+      // A clock that advances one millisecond each time it is read.
+      let time = 0;
+      const plan = run({ improvementLimits: { now: () => time++, deadline: ticks } });
+      placedOnce(plan, 29);
+      expect(plan.unschedulable).toEqual([]);
+      expect(cost(plan)).toBeLessThanOrEqual(cost(first) + 1e-9);
+      for (const c of plan.nodeClaims) {
+        expect(c.requests.cpu ?? 0).toBeLessThanOrEqual(8000);
+      }
+    }
+  });
+
+  it('plans validly with little effort and with much', () => {
+    const first = cost(run({ skipImprovement: true }));
+    for (const effort of [0.01, 0.1, 4]) {
+      const plan = run({ improvementLimits: { effort } });
+      placedOnce(plan, 29);
+      expect(cost(plan)).toBeLessThanOrEqual(first + 1e-9);
+    }
+  });
+});
