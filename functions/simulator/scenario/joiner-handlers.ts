@@ -27,13 +27,20 @@ const FACTORIES = {
 /** The functions a simulation runs. */
 export const SIMULATED_FUNCTIONS = Object.keys(FACTORIES) as (keyof typeof FACTORIES)[];
 
-/** Sets joiner's handlers on the cloud's Lambda runner, each with its own Karpenter-style log. */
-export function installJoinerHandlers(
+/**
+ * Sets joiner's handlers on the cloud's Lambda runner, each with its own Karpenter-style log;
+ * resolves once their init is done.
+ */
+export async function installJoinerHandlers(
   cloud: SimulatedCloud,
   sink: (line: string) => void,
   options: { readonly level?: 'debug' | 'info' } = {},
-): void {
+): Promise<void> {
   const env = cloud.env();
+  // The handlers reach the simulated API server through a kubeconfig. Its reader (client-node) is
+  // a dynamic import no deployed function makes; load it now, with the simulated functions' init,
+  // so the first invocation does not pay for it.
+  await import('../../adapters/kube/kubeconfig-file.js');
   for (const name of SIMULATED_FUNCTIONS) {
     const log = lineLog({ clock: cloud.clock, sink, name, level: options.level });
     const deps = dependenciesFromEnv(env, { clock: cloud.clock, log });

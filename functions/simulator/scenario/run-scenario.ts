@@ -81,7 +81,7 @@ export async function runScenario(
   try {
     const notes: string[] = [];
     useSimulatorCredentials();
-    installJoinerHandlers(cloud, emit, { level: options.logLevel });
+    await installJoinerHandlers(cloud, emit, { level: options.logLevel });
     say(`scenario ${scenario.name}: cluster ${scenario.clusterName}, seed ${options.seed ?? scenario.seed}`);
     await applyManifests(cloud.kube.store, installManifests(cloud));
     await applyManifests(cloud.kube.store, scenario.cluster);
