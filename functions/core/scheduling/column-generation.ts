@@ -29,6 +29,11 @@ const MAX_ROUNDS = 60;
 const QUICK_STEPS = 48;
 const EXACT_STEPS = 600;
 
+/** Work units of a relaxation solve: about a unit per thousand operations of its iterations. */
+function lpWork(lp: LpSolution, columns: number, groups: number): number {
+  return Math.ceil((lp.iterations * (columns + groups) * groups) / 1000);
+}
+
 function key(counts: Int32Array): string {
   return counts.join(',');
 }
@@ -105,6 +110,7 @@ export function relax(
   const perFamily = families.length > 1;
   let lp = solveCoverLp(demand, columns);
   if (!lp) return undefined;
+  budget.spend(lpWork(lp, columns.length, demand.length));
   const price = (steps: number) => {
     let added = 0;
     let exact = true;
@@ -133,10 +139,10 @@ export function relax(
     if (priced && priced.added === 0 && !priced.exact) priced = price(EXACT_STEPS);
     if (!priced) return { columns, lp, proven: false };
     if (priced.added === 0) return { columns, lp, proven: priced.exact };
-    budget.spend(columns.length);
     const next = solveCoverLp(demand, columns);
     if (!next) return { columns, lp, proven: false };
     lp = next;
+    budget.spend(lpWork(lp, columns.length, demand.length));
   }
   return { columns, lp, proven: false };
 }

@@ -20,6 +20,8 @@ export interface LpSolution {
   /** Dual price per group: what one more pod of the group would cost. */
   readonly y: Float64Array;
   readonly cost: number;
+  /** Simplex iterations it took. */
+  readonly iterations: number;
 }
 
 const EPS = 1e-9;
@@ -135,7 +137,7 @@ export function solveCoverLp(
     if (enter < 0) {
       const x = new Float64Array(m);
       for (let r = 0; r < g; r++) if (basis[r] < m) x[basis[r]] += Math.max(0, xB[r]);
-      return { x, y: Float64Array.from(y), cost };
+      return { x, y: Float64Array.from(y), cost, iterations: it + 1 };
     }
     for (let r = 0; r < g; r++) {
       let v = 0;

@@ -18,12 +18,12 @@ const EXACT_PODS = 24;
 /** Share of the budget the exact search may use before the other steps take over. */
 const EXACT_SHARE = 0.5;
 /** Dive branches where the relaxation uses no pattern whole. */
-const BRANCHES = 2;
+const BRANCHES = 3;
 /** Shares of the budget left for the dive and for the greedy cover. */
-const DIVE_SHARE = 0.4;
-const GREEDY_SHARE = 0.2;
+const DIVE_SHARE = 0.3;
+const GREEDY_SHARE = 0.3;
 /** Value-correction rounds of the greedy cover. */
-const GREEDY_ROUNDS = 3;
+const GREEDY_ROUNDS = 1;
 
 function cheaper(a: CoverPlan | undefined, b: CoverPlan | undefined): CoverPlan | undefined {
   if (!a) return b;

@@ -12,7 +12,7 @@ import type { CoverNode, CoverPlan, CoverProblem } from './pattern-cover.js';
 import type { WorkBudget } from './work-budget.js';
 
 /** Dive branches per neighbourhood, and the most nodes a neighbourhood takes out. */
-const BRANCHES = 2;
+const BRANCHES = 3;
 const MAX_NODES = 6;
 /** Neighbourhoods of at most this many pods are re-planned exactly (within a share of the budget). */
 const EXACT_PODS = 24;

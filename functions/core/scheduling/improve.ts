@@ -15,9 +15,13 @@ import { type ImprovementLimits, WorkBudget } from './work-budget.js';
 
 /** At most this many pods are re-packed per pool (larger groups keep the first packing). */
 const MAX_PODS = 3000;
-/** Work units of a run: a base, more per pod re-packed, at most a cap (about a microsecond each). */
+/**
+ * Work units of a run (about a microsecond each): a base, more per pod re-packed and per kind of
+ * pod (distinct requests make a harder problem), at most a cap.
+ */
 const BASE_UNITS = 20_000;
 const UNITS_PER_POD = 400;
+const UNITS_PER_KIND = 1500;
 const MAX_UNITS = 120_000;
 
 function isFree(entry: PodEntry): boolean {
@@ -69,7 +73,9 @@ export function improvePacking(claims: Claim[], state: RunState, limits: Improve
   }
   const pools = [...free].filter(([, list]) => podCount(list) <= MAX_PODS);
   const pods = pools.reduce((n, [, list]) => n + podCount(list), 0);
-  const budget = new WorkBudget(Math.min(MAX_UNITS, BASE_UNITS + UNITS_PER_POD * pods), limits);
+  const kinds = new Set(pools.flatMap(([, list]) => list.flatMap((c) => c.pods.map((p) => p.cls)))).size;
+  const units = BASE_UNITS + UNITS_PER_POD * pods + UNITS_PER_KIND * kinds;
+  const budget = new WorkBudget(Math.min(MAX_UNITS, units), limits);
   if (!budget.open) return claims;
   let podsLeft = pods;
   for (const [pool, list] of free) {

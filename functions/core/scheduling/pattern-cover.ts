@@ -8,6 +8,7 @@
  * cheapest plan wins. Pure and deterministic; abstract (no claims): the caller turns nodes into claims.
  */
 import { covers } from './node-shapes.js';
+import { valueBound } from './pattern-pricing.js';
 import type { WorkBudget } from './work-budget.js';
 
 /** Pods with identical requests and requirements. */
@@ -116,6 +117,7 @@ function fill(
   remaining: Int32Array,
   w: Float64Array,
   lead: number,
+  budget?: WorkBudget,
 ): Int32Array | undefined {
   const room = Float64Array.from(p.types[t].alloc);
   const left = Int32Array.from(remaining);
@@ -133,7 +135,10 @@ function fill(
     if (left[lead] === 0 || !g.allowed[t] || !covers(room, g.vec)) return undefined;
     while (left[lead] > 0 && covers(room, g.vec)) take(lead);
   }
+  // A unit per pod chosen (per eight groups scanned for it).
+  const step = Math.ceil(p.groups.length / 8);
   for (;;) {
+    if (budget && !budget.spend(step)) return undefined;
     const gi = bestFiller(p, t, room, left, w, family);
     if (gi < 0) break;
     take(gi);
@@ -167,12 +172,25 @@ function value(counts: Int32Array, w: Float64Array): number {
   return v;
 }
 
-/** The pattern with the lowest price per value covered, over every candidate type. */
-function bestPattern(p: CoverProblem, remaining: Int32Array, w: Float64Array): Pattern | undefined {
+/**
+ * The pattern with the lowest price per value covered, over the candidate types in order of their
+ * price per most value they could hold, until that exceeds the best ratio found.
+ */
+function bestPattern(
+  p: CoverProblem,
+  remaining: Int32Array,
+  w: Float64Array,
+  budget?: WorkBudget,
+): Pattern | undefined {
+  const bound = p.types.map((t, ti) => t.price / Math.max(valueBound(p, ti, w, remaining, -1), 1e-12));
+  const order = p.types.map((_, ti) => ti).sort((a, b) => bound[a] - bound[b] || a - b);
+  budget?.spend(p.types.length);
   let best: Pattern | undefined;
-  for (let t = 0; t < p.types.length; t++) {
+  for (const t of order) {
+    if (best && bound[t] >= best.ratio - 1e-12) break;
     for (let lead = -1; lead < p.groups.length; lead++) {
-      const counts = fill(p, t, remaining, w, lead);
+      if (lead >= 0 && remaining[lead] === 0) continue;
+      const counts = fill(p, t, remaining, w, lead, budget);
       if (!counts) continue;
       const type = cheapestHolding(p, counts);
       if (type < 0) continue;
@@ -194,7 +212,7 @@ function repeats(counts: Int32Array, remaining: Int32Array): number {
 
 /**
  * One greedy plan under weights `w` for the pods of `counts` (default: all), undefined when some pod
- * fits no candidate type.
+ * fits no candidate type or the budget (when given) runs out first.
  */
 export function construct(
   p: CoverProblem,
@@ -206,9 +224,8 @@ export function construct(
   const nodes: CoverNode[] = [];
   let cost = 0;
   while (remaining.some((r) => r > 0)) {
-    budget?.spend(p.types.length * (p.groups.length + 1));
-    const best = bestPattern(p, remaining, w);
-    if (!best) return undefined;
+    const best = bestPattern(p, remaining, w, budget);
+    if (!best || (budget && !budget.open)) return undefined;
     const k = repeats(best.counts, remaining);
     for (let i = 0; i < k; i++) nodes.push({ type: best.type, counts: best.counts });
     best.counts.forEach((c, gi) => {
@@ -255,8 +272,8 @@ function corrections(
 
 /**
  * The cheapest plan of `rounds` rounds of greedy cover with value correction, starting once from
- * size-based weights and once from `duals` (when given), or undefined when some pod fits no type.
- * Each greedy step is charged to `budget` (types x groups units); it stops when that runs out.
+ * `duals` (when given) and once from size-based weights, or undefined when some pod fits no type.
+ * The greedy steps are charged to `budget`; a plan not finished when it runs out is dropped.
  */
 export function greedyCover(
   p: CoverProblem,
@@ -266,7 +283,7 @@ export function greedyCover(
 ): CoverPlan | undefined {
   const initial = initialWeights(p);
   const starts = [initial];
-  if (duals) starts.push(Float64Array.from(duals, (v, gi) => Math.max(v, 1e-3 * initial[gi])));
+  if (duals) starts.unshift(Float64Array.from(duals, (v, gi) => Math.max(v, 1e-3 * initial[gi])));
   let best: CoverPlan | undefined;
   for (const w of starts) {
     const plan = corrections(p, w, rounds, budget);

@@ -45,6 +45,13 @@ describe('pattern cover: plans', () => {
     }
   });
 
+  it('drops a greedy plan the budget does not let it finish', () => {
+    expect(greedyCover(mixed, 3, new WorkBudget(2))).toBeUndefined();
+    const budget = new WorkBudget(1e5);
+    expect(greedyCover(mixed, 3, budget)).toBeDefined();
+    expect(budget.spent).toBeGreaterThan(2);
+  });
+
   it('is deterministic', () => {
     const p = randomProblem(seeded(4));
     expect(planCover(p, new WorkBudget(1e5))).toEqual(planCover(p, new WorkBudget(1e5)));
