@@ -47,6 +47,9 @@ export interface KubeRequest {
   readonly contentType?: string;
 }
 
+/** How long a request may wait for its whole answer before it fails (default of {@link KubeTransport}). */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
 /** Headers that authenticate a request (`Authorization: Bearer ...`), read before every request. */
 export type KubeCredentials = () => Promise<Readonly<Record<string, string>>>;
 
@@ -77,6 +80,8 @@ export class KubeTransport {
   constructor(
     private readonly server: KubeServer,
     private readonly credentials: KubeCredentials,
+    /** A request without its whole answer after this long fails, so a stuck connection cannot hang a run. */
+    private readonly timeoutMs = REQUEST_TIMEOUT_MS,
   ) {
     this.url = parseServerUrl(server.url);
     this.agent = kubeAgent(server);
@@ -148,6 +153,7 @@ export class KubeTransport {
         );
         res.on('error', (error) => reject(this.networkError(what, error)));
       });
+      req.setTimeout(this.timeoutMs, () => req.destroy(new Error(`no answer within ${this.timeoutMs} ms`)));
       req.on('error', (error: NodeJS.ErrnoException) => {
         if (req.reusedSocket && error.code === 'ECONNRESET' && !retried)
           resolve(this.exchange(options, body, what, true));

@@ -189,6 +189,15 @@ describe('KubeTransport', () => {
     expect(error.message.length).toBeLessThan(300);
   });
 
+  it('fails a request whose answer does not come in time, naming the request and the server', async () => {
+    server.answer = () => undefined;
+    const impatient = new KubeTransport({ url: server.url, name: 'test cluster' }, async () => ({}), 50);
+    const error = (await impatient.get('/api/v1/pods').catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe(
+      `GET /api/v1/pods: cannot reach the API server of test cluster at ${server.url}: no answer within 50 ms`,
+    );
+  });
+
   it('fails with an error naming the server when it cannot connect', async () => {
     const url = server.url;
     await server.close();
