@@ -1,8 +1,8 @@
 /**
  * The plan for a pattern-cover problem within a work budget: exactly (branch and bound, or dynamic
  * programming for one group) when the pods are few; else two starts — a branching dive from the
- * linear relaxation and the greedy cover with value correction (from size-based weights and from
- * the relaxation's dual prices) — each improved by neighbourhood search on half of what is left,
+ * linear relaxation and the greedy cover (from the relaxation's dual prices, then from size-based
+ * weights) — each improved by neighbourhood search on half of what is left,
  * the cheaper result winning. The starts fail in different ways (the dive where the relaxation
  * rounds badly, the greedy cover where leftovers pile up), so together they are more robust than
  * twice the search from one. Pure and deterministic for a given budget.
@@ -17,12 +17,12 @@ import type { WorkBudget } from './work-budget.js';
 const EXACT_PODS = 24;
 /** Share of the budget the exact search may use before the other steps take over. */
 const EXACT_SHARE = 0.5;
-/** Dive branches where the relaxation uses no pattern whole. */
+/** Moves the dive tries per relaxation (a search that backtracks when more than one). */
 const BRANCHES = 3;
 /** Shares of the budget left for the dive and for the greedy cover. */
 const DIVE_SHARE = 0.3;
 const GREEDY_SHARE = 0.3;
-/** Value-correction rounds of the greedy cover. */
+/** Value-correction rounds of the greedy cover per start. */
 const GREEDY_ROUNDS = 1;
 
 function cheaper(a: CoverPlan | undefined, b: CoverPlan | undefined): CoverPlan | undefined {

@@ -11,7 +11,7 @@ import { type Dive, lpDive } from './lp-dive.js';
 import type { CoverNode, CoverPlan, CoverProblem } from './pattern-cover.js';
 import type { WorkBudget } from './work-budget.js';
 
-/** Dive branches per neighbourhood, and the most nodes a neighbourhood takes out. */
+/** Moves per relaxation of a neighbourhood's dive, and the most nodes a neighbourhood takes out. */
 const BRANCHES = 3;
 const MAX_NODES = 6;
 /** Neighbourhoods of at most this many pods are re-planned exactly (within a share of the budget). */

@@ -3,7 +3,8 @@
  * topology constraints (node requirements are fine: claims check them) are re-planned by pattern
  * cover (exact for few pods, else a dive from the linear relaxation and a neighbourhood search),
  * and the cheaper of the two packings is kept. The search runs on a work budget scaled to the
- * pods (deterministic), optionally cut short by a deadline on a clock the caller passes in.
+ * pods and their kinds (deterministic), optionally cut short by a deadline on a clock the caller
+ * passes in.
  */
 import type { Claim, ClaimEnv } from './claim.js';
 import { coverPacking, type PackContext } from './cover-packing.js';
