@@ -43,13 +43,6 @@ export interface RankedOption {
 /** Share of the option cap the preferred capacity type keeps when the other one has options too. */
 const PREFERRED_SHARE = 2 / 3;
 
-/** An instance type of the claim with its allowed offerings per capacity type, cheapest first. */
-interface TypeOffers {
-  readonly type: TypeEntry;
-  readonly preferred: RankedOption[];
-  readonly other: RankedOption[];
-}
-
 /** Orders names by code unit (fast, deterministic: ties are frequent, as zones share prices). */
 function compareNames(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -63,12 +56,19 @@ function byPrice(a: RankedOption, b: RankedOption): number {
   );
 }
 
-/** The claim's allowed offerings of type `t` (zones and capacity types its requirements allow). */
-function typeOffers(claim: Claim, t: TypeEntry, preferred: CapacityType): TypeOffers {
+/** The capacity types of an offering relative to the claim's preferred one. */
+type Side = 'preferred' | 'other';
+
+/**
+ * The claim's allowed offerings of type `t` (zones and capacity types its requirements allow) on
+ * one side (the preferred capacity type, or the other), cheapest first.
+ */
+function sideOffers(claim: Claim, t: TypeEntry, preferred: CapacityType, side: Side): RankedOption[] {
   const zone = claim.reqs.get(ZONE);
   const ct = claim.reqs.get(CAPACITY_TYPE);
-  const out: TypeOffers = { type: t, preferred: [], other: [] };
+  const out: RankedOption[] = [];
   for (const o of t.offerings) {
+    if ((o.capacityType === preferred) !== (side === 'preferred')) continue;
     if (zone && !valueAllowed(zone, o.zone)) continue;
     if (ct && !valueAllowed(ct, o.capacityType)) continue;
     const option: InstanceTypeOption = {
@@ -77,18 +77,18 @@ function typeOffers(claim: Claim, t: TypeEntry, preferred: CapacityType): TypeOf
       capacityType: o.capacityType as CapacityType,
       price: o.price,
     };
-    (o.capacityType === preferred ? out.preferred : out.other).push({ option, type: t });
+    out.push({ option, type: t });
   }
-  out.preferred.sort(byPrice);
-  out.other.sort(byPrice);
-  return out;
+  return out.sort(byPrice);
 }
 
-/** A type's cheapest allowed price for the preferred and for the other capacity type. */
+/** A type's cheapest allowed price and its number of allowed offerings, per side. */
 interface TypeKey {
   readonly type: TypeEntry;
   readonly preferred: number;
   readonly other: number;
+  readonly preferredCount: number;
+  readonly otherCount: number;
 }
 
 function typeKey(claim: Claim, t: TypeEntry, preferred: CapacityType): TypeKey {
@@ -96,12 +96,19 @@ function typeKey(claim: Claim, t: TypeEntry, preferred: CapacityType): TypeKey {
   const ct = claim.reqs.get(CAPACITY_TYPE);
   let pref = Number.POSITIVE_INFINITY;
   let other = Number.POSITIVE_INFINITY;
+  let preferredCount = 0;
+  let otherCount = 0;
   for (const o of t.offerings) {
     if ((zone && !valueAllowed(zone, o.zone)) || (ct && !valueAllowed(ct, o.capacityType))) continue;
-    if (o.capacityType === preferred) pref = Math.min(pref, o.price);
-    else other = Math.min(other, o.price);
+    if (o.capacityType === preferred) {
+      pref = Math.min(pref, o.price);
+      preferredCount++;
+    } else {
+      other = Math.min(other, o.price);
+      otherCount++;
+    }
   }
-  return { type: t, preferred: pref, other };
+  return { type: t, preferred: pref, other, preferredCount, otherCount };
 }
 
 /**
@@ -110,7 +117,7 @@ function typeKey(claim: Claim, t: TypeEntry, preferred: CapacityType): TypeKey {
  * fallback), by price; ties by name. The claim's options come cheapest first (by any offering), so
  * the scan stops once `maxTypes` types are found and the next type costs more than all of them.
  */
-function chooseTypes(claim: Claim, preferred: CapacityType, maxTypes: number): TypeOffers[] {
+function chooseTypes(claim: Claim, preferred: CapacityType, maxTypes: number): TypeKey[] {
   const keys: TypeKey[] = [];
   let found = 0;
   let highest = Number.NEGATIVE_INFINITY;
@@ -131,18 +138,26 @@ function chooseTypes(claim: Claim, preferred: CapacityType, maxTypes: number): T
   keys.sort(
     (a, b) => a.preferred - b.preferred || a.other - b.other || compareNames(a.type.it.name, b.type.it.name),
   );
-  return keys.slice(0, maxTypes).map((k) => typeOffers(claim, k.type, preferred));
+  return keys.slice(0, maxTypes);
 }
 
 /**
- * The `budget` options of one capacity type that keep its cheapest instance types whole: the
- * types' offerings in type order (each type's zones cheapest first), cut at the budget, then
- * ranked cheapest first.
+ * The `budget` options of one side that keep its cheapest instance types whole: the types'
+ * offerings in type order (each type's zones cheapest first), cut at the budget, then ranked
+ * cheapest first. A type's offerings are built only when the budget reaches it.
  */
-function capPart(parts: readonly RankedOption[][], budget: number): RankedOption[] {
+function capPart(
+  claim: Claim,
+  keys: readonly TypeKey[],
+  preferred: CapacityType,
+  side: Side,
+  budget: number,
+): RankedOption[] {
   const kept: RankedOption[] = [];
-  for (const part of parts) {
-    for (const option of part) {
+  for (const key of keys) {
+    if ((side === 'preferred' ? key.preferredCount : key.otherCount) === 0) continue;
+    if (kept.length >= budget) break;
+    for (const option of sideOffers(claim, key.type, preferred, side)) {
       if (kept.length >= budget) return kept.sort(byPrice);
       kept.push(option);
     }
@@ -167,13 +182,11 @@ function capPart(parts: readonly RankedOption[][], budget: number): RankedOption
  */
 export function rankedOptions(claim: Claim, maxOptions = Number.POSITIVE_INFINITY): RankedOption[] {
   const preferred = capacityTypeOf(claim);
-  const types = chooseTypes(claim, preferred, maxOptions);
-  const preferredParts = types.map((t) => t.preferred).filter((p) => p.length > 0);
-  const otherParts = types.map((t) => t.other).filter((p) => p.length > 0);
-  const otherCount = otherParts.reduce((n, p) => n + p.length, 0);
+  const keys = chooseTypes(claim, preferred, maxOptions);
+  const otherCount = keys.reduce((n, k) => n + k.otherCount, 0);
   const preferredBudget = Math.max(maxOptions - otherCount, Math.ceil(maxOptions * PREFERRED_SHARE));
-  const kept = capPart(preferredParts, preferredBudget);
-  return [...kept, ...capPart(otherParts, maxOptions - kept.length)];
+  const kept = capPart(claim, keys, preferred, 'preferred', preferredBudget);
+  return [...kept, ...capPart(claim, keys, preferred, 'other', maxOptions - kept.length)];
 }
 
 /**
