@@ -13,6 +13,9 @@ import { type CoverNode, type CoverPlan, type CoverProblem, cheapestHolding } fr
 import { fitting } from './pattern-pricing.js';
 import type { WorkBudget } from './work-budget.js';
 
+/** Problems (and neighbourhoods) of at most this many pods, or of one group, are solved exactly. */
+export const EXACT_PODS = 24;
+
 /** The outcome: the best plan cheaper than the limit (if any), and whether the search finished. */
 export interface ExactResult {
   readonly plan?: CoverPlan;

@@ -7,18 +7,14 @@
  * rounds badly, the greedy cover where leftovers pile up), so together they are more robust than
  * twice the search from one. Pure and deterministic for a given budget.
  */
-import { exactCover } from './cover-exact.js';
+import { EXACT_PODS, exactCover } from './cover-exact.js';
 import { diveNeighbourhoods } from './dive-neighbourhood.js';
-import { lpDive } from './lp-dive.js';
+import { DIVE_BRANCHES, lpDive } from './lp-dive.js';
 import { type CoverPlan, type CoverProblem, greedyCover } from './pattern-cover.js';
 import type { WorkBudget } from './work-budget.js';
 
-/** Problems of at most this many pods (or of one group) are first solved exactly. */
-const EXACT_PODS = 24;
 /** Share of the budget the exact search may use before the other steps take over. */
 const EXACT_SHARE = 0.5;
-/** Moves the dive tries per relaxation (a search that backtracks when more than one). */
-const BRANCHES = 3;
 /** Shares of the budget left for the dive and for the greedy cover. */
 const DIVE_SHARE = 0.3;
 const GREEDY_SHARE = 0.3;
@@ -41,7 +37,7 @@ export function planCover(p: CoverProblem, budget: WorkBudget): CoverPlan | unde
     if (found.complete && found.plan) return found.plan;
     exact = found.plan;
   }
-  const dive = lpDive(p, budget.share(budget.remaining * DIVE_SHARE), { branches: BRANCHES });
+  const dive = lpDive(p, budget.share(budget.remaining * DIVE_SHARE), { branches: DIVE_BRANCHES });
   if (!dive) return exact;
   const greedy = greedyCover(p, GREEDY_ROUNDS, budget.share(budget.remaining * GREEDY_SHARE), dive.duals);
   let best = cheaper(exact, diveNeighbourhoods(p, dive, budget.share(budget.remaining / 2)));

@@ -6,16 +6,15 @@
  * looking only for plans cheaper than the nodes they replace (bounds prune the rest), and keep the
  * result when it is cheaper. Deterministic (fixed seed, work counted by the budget).
  */
-import { exactCover } from './cover-exact.js';
-import { type Dive, lpDive } from './lp-dive.js';
+import { EXACT_PODS, exactCover } from './cover-exact.js';
+import { DIVE_BRANCHES, type Dive, lpDive } from './lp-dive.js';
 import type { CoverNode, CoverPlan, CoverProblem } from './pattern-cover.js';
+import { seededRandom } from './seeded-random.js';
 import type { WorkBudget } from './work-budget.js';
 
-/** Moves per relaxation of a neighbourhood's dive, and the most nodes a neighbourhood takes out. */
-const BRANCHES = 3;
+/** The most nodes a neighbourhood takes out. */
 const MAX_NODES = 6;
-/** Neighbourhoods of at most this many pods are re-planned exactly (within a share of the budget). */
-const EXACT_PODS = 24;
+/** Neighbourhoods of at most EXACT_PODS pods are re-planned exactly, within this share of the budget. */
 const EXACT_UNITS = 20_000;
 /** Ways to choose a neighbourhood, taken in turn. */
 const STRATEGIES = 5;
@@ -24,18 +23,6 @@ const STRATEGIES = 5;
  * this many, or twice the nodes of the plan.
  */
 const PATIENCE = 24;
-
-/** A small deterministic pseudo-random generator (mulberry32). */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Money a node spends on room its pods leave unused (price x unused share of its fullest resource). */
 function waste(p: CoverProblem, node: CoverNode): number {
@@ -131,7 +118,7 @@ function podsOf(node: CoverNode): number {
 export function diveNeighbourhoods(p: CoverProblem, start: Dive, budget: WorkBudget): CoverPlan {
   const { plan, columns } = start;
   const duals = start.proven ? start.duals : undefined;
-  const random = generator(0x5eed);
+  const random = seededRandom(0x5eed);
   let nodes = plan.nodes;
   let cost = plan.cost;
   const seen = new Set<string>();
@@ -158,7 +145,7 @@ export function diveNeighbourhoods(p: CoverProblem, start: Dive, budget: WorkBud
     const found =
       pods <= EXACT_PODS || single
         ? exactCover(p, freed, budget.share(EXACT_UNITS), removed, duals).plan
-        : lpDive(p, budget, { demand: freed, start: columns, branches: BRANCHES, below: removed })?.plan;
+        : lpDive(p, budget, { demand: freed, start: columns, branches: DIVE_BRANCHES, below: removed })?.plan;
     if (!found || found.cost >= removed - 1e-9) continue;
     const kept = new Set(out);
     nodes = [...nodes.filter((_, i) => !kept.has(i)), ...found.nodes];

@@ -19,6 +19,9 @@ import {
 } from './pattern-cover.js';
 import type { WorkBudget } from './work-budget.js';
 
+/** Moves a dive tries per relaxation (a search that backtracks when more than one). */
+export const DIVE_BRANCHES = 3;
+
 /** One plan of a dive and the columns its relaxations generated (to start the next dive from). */
 export interface Dive {
   readonly plan: CoverPlan;

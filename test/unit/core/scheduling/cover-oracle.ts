@@ -4,17 +4,8 @@
  */
 import type { CoverNode, CoverProblem } from '../../../../functions/core/scheduling/pattern-cover.js';
 
-/** A deterministic pseudo-random generator (mulberry32). */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The generator the scheduler's neighbourhood search uses, for reproducible random problems. */
+export { seededRandom as seeded } from '../../../../functions/core/scheduling/seeded-random.js';
 
 /** A problem from plain arrays: types `[cpu, mem, price]`, groups `[cpu, mem, count]` (one family). */
 export function problem(types: number[][], groups: number[][]): CoverProblem {
