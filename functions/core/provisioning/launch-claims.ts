@@ -130,7 +130,6 @@ function fencedCloud(deps: LaunchClaimsDeps): CloudProvider {
       await fence.check();
       return cloud.launch(input);
     },
-    ...(cloud.prepare ? { prepare: (input) => cloud.prepare!(input) } : {}),
     terminate: (ids) => cloud.terminate(ids),
     get: (id) => cloud.get(id),
     findByNodeClaim: (id) => cloud.findByNodeClaim(id),
