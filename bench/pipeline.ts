@@ -7,8 +7,6 @@
  * Each size starts with a warm provisioner (one empty batch first).
  * Numbers are printed, never asserted.
  */
-import { createDocumentClient } from '../functions/adapters/store/create-state-store.js';
-import { DynamoStateStore } from '../functions/adapters/store/dynamo-state-store.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../functions/simulator/cloud.js';
 import { applyManifests } from '../functions/simulator/scenario/cluster-manifests.js';
 import { installJoinerHandlers } from '../functions/simulator/scenario/joiner-handlers.js';
@@ -82,12 +80,6 @@ async function run(pods: number): Promise<Result> {
     runs.push({ scheduling: fields['scheduling-ms'] ?? 0 });
   });
   const recorder = new LatencyRecorder(cloud.kube.store.api.store, cloud.ec2, () => cloud.clock.now(), 2);
-  const documents = createDocumentClient({
-    region: cloud.region,
-    endpoint: cloud.endpoints.dynamodb,
-    credentials: SIMULATOR_CREDENTIALS,
-  });
-  const store = new DynamoStateStore(documents, cloud.tableName);
   try {
     await applyManifests(cloud.kube.store, [...installManifests(cloud), ...nodePool]);
     // A warm function: one empty batch loads what the first run needs in this process (module
@@ -95,11 +87,10 @@ async function run(pods: number): Promise<Result> {
     await cloud.runner.invoke('provisioner', { Records: [] });
     const started = Date.now();
     await applyManifests(cloud.kube.store, [deployment(pods)]);
-    const launchOf = await waitForLaunches(cloud, store, recorder, pods);
+    const launchOf = await waitForLaunches(cloud, recorder, pods);
     return measure(cloud, recorder, launchOf, runs, pods, Date.now() - started);
   } finally {
     recorder.stop();
-    documents.destroy();
     await cloud.close();
   }
 }
@@ -107,7 +98,6 @@ async function run(pods: number): Promise<Result> {
 /** Waits until the pods are on launched nodeclaims (or launches settle); returns pod uid -> instance id. */
 async function waitForLaunches(
   cloud: SimulatedCloud,
-  store: DynamoStateStore,
   recorder: LatencyRecorder,
   pods: number,
 ): Promise<Map<string, string>> {
@@ -118,7 +108,7 @@ async function waitForLaunches(
     const before = launchOf.size;
     await sleep(250);
     recorder.scanInstances();
-    for (const claim of await store.listNodeClaims()) {
+    for (const claim of await cloud.stateStore.listNodeClaims()) {
       const id = claim.instance?.instanceId;
       if (id) for (const pod of claim.pods) launchOf.set(pod.uid, id);
     }

@@ -9,6 +9,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { createDocumentClient } from '../adapters/store/create-state-store.js';
+import { DynamoStateStore } from '../adapters/store/dynamo-state-store.js';
 import { ensureTable } from '../adapters/store/ensure-table.js';
 import { bundledCatalog } from '../core/catalog/bundled.js';
 import type { Catalog } from '../core/model/instance-type.js';
@@ -66,6 +68,8 @@ export interface SimulatedCloud {
   readonly queues: JoinerQueues;
   readonly busName: string;
   readonly tableName: string;
+  /** joiner's state table, read the way the functions read it (for summaries and benchmarks). */
+  readonly stateStore: DynamoStateStore;
   /** Function URL of the webhook function (502 until a `webhook` handler is set on the runner). */
   readonly webhookUrl: string;
   readonly clock: VirtualClock;
@@ -130,6 +134,12 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
     closers.push(eventbridge.close);
     const tableName = 'joiner';
     await createTable(dynamo, region, tableName);
+    const documents = createDocumentClient({
+      region,
+      endpoint: dynamo.url,
+      credentials: SIMULATOR_CREDENTIALS,
+    });
+    closers.push(async () => documents.destroy());
     const kubeconfigPath = await writeKubeconfig(kube.kubeconfig());
     closers.push(() => rm(join(kubeconfigPath, '..'), { recursive: true, force: true }));
     const runner = new LambdaRunner({
@@ -163,6 +173,7 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       queues,
       busName: JOINER_BUS_NAME,
       tableName,
+      stateStore: new DynamoStateStore(documents, tableName),
       webhookUrl,
       clock,
       random,

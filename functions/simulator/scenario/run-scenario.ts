@@ -4,8 +4,6 @@
  * cluster manifests, sets joiner's real handlers on the Lambda runner, plays the steps while
  * virtual time runs, and returns the summary with the expectation results.
  */
-import { createDocumentClient } from '../../adapters/store/create-state-store.js';
-import { DynamoStateStore } from '../../adapters/store/dynamo-state-store.js';
 import { joinerManifests, WEBHOOK_SECRET_PLACEHOLDER, withWebhookSecret } from '../../core/install/index.js';
 import type { Catalog } from '../../core/model/instance-type.js';
 import { formatLine } from '../../handlers/runtime/log.js';
@@ -72,12 +70,6 @@ export async function runScenario(
   const recorder = new LatencyRecorder(cloud.kube.store.api.store, cloud.ec2, () => cloud.clock.now());
   const catalog = options.catalog ?? (await import('../../core/catalog/bundled.js')).bundledCatalog;
   const started = { virtual: cloud.clock.now(), wall: Date.now() };
-  const documents = createDocumentClient({
-    region: cloud.region,
-    endpoint: cloud.endpoints.dynamodb,
-    credentials: SIMULATOR_CREDENTIALS,
-  });
-  const claimStore = new DynamoStateStore(documents, cloud.tableName);
   try {
     const notes: string[] = [];
     useSimulatorCredentials();
@@ -92,7 +84,7 @@ export async function runScenario(
         cloud,
         recorder,
         catalog,
-        claims: await claimStore.listNodeClaims(),
+        claims: await cloud.stateStore.listNodeClaims(),
         started,
       });
     };
@@ -115,7 +107,6 @@ export async function runScenario(
     return result;
   } finally {
     recorder.stop();
-    documents.destroy();
     await cloud.close();
   }
 }
