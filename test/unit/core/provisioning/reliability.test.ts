@@ -6,6 +6,18 @@ import { harness } from './harness.js';
 import { seedCluster } from './seed-cluster.js';
 
 const SEED_004 = 'examples/seed-004';
+
+/** `inner` with some of its calls replaced (a crash, a lost answer, a lagging tag lookup). */
+function withCloud(inner: CloudProvider, overrides: Partial<CloudProvider>): CloudProvider {
+  return {
+    launch: (input) => inner.launch(input),
+    terminate: (ids) => inner.terminate(ids),
+    get: (id) => inner.get(id),
+    findByNodeClaim: (id) => inner.findByNodeClaim(id),
+    list: () => inner.list(),
+    ...overrides,
+  };
+}
 const LAUNCH_MS = 5 * 60_000;
 
 describe('provision: capacity errors', () => {
@@ -79,20 +91,17 @@ describe('provision: errors during launch', () => {
     const h = harness(await seedCluster(SEED_004));
     let crashed = false;
     const inner = h.cloud;
-    const crashing: CloudProvider = {
+    const crashing = withCloud(inner, {
       launch: async (input) => {
         await inner.launch(input);
         crashed = true;
         throw new Error('process crashed after CreateFleet');
       },
-      terminate: (ids) => inner.terminate(ids),
-      get: (id) => inner.get(id),
       findByNodeClaim: async (id) => {
         if (crashed) throw new Error('process crashed');
         return inner.findByNodeClaim(id);
       },
-      list: () => inner.list(),
-    };
+    });
     const first = await provision({ ...h.deps, cloud: crashing }, { hints: [] });
     expect(first.incomplete).toBe(true);
     const leaked = h.cloud.instances.length;
@@ -109,18 +118,15 @@ describe('provision: errors during launch', () => {
     const inner = h.cloud;
     const answered = new Set<string>();
     // EC2 launches, but the answer is lost (timeout) once per claim; DescribeInstances by tag lags.
-    const lossy: CloudProvider = {
+    const lossy = withCloud(inner, {
       launch: async (input) => {
         const outcome = await inner.launch(input);
         if (answered.has(input.claim.id)) return outcome;
         answered.add(input.claim.id);
         throw new Error('socket timeout after CreateFleet was sent');
       },
-      terminate: (ids) => inner.terminate(ids),
-      get: (id) => inner.get(id),
       findByNodeClaim: async () => undefined,
-      list: () => inner.list(),
-    };
+    });
     const result = await provision({ ...h.deps, cloud: lossy }, { hints: [] });
     expect(result).toMatchObject({ incomplete: false, failed: [] });
     expect(result.launched).toHaveLength(4);
@@ -132,24 +138,21 @@ describe('provision: errors during launch', () => {
     const h = harness(await seedCluster(SEED_004));
     const inner = h.cloud;
     let crashed = false;
-    const crashing: CloudProvider = {
+    const crashing = withCloud(inner, {
       launch: async (input) => {
         if (crashed) throw new Error('process crashed');
         await inner.launch(input);
         crashed = true;
         throw new Error('process crashed after CreateFleet');
       },
-      terminate: (ids) => inner.terminate(ids),
-      get: (id) => inner.get(id),
       findByNodeClaim: async () => undefined,
-      list: () => inner.list(),
-    };
+    });
     const first = await provision({ ...h.deps, cloud: crashing }, { hints: [] });
     expect(first.incomplete).toBe(true);
     expect(h.cloud.instances).toHaveLength(4);
     const sent = [...h.store.claims.values()].filter((c) => c.launchAttempts > 0);
     expect(sent.every((c) => c.lastAttempt && c.lastAttempt.offerings.length > 0)).toBe(true);
-    const invisible: CloudProvider = { ...crashing, launch: (input) => inner.launch(input) };
+    const invisible = withCloud(inner, { findByNodeClaim: async () => undefined });
     const second = await provision({ ...h.deps, cloud: invisible }, { hints: [] });
     expect(second.launched).toHaveLength(4);
     expect(h.cloud.instances).toHaveLength(4);
