@@ -9,6 +9,7 @@ import type { ClusterInfo } from '../../core/launch/cluster-info.js';
 import { type LaunchPlan, planLaunch } from '../../core/launch/fleet-request.js';
 import { resourceTags, TAG } from '../../core/launch/tags.js';
 import type { CapacityType } from '../../core/model/instance-type.js';
+import type { NodeClass } from '../../core/model/node-class.js';
 import type {
   CloudInstance,
   CloudProvider,
@@ -45,6 +46,10 @@ export interface ClusterLookup {
  */
 export class Ec2CloudProvider implements CloudProvider {
   constructor(private readonly options: Ec2CloudProviderOptions) {}
+
+  async prepareNodeClass(nodeClass: NodeClass): Promise<void> {
+    await resolveNodeClass(this.options.providers, await this.clusterInfo(), nodeClass);
+  }
 
   async prepare(input: Omit<LaunchInput, 'clientToken'>): Promise<void> {
     const plan = await this.plan({ ...input, clientToken: '' });

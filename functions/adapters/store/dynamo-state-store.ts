@@ -1,5 +1,4 @@
 import {
-  DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
@@ -7,21 +6,17 @@ import {
   type QueryCommandInput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { NodeClaim, NodeClaimState, PodRef } from '../../core/nodeclaim/nodeclaim.js';
+import type { NodeClaim, NodeClaimState } from '../../core/nodeclaim/nodeclaim.js';
 import {
   ConflictError,
   type Lease,
   type OfferingKey,
-  type PodClaimResult,
   type StateStore,
   UNAVAILABLE_OFFERING_TTL_MS,
   type UnavailableOffering,
 } from '../../core/ports/state-store.js';
 import { TABLE } from '../../shared/table.js';
 import { claimFromItem, nodeClaimItem, offeringSortKey, PK, ttlSeconds } from './items.js';
-
-/** Pod claims are written this many at a time. */
-const POD_CLAIM_CONCURRENCY = 25;
 
 /** Whether an SDK error is a failed condition. */
 export function isConditionFailed(error: unknown): boolean {
@@ -76,24 +71,6 @@ export class DynamoStateStore implements StateStore {
     } catch (error) {
       if (isConditionFailed(error)) {
         throw new ConflictError(`nodeclaim ${claim.id} changed since version ${claim.version} was read`);
-      }
-      throw error;
-    }
-  }
-
-  async deleteNodeClaim(claim: NodeClaim): Promise<void> {
-    try {
-      await this.doc.send(
-        new DeleteCommand({
-          TableName: this.tableName,
-          Key: { pk: PK.nodeClaim, sk: claim.id },
-          ConditionExpression: 'version = :expected',
-          ExpressionAttributeValues: { ':expected': claim.version },
-        }),
-      );
-    } catch (error) {
-      if (isConditionFailed(error)) {
-        throw new ConflictError(`nodeclaim ${claim.id} changed or vanished since version ${claim.version}`);
       }
       throw error;
     }
@@ -218,6 +195,31 @@ export class DynamoStateStore implements StateStore {
     }
   }
 
+  async renewLease(lease: Lease, now: number, ttlMs: number): Promise<Lease | undefined> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: PK.lease, sk: lease.name },
+          UpdateExpression: 'SET expiresAt = :e, #ttl = :ttl',
+          ConditionExpression: 'holder = :h AND #t = :t AND expiresAt > :zero',
+          ExpressionAttributeNames: { '#t': 'token', '#ttl': TABLE.ttlAttribute },
+          ExpressionAttributeValues: {
+            ':h': lease.holder,
+            ':t': lease.token,
+            ':e': now + ttlMs,
+            ':zero': 0,
+            ':ttl': ttlSeconds(now + ttlMs + 86_400_000),
+          },
+        }),
+      );
+      return { ...lease, expiresAt: now + ttlMs };
+    } catch (error) {
+      if (isConditionFailed(error)) return undefined;
+      throw error;
+    }
+  }
+
   async releaseLease(lease: Lease): Promise<void> {
     try {
       await this.doc.send(
@@ -233,77 +235,6 @@ export class DynamoStateStore implements StateStore {
     } catch (error) {
       if (!isConditionFailed(error)) throw error;
     }
-  }
-
-  async claimPods(
-    pods: readonly PodRef[],
-    nodeClaimId: string,
-    now: number,
-    ttlMs: number,
-  ): Promise<PodClaimResult> {
-    const claimed: PodRef[] = [];
-    const taken: { pod: PodRef; nodeClaimId: string }[] = [];
-    for (let i = 0; i < pods.length; i += POD_CLAIM_CONCURRENCY) {
-      const batch = pods.slice(i, i + POD_CLAIM_CONCURRENCY);
-      const results = await Promise.all(batch.map((pod) => this.claimPod(pod, nodeClaimId, now, ttlMs)));
-      results.forEach((holder, j) => {
-        if (holder === nodeClaimId) claimed.push(batch[j]);
-        else taken.push({ pod: batch[j], nodeClaimId: holder });
-      });
-    }
-    return { claimed, taken };
-  }
-
-  /** Returns the nodeclaim that holds the pod after the attempt. */
-  private async claimPod(pod: PodRef, nodeClaimId: string, now: number, ttlMs: number): Promise<string> {
-    try {
-      await this.doc.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: {
-            pk: PK.podClaim,
-            sk: pod.uid,
-            namespace: pod.namespace,
-            name: pod.name,
-            nodeClaimId,
-            expiresAt: now + ttlMs,
-            [TABLE.ttlAttribute]: ttlSeconds(now + ttlMs + 3_600_000),
-          },
-          ConditionExpression: 'attribute_not_exists(pk) OR expiresAt <= :now OR nodeClaimId = :id',
-          ExpressionAttributeValues: { ':now': now, ':id': nodeClaimId },
-        }),
-      );
-      return nodeClaimId;
-    } catch (error) {
-      if (!isConditionFailed(error)) throw error;
-      const out = await this.doc.send(
-        new GetCommand({
-          TableName: this.tableName,
-          Key: { pk: PK.podClaim, sk: pod.uid },
-          ConsistentRead: true,
-        }),
-      );
-      return (out.Item?.nodeClaimId as string | undefined) ?? '';
-    }
-  }
-
-  async releasePods(pods: readonly PodRef[], nodeClaimId: string): Promise<void> {
-    await Promise.all(
-      pods.map(async (pod) => {
-        try {
-          await this.doc.send(
-            new DeleteCommand({
-              TableName: this.tableName,
-              Key: { pk: PK.podClaim, sk: pod.uid },
-              ConditionExpression: 'nodeClaimId = :id',
-              ExpressionAttributeValues: { ':id': nodeClaimId },
-            }),
-          );
-        } catch (error) {
-          if (!isConditionFailed(error)) throw error;
-        }
-      }),
-    );
   }
 
   async recordOnce(key: string, now: number, ttlMs: number): Promise<boolean> {

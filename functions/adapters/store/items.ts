@@ -9,7 +9,6 @@ export const PK = {
   nodeClaim: 'nodeclaim',
   offering: 'offering',
   lease: 'lease',
-  podClaim: 'podclaim',
   idempotency: 'idempotency',
 } as const;
 

@@ -54,7 +54,7 @@ export type LaunchResult =
  * new CreateFleet attempts — each first recorded on the claim with a version-checked write, so two
  * invocations never launch the same claim — marking offerings unavailable on capacity errors and
  * retrying with what remains (spot, then on-demand). Ends with the claim Launched, or Gone with a
- * failure and its pods released. A lost version race is `skipped`; unexpected errors (e.g.
+ * failure (its pods are planned again). A lost version race is `skipped`; unexpected errors (e.g.
  * throttling beyond retries) propagate with the claim Pending.
  */
 export async function launchNodeClaim(
@@ -162,7 +162,6 @@ async function fail(
   const gone = await deps.store.updateNodeClaim(
     transition(claim, 'Gone', deps.clock.now(), { failure: { reason, message } }),
   );
-  await deps.store.releasePods(claim.pods, claim.id);
   return { outcome: 'failed', claim: gone, reason: `${reason}: ${message}`, marked };
 }
 

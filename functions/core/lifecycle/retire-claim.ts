@@ -1,6 +1,6 @@
 /**
  * Ends a nodeclaim for good: Terminating (with the failure recorded), instance terminated, Node
- * deleted, its pods released for the next plan, then Gone, and a Warning event on each of its
+ * deleted, then Gone (its pods are planned again), and a Warning event on each of its
  * pods. Every step is idempotent, so a retire interrupted by a crash is finished by the next one
  * (the Terminating claim's termination check is due at once).
  */
@@ -18,7 +18,7 @@ import { updateClaim } from './update-claim.js';
 export interface RetireDeps {
   readonly clock: Clock;
   readonly log: Log;
-  readonly store: Pick<StateStore, 'getNodeClaim' | 'updateNodeClaim' | 'releasePods'>;
+  readonly store: Pick<StateStore, 'getNodeClaim' | 'updateNodeClaim'>;
   readonly cloud: Pick<CloudProvider, 'terminate' | 'findByNodeClaim'>;
   readonly cluster: Pick<ClusterApi, 'deleteNode' | 'listNodes' | 'createEvents'>;
 }
@@ -55,7 +55,6 @@ export async function retireClaim(
   if (instanceId && !options.instanceGone) await deps.cloud.terminate([instanceId]);
   const nodeName = claim.nodeName ?? (await findNodeName(deps, instanceId));
   if (nodeName) await deps.cluster.deleteNode(nodeName);
-  await deps.store.releasePods(claim.pods, id);
   const gone = await updateClaim(deps.store, id, (c) =>
     c.state === 'Gone'
       ? undefined

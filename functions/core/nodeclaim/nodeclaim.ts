@@ -97,6 +97,12 @@ export interface NodeClaim {
   /** Ranked options (cheapest first) the launch may choose from. */
   readonly options: readonly NodeClaimOption[];
   readonly pods: readonly PodRef[];
+  /**
+   * Fencing token of the provisioning lease the claim was written under. Of two claims planned
+   * for the same pod, the one written under the older lease was written by a run that had lost
+   * its lease (and so never launched it): it is superseded.
+   */
+  readonly leaseToken?: number;
   /** Summed requests of the pods (plus daemonset overhead), canonical units. */
   readonly requests: Readonly<Resources>;
   /** Base of the CreateFleet ClientToken; derived from the id. */

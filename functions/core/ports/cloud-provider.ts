@@ -60,6 +60,12 @@ export interface CloudProvider {
    * a failure here is left for the launch to report.
    */
   prepare?(input: Omit<LaunchInput, 'clientToken'>): Promise<void>;
+  /**
+   * Resolves what every launch with `nodeClass` needs, whatever it launches (e.g. its subnets,
+   * security groups and images), before the claims are planned. Optional; a failure here is left
+   * for the launch to report.
+   */
+  prepareNodeClass?(nodeClass: NodeClass): Promise<void>;
   /** Terminates instances; already-terminated or unknown instances are not an error. */
   terminate(instanceIds: readonly string[]): Promise<void>;
   get(instanceId: string): Promise<CloudInstance | undefined>;

@@ -20,7 +20,6 @@ export { silentLog } from './log.js';
 export type {
   Lease,
   OfferingKey,
-  PodClaimResult,
   StateStore,
   UnavailableOffering,
 } from './state-store.js';

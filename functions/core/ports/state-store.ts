@@ -1,5 +1,5 @@
 import type { CapacityType } from '../model/instance-type.js';
-import type { NodeClaim, NodeClaimState, PodRef } from '../nodeclaim/nodeclaim.js';
+import type { NodeClaim, NodeClaimState } from '../nodeclaim/nodeclaim.js';
 
 /** An offering: instance type x zone x capacity type. */
 export interface OfferingKey {
@@ -25,14 +25,6 @@ export interface Lease {
   readonly token: number;
 }
 
-/** The outcome of claiming pods for a nodeclaim. */
-export interface PodClaimResult {
-  /** Pods now claimed by the nodeclaim (including pods it had already claimed). */
-  readonly claimed: readonly PodRef[];
-  /** Pods claimed by another live nodeclaim. */
-  readonly taken: readonly { readonly pod: PodRef; readonly nodeClaimId: string }[];
-}
-
 /** Thrown when an optimistic-concurrency write loses (the item changed since it was read). */
 export class ConflictError extends Error {
   constructor(message: string) {
@@ -54,8 +46,6 @@ export interface StateStore {
    * (version + 1). Throws {@link ConflictError} otherwise.
    */
   updateNodeClaim(claim: NodeClaim): Promise<NodeClaim>;
-  /** Deletes a claim if its version still matches; throws {@link ConflictError} otherwise. */
-  deleteNodeClaim(claim: NodeClaim): Promise<void>;
   /** All claims, optionally only those in `states`. */
   listNodeClaims(states?: readonly NodeClaimState[]): Promise<NodeClaim[]>;
   /** The claim whose launched instance is `instanceId` (GSI). */
@@ -78,21 +68,13 @@ export interface StateStore {
    * held by `holder`. Returns undefined when someone else holds it.
    */
   acquireLease(name: string, holder: string, now: number, ttlMs: number): Promise<Lease | undefined>;
+  /**
+   * Extends `lease` to `now + ttlMs` if it is still the one held (same holder and token, even if it
+   * has run out meanwhile). Returns undefined when it was released or someone else took it since.
+   */
+  renewLease(lease: Lease, now: number, ttlMs: number): Promise<Lease | undefined>;
   /** Releases a lease if it is still the one held (same token); otherwise does nothing. */
   releaseLease(lease: Lease): Promise<void>;
-
-  /**
-   * Claims each pod for `nodeClaimId` unless another claim holds it and has not expired
-   * (per-pod conditional writes). Claims expire at `now + ttlMs`.
-   */
-  claimPods(
-    pods: readonly PodRef[],
-    nodeClaimId: string,
-    now: number,
-    ttlMs: number,
-  ): Promise<PodClaimResult>;
-  /** Releases the pods claimed by `nodeClaimId` (others' claims are left alone). */
-  releasePods(pods: readonly PodRef[], nodeClaimId: string): Promise<void>;
 
   /**
    * Records that `key` was processed. Returns true the first time (until `now + ttlMs`), false

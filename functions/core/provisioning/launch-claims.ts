@@ -6,6 +6,7 @@
 import type { InstanceFacts } from '../launch/launch-context.js';
 import { type LaunchConfig, type LaunchResult, launchNodeClaim } from '../launch/launch-nodeclaim.js';
 import { nextAttemptOptions } from '../launch/launch-options.js';
+import type { NodeClass } from '../model/node-class.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import { nextTimer } from '../nodeclaim/state-machine.js';
 import type { Clock } from '../ports/clock.js';
@@ -62,6 +63,28 @@ function launchConfigOf(claim: NodeClaim, pools: readonly SchedulingPool[]): Lau
   const sp = pools.find((p) => p.pool.name === claim.nodePool);
   if (!sp?.nodeClass) return undefined;
   return { nodePool: sp.pool, nodeClass: sp.nodeClass, instanceFacts: instanceFactsOf(sp) };
+}
+
+/**
+ * Resolves the NodeClasses pending pods may launch with while the run plans. Never rejects: a
+ * failure here is the launch's to report.
+ */
+export async function prepareNodeClasses(
+  deps: Pick<LaunchClaimsDeps, 'cloud' | 'log'>,
+  nodeClasses: readonly NodeClass[],
+): Promise<void> {
+  await Promise.all(
+    nodeClasses.map(async (nodeClass) => {
+      try {
+        await deps.cloud.prepareNodeClass?.(nodeClass);
+      } catch (error) {
+        deps.log.debug('resolving the NodeClass failed, the launch will retry', {
+          nodeclass: nodeClass.name,
+          error: (error as Error).message,
+        });
+      }
+    }),
+  );
 }
 
 /**

@@ -7,15 +7,26 @@ import type { PodRefDetail } from '../events/joiner-events.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import { DEFAULT_TIMEOUTS } from '../nodeclaim/state-machine.js';
 import { systemClock } from '../ports/clock.js';
-import { readClusterSnapshot } from './cluster-snapshot.js';
+import { type ClusterSnapshot, readClusterSnapshot } from './cluster-snapshot.js';
 import { IN_FLIGHT_STATES } from './in-flight.js';
-import { type LaunchClaimsOutcome, launchClaims, prepareLaunches } from './launch-claims.js';
+import {
+  type LaunchClaimsOutcome,
+  launchClaims,
+  prepareLaunches,
+  prepareNodeClasses,
+} from './launch-claims.js';
 import { logPlan, type Nominations, nominationsOf, reportEvents } from './nominations.js';
 import { planRun, type RunPlan } from './plan-run.js';
 import { claimFromPlan } from './planned-claims.js';
 import type { Nomination } from './pod-events.js';
-import { acquireProvisioningLease, LaunchFence, releaseProvisioningLease } from './provisioning-lease.js';
+import {
+  acquireProvisioningLease,
+  LaunchFence,
+  LaunchStopped,
+  releaseProvisioningLease,
+} from './provisioning-lease.js';
 import { claimsToResume } from './resume-claims.js';
+import { splitSuperseded } from './superseded-claims.js';
 import type {
   FailedClaimResult,
   LaunchedClaimResult,
@@ -79,7 +90,10 @@ export async function provision(deps: ProvisionDeps, input: ProvisionInput): Pro
   const hints = dedupeHints(input.hints);
   const sleep = deps.sleep ?? realSleep;
   const leaseClock = deps.leaseClock ?? systemClock;
-  const lease = await acquireProvisioningLease(
+  // The cluster is read while the lease is taken; a run that had to wait for the lease reads it again.
+  const early = readClusterSnapshot(deps.cluster, deps.log);
+  early.catch(() => {});
+  const acquired = await acquireProvisioningLease(
     { store: deps.store, log: deps.log, clock: leaseClock, sleep },
     {
       holder: settings.holder,
@@ -88,10 +102,11 @@ export async function provision(deps: ProvisionDeps, input: ProvisionInput): Pro
       retryMs: settings.leaseRetryMs,
     },
   );
-  if (!lease) {
+  if (!acquired) {
     deps.log.warn('another provisioning run holds the lease, deferring', { pods: hints.length });
     return { ...emptyResult(hints.length), deferred: true, totalMs: performance.now() - started };
   }
+  const { lease } = acquired;
   const fence = new LaunchFence({ ...deps, clock: leaseClock }, lease, {
     reserveMs: settings.launchReserveMs,
     ttlMs: () => {
@@ -101,7 +116,8 @@ export async function provision(deps: ProvisionDeps, input: ProvisionInput): Pro
   });
   let outcome: RunOutcome;
   try {
-    outcome = await run({ ...deps, sleep, fence }, hints, settings, started);
+    const snapshot = acquired.waited ? readClusterSnapshot(deps.cluster, deps.log) : early;
+    outcome = await run({ ...deps, sleep, fence }, snapshot, hints, settings, started);
   } finally {
     await releaseProvisioningLease(deps, fence.lease);
   }
@@ -121,38 +137,58 @@ interface RunOutcome {
 
 type RunDeps = ProvisionDeps & { readonly sleep: (ms: number) => Promise<void>; readonly fence: LaunchFence };
 
+/** The in-flight claims and the offerings marked unavailable, as stored now. */
+function readState(deps: RunDeps) {
+  return Promise.all([
+    deps.store.listNodeClaims(IN_FLIGHT_STATES),
+    deps.store.listUnavailableOfferings(deps.clock.now()),
+  ]);
+}
+
 async function run(
   deps: RunDeps,
+  snapshotRead: Promise<ClusterSnapshot>,
   hints: readonly PodRefDetail[],
   settings: Settings,
   started: number,
 ): Promise<RunOutcome> {
-  const snapshot = await readClusterSnapshot(deps.cluster, deps.log);
+  const firstState = readState(deps);
+  firstState.catch(() => {});
+  const snapshot = await snapshotRead;
+  // NodeClasses are resolved while the run plans, so launches do not wait for it.
+  const nodeClassesReady =
+    snapshot.pendingPods.length > 0 ? prepareNodeClasses(deps, snapshot.nodeClasses) : Promise.resolve();
   const acc = newAccumulator();
   let first: RunPlan | undefined;
   let last: RunPlan | undefined;
   for (let round = 1; round <= MAX_ROUNDS; round++) {
-    const [claims, unavailable] = await Promise.all([
-      deps.store.listNodeClaims(IN_FLIGHT_STATES),
-      deps.store.listUnavailableOfferings(deps.clock.now()),
-    ]);
-    const planned = planRun(snapshot, claims, unavailable, deps.catalog);
+    const [claims, unavailable] = await (round === 1 ? firstState : readState(deps));
+    const { live, superseded } = splitSuperseded(claims);
+    const planned = planRun(snapshot, live, unavailable, deps.catalog);
     let resume: NodeClaim[] = [];
     if (!first) {
       first = planned;
       logFound(deps, planned, hints);
-      const decision = await claimsToResume(deps, planned.inFlight, planned.pending);
+      const decision = await claimsToResume(deps, planned.inFlight, planned.pending, superseded);
       resume = decision.resume;
       acc.resumed.push(...resume.map((c) => c.id));
       acc.cancelled.push(...decision.cancelled);
     }
     last = planned;
     logPlan(deps.log, planned);
+    if (planned.plan.nodeClaims.length > 0 && !(await mayWrite(deps))) {
+      acc.incomplete = true;
+      deps.log.warn('provisioning run writes no nodeclaim, the next run plans its pods', {
+        reason: deps.fence.stopReason,
+      });
+      break;
+    }
     const now = deps.clock.now();
+    const leaseToken = deps.fence.lease.token;
     const [written] = await Promise.all([
       Promise.all(
         planned.plan.nodeClaims.map((c) =>
-          writeClaim(deps, c, planned.pools, planned.podsById, settings.timeouts),
+          writeClaim(deps, c, planned.pools, planned.podsById, settings.timeouts, leaseToken),
         ),
       ),
       prepareLaunches(
@@ -190,6 +226,8 @@ async function run(
     if (round < MAX_ROUNDS)
       deps.log.info('re-planning the pods of nodeclaims that found no capacity', { round });
   }
+  // Launches waited for the NodeClasses they use; a run that launched nothing still lets it end.
+  await nodeClassesReady;
   if (!first || !last) throw new Error('provisioning run made no planning round');
   const reported = last;
   const report = () => reportEvents(deps.cluster, reported, acc.nominations);
@@ -215,6 +253,17 @@ async function run(
     totalMs: performance.now() - started,
   };
   return { result, report };
+}
+
+/** Whether the run still holds its lease with time to spare: only then it writes claims. */
+async function mayWrite(deps: RunDeps): Promise<boolean> {
+  try {
+    await deps.fence.check();
+    return true;
+  } catch (error) {
+    if (error instanceof LaunchStopped) return false;
+    throw error;
+  }
 }
 
 /** Whether a round's failures came from capacity (offerings marked): their pods deserve another plan. */

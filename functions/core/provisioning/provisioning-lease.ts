@@ -18,11 +18,17 @@ export interface LeaseWait {
   readonly retryMs: number;
 }
 
+/** A lease taken, and whether it had to be waited for (another run held it). */
+export interface AcquiredLease {
+  readonly lease: Lease;
+  readonly waited: boolean;
+}
+
 /** Takes the lease, waiting up to `waitMs` (in `retryMs` steps); undefined when it stays taken. */
 export async function acquireProvisioningLease(
   deps: { store: StateStore; clock: Clock; log: Log; sleep: (ms: number) => Promise<void> },
   wait: LeaseWait,
-): Promise<Lease | undefined> {
+): Promise<AcquiredLease | undefined> {
   const tries = Math.max(1, Math.ceil(wait.waitMs / wait.retryMs) + 1);
   for (let n = 1; n <= tries; n++) {
     const lease = await deps.store.acquireLease(
@@ -31,7 +37,7 @@ export async function acquireProvisioningLease(
       deps.clock.now(),
       wait.ttlMs,
     );
-    if (lease) return lease;
+    if (lease) return { lease, waited: n > 1 };
     if (n === 1) deps.log.debug('waiting for the provisioning run in progress', { holder: wait.holder });
     if (n < tries) await deps.sleep(wait.retryMs);
   }
@@ -116,13 +122,12 @@ export class LaunchFence {
     if (remaining !== undefined && remaining <= reserveMs)
       return `the invocation has ${Math.round(remaining)} ms left`;
     if (this.current.expiresAt - this.deps.clock.now() > reserveMs) return undefined;
-    const renewed = await this.deps.store.acquireLease(
-      this.current.name,
-      this.current.holder,
+    const renewed = await this.deps.store.renewLease(
+      this.current,
       this.deps.clock.now(),
       this.limits.ttlMs(),
     );
-    if (!renewed) return 'another run took the provisioning lease';
+    if (!renewed) return 'the provisioning lease was taken or released since';
     this.current = renewed;
     return undefined;
   }

@@ -16,18 +16,29 @@ export interface ResumeDecision {
   readonly cancelled: string[];
 }
 
+/** Why a superseded claim is cancelled. */
+const SUPERSEDED = {
+  reason: 'Superseded',
+  message: 'its pods are planned on a nodeclaim written under a newer provisioning lease',
+};
+/** Why a claim nothing waits for is cancelled. */
+const NO_PENDING_PODS = { reason: 'NoPendingPods', message: 'none of its pods is pending any more' };
+
 /**
  * Picks the Pending claims among `inFlight` to launch again. A claim that never made a launch
- * attempt and none of whose pods is still pending is cancelled (Gone, pods released) instead.
+ * attempt and none of whose pods is still pending is cancelled (Gone) instead, and so is every
+ * `superseded` claim (see superseded-claims.ts).
  */
 export async function claimsToResume(
   deps: { store: StateStore; clock: Clock; log: Log },
   inFlight: readonly NodeClaim[],
   pending: readonly Pod[],
+  superseded: readonly NodeClaim[] = [],
 ): Promise<ResumeDecision> {
   const pendingUids = new Set(pending.map((p) => p.metadata.uid ?? ''));
   const resume: NodeClaim[] = [];
   const cancelled: string[] = [];
+  for (const claim of superseded) if (await cancel(deps, claim, SUPERSEDED)) cancelled.push(claim.id);
   for (const claim of inFlight) {
     if (claim.state !== 'Pending') continue;
     const waitedFor = claim.pods.some((p) => pendingUids.has(p.uid));
@@ -39,7 +50,7 @@ export async function claimsToResume(
       resume.push(claim);
       continue;
     }
-    if (await cancel(deps, claim)) cancelled.push(claim.id);
+    if (await cancel(deps, claim, NO_PENDING_PODS)) cancelled.push(claim.id);
   }
   return { resume, cancelled };
 }
@@ -47,15 +58,11 @@ export async function claimsToResume(
 async function cancel(
   deps: { store: StateStore; clock: Clock; log: Log },
   claim: NodeClaim,
+  failure: { readonly reason: string; readonly message: string },
 ): Promise<boolean> {
   try {
-    await deps.store.updateNodeClaim(
-      transition(claim, 'Gone', deps.clock.now(), {
-        failure: { reason: 'NoPendingPods', message: 'none of its pods is pending any more' },
-      }),
-    );
-    await deps.store.releasePods(claim.pods, claim.id);
-    deps.log.info('cancelled nodeclaim that no pending pod needs', { nodeclaim: claim.id });
+    await deps.store.updateNodeClaim(transition(claim, 'Gone', deps.clock.now(), { failure }));
+    deps.log.info(`cancelled nodeclaim: ${failure.message}`, { nodeclaim: claim.id, reason: failure.reason });
     return true;
   } catch (error) {
     if (error instanceof ConflictError) return false;

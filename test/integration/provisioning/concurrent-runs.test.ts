@@ -57,16 +57,28 @@ describe('provisioning runs on the DynamoDB store (dynalite)', () => {
     expect(h.cloud.instances).toHaveLength(4);
   });
 
-  it('pods another live claim holds are left to it: a claim that gets none of its pods is dropped', async () => {
+  it('a claim that landed after its writer lost the lease is cancelled as superseded, never launched', async () => {
     const h = harness(await seedCluster('examples/seed-004'));
     const store = await freshStore();
-    const now = h.clock.now();
-    const general = h.cluster.pods.filter((p) => p.metadata.name.startsWith('general-workloads'));
-    const refs = general.map((p) => ({ namespace: 'default', name: p.metadata.name, uid: p.metadata.uid! }));
-    await store.claimPods(refs, 'spot-general-elsewhere', now, 60_000);
-    const result = await provision({ ...h.deps, store }, { hints: [] });
-    expect(result.launched.map((l) => l.nodePool)).toEqual(['addons-ondemand']);
-    expect(h.cloud.instances).toHaveLength(1);
-    expect(h.log.messages()).toContain('dropped nodeclaim: its pods are claimed by other nodeclaims');
+    const deps: ProvisionDeps = { ...h.deps, store };
+    const first = await provision(deps, { hints: [] });
+    expect(first.launched).toHaveLength(4);
+    const [launched] = await store.listNodeClaims(['Launched']);
+    const { instance: _instance, ...planned } = launched;
+    const late = {
+      ...planned,
+      id: 'late-claim',
+      state: 'Pending' as const,
+      leaseToken: 0,
+      launchAttempts: 0,
+    };
+    expect(await store.createNodeClaim(late)).toBe(true);
+    const next = await provision(deps, { hints: [] });
+    expect(next).toMatchObject({ cancelled: ['late-claim'], created: [], launched: [], resumed: [] });
+    expect(await store.getNodeClaim('late-claim')).toMatchObject({
+      state: 'Gone',
+      failure: { reason: 'Superseded' },
+    });
+    expect(h.cloud.instances).toHaveLength(4);
   });
 });

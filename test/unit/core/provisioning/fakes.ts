@@ -4,7 +4,7 @@
  * cloud that hands out instances (or capacity errors), a timer scheduler and a recording log.
  */
 import type { Node, Pod } from '../../../../functions/core/model/kube-objects.js';
-import type { NodeClaim, NodeClaimState, PodRef } from '../../../../functions/core/nodeclaim/nodeclaim.js';
+import type { NodeClaim, NodeClaimState } from '../../../../functions/core/nodeclaim/nodeclaim.js';
 import type {
   CloudInstance,
   CloudProvider,
@@ -22,7 +22,6 @@ import {
   ConflictError,
   type Lease,
   type OfferingKey,
-  type PodClaimResult,
   type StateStore,
   UNAVAILABLE_OFFERING_TTL_MS,
   type UnavailableOffering,
@@ -90,12 +89,11 @@ export class FakeCluster implements ClusterApi {
   }
 }
 
-/** A state store in a Map, with versioned writes, leases and pod claims like the DynamoDB store. */
+/** A state store in a Map, with versioned writes and leases like the DynamoDB store. */
 export class MemoryStore implements StateStore {
   claims = new Map<string, NodeClaim>();
   offerings: UnavailableOffering[] = [];
   leases = new Map<string, Lease>();
-  podClaims = new Map<string, { nodeClaimId: string; expiresAt: number }>();
 
   async createNodeClaim(claim: NodeClaim) {
     if (this.claims.has(claim.id)) return false;
@@ -111,11 +109,6 @@ export class MemoryStore implements StateStore {
     const next = { ...claim, version: claim.version + 1 };
     this.claims.set(claim.id, next);
     return next;
-  }
-  async deleteNodeClaim(claim: NodeClaim) {
-    const stored = this.claims.get(claim.id);
-    if (!stored || stored.version !== claim.version) throw new ConflictError(`nodeclaim ${claim.id} changed`);
-    this.claims.delete(claim.id);
   }
   async listNodeClaims(states?: readonly NodeClaimState[]) {
     return [...this.claims.values()].filter((c) => !states || states.includes(c.state));
@@ -145,28 +138,15 @@ export class MemoryStore implements StateStore {
     this.leases.set(name, lease);
     return lease;
   }
+  async renewLease(lease: Lease, now: number, ttlMs: number) {
+    const held = this.leases.get(lease.name);
+    if (held?.holder !== lease.holder || held.token !== lease.token) return undefined;
+    const renewed = { ...held, expiresAt: now + ttlMs };
+    this.leases.set(lease.name, renewed);
+    return renewed;
+  }
   async releaseLease(lease: Lease) {
     if (this.leases.get(lease.name)?.token === lease.token) this.leases.delete(lease.name);
-  }
-  async claimPods(pods: readonly PodRef[], nodeClaimId: string, now: number, ttlMs: number) {
-    const result: { claimed: PodRef[]; taken: { pod: PodRef; nodeClaimId: string }[] } = {
-      claimed: [],
-      taken: [],
-    };
-    for (const pod of pods) {
-      const held = this.podClaims.get(pod.uid);
-      if (held && held.nodeClaimId !== nodeClaimId && held.expiresAt > now) {
-        result.taken.push({ pod, nodeClaimId: held.nodeClaimId });
-        continue;
-      }
-      this.podClaims.set(pod.uid, { nodeClaimId, expiresAt: now + ttlMs });
-      result.claimed.push(pod);
-    }
-    return result as PodClaimResult;
-  }
-  async releasePods(pods: readonly PodRef[], nodeClaimId: string) {
-    for (const pod of pods)
-      if (this.podClaims.get(pod.uid)?.nodeClaimId === nodeClaimId) this.podClaims.delete(pod.uid);
   }
   async recordOnce() {
     return true;

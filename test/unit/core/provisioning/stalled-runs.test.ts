@@ -48,6 +48,50 @@ describe('provision: a stalled run and the run after it', () => {
     expect(h.cloud.instances).toHaveLength(4);
   });
 
+  it('claims a run writes after losing its lease are superseded by the next run’s: no pod gets two nodes', async () => {
+    const h = harness(await seedCluster(SEED_004));
+    let lease = 0;
+    const leaseClock = { now: () => lease };
+    const stall = gate();
+    let writing = 0;
+    // Run A stalls in its claim writes. Its lease runs out; a new pod arrives; run B plans every
+    // pending pod (its claims differ from A's) and launches. Then A's writes land.
+    const slowStore = Object.create(h.store) as typeof h.store;
+    slowStore.createNodeClaim = async (claim) => {
+      writing++;
+      await stall.opened;
+      return h.store.createNodeClaim(claim);
+    };
+    const a = provision(
+      { ...h.deps, store: slowStore, leaseClock },
+      { hints: [], options: { holder: 'run-a', leaseTtlMs: 60_000, launchReserveMs: 5_000 } },
+    );
+    await until(() => writing === 4);
+    lease += 61_000;
+    const general = h.cluster.pods.find((p) => p.metadata.name.startsWith('general-workloads'))!;
+    h.cluster.pods.push({
+      ...general,
+      metadata: { ...general.metadata, name: 'general-late', uid: 'uid-late' },
+    });
+    const b = await provision({ ...h.deps, leaseClock }, { hints: [], options: { holder: 'run-b' } });
+    expect(b.launched.length).toBeGreaterThan(0);
+    stall.open();
+    const stale = await a;
+    expect(stale.launched).toHaveLength(0);
+    const late = [...h.store.claims.values()].filter((c) => c.state === 'Pending');
+    expect(late.length).toBeGreaterThan(0);
+
+    const c = await provision({ ...h.deps, leaseClock }, { hints: [], options: { holder: 'run-c' } });
+    expect([...c.cancelled].sort()).toEqual(late.map((x) => x.id).sort());
+    expect(c).toMatchObject({ created: [], launched: [], resumed: [] });
+    for (const id of c.cancelled) expect(h.store.claims.get(id)?.failure?.reason).toBe('Superseded');
+    const launched = [...h.store.claims.values()].filter((x) => x.state === 'Launched');
+    const pods = launched.flatMap((x) => x.pods.map((p) => p.uid));
+    expect(new Set(pods).size).toBe(pods.length);
+    expect(pods).toHaveLength(h.cluster.pods.length);
+    expect(h.cloud.instances).toHaveLength(launched.length);
+  });
+
   it('a run that outlived its invocation deadline starts no launch; its retry launches each claim once', async () => {
     const h = harness(await seedCluster(SEED_004));
     let remaining = 60_000;

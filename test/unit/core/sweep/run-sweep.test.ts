@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { handleTimerMessage, runSweep } from '../../../../functions/core/sweep/run-sweep.js';
-import { kubeletNode, markReady, pendingClaim, podOn, podRef } from '../lifecycle/fakes.js';
+import { kubeletNode, markReady, pendingClaim, podOn } from '../lifecycle/fakes.js';
 import { harness, launchedClaim } from '../lifecycle/harness.js';
 
 const MIN = 60_000;
@@ -21,7 +21,6 @@ describe('runSweep: timeouts', () => {
     expect(claim?.failure?.reason).toBe('RegistrationTimeout');
     expect(claim?.timers).toEqual({});
     expect(h.cloud.terminated).toEqual(['i-0a']);
-    expect(h.store.released).toEqual([{ pods: [podRef('web-1')], id: 'default-abc' }]);
     expect(h.cluster.events).toMatchObject([{ type: 'Warning', reason: 'RegistrationTimeout' }]);
     expect(outcome.timers).toEqual([
       { nodeClaimId: 'default-abc', handled: ['registrationTimeout'], deferred: [] },
