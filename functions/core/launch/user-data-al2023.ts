@@ -1,4 +1,3 @@
-import { stringify } from 'yaml';
 import type { KubeletConfiguration } from '../model/node-class.js';
 import type { BootstrapInput } from './bootstrap.js';
 import { taintFlag } from './bootstrap.js';
@@ -58,12 +57,13 @@ interface MimePart {
 /**
  * AL2023 user data: a MIME multipart document with the NodeClass's own user data (its MIME
  * parts, a NodeConfig, or a shell script) first, then joiner's NodeConfig part, so joiner's
- * settings win where nodeadm merges.
+ * settings win where nodeadm merges. joiner's NodeConfig is written as JSON, which is YAML too:
+ * nodeadm reads it the same, and the launch path needs no YAML library.
  */
 export function al2023UserData(input: BootstrapInput): string {
   const parts = [
     ...customParts(input.customUserData),
-    { contentType: 'application/node.eks.aws', body: stringify(nodeConfig(input)) },
+    { contentType: 'application/node.eks.aws', body: JSON.stringify(nodeConfig(input), null, 2) },
   ];
   const lines = ['MIME-Version: 1.0', `Content-Type: multipart/mixed; boundary="${BOUNDARY}"`, ''];
   for (const part of parts) {
