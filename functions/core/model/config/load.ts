@@ -13,7 +13,6 @@ import { findUnexpandedVariables } from './unexpanded-vars.js';
 
 export type { Workloads } from '../workloads/workloads.js';
 export type { RawDocument } from './raw-document.js';
-export { parseYamlDocuments } from './raw-document.js';
 
 /** Everything read from a set of documents: converted configuration, workloads and diagnostics. */
 export interface LoadedConfig {

@@ -1,6 +1,7 @@
 import { stringify } from 'yaml';
 import type { LoadedConfig } from '../../../../../functions/core/model/config/load.js';
-import { loadDocuments, parseYamlDocuments } from '../../../../../functions/core/model/config/load.js';
+import { loadDocuments } from '../../../../../functions/core/model/config/load.js';
+import { parseYamlDocuments } from '../../../../../functions/core/model/config/raw-document.js';
 
 /** An EC2NodeClass named `default` that NodePools in tests can refer to. */
 export const DEFAULT_NODE_CLASS = {

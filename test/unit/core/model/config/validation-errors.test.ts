@@ -163,7 +163,7 @@ describe('configuration errors name file, document, field path and what is wrong
   });
 });
 
-import { parseYamlDocuments } from '../../../../../functions/core/model/config/load.js';
+import { parseYamlDocuments } from '../../../../../functions/core/model/config/raw-document.js';
 
 function parseYaml(text: string) {
   return parseYamlDocuments('x.yaml', text);
