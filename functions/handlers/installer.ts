@@ -5,10 +5,13 @@ import { KubeManifestApplier, type ManifestApi } from '../adapters/kube/manifest
 import type { KubeManifest } from '../core/install/kube-manifest.js';
 import { WEBHOOK_SECRET_PLACEHOLDER, withWebhookSecret } from '../core/install/manifests.js';
 import { WEBHOOK_CONFIGURATION_NAME } from '../core/install/webhook-configuration.js';
+import { systemClock } from '../core/ports/clock.js';
 import type { Log } from '../core/ports/log.js';
-import { dependenciesFromEnv, kubeConnectionOf } from './runtime/dependencies.js';
 import { type InstallRequest, manifestKey, parseInstallProperties } from './runtime/installer-properties.js';
-import { lambdaHandler } from './runtime/lambda.js';
+import { kubeConnectionOf } from './runtime/kube-connection.js';
+import { lambdaHandler, logger } from './runtime/lambda.js';
+import { powertoolsLog } from './runtime/log.js';
+import { settingsFromEnv } from './runtime/settings.js';
 
 /** What the installer needs: a way to apply/delete manifests, the webhook secret, a log. */
 export interface InstallerDeps {
@@ -98,20 +101,25 @@ export function createInstallerHandler(getDeps: () => InstallerDeps) {
   );
 }
 
-/** Installer dependencies from the Lambda environment. */
+/**
+ * Installer dependencies from the Lambda environment. Built here rather than through the other
+ * functions' `dependenciesFromEnv`, so the installer's bundle holds none of the adapters it never
+ * uses (state table, EC2, queues, bus, instance catalog).
+ */
 export function installerDependenciesFromEnv(env: NodeJS.ProcessEnv): InstallerDeps {
-  const deps = dependenciesFromEnv(env);
+  const settings = settingsFromEnv({ ...env });
+  const log = powertoolsLog(logger);
   const secrets = new Map<string, () => Promise<string>>();
   return {
-    log: deps.log,
+    log,
     manifests: (clusterName) => {
-      const connection = kubeConnectionOf(deps.settings, clusterName);
-      return new KubeManifestApplier(kubeClientSource(connection, deps.clock), { log: deps.log });
+      const connection = kubeConnectionOf(settings, clusterName);
+      return new KubeManifestApplier(kubeClientSource(connection, systemClock), { log });
     },
     secret: (arn) => {
       let read = secrets.get(arn);
       if (!read) {
-        read = cachedSecret(createSecretsManagerClient(deps.settings.region, deps.settings.credentials), arn);
+        read = cachedSecret(createSecretsManagerClient(settings.region, settings.credentials), arn);
         secrets.set(arn, read);
       }
       return read();

@@ -1,7 +1,4 @@
-import { createCloudProvider } from '../../adapters/aws/create-cloud-provider.js';
-import { createSqsClient, SqsTimerScheduler } from '../../adapters/aws/timer-queue.js';
-import { createClusterApi, type KubeConnectionOptions } from '../../adapters/kube/create-cluster-api.js';
-import { createStateStore } from '../../adapters/store/create-state-store.js';
+import { createClusterApi } from '../../adapters/kube/create-cluster-api.js';
 import { bundledCatalog } from '../../core/catalog/bundled.js';
 import type { Catalog } from '../../core/model/instance-type.js';
 import type { Clock } from '../../core/ports/clock.js';
@@ -12,9 +9,10 @@ import type { EventPublisher, TimerScheduler } from '../../core/ports/event-publ
 import type { Log } from '../../core/ports/log.js';
 import type { StateStore } from '../../core/ports/state-store.js';
 import { ENV } from '../../shared/env.js';
-import { clusterInfoOf, eksAddressOf, kubernetesVersionOf } from './cluster-facts.js';
-import { eventPublisherFor } from './event-publisher-for.js';
+import { clusterInfoOf, kubernetesVersionOf } from './cluster-facts.js';
+import { kubeConnectionOf } from './kube-connection.js';
 import { logger } from './lambda.js';
+import { lazyPort } from './lazy-port.js';
 import { powertoolsLog } from './log.js';
 import { requireSetting, type Settings, settingsFromEnv } from './settings.js';
 
@@ -35,6 +33,13 @@ export interface Dependencies {
 
 type Builders = { [K in keyof Dependencies]: (deps: Dependencies) => Dependencies[K] };
 
+/**
+ * How each member is built. The members over an AWS service (store, cloud, events, timers) are
+ * {@link lazyPort}s: their settings are read here (a missing variable throws at once, naming it),
+ * but their adapter and its SDK client are imported on the port's first call. Code splitting
+ * makes each of them a chunk of the bundle that a cold start does not read, and that a function
+ * never reads when it does not call the port (e.g. the lifecycle function never loads EC2).
+ */
 const BUILDERS: Builders = {
   settings: () => {
     throw new Error('settings are read from the environment');
@@ -43,15 +48,20 @@ const BUILDERS: Builders = {
   log: () => powertoolsLog(logger),
   catalog: () => bundledCatalog,
   cluster: (d) => createClusterApi(kubeConnectionOf(d.settings), { log: d.log, clock: d.clock }),
-  store: (d) =>
-    createStateStore({
+  store: (d) => {
+    const options = {
       tableName: d.settings.tableName,
       region: d.settings.region,
       endpoint: d.settings.endpoints.dynamoDb,
       credentials: d.settings.credentials,
-    }),
-  cloud: (d) =>
-    createCloudProvider({
+    };
+    return lazyPort(async () => {
+      const { createStateStore } = await import('../../adapters/store/create-state-store.js');
+      return createStateStore(options);
+    });
+  },
+  cloud: (d) => {
+    const options = {
       region: d.settings.region,
       ec2Endpoint: d.settings.endpoints.ec2,
       ssmEndpoint: d.settings.endpoints.ssm,
@@ -60,32 +70,45 @@ const BUILDERS: Builders = {
       kubernetesVersion: kubernetesVersionOf(d.settings),
       defaultInstanceProfile: d.settings.instanceProfileName,
       now: () => d.clock.now(),
-    }),
-  events: (d) => eventPublisherFor(d.settings, d.clock),
-  timers: (d) =>
-    new SqsTimerScheduler(
-      createSqsClient({
-        region: d.settings.region,
-        endpoint: d.settings.endpoints.sqs,
-        credentials: d.settings.credentials,
-      }),
-      requireSetting(d.settings.timersQueueUrl, ENV.timersQueueUrl, 'the queue of nodeclaim timer wake-ups'),
-      d.clock,
-    ),
+    };
+    return lazyPort(async () => {
+      const { createCloudProvider } = await import('../../adapters/aws/create-cloud-provider.js');
+      return createCloudProvider(options);
+    });
+  },
+  events: (d) => {
+    const { settings, clock } = d;
+    const busName = settings.busName;
+    const client = {
+      region: settings.region,
+      endpoint: settings.endpoints.eventBridge,
+      credentials: settings.credentials,
+    };
+    return lazyPort(async () => {
+      const { createEventBridgeClient, EventBridgePublisher } = await import(
+        '../../adapters/aws/event-publisher.js'
+      );
+      return new EventBridgePublisher(createEventBridgeClient(client), { busName, clock });
+    });
+  },
+  timers: (d) => {
+    const { settings, clock } = d;
+    const queueUrl = requireSetting(
+      settings.timersQueueUrl,
+      ENV.timersQueueUrl,
+      'the queue of nodeclaim timer wake-ups',
+    );
+    const client = {
+      region: settings.region,
+      endpoint: settings.endpoints.sqs,
+      credentials: settings.credentials,
+    };
+    return lazyPort(async () => {
+      const { createSqsClient, SqsTimerScheduler } = await import('../../adapters/aws/timer-queue.js');
+      return new SqsTimerScheduler(createSqsClient(client), queueUrl, clock);
+    });
+  },
 };
-
-/**
- * How the Kubernetes adapter connects: the kubeconfig when given, else the EKS endpoint + CA with
- * an IAM token for `clusterName` (default: the configured cluster). Endpoint and CA come from the
- * environment, or from eks:DescribeCluster on the first request when the environment lacks them.
- */
-export function kubeConnectionOf(settings: Settings, clusterName?: string): KubeConnectionOptions {
-  if (settings.kubeconfigPath) return { kubeconfigPath: settings.kubeconfigPath };
-  const name = clusterName ?? settings.clusterName;
-  const address = eksAddressOf(settings, name);
-  const where = { clusterName: name, region: settings.region };
-  return typeof address === 'function' ? { ...where, address } : { ...where, ...address };
-}
 
 /** Built members per (environment contents, override identities); a few entries at most in practice. */
 const caches = new Map<string, Partial<Dependencies>>();

@@ -8,7 +8,8 @@ import {
   clusterInfoOf,
   kubernetesVersionOf,
 } from '../../../functions/handlers/runtime/cluster-facts.js';
-import { dependenciesFromEnv, kubeConnectionOf } from '../../../functions/handlers/runtime/dependencies.js';
+import { dependenciesFromEnv } from '../../../functions/handlers/runtime/dependencies.js';
+import { kubeConnectionOf } from '../../../functions/handlers/runtime/kube-connection.js';
 import { settingsFromEnv } from '../../../functions/handlers/runtime/settings.js';
 
 const credentials = {
