@@ -11,11 +11,11 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildSync, type Metafile } from 'esbuild';
 import { FUNCTIONS, type FunctionName } from '../functions/shared/event-sources.js';
-import { BUNDLE_FILE, handlerBuildOptions } from '../lib/handler-bundle.js';
+import { BUNDLE_FILE, coldStartOutputs, handlerBuildOptions } from '../lib/handler-bundle.js';
 
 const MAX_COLD_START_BYTES = 1.5 * 1024 * 1024;
 const MAX_IMPORT_MS = 250;
@@ -40,20 +40,7 @@ function median(values: number[]): number {
 
 /** Bytes of the entry output and of every output it reaches through static imports. */
 function coldStartBytes(metafile: Metafile, outdir: string): number {
-  const byPath = new Map(Object.entries(metafile.outputs).map(([path, output]) => [resolve(path), output]));
-  const entry = resolve(outdir, BUNDLE_FILE);
-  if (!byPath.has(entry)) throw new Error(`esbuild wrote no ${BUNDLE_FILE} in ${outdir}`);
-  const loaded = new Set<string>();
-  const pending = [entry];
-  for (let path = pending.pop(); path !== undefined; path = pending.pop()) {
-    if (loaded.has(path)) continue;
-    loaded.add(path);
-    for (const imported of byPath.get(path)?.imports ?? []) {
-      const target = resolve(imported.path);
-      if (imported.kind === 'import-statement' && byPath.has(target)) pending.push(target);
-    }
-  }
-  return [...loaded].reduce((sum, path) => sum + (byPath.get(path)?.bytes ?? 0), 0);
+  return coldStartOutputs(metafile, outdir).reduce((sum, name) => sum + metafile.outputs[name].bytes, 0);
 }
 
 /** Bytes of every file under `dir`. */

@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BuildOptions, buildSync } from 'esbuild';
+import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
 import { FUNCTIONS, type FunctionName } from '../functions/shared/event-sources.js';
 
 /** Root of the joiner project (where `functions/` lives). */
@@ -22,9 +22,10 @@ const REQUIRE_SHIM =
  * The esbuild options of a handler bundle: ESM for Node.js 22 on arm64 (esbuild output does not
  * depend on the CPU), minified, with external source maps. Code splitting is on: the entry
  * `index.mjs` holds what the handler imports statically, and each module loaded only through a
- * dynamic `import()` (the kubeconfig client, used outside Lambda) goes to a chunk under `chunks/`
- * that a cold start never reads. The stack and the bundle benchmark both use these options, so
- * the benchmark measures what is deployed.
+ * dynamic `import()` goes to a chunk under `chunks/` that a cold start does not read: the
+ * adapters of the AWS services (state table, EC2, queues, bus), loaded on a port's first call, and
+ * the kubeconfig client, used outside Lambda. The stack and the bundle benchmark both use these
+ * options, so the benchmark measures what is deployed.
  */
 export function handlerBuildOptions(name: FunctionName, outdir: string): BuildOptions {
   return {
@@ -66,4 +67,36 @@ export function bundleHandler(name: FunctionName): string {
   }
   bundled.set(name, outdir);
   return outdir;
+}
+
+/**
+ * The outputs a cold start reads, as the metafile names them: the entry `index.mjs` of a build
+ * into `outdir` and every output it reaches through static imports. Chunks reached only through
+ * a dynamic `import()` are left out.
+ */
+export function coldStartOutputs(metafile: Metafile, outdir: string): string[] {
+  const byPath = new Map(Object.keys(metafile.outputs).map((name) => [resolve(name), name]));
+  const entry = byPath.get(resolve(outdir, BUNDLE_FILE));
+  if (entry === undefined) throw new Error(`esbuild wrote no ${BUNDLE_FILE} in ${outdir}`);
+  const loaded = new Set<string>();
+  const pending = [entry];
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    if (loaded.has(name)) continue;
+    loaded.add(name);
+    for (const imported of metafile.outputs[name].imports) {
+      const target = byPath.get(resolve(imported.path));
+      if (imported.kind === 'import-statement' && target !== undefined) pending.push(target);
+    }
+  }
+  return [...loaded];
+}
+
+/** The source files (named as in the metafile) with code in the outputs a cold start reads. */
+export function coldStartInputs(metafile: Metafile, outdir: string): Set<string> {
+  const inputs = new Set<string>();
+  for (const name of coldStartOutputs(metafile, outdir)) {
+    for (const [input, { bytesInOutput }] of Object.entries(metafile.outputs[name].inputs))
+      if (bytesInOutput > 0) inputs.add(input);
+  }
+  return inputs;
 }
