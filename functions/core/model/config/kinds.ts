@@ -13,7 +13,8 @@ import { ec2NodeClassV1beta1, nodePoolV1beta1 } from './schema/v1beta1.js';
 export interface ConfigKind {
   readonly apiVersion: string;
   readonly kind: string;
-  readonly schema: z.ZodType;
+  /** The kind's schema, built when first asked for (see `lazySchema`). */
+  readonly schema: () => z.ZodType;
   readonly convert: (doc: never, source: DocumentSource) => Converted;
 }
 

@@ -27,7 +27,7 @@ export function loadConfigDocument(
   source: DocumentSource,
 ): ConfigDocumentResult {
   const base = { file: source.file, document: documentLabel(source) };
-  const parsed = kind.schema.safeParse(object);
+  const parsed = kind.schema().safeParse(object);
   if (!parsed.success) {
     const diagnostics = parsed.error.issues.map((i) => issueToDiagnostic(i, { ...base, severity: 'error' }));
     return { nodePools: [], nodeClasses: [], diagnostics, ok: false };

@@ -1,50 +1,54 @@
 import * as z from 'zod';
 import { metadata, selectorTerm, taintOrString } from './common.js';
+import { lazySchema } from './lazy-schema.js';
 import { ec2NodeClassSpecV1Shape } from './v1.js';
 
 /** One extra ENI for Multus (joiner.sh/v1 NodeClass `spec.multusInterfaces[]`). */
-export const multusInterface = z.object({
-  subnetSelectorTerms: z
-    .array(selectorTerm)
-    .min(1, 'a Multus interface needs at least one subnet selector term'),
-  securityGroupSelectorTerms: z
-    .array(selectorTerm)
-    .min(1, 'a Multus interface needs at least one security group selector term'),
-  deviceIndex: z
-    .number()
-    .int()
-    .min(1, 'deviceIndex 0 is the primary interface; Multus interfaces start at 1'),
-  networkCardIndex: z.number().int().min(0).optional(),
-  disableSourceDestCheck: z.boolean().optional(),
-  ipv6AddressCount: z.number().int().min(0).optional(),
-});
+const multusInterface = () =>
+  z.object({
+    subnetSelectorTerms: z
+      .array(selectorTerm)
+      .min(1, 'a Multus interface needs at least one subnet selector term'),
+    securityGroupSelectorTerms: z
+      .array(selectorTerm)
+      .min(1, 'a Multus interface needs at least one security group selector term'),
+    deviceIndex: z
+      .number()
+      .int()
+      .min(1, 'deviceIndex 0 is the primary interface; Multus interfaces start at 1'),
+    networkCardIndex: z.number().int().min(0).optional(),
+    disableSourceDestCheck: z.boolean().optional(),
+    ipv6AddressCount: z.number().int().min(0).optional(),
+  });
 
 /** `joiner.sh/v1` NodeClass: the v1 EC2NodeClass spec plus the Multus extension. */
-export const nodeClassJoinerV1 = z.object({
-  apiVersion: z.string(),
-  kind: z.string(),
-  metadata,
-  spec: z
-    .object({
-      ...ec2NodeClassSpecV1Shape,
-      multusInterfaces: z.array(multusInterface).optional(),
-      multusReadyTaint: taintOrString.optional(),
-    })
-    .superRefine((spec, ctx) => {
-      const seen = new Map<string, number>();
-      (spec.multusInterfaces ?? []).forEach((m, i) => {
-        const key = `${m.networkCardIndex ?? 0}/${m.deviceIndex}`;
-        const first = seen.get(key);
-        if (first !== undefined) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['multusInterfaces', i, 'deviceIndex'],
-            message: `deviceIndex ${m.deviceIndex} on network card ${m.networkCardIndex ?? 0} is already used by multusInterfaces[${first}]`,
-          });
-        } else seen.set(key, i);
-      });
-    }),
-  status: z.unknown().optional(),
-});
+export const nodeClassJoinerV1 = lazySchema(() =>
+  z.object({
+    apiVersion: z.string(),
+    kind: z.string(),
+    metadata,
+    spec: z
+      .object({
+        ...ec2NodeClassSpecV1Shape(),
+        multusInterfaces: z.array(multusInterface()).optional(),
+        multusReadyTaint: taintOrString.optional(),
+      })
+      .superRefine((spec, ctx) => {
+        const seen = new Map<string, number>();
+        (spec.multusInterfaces ?? []).forEach((m, i) => {
+          const key = `${m.networkCardIndex ?? 0}/${m.deviceIndex}`;
+          const first = seen.get(key);
+          if (first !== undefined) {
+            ctx.addIssue({
+              code: 'custom',
+              path: ['multusInterfaces', i, 'deviceIndex'],
+              message: `deviceIndex ${m.deviceIndex} on network card ${m.networkCardIndex ?? 0} is already used by multusInterfaces[${first}]`,
+            });
+          } else seen.set(key, i);
+        });
+      }),
+    status: z.unknown().optional(),
+  }),
+);
 
-export type NodeClassJoinerV1 = z.infer<typeof nodeClassJoinerV1>;
+export type NodeClassJoinerV1 = z.infer<ReturnType<typeof nodeClassJoinerV1>>;

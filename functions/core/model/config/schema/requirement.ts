@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { invalidLabelKeyReason, restrictedLabelReason } from '../labels.js';
+import { lazySchema } from './lazy-schema.js';
 
 const OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt', 'Gte', 'Lte'] as const;
 
@@ -122,6 +123,11 @@ export function requirementSchema(rules: RequirementRules) {
       checkMinValues(r, rules, ctx);
     });
 }
+
+/** The requirement of v1 and v1beta1 NodePools (keys restricted, minValues allowed), built once for both. */
+export const nodePoolRequirement = lazySchema(() =>
+  requirementSchema({ restrictKeys: true, allowMinValues: true }),
+);
 
 /** The validated shape of a requirement before conversion. */
 export type RequirementInput = z.infer<ReturnType<typeof requirementSchema>>;

@@ -13,46 +13,47 @@ import {
   stringMap,
   taint,
 } from './common.js';
-import { requirementSchema } from './requirement.js';
-
-const requirement = requirementSchema({ restrictKeys: true, allowMinValues: true });
+import { lazySchema } from './lazy-schema.js';
+import { nodePoolRequirement } from './requirement.js';
 
 /** `karpenter.sh/v1` NodePool (also the base of `joiner.sh/v1` NodePool). */
-export const nodePoolV1 = z.object({
-  apiVersion: z.string(),
-  kind: z.string(),
-  metadata,
-  spec: z.object({
-    template: z.object({
-      metadata: z.object({ labels: nodeLabels.optional(), annotations: stringMap.optional() }).optional(),
-      spec: z.object({
-        nodeClassRef: z.object({
-          group: z.string().min(1),
-          kind: z.string().min(1),
-          name: z.string().min(1),
+export const nodePoolV1 = lazySchema(() =>
+  z.object({
+    apiVersion: z.string(),
+    kind: z.string(),
+    metadata,
+    spec: z.object({
+      template: z.object({
+        metadata: z.object({ labels: nodeLabels.optional(), annotations: stringMap.optional() }).optional(),
+        spec: z.object({
+          nodeClassRef: z.object({
+            group: z.string().min(1),
+            kind: z.string().min(1),
+            name: z.string().min(1),
+          }),
+          taints: z.array(taint).optional(),
+          startupTaints: z.array(taint).optional(),
+          requirements: z.array(nodePoolRequirement()).optional(),
+          expireAfter: duration.optional(),
+          terminationGracePeriod: duration.optional(),
         }),
-        taints: z.array(taint).optional(),
-        startupTaints: z.array(taint).optional(),
-        requirements: z.array(requirement).optional(),
-        expireAfter: duration.optional(),
-        terminationGracePeriod: duration.optional(),
       }),
+      disruption: z
+        .object({
+          consolidationPolicy: z.enum(['WhenEmpty', 'WhenEmptyOrUnderutilized']).optional(),
+          consolidateAfter: duration.optional(),
+          budgets: z.array(budget).max(50).optional(),
+        })
+        .optional(),
+      limits: limits.optional(),
+      weight: z.number().int().min(1).max(100).optional(),
     }),
-    disruption: z
-      .object({
-        consolidationPolicy: z.enum(['WhenEmpty', 'WhenEmptyOrUnderutilized']).optional(),
-        consolidateAfter: duration.optional(),
-        budgets: z.array(budget).max(50).optional(),
-      })
-      .optional(),
-    limits: limits.optional(),
-    weight: z.number().int().min(1).max(100).optional(),
+    status: z.unknown().optional(),
   }),
-  status: z.unknown().optional(),
-});
+);
 
-/** The spec fields shared by v1 EC2NodeClass and joiner.sh/v1 NodeClass. */
-export const ec2NodeClassSpecV1Shape = {
+/** The spec fields shared by v1 EC2NodeClass and joiner.sh/v1 NodeClass (a new shape per call). */
+export const ec2NodeClassSpecV1Shape = () => ({
   subnetSelectorTerms: z.array(selectorTerm).max(30).optional(),
   securityGroupSelectorTerms: z.array(selectorTerm).max(30).optional(),
   capacityReservationSelectorTerms: z.array(selectorTerm).max(30).optional(),
@@ -69,16 +70,18 @@ export const ec2NodeClassSpecV1Shape = {
   detailedMonitoring: z.boolean().optional(),
   metadataOptions: metadataOptions.optional(),
   context: z.string().optional(),
-};
-
-/** `karpenter.k8s.aws/v1` EC2NodeClass. */
-export const ec2NodeClassV1 = z.object({
-  apiVersion: z.string(),
-  kind: z.string(),
-  metadata,
-  spec: z.object(ec2NodeClassSpecV1Shape),
-  status: z.unknown().optional(),
 });
 
-export type NodePoolV1 = z.infer<typeof nodePoolV1>;
-export type EC2NodeClassV1 = z.infer<typeof ec2NodeClassV1>;
+/** `karpenter.k8s.aws/v1` EC2NodeClass. */
+export const ec2NodeClassV1 = lazySchema(() =>
+  z.object({
+    apiVersion: z.string(),
+    kind: z.string(),
+    metadata,
+    spec: z.object(ec2NodeClassSpecV1Shape()),
+    status: z.unknown().optional(),
+  }),
+);
+
+export type NodePoolV1 = z.infer<ReturnType<typeof nodePoolV1>>;
+export type EC2NodeClassV1 = z.infer<ReturnType<typeof ec2NodeClassV1>>;

@@ -9,12 +9,11 @@ import {
   stringMap,
   taint,
 } from './common.js';
+import { lazySchema } from './lazy-schema.js';
 import { requirementSchema } from './requirement.js';
 
-const requirement = requirementSchema({ restrictKeys: true, allowMinValues: false });
-
-/** The AWS provider fields of a v1alpha5 `provider` block and of a v1alpha1 AWSNodeTemplate spec. */
-export const awsProviderShape = {
+/** The AWS provider fields of a v1alpha5 `provider` block and of a v1alpha1 AWSNodeTemplate spec (a new shape per call). */
+export const awsProviderShape = () => ({
   subnetSelector: stringMap.optional(),
   securityGroupSelector: stringMap.optional(),
   amiSelector: stringMap.optional(),
@@ -27,44 +26,48 @@ export const awsProviderShape = {
   metadataOptions: metadataOptions.optional(),
   detailedMonitoring: z.boolean().optional(),
   context: z.string().optional(),
-};
+});
 
 /** `karpenter.sh/v1alpha5` Provisioner. */
-export const provisionerV1alpha5 = z.object({
-  apiVersion: z.string(),
-  kind: z.string(),
-  metadata,
-  spec: z.object({
-    requirements: z.array(requirement).optional(),
-    labels: nodeLabels.optional(),
-    annotations: stringMap.optional(),
-    taints: z.array(taint).optional(),
-    startupTaints: z.array(taint).optional(),
-    limits: z.object({ resources: limits.optional() }).optional(),
-    weight: z.number().int().min(1).max(100).optional(),
-    ttlSecondsAfterEmpty: z.number().int().min(0).optional(),
-    ttlSecondsUntilExpired: z.number().int().min(0).optional(),
-    consolidation: z.object({ enabled: z.boolean().optional() }).optional(),
-    kubeletConfiguration: kubelet.optional(),
-    provider: z
-      .object({ apiVersion: z.string().optional(), kind: z.string().optional(), ...awsProviderShape })
-      .optional(),
-    providerRef: z
-      .object({ apiVersion: z.string().optional(), kind: z.string().optional(), name: z.string().min(1) })
-      .optional(),
+export const provisionerV1alpha5 = lazySchema(() =>
+  z.object({
+    apiVersion: z.string(),
+    kind: z.string(),
+    metadata,
+    spec: z.object({
+      requirements: z.array(requirementSchema({ restrictKeys: true, allowMinValues: false })).optional(),
+      labels: nodeLabels.optional(),
+      annotations: stringMap.optional(),
+      taints: z.array(taint).optional(),
+      startupTaints: z.array(taint).optional(),
+      limits: z.object({ resources: limits.optional() }).optional(),
+      weight: z.number().int().min(1).max(100).optional(),
+      ttlSecondsAfterEmpty: z.number().int().min(0).optional(),
+      ttlSecondsUntilExpired: z.number().int().min(0).optional(),
+      consolidation: z.object({ enabled: z.boolean().optional() }).optional(),
+      kubeletConfiguration: kubelet.optional(),
+      provider: z
+        .object({ apiVersion: z.string().optional(), kind: z.string().optional(), ...awsProviderShape() })
+        .optional(),
+      providerRef: z
+        .object({ apiVersion: z.string().optional(), kind: z.string().optional(), name: z.string().min(1) })
+        .optional(),
+    }),
+    status: z.unknown().optional(),
   }),
-  status: z.unknown().optional(),
-});
+);
 
 /** `karpenter.k8s.aws/v1alpha1` AWSNodeTemplate. */
-export const awsNodeTemplateV1alpha1 = z.object({
-  apiVersion: z.string(),
-  kind: z.string(),
-  metadata,
-  spec: z.object(awsProviderShape),
-  status: z.unknown().optional(),
-});
+export const awsNodeTemplateV1alpha1 = lazySchema(() =>
+  z.object({
+    apiVersion: z.string(),
+    kind: z.string(),
+    metadata,
+    spec: z.object(awsProviderShape()),
+    status: z.unknown().optional(),
+  }),
+);
 
-export type ProvisionerV1alpha5 = z.infer<typeof provisionerV1alpha5>;
-export type AwsProvider = z.infer<z.ZodObject<typeof awsProviderShape>>;
-export type AWSNodeTemplateV1alpha1 = z.infer<typeof awsNodeTemplateV1alpha1>;
+export type ProvisionerV1alpha5 = z.infer<ReturnType<typeof provisionerV1alpha5>>;
+export type AwsProvider = z.infer<z.ZodObject<ReturnType<typeof awsProviderShape>>>;
+export type AWSNodeTemplateV1alpha1 = z.infer<ReturnType<typeof awsNodeTemplateV1alpha1>>;
