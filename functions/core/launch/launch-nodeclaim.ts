@@ -29,6 +29,11 @@ export interface LaunchConfig {
   readonly instanceFacts: (instanceType: string) => InstanceFacts | undefined;
   /** CreateFleet attempts per call before giving up (default 6). */
   readonly maxAttempts?: number;
+  /**
+   * The offerings marked unavailable as the caller read them moments ago: the first new attempt
+   * goes by them instead of reading the store again (later attempts always read it).
+   */
+  readonly unavailable?: readonly OfferingKey[];
 }
 
 /** How a launch ended. */
@@ -81,7 +86,11 @@ export async function launchNodeClaim(
     }
     const maxAttempts = config.maxAttempts ?? 6;
     for (let n = 0; n < maxAttempts; n++) {
-      const unavailable = [...(await deps.store.listUnavailableOfferings(deps.clock.now())), ...marked];
+      const known =
+        n === 0 && config.unavailable
+          ? config.unavailable
+          : await deps.store.listUnavailableOfferings(deps.clock.now());
+      const unavailable = [...known, ...marked];
       const next = nextAttemptOptions(claim.options, unavailable);
       if (!next) return fail(deps, claim, 'NoCapacity', 'every option of the claim is unavailable', marked);
       claim = await deps.store.updateNodeClaim({

@@ -88,33 +88,40 @@ export async function prepareNodeClasses(
 }
 
 /**
- * Gets the cloud ready to launch `claims` (their NodeClass resolved, launch templates of their
- * first attempt created) while they are being written, so their launches only send CreateFleet.
+ * Gets the cloud ready to launch a claim (its NodeClass resolved, the launch templates of its
+ * first attempt created) while it is being written, so its launch only sends CreateFleet.
  * Never rejects: a failure here is the launch's to report.
  */
-export async function prepareLaunches(
+export async function prepareLaunch(
   deps: Pick<LaunchClaimsDeps, 'cloud' | 'log'>,
-  claims: readonly NodeClaim[],
+  claim: NodeClaim,
   pools: readonly SchedulingPool[],
   unavailable: readonly OfferingKey[],
 ): Promise<void> {
-  const { cloud } = deps;
-  if (!cloud.prepare) return;
-  await Promise.all(
-    claims.map(async (claim) => {
-      const config = launchConfigOf(claim, pools);
-      const first = nextAttemptOptions(claim.options, unavailable);
-      if (!config || !first) return;
-      try {
-        await cloud.prepare?.({ claim, ...config, ...first });
-      } catch (error) {
-        deps.log.debug('preparing the launch failed, the launch will retry', {
-          nodeclaim: claim.id,
-          error: (error as Error).message,
-        });
-      }
-    }),
-  );
+  const config = launchConfigOf(claim, pools);
+  const first = nextAttemptOptions(claim.options, unavailable);
+  if (!config || !first) return;
+  try {
+    await deps.cloud.prepare?.({ claim, ...config, ...first });
+  } catch (error) {
+    deps.log.debug('preparing the launch failed, the launch will retry', {
+      nodeclaim: claim.id,
+      error: (error as Error).message,
+    });
+  }
+}
+
+/** How a set of claims is launched. */
+export interface LaunchClaimsOptions {
+  /** CreateFleet attempts per claim (see {@link LaunchConfig}). */
+  readonly maxAttempts?: number;
+  /**
+   * Resolves when the cloud is prepared for these claims ({@link prepareLaunch}): their
+   * CreateFleet waits for it, while their attempt is being recorded.
+   */
+  readonly prepared?: Promise<void>;
+  /** The offerings the run read as unavailable: the claims' first new attempt goes by them. */
+  readonly unavailable?: readonly OfferingKey[];
 }
 
 /** Launches `claims` (Pending) in parallel. */
@@ -122,35 +129,40 @@ export async function launchClaims(
   deps: LaunchClaimsDeps,
   claims: readonly NodeClaim[],
   pools: readonly SchedulingPool[],
-  maxAttempts?: number,
+  options: LaunchClaimsOptions = {},
 ): Promise<LaunchClaimsOutcome> {
-  const outcome: LaunchClaimsOutcome = {
-    launched: [],
-    failed: [],
-    marked: [],
-    incomplete: false,
-    stopped: [],
-  };
-  const fenced = { ...deps, cloud: fencedCloud(deps) };
-  const settled = await Promise.all(claims.map((c) => launchOne(fenced, c, pools, maxAttempts)));
-  let incomplete = false;
-  for (const s of settled) {
-    outcome.marked.push(...s.marked);
-    if (s.launched) outcome.launched.push(s.launched);
-    if (s.failed) outcome.failed.push(s.failed);
-    if (s.stopped) outcome.stopped.push(s.stopped);
-    incomplete ||= s.incomplete;
-  }
-  return { ...outcome, incomplete };
+  const guarded = { ...deps, cloud: guardedCloud(deps, options.prepared) };
+  const settled = await Promise.all(claims.map((c) => launchOne(guarded, c, pools, options)));
+  return mergeOutcomes(
+    settled.map((s) => ({
+      launched: s.launched ? [s.launched] : [],
+      failed: s.failed ? [s.failed] : [],
+      marked: s.marked,
+      incomplete: s.incomplete,
+      stopped: s.stopped ? [s.stopped] : [],
+    })),
+  );
 }
 
-/** The cloud with the fence checked before each launch. */
-function fencedCloud(deps: LaunchClaimsDeps): CloudProvider {
+/** One outcome for the claims of several launches. */
+export function mergeOutcomes(outcomes: readonly LaunchClaimsOutcome[]): LaunchClaimsOutcome {
+  return {
+    launched: outcomes.flatMap((o) => o.launched),
+    failed: outcomes.flatMap((o) => o.failed),
+    marked: outcomes.flatMap((o) => o.marked),
+    incomplete: outcomes.some((o) => o.incomplete),
+    stopped: outcomes.flatMap((o) => o.stopped),
+  };
+}
+
+/** The cloud whose launches wait for `prepared`, then for the fence. */
+function guardedCloud(deps: LaunchClaimsDeps, prepared: Promise<void> | undefined): CloudProvider {
   const { cloud, fence } = deps;
-  if (!fence) return cloud;
+  if (!fence && !prepared) return cloud;
   return {
     launch: async (input) => {
-      await fence.check();
+      await prepared;
+      await fence?.check();
       return cloud.launch(input);
     },
     terminate: (ids) => cloud.terminate(ids),
@@ -172,7 +184,7 @@ async function launchOne(
   deps: LaunchClaimsDeps,
   claim: NodeClaim,
   pools: readonly SchedulingPool[],
-  maxAttempts: number | undefined,
+  options: LaunchClaimsOptions,
 ): Promise<OneOutcome> {
   const found = launchConfigOf(claim, pools);
   if (!found) {
@@ -180,7 +192,11 @@ async function launchOne(
     deps.log.error('cannot launch nodeclaim', { nodeclaim: claim.id, reason });
     return { failed: { nodeClaim: claim.id, reason }, marked: [], incomplete: false };
   }
-  const config = { ...found, maxAttempts };
+  const config: LaunchConfig = {
+    ...found,
+    maxAttempts: options.maxAttempts,
+    ...(options.unavailable ? { unavailable: options.unavailable } : {}),
+  };
   let current = claim;
   for (let attempt = 1; ; attempt++) {
     try {

@@ -7,12 +7,14 @@ import type { PodRefDetail } from '../events/joiner-events.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import { DEFAULT_TIMEOUTS } from '../nodeclaim/state-machine.js';
 import { systemClock } from '../ports/clock.js';
+import type { OfferingKey } from '../ports/state-store.js';
 import { type ClusterSnapshot, readClusterSnapshot } from './cluster-snapshot.js';
 import { IN_FLIGHT_STATES } from './in-flight.js';
 import {
   type LaunchClaimsOutcome,
   launchClaims,
-  prepareLaunches,
+  mergeOutcomes,
+  prepareLaunch,
   prepareNodeClasses,
 } from './launch-claims.js';
 import { logPlan, type Nominations, nominationsOf, reportEvents } from './nominations.js';
@@ -183,32 +185,7 @@ async function run(
       });
       break;
     }
-    const now = deps.clock.now();
-    const leaseToken = deps.fence.lease.token;
-    const [written] = await Promise.all([
-      Promise.all(
-        planned.plan.nodeClaims.map((c) =>
-          writeClaim(deps, c, planned.pools, planned.podsById, settings.timeouts, leaseToken),
-        ),
-      ),
-      prepareLaunches(
-        deps,
-        planned.plan.nodeClaims.map((c) =>
-          claimFromPlan(c, planned.pools, planned.podsById, now, settings.timeouts),
-        ),
-        planned.pools,
-        unavailable,
-      ),
-    ]);
-    const created: NodeClaim[] = [];
-    for (const w of written) if (w.status === 'created') created.push(w.claim);
-    for (const claim of created) logCreated(deps, claim);
-    const launch = await launchClaims(
-      deps,
-      [...resume, ...created],
-      planned.pools,
-      settings.maxLaunchAttempts,
-    );
+    const { created, launch } = await writeAndLaunch(deps, planned, resume, unavailable, settings);
     const failedIds = new Set(launch.failed.map((f) => f.nodeClaim));
     const nominations = nominationsOf(
       planned,
@@ -253,6 +230,40 @@ async function run(
     totalMs: performance.now() - started,
   };
   return { result, report };
+}
+
+/**
+ * Writes the round's planned claims and launches each as soon as it is written, with the resumed
+ * ones. While a claim is written and its attempt recorded, the cloud prepares its launch; its
+ * CreateFleet waits for that.
+ */
+async function writeAndLaunch(
+  deps: RunDeps,
+  planned: RunPlan,
+  resume: readonly NodeClaim[],
+  unavailable: readonly OfferingKey[],
+  settings: Settings,
+): Promise<{ created: NodeClaim[]; launch: LaunchClaimsOutcome }> {
+  const now = deps.clock.now();
+  const leaseToken = deps.fence.lease.token;
+  const options = { maxAttempts: settings.maxLaunchAttempts, unavailable };
+  const launches = planned.plan.nodeClaims.map(async (c) => {
+    const claim = claimFromPlan(c, planned.pools, planned.podsById, now, settings.timeouts);
+    const prepared = prepareLaunch(deps, claim, planned.pools, unavailable);
+    const written = await writeClaim(deps, c, planned.pools, planned.podsById, settings.timeouts, leaseToken);
+    if (written.status !== 'created') return { outcome: mergeOutcomes([]) };
+    logCreated(deps, written.claim);
+    const outcome = await launchClaims(deps, [written.claim], planned.pools, { ...options, prepared });
+    return { claim: written.claim, outcome };
+  });
+  const [resumed, ...fresh] = await Promise.all([
+    launchClaims(deps, resume, planned.pools, options),
+    ...launches,
+  ]);
+  return {
+    created: fresh.flatMap((f) => (f.claim ? [f.claim] : [])),
+    launch: mergeOutcomes([resumed, ...fresh.map((f) => f.outcome)]),
+  };
 }
 
 /** Whether the run still holds its lease with time to spare: only then it writes claims. */

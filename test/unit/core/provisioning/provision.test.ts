@@ -110,14 +110,16 @@ describe('provision: seed 004 (two Provisioners, 1 add-on pod and 20 x 1 CPU pod
 });
 
 describe('provision: launches are prepared while their claims are written', () => {
-  it('prepares each planned claim with the options of its first attempt before any CreateFleet', async () => {
+  it('prepares each claim with the options of its first attempt while recording it; its CreateFleet waits for that', async () => {
     const h = harness(await seedCluster(SEED_004));
     const events: string[] = [];
     const prepared: { claim: string; capacityType: string; options: number }[] = [];
     const launch = h.cloud.launch.bind(h.cloud);
     const cloud = Object.assign(Object.create(h.cloud), {
       prepare: async (input: Omit<LaunchInput, 'clientToken'>) => {
-        events.push('prepare');
+        events.push(`prepare:${input.claim.id}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        events.push(`prepared:${input.claim.id}`);
         prepared.push({
           claim: input.claim.id,
           capacityType: input.capacityType,
@@ -125,14 +127,30 @@ describe('provision: launches are prepared while their claims are written', () =
         });
       },
       launch: async (input: LaunchInput) => {
-        events.push('launch');
+        events.push(`launch:${input.claim.id}`);
         return launch(input);
       },
     });
-    const result = await provision({ ...h.deps, cloud }, { hints: [] });
+    const store = Object.create(h.store) as typeof h.store;
+    let capacityReads = 0;
+    store.listUnavailableOfferings = (now) => {
+      capacityReads++;
+      return h.store.listUnavailableOfferings(now);
+    };
+    store.updateNodeClaim = (claim) => {
+      if (claim.state === 'Pending') events.push(`record:${claim.id}`);
+      return h.store.updateNodeClaim(claim);
+    };
+    const result = await provision({ ...h.deps, cloud, store }, { hints: [] });
     expect(result.launched).toHaveLength(4);
-    expect(events.lastIndexOf('prepare')).toBeLessThan(events.indexOf('launch'));
+    expect(capacityReads).toBe(1);
     expect(prepared.map((p) => p.claim).sort()).toEqual([...result.created].sort());
+    for (const id of result.created) {
+      const at = (e: string) => events.indexOf(`${e}:${id}`);
+      expect(at('prepare')).toBeLessThan(at('record'));
+      expect(at('record')).toBeLessThan(at('prepared'));
+      expect(at('prepared')).toBeLessThan(at('launch'));
+    }
     for (const p of prepared) {
       const claim = h.store.claims.get(p.claim)!;
       expect(p.capacityType).toBe(claim.options[0].capacityType);

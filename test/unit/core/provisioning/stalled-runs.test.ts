@@ -26,18 +26,18 @@ describe('provision: a stalled run and the run after it', () => {
     const leaseClock = { now: () => lease };
     const stall = gate();
     let stalled = 0;
-    // Run A stalls in each claim's first capacity lookup, before it starts any CreateFleet.
+    // Run A stalls in recording each claim's first attempt, before it starts any CreateFleet.
     const slowStore = Object.create(h.store) as typeof h.store;
-    slowStore.listUnavailableOfferings = async (now: number) => {
+    slowStore.updateNodeClaim = async (claim) => {
       stalled++;
-      if (stalled > 1) await stall.opened;
-      return h.store.listUnavailableOfferings(now);
+      await stall.opened;
+      return h.store.updateNodeClaim(claim);
     };
     const a = provision(
       { ...h.deps, store: slowStore, leaseClock },
       { hints: [], options: { holder: 'run-a', leaseTtlMs: 60_000, launchReserveMs: 5_000 } },
     );
-    await until(() => stalled >= 5);
+    await until(() => stalled >= 4);
     lease += 61_000;
     const b = await provision({ ...h.deps, leaseClock }, { hints: [], options: { holder: 'run-b' } });
     expect(b.deferred).toBe(false);
