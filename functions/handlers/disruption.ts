@@ -8,12 +8,12 @@ import type { ScheduledEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import * as z from 'zod';
 import { handleTimerMessage, runSweep } from '../core/sweep/run-sweep.js';
 import { sweepDepsFrom } from '../core/sweep/sweep-deps-from.js';
-import { type Dependencies, dependenciesFromEnv } from './runtime/dependencies.js';
 import { lambdaHandler, parseSqsBatch, recordMetrics } from './runtime/lambda.js';
+import { type PortDependencies, portDependenciesFromEnv } from './runtime/port-dependencies.js';
 
 /** What the disruption function needs. */
 export type DisruptionHandlerDeps = Pick<
-  Dependencies,
+  PortDependencies,
   'clock' | 'log' | 'cluster' | 'store' | 'cloud' | 'events' | 'timers'
 >;
 
@@ -75,4 +75,4 @@ export function createDisruptionHandler(getDeps: () => DisruptionHandlerDeps) {
 }
 
 /** The Lambda entry point. */
-export const handler = createDisruptionHandler(() => dependenciesFromEnv(process.env));
+export const handler = createDisruptionHandler(() => portDependenciesFromEnv(process.env));

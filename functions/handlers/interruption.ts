@@ -8,11 +8,11 @@ import * as z from 'zod';
 import type { InterruptionDeps } from '../core/interruption/handle-interruption.js';
 import { handleInterruption } from '../core/interruption/handle-interruption.js';
 import { readInterruptionEvent } from '../core/interruption/interruption-notice.js';
-import { type Dependencies, dependenciesFromEnv } from './runtime/dependencies.js';
 import { lambdaHandler, parseSqsBatch, recordMetrics } from './runtime/lambda.js';
+import { type PortDependencies, portDependenciesFromEnv } from './runtime/port-dependencies.js';
 
 /** What the interruption function needs. */
-export type InterruptionHandlerDeps = Pick<Dependencies, 'clock' | 'log' | 'cluster' | 'store' | 'cloud'>;
+export type InterruptionHandlerDeps = Pick<PortDependencies, 'clock' | 'log' | 'cluster' | 'store' | 'cloud'>;
 
 /** One message of the interruption queue: an EventBridge event (its detail is read per detail-type). */
 export const interruptionMessage = z.object({ 'detail-type': z.string(), detail: z.unknown() }).passthrough();
@@ -39,4 +39,4 @@ export function createInterruptionHandler(getDeps: () => InterruptionHandlerDeps
 }
 
 /** The Lambda entry point. */
-export const handler = createInterruptionHandler(() => dependenciesFromEnv(process.env));
+export const handler = createInterruptionHandler(() => portDependenciesFromEnv(process.env));

@@ -10,11 +10,11 @@ import { readClusterConfig } from '../core/lifecycle/cluster-config.js';
 import { handleLifecycleEvent } from '../core/lifecycle/handle-lifecycle-event.js';
 import { lifecycleDeps } from '../core/lifecycle/lifecycle-deps.js';
 import { DETAIL_TYPES } from '../shared/event-rules.js';
-import { type Dependencies, dependenciesFromEnv } from './runtime/dependencies.js';
 import { lambdaHandler, parseSqsBatch, recordMetrics } from './runtime/lambda.js';
+import { type PortDependencies, portDependenciesFromEnv } from './runtime/port-dependencies.js';
 
 /** What the lifecycle function needs. */
-export type LifecycleHandlerDeps = Pick<Dependencies, 'clock' | 'log' | 'cluster' | 'store' | 'timers'>;
+export type LifecycleHandlerDeps = Pick<PortDependencies, 'clock' | 'log' | 'cluster' | 'store' | 'timers'>;
 
 /** One message of the lifecycle queue: the EventBridge envelope of a node or pod hint. */
 export const lifecycleMessage = z.union([
@@ -58,4 +58,4 @@ export function createLifecycleHandler(getDeps: () => LifecycleHandlerDeps) {
 }
 
 /** The Lambda entry point. */
-export const handler = createLifecycleHandler(() => dependenciesFromEnv(process.env));
+export const handler = createLifecycleHandler(() => portDependenciesFromEnv(process.env));

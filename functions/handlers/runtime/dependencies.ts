@@ -1,173 +1,25 @@
-import { createClusterApi } from '../../adapters/kube/create-cluster-api.js';
 import { bundledCatalog } from '../../core/catalog/bundled.js';
 import type { Catalog } from '../../core/model/instance-type.js';
-import type { Clock } from '../../core/ports/clock.js';
-import { systemClock } from '../../core/ports/clock.js';
-import type { CloudProvider } from '../../core/ports/cloud-provider.js';
-import type { ClusterApi } from '../../core/ports/cluster-api.js';
-import type { EventPublisher, TimerScheduler } from '../../core/ports/event-publisher.js';
-import type { Log } from '../../core/ports/log.js';
-import type { StateStore } from '../../core/ports/state-store.js';
-import { ENV } from '../../shared/env.js';
-import { clusterInfoOf, kubernetesVersionOf } from './cluster-facts.js';
-import { kubeConnectionOf } from './kube-connection.js';
-import { logger } from './lambda.js';
-import { lazyPort } from './lazy-port.js';
-import { powertoolsLog } from './log.js';
-import { requireSetting, type Settings, settingsFromEnv } from './settings.js';
+import { type PortDependencies, portDependenciesFromEnv } from './port-dependencies.js';
 
 export type { Settings } from './settings.js';
 
-/** Everything a handler may need. Each member is built on first use and then reused. */
-export interface Dependencies {
-  settings: Settings;
-  clock: Clock;
-  log: Log;
-  cluster: ClusterApi;
-  store: StateStore;
-  cloud: CloudProvider;
-  events: EventPublisher;
-  timers: TimerScheduler;
+/** Everything a handler may need: the {@link PortDependencies} and the instance catalog. */
+export interface Dependencies extends PortDependencies {
   catalog: Catalog;
 }
 
-type Builders = { [K in keyof Dependencies]: (deps: Dependencies) => Dependencies[K] };
-
 /**
- * How each member is built. The members over an AWS service (store, cloud, events, timers) are
- * {@link lazyPort}s: their settings are read here (a missing variable throws at once, naming it),
- * but their adapter and its SDK client are imported on the port's first call. Code splitting
- * makes each of them a chunk of the bundle that a cold start does not read, and that a function
- * never reads when it does not call the port (e.g. the lifecycle function never loads EC2).
- */
-const BUILDERS: Builders = {
-  settings: () => {
-    throw new Error('settings are read from the environment');
-  },
-  clock: () => systemClock,
-  log: () => powertoolsLog(logger),
-  catalog: () => bundledCatalog,
-  cluster: (d) => createClusterApi(kubeConnectionOf(d.settings), { log: d.log, clock: d.clock }),
-  store: (d) => {
-    const options = {
-      tableName: d.settings.tableName,
-      region: d.settings.region,
-      endpoint: d.settings.endpoints.dynamoDb,
-      credentials: d.settings.credentials,
-    };
-    return lazyPort(async () => {
-      const { createStateStore } = await import('../../adapters/store/create-state-store.js');
-      return createStateStore(options);
-    });
-  },
-  cloud: (d) => {
-    const options = {
-      region: d.settings.region,
-      ec2Endpoint: d.settings.endpoints.ec2,
-      ssmEndpoint: d.settings.endpoints.ssm,
-      credentials: d.settings.credentials,
-      cluster: clusterInfoOf(d.settings),
-      kubernetesVersion: kubernetesVersionOf(d.settings),
-      defaultInstanceProfile: d.settings.instanceProfileName,
-      now: () => d.clock.now(),
-    };
-    return lazyPort(async () => {
-      const { createCloudProvider } = await import('../../adapters/aws/create-cloud-provider.js');
-      return createCloudProvider(options);
-    });
-  },
-  events: (d) => {
-    const { settings, clock } = d;
-    const busName = settings.busName;
-    const client = {
-      region: settings.region,
-      endpoint: settings.endpoints.eventBridge,
-      credentials: settings.credentials,
-    };
-    return lazyPort(async () => {
-      const { createEventBridgeClient, EventBridgePublisher } = await import(
-        '../../adapters/aws/event-publisher.js'
-      );
-      return new EventBridgePublisher(createEventBridgeClient(client), { busName, clock });
-    });
-  },
-  timers: (d) => {
-    const { settings, clock } = d;
-    const queueUrl = requireSetting(
-      settings.timersQueueUrl,
-      ENV.timersQueueUrl,
-      'the queue of nodeclaim timer wake-ups',
-    );
-    const client = {
-      region: settings.region,
-      endpoint: settings.endpoints.sqs,
-      credentials: settings.credentials,
-    };
-    return lazyPort(async () => {
-      const { createSqsClient, SqsTimerScheduler } = await import('../../adapters/aws/timer-queue.js');
-      return new SqsTimerScheduler(createSqsClient(client), queueUrl, clock);
-    });
-  },
-};
-
-/** Built members per (environment contents, override identities); a few entries at most in practice. */
-const caches = new Map<string, Partial<Dependencies>>();
-const MAX_CACHES = 32;
-const identities = new WeakMap<object, number>();
-let nextIdentity = 0;
-
-function identity(value: unknown): string {
-  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return String(value);
-  let id = identities.get(value as object);
-  if (id === undefined) {
-    id = ++nextIdentity;
-    identities.set(value as object, id);
-  }
-  return `#${id}`;
-}
-
-function cacheKey(env: NodeJS.ProcessEnv, overrides: Partial<Dependencies>): string {
-  const relevant = Object.entries(env)
-    .filter(([name]) => /^(JOINER_|AWS_|POWERTOOLS_)/.test(name))
-    .sort(([a], [b]) => a.localeCompare(b));
-  const replaced = Object.keys(overrides)
-    .sort()
-    .map((key) => `${key}=${identity(overrides[key as keyof Dependencies])}`);
-  return JSON.stringify([relevant, replaced]);
-}
-
-function cacheFor(key: string, env: NodeJS.ProcessEnv): Partial<Dependencies> {
-  let cache = caches.get(key);
-  if (!cache) {
-    if (caches.size >= MAX_CACHES) caches.delete(caches.keys().next().value as string);
-    cache = { settings: settingsFromEnv({ ...env }) };
-    caches.set(key, cache);
-  }
-  return cache;
-}
-
-/**
- * The dependencies of a handler, read from `env`. Nothing is built until a handler touches it,
- * so a missing variable fails only the function that needs it, with an error naming it. Built
- * members are cached per environment (same variables, same overrides: one Lambda process reuses
- * its clients across invocations); `overrides` replace members (the simulated cloud passes its
- * virtual clock and its log).
+ * The dependencies of a handler, read from `env`, with joiner's bundled instance catalog (or the
+ * `catalog` override). See {@link portDependenciesFromEnv} for how the other members are built,
+ * cached and overridden.
  */
 export function dependenciesFromEnv(
   env: NodeJS.ProcessEnv,
   overrides: Partial<Dependencies> = {},
 ): Dependencies {
-  const cache = cacheFor(cacheKey(env, overrides), env);
-  const deps = {} as Dependencies;
-  for (const key of Object.keys(BUILDERS) as (keyof Dependencies)[]) {
-    Object.defineProperty(deps, key, {
-      enumerable: true,
-      get: () => {
-        if (overrides[key] !== undefined) return overrides[key];
-        if (cache[key] === undefined) (cache as Record<string, unknown>)[key] = BUILDERS[key](deps);
-        return cache[key];
-      },
-    });
-  }
+  const { catalog, ...ports } = overrides;
+  const deps = portDependenciesFromEnv(env, ports) as Dependencies;
+  Object.defineProperty(deps, 'catalog', { enumerable: true, get: () => catalog ?? bundledCatalog });
   return deps;
 }

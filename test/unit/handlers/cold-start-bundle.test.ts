@@ -58,10 +58,11 @@ describe('cold start of the function bundles', () => {
     expect(bundle.all).not.toContain('yaml');
   });
 
-  it('lifecycle: no service client and no YAML at init', () => {
+  it('lifecycle: no service client and no YAML at init, and no instance catalog at all', () => {
     const bundle = build('lifecycle');
     for (const client of SERVICE_CLIENTS) expect(bundle.coldStart).not.toContain(client);
     expect(bundle.coldStart).not.toContain('yaml');
+    expect(bundle.all).not.toContain(CATALOG);
     expect(bundle.coldStart).toContain('functions/handlers/lifecycle.ts');
   });
 

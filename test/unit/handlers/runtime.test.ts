@@ -5,9 +5,11 @@ import * as z from 'zod';
 import { cachedEksTokens, eksToken } from '../../../functions/adapters/aws/eks-token.js';
 import { EventBridgePublisher } from '../../../functions/adapters/aws/event-publisher.js';
 import { delaySeconds } from '../../../functions/adapters/aws/timer-queue.js';
+import type { Catalog } from '../../../functions/core/model/instance-type.js';
 import type { Log } from '../../../functions/core/ports/log.js';
 import { dependenciesFromEnv } from '../../../functions/handlers/runtime/dependencies.js';
 import { lineLog } from '../../../functions/handlers/runtime/log.js';
+import { portDependenciesFromEnv } from '../../../functions/handlers/runtime/port-dependencies.js';
 import { parseSqsBatch } from '../../../functions/handlers/runtime/sqs-batch.js';
 
 const credentials = {
@@ -148,5 +150,14 @@ describe('dependenciesFromEnv', () => {
     const clock = { now: () => 42 };
     const deps = dependenciesFromEnv({ AWS_REGION: 'us-west-2' }, { clock });
     expect(deps.clock.now()).toBe(42);
+    const catalog = { instanceTypes: [] } as unknown as Catalog;
+    expect(dependenciesFromEnv({ AWS_REGION: 'us-west-2' }, { catalog }).catalog).toBe(catalog);
+  });
+
+  it('the port dependencies have no catalog and share the built members with the full ones', () => {
+    const env = { AWS_REGION: 'us-west-2', JOINER_BUS_NAME: 'joiner' };
+    const ports = portDependenciesFromEnv(env);
+    expect('catalog' in ports).toBe(false);
+    expect(ports.events).toBe(dependenciesFromEnv(env).events);
   });
 });
