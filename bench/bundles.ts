@@ -13,9 +13,9 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildSync, type Metafile } from 'esbuild';
+import type { Metafile } from 'esbuild';
 import { FUNCTIONS, type FunctionName } from '../functions/shared/event-sources.js';
-import { BUNDLE_FILE, coldStartOutputs, handlerBuildOptions } from '../lib/handler-bundle.js';
+import { BUNDLE_FILE, buildHandler, coldStartOutputs } from '../lib/handler-bundle.js';
 
 const MAX_COLD_START_BYTES = 1.5 * 1024 * 1024;
 const MAX_IMPORT_MS = 250;
@@ -57,14 +57,14 @@ interface Row {
   readonly importMs: number;
 }
 
-function measure(name: FunctionName): Row {
+async function measure(name: FunctionName): Promise<Row> {
   const outdir = mkdtempSync(join(tmpdir(), `joiner-bench-${name}-`));
   try {
-    const { metafile } = buildSync({ ...handlerBuildOptions(name, outdir), metafile: true });
+    const { metafile } = await buildHandler(name, outdir, { metafile: true });
     const runs = Array.from({ length: RUNS }, () => importMs(join(outdir, BUNDLE_FILE)));
     return {
       name,
-      coldStartBytes: coldStartBytes(metafile, outdir),
+      coldStartBytes: coldStartBytes(metafile as Metafile, outdir),
       assetBytes: diskBytes(outdir),
       importMs: median(runs),
     };
@@ -74,7 +74,8 @@ function measure(name: FunctionName): Row {
 }
 
 const kib = (bytes: number) => (bytes / 1024).toFixed(1).padStart(15);
-const rows = (Object.keys(FUNCTIONS) as FunctionName[]).map(measure);
+const rows: Row[] = [];
+for (const name of Object.keys(FUNCTIONS) as FunctionName[]) rows.push(await measure(name));
 console.log(
   `targets: cold start <= ${MAX_COLD_START_BYTES / 1024} KiB (entry + static chunks), import <= ${MAX_IMPORT_MS} ms`,
 );

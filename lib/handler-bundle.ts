@@ -1,9 +1,12 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { type BuildOptions, type BuildResult, build, type Metafile } from 'esbuild';
 import { FUNCTIONS, type FunctionName } from '../functions/shared/event-sources.js';
+import { sdkSchemaKeys } from './sdk-schema-keys.js';
 
 /** Root of the joiner project (where `functions/` lives). */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -24,8 +27,9 @@ const REQUIRE_SHIM =
  * `index.mjs` holds what the handler imports statically, and each module loaded only through a
  * dynamic `import()` goes to a chunk under `chunks/` that a cold start does not read: the
  * adapters of the AWS services (state table, EC2, queues, bus), loaded on a port's first call, and
- * the kubeconfig client, used outside Lambda. The stack and the bundle benchmark both use these
- * options, so the benchmark measures what is deployed.
+ * the kubeconfig client, used outside Lambda. The {@link sdkSchemaKeys} plugin lets esbuild drop
+ * the EC2 and SSM schemas of the commands joiner never sends. The stack and the bundle benchmark
+ * both use these options, so the benchmark measures what is deployed.
  */
 export function handlerBuildOptions(name: FunctionName, outdir: string): BuildOptions {
   return {
@@ -47,23 +51,45 @@ export function handlerBuildOptions(name: FunctionName, outdir: string): BuildOp
     legalComments: 'none',
     banner: { js: REQUIRE_SHIM },
     logLevel: 'silent',
+    plugins: [sdkSchemaKeys],
   };
 }
+
+/**
+ * Bundles one handler into `outdir` with {@link handlerBuildOptions} (and `overrides`). It uses
+ * esbuild's asynchronous API, the only one that runs plugins.
+ */
+export function buildHandler(
+  name: FunctionName,
+  outdir: string,
+  overrides: BuildOptions = {},
+): Promise<BuildResult> {
+  return build({ ...handlerBuildOptions(name, outdir), ...overrides });
+}
+
+/** The script that runs {@link buildHandler} for `bundleHandler`, and the TypeScript loader it runs with. */
+const BUNDLE_PROCESS = fileURLToPath(new URL('./bundle-handler-process.ts', import.meta.url));
+const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 const bundled = new Map<FunctionName, string>();
 
 /**
  * Bundles one handler into a fresh directory and returns that directory (a Lambda asset).
- * Bundles are built once per process: every stack synthesized in it shares them.
+ * Constructs need the asset synchronously, so the build runs in a child process. Bundles are built
+ * once per process: every stack synthesized in it shares them.
  */
 export function bundleHandler(name: FunctionName): string {
   const cached = bundled.get(name);
   if (cached) return cached;
   const outdir = mkdtempSync(join(tmpdir(), `joiner-${name}-`));
   try {
-    buildSync(handlerBuildOptions(name, outdir));
+    execFileSync(process.execPath, ['--import', TSX_LOADER, BUNDLE_PROCESS, name, outdir], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      encoding: 'utf8',
+    });
   } catch (error) {
-    throw new Error(`bundling the ${name} handler failed: ${(error as Error).message}`);
+    const stderr = (error as { stderr?: string }).stderr?.trim();
+    throw new Error(`bundling the ${name} handler failed: ${stderr || (error as Error).message}`);
   }
   bundled.set(name, outdir);
   return outdir;

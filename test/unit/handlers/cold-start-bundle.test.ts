@@ -5,10 +5,10 @@
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildSync, type Metafile } from 'esbuild';
+import type { Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import type { FunctionName } from '../../../functions/shared/event-sources.js';
-import { coldStartInputs, handlerBuildOptions } from '../../../lib/handler-bundle.js';
+import { buildHandler, coldStartInputs } from '../../../lib/handler-bundle.js';
 
 interface Bundle {
   /** Packages and project folders with code in the cold start. */
@@ -23,11 +23,11 @@ function origin(input: string): string {
   return match ? match[1] : input;
 }
 
-function build(name: FunctionName): Bundle {
+async function build(name: FunctionName): Promise<Bundle> {
   const outdir = join(tmpdir(), `joiner-cold-start-${name}`);
   // Neither minified nor mapped, which is faster and splits the code into the same chunks.
-  const options = { ...handlerBuildOptions(name, outdir), minify: false, sourcemap: false };
-  const { metafile } = buildSync({ ...options, metafile: true, write: false });
+  const options = { minify: false, sourcemap: false, metafile: true, write: false };
+  const { metafile } = await buildHandler(name, outdir, options);
   const meta = metafile as Metafile;
   const all = new Set<string>();
   for (const output of Object.values(meta.outputs))
@@ -46,8 +46,8 @@ const SERVICE_CLIENTS = [
 const CATALOG = 'functions/core/catalog/data/us-west-2.json';
 
 describe('cold start of the function bundles', () => {
-  it('provisioner: the service clients and YAML load on first use, the catalog at init', () => {
-    const bundle = build('provisioner');
+  it('provisioner: the service clients and YAML load on first use, the catalog at init', async () => {
+    const bundle = await build('provisioner');
     for (const client of SERVICE_CLIENTS) expect(bundle.coldStart).not.toContain(client);
     expect(bundle.coldStart).not.toContain('yaml');
     expect(bundle.coldStart).toContain(CATALOG);
@@ -58,16 +58,16 @@ describe('cold start of the function bundles', () => {
     expect(bundle.all).not.toContain('yaml');
   });
 
-  it('lifecycle: no service client and no YAML at init, and no instance catalog at all', () => {
-    const bundle = build('lifecycle');
+  it('lifecycle: no service client and no YAML at init, and no instance catalog at all', async () => {
+    const bundle = await build('lifecycle');
     for (const client of SERVICE_CLIENTS) expect(bundle.coldStart).not.toContain(client);
     expect(bundle.coldStart).not.toContain('yaml');
     expect(bundle.all).not.toContain(CATALOG);
     expect(bundle.coldStart).toContain('functions/handlers/lifecycle.ts');
   });
 
-  it('installer: bundles none of the other functions’ adapters', () => {
-    const bundle = build('installer');
+  it('installer: bundles none of the other functions’ adapters', async () => {
+    const bundle = await build('installer');
     for (const client of SERVICE_CLIENTS) expect(bundle.all).not.toContain(client);
     expect(bundle.all).not.toContain(CATALOG);
     expect(bundle.coldStart).toContain('functions/handlers/installer.ts');
