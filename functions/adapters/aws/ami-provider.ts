@@ -38,6 +38,20 @@ export function aliasParameter(alias: string, kubernetesVersion: string, arch: A
   }
 }
 
+const ARCHES = ['amd64', 'arm64'] as const;
+
+/** The newest image of each architecture among `images`. */
+function newestPerArch(images: readonly Image[]): Partial<Record<Arch, string>> {
+  const result: Partial<Record<Arch, string>> = {};
+  for (const arch of ARCHES) {
+    const newest = images
+      .filter((i) => i.Architecture === EC2_ARCH[arch] && i.ImageId)
+      .sort((x, y) => (y.CreationDate ?? '').localeCompare(x.CreationDate ?? ''))[0];
+    if (newest) result[arch] = newest.ImageId!;
+  }
+  return result;
+}
+
 /** Resolves AMI selector terms to one image per architecture (the newest match), cached. */
 export class AmiProvider {
   private readonly cache: TtlCache<Partial<Record<Arch, string>>>;
@@ -57,30 +71,27 @@ export class AmiProvider {
     return this.cache.getOrLoad(JSON.stringify(terms), async () => {
       if (terms.length === 0) throw new Error(`${what}: no amiSelectorTerms`);
       const alias = terms.find((t) => t.alias)?.alias;
-      const images = alias
+      const result = alias
         ? await this.fromAlias(alias)
-        : (await Promise.all(terms.map((t) => this.fromTerm(t, what)))).flat();
-      const result: Partial<Record<Arch, string>> = {};
-      for (const arch of ['amd64', 'arm64'] as const) {
-        const newest = images
-          .filter((i) => i.Architecture === EC2_ARCH[arch] && i.ImageId)
-          .sort((x, y) => (y.CreationDate ?? '').localeCompare(x.CreationDate ?? ''))[0];
-        if (newest) result[arch] = newest.ImageId!;
-      }
+        : newestPerArch((await Promise.all(terms.map((t) => this.fromTerm(t, what)))).flat());
       if (!result.amd64 && !result.arm64)
         throw new Error(`${what}: no AMI matches amiSelectorTerms ${JSON.stringify(terms)}`);
       return result;
     });
   }
 
-  private async fromAlias(alias: string): Promise<Image[]> {
+  /** The image of each architecture the alias's public parameters name (the parameter is per architecture). */
+  private async fromAlias(alias: string): Promise<Partial<Record<Arch, string>>> {
     const version =
       typeof this.kubernetesVersion === 'string' ? this.kubernetesVersion : await this.kubernetesVersion();
-    const ids = await Promise.all(
-      (['amd64', 'arm64'] as const).map((arch) => this.parameter(aliasParameter(alias, version, arch))),
+    const result: Partial<Record<Arch, string>> = {};
+    await Promise.all(
+      ARCHES.map(async (arch) => {
+        const id = await this.parameter(aliasParameter(alias, version, arch));
+        if (id) result[arch] = id;
+      }),
     );
-    const found = ids.filter((id): id is string => id !== undefined);
-    return found.length ? this.ec2.describeImages([], { imageIds: found }) : [];
+    return result;
   }
 
   private async fromTerm(term: AmiSelectorTerm, what: string): Promise<Image[]> {

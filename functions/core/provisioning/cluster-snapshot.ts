@@ -6,7 +6,7 @@ import type { DaemonSet, Node, PersistentVolume, PersistentVolumeClaim, Pod } fr
 import type { NodeClass } from '../model/node-class.js';
 import type { NodePool } from '../model/node-pool.js';
 import type { ClusterApi, ConfigDocument } from '../ports/cluster-api.js';
-import type { Log } from '../ports/log.js';
+import { type Log, silentLog } from '../ports/log.js';
 
 /** The cluster as the API server shows it at the start of a run. */
 export interface ClusterSnapshot {
@@ -29,9 +29,21 @@ export const CLUSTER_SOURCE = 'cluster';
 /**
  * Reads pending pods, nodes, bound pods, daemonsets, PVs/PVCs and the NodePool / NodeClass
  * documents in parallel. Invalid documents are logged with their diagnostics and skipped.
- * Errors of the API server propagate (the run is retried as a whole).
+ * `onNodeClasses` is given the valid NodeClasses (of NodeClass documents and of Provisioners with
+ * an inline provider) as soon as the configuration is read, before the rest. Errors of the API server propagate (the run is retried as a whole).
  */
-export async function readClusterSnapshot(cluster: ClusterApi, log: Log): Promise<ClusterSnapshot> {
+export async function readClusterSnapshot(
+  cluster: ClusterApi,
+  log: Log,
+  onNodeClasses?: (nodeClasses: readonly NodeClass[]) => void,
+): Promise<ClusterSnapshot> {
+  const pools = cluster.listNodePoolDocuments();
+  const classes = cluster.listNodeClassDocuments();
+  if (onNodeClasses)
+    Promise.all([pools, classes]).then(
+      ([p, c]) => onNodeClasses(parseConfiguration([...p, ...c], silentLog).nodeClasses),
+      () => {},
+    );
   const [pendingPods, nodes, boundPods, daemonSets, pvs, pvcs, poolDocs, classDocs] = await Promise.all([
     cluster.listPendingPods(),
     cluster.listNodes(),
@@ -39,8 +51,8 @@ export async function readClusterSnapshot(cluster: ClusterApi, log: Log): Promis
     cluster.listDaemonSets(),
     cluster.listPersistentVolumes(),
     cluster.listPersistentVolumeClaims(),
-    cluster.listNodePoolDocuments(),
-    cluster.listNodeClassDocuments(),
+    pools,
+    classes,
   ]);
   const config = parseConfiguration([...poolDocs, ...classDocs], log);
   return {

@@ -5,8 +5,6 @@
  */
 import type { InstanceFacts } from '../launch/launch-context.js';
 import { type LaunchConfig, type LaunchResult, launchNodeClaim } from '../launch/launch-nodeclaim.js';
-import { nextAttemptOptions } from '../launch/launch-options.js';
-import type { NodeClass } from '../model/node-class.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import { nextTimer } from '../nodeclaim/state-machine.js';
 import type { Clock } from '../ports/clock.js';
@@ -59,56 +57,10 @@ export function instanceFactsOf(sp: SchedulingPool): (type: string) => InstanceF
 }
 
 /** The pool, NodeClass and instance facts a claim launches with; undefined when its pool is gone. */
-function launchConfigOf(claim: NodeClaim, pools: readonly SchedulingPool[]): LaunchConfig | undefined {
+export function launchConfigOf(claim: NodeClaim, pools: readonly SchedulingPool[]): LaunchConfig | undefined {
   const sp = pools.find((p) => p.pool.name === claim.nodePool);
   if (!sp?.nodeClass) return undefined;
   return { nodePool: sp.pool, nodeClass: sp.nodeClass, instanceFacts: instanceFactsOf(sp) };
-}
-
-/**
- * Resolves the NodeClasses pending pods may launch with while the run plans. Never rejects: a
- * failure here is the launch's to report.
- */
-export async function prepareNodeClasses(
-  deps: Pick<LaunchClaimsDeps, 'cloud' | 'log'>,
-  nodeClasses: readonly NodeClass[],
-): Promise<void> {
-  await Promise.all(
-    nodeClasses.map(async (nodeClass) => {
-      try {
-        await deps.cloud.prepareNodeClass?.(nodeClass);
-      } catch (error) {
-        deps.log.debug('resolving the NodeClass failed, the launch will retry', {
-          nodeclass: nodeClass.name,
-          error: (error as Error).message,
-        });
-      }
-    }),
-  );
-}
-
-/**
- * Gets the cloud ready to launch a claim (its NodeClass resolved, the launch templates of its
- * first attempt created) while it is being written, so its launch only sends CreateFleet.
- * Never rejects: a failure here is the launch's to report.
- */
-export async function prepareLaunch(
-  deps: Pick<LaunchClaimsDeps, 'cloud' | 'log'>,
-  claim: NodeClaim,
-  pools: readonly SchedulingPool[],
-  unavailable: readonly OfferingKey[],
-): Promise<void> {
-  const config = launchConfigOf(claim, pools);
-  const first = nextAttemptOptions(claim.options, unavailable);
-  if (!config || !first) return;
-  try {
-    await deps.cloud.prepare?.({ claim, ...config, ...first });
-  } catch (error) {
-    deps.log.debug('preparing the launch failed, the launch will retry', {
-      nodeclaim: claim.id,
-      error: (error as Error).message,
-    });
-  }
 }
 
 /** How a set of claims is launched. */

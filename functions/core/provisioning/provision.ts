@@ -10,17 +10,12 @@ import { systemClock } from '../ports/clock.js';
 import type { OfferingKey } from '../ports/state-store.js';
 import { type ClusterSnapshot, readClusterSnapshot } from './cluster-snapshot.js';
 import { IN_FLIGHT_STATES } from './in-flight.js';
-import {
-  type LaunchClaimsOutcome,
-  launchClaims,
-  mergeOutcomes,
-  prepareLaunch,
-  prepareNodeClasses,
-} from './launch-claims.js';
+import { type LaunchClaimsOutcome, launchClaims, mergeOutcomes } from './launch-claims.js';
 import { logPlan, type Nominations, nominationsOf, reportEvents } from './nominations.js';
 import { planRun, type RunPlan } from './plan-run.js';
 import { claimFromPlan } from './planned-claims.js';
 import type { Nomination } from './pod-events.js';
+import { type NodeClassPreparation, nodeClassPreparation, prepareLaunch } from './prepare-launches.js';
 import {
   acquireProvisioningLease,
   LaunchFence,
@@ -93,7 +88,8 @@ export async function provision(deps: ProvisionDeps, input: ProvisionInput): Pro
   const sleep = deps.sleep ?? realSleep;
   const leaseClock = deps.leaseClock ?? systemClock;
   // The cluster is read while the lease is taken; a run that had to wait for the lease reads it again.
-  const early = readClusterSnapshot(deps.cluster, deps.log);
+  const preparation = nodeClassPreparation(deps);
+  const early = readClusterSnapshot(deps.cluster, deps.log, hints.length > 0 ? preparation.start : undefined);
   early.catch(() => {});
   const acquired = await acquireProvisioningLease(
     { store: deps.store, log: deps.log, clock: leaseClock, sleep },
@@ -105,6 +101,7 @@ export async function provision(deps: ProvisionDeps, input: ProvisionInput): Pro
     },
   );
   if (!acquired) {
+    await preparation.settled();
     deps.log.warn('another provisioning run holds the lease, deferring', { pods: hints.length });
     return { ...emptyResult(hints.length), deferred: true, totalMs: performance.now() - started };
   }
@@ -119,9 +116,11 @@ export async function provision(deps: ProvisionDeps, input: ProvisionInput): Pro
   let outcome: RunOutcome;
   try {
     const snapshot = acquired.waited ? readClusterSnapshot(deps.cluster, deps.log) : early;
-    outcome = await run({ ...deps, sleep, fence }, snapshot, hints, settings, started);
+    outcome = await run({ ...deps, sleep, fence }, snapshot, preparation, hints, settings, started);
   } finally {
     await releaseProvisioningLease(deps, fence.lease);
+    // Launches waited for the NodeClasses they use; a run that launched nothing lets it end here.
+    await preparation.settled();
   }
   // Events are best effort and change no state: the next run need not wait for them.
   await outcome.report();
@@ -150,6 +149,7 @@ function readState(deps: RunDeps) {
 async function run(
   deps: RunDeps,
   snapshotRead: Promise<ClusterSnapshot>,
+  preparation: NodeClassPreparation,
   hints: readonly PodRefDetail[],
   settings: Settings,
   started: number,
@@ -157,9 +157,8 @@ async function run(
   const firstState = readState(deps);
   firstState.catch(() => {});
   const snapshot = await snapshotRead;
-  // NodeClasses are resolved while the run plans, so launches do not wait for it.
-  const nodeClassesReady =
-    snapshot.pendingPods.length > 0 ? prepareNodeClasses(deps, snapshot.nodeClasses) : Promise.resolve();
+  // NodeClasses are resolved while the run plans (from when they were read, for a hinted run).
+  if (snapshot.pendingPods.length > 0) preparation.start(snapshot.nodeClasses);
   const acc = newAccumulator();
   let first: RunPlan | undefined;
   let last: RunPlan | undefined;
@@ -203,8 +202,6 @@ async function run(
     if (round < MAX_ROUNDS)
       deps.log.info('re-planning the pods of nodeclaims that found no capacity', { round });
   }
-  // Launches waited for the NodeClasses they use; a run that launched nothing still lets it end.
-  await nodeClassesReady;
   if (!first || !last) throw new Error('provisioning run made no planning round');
   const reported = last;
   const report = () => reportEvents(deps.cluster, reported, acc.nominations);

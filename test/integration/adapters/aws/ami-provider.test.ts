@@ -50,6 +50,21 @@ describe('AMI provider', () => {
     );
   });
 
+  it('takes an alias’s images from its parameters alone, without a DescribeImages call', async () => {
+    const api = createEc2Api(ec2);
+    const noImages = {
+      ...api,
+      describeImages: async () => {
+        throw new Error('DescribeImages is not needed for an alias');
+      },
+    };
+    const aliasOnly = new AmiProvider(noImages, ssm, '1.30');
+    expect(await aliasOnly.resolve([{ alias: 'al2023@latest' }], 'test')).toEqual({
+      amd64: imageNamed('amazon-eks-node-al2023-x86_64-standard-1.30-v20251001'),
+      arm64: imageNamed('amazon-eks-node-al2023-arm64-standard-1.30-v20251001'),
+    });
+  });
+
   it('resolves pinned versions, names and ids', async () => {
     expect((await amis.resolve([{ alias: 'al2023@v20250901' }], 'test')).amd64).toBe(
       imageNamed('amazon-eks-node-al2023-x86_64-standard-1.30-v20250901'),

@@ -158,6 +158,41 @@ describe('provision: launches are prepared while their claims are written', () =
     }
   });
 
+  it('a hinted run resolves its NodeClasses as soon as their documents are read, before the rest of the cluster', async () => {
+    const h = harness(await seedCluster(SEED_004));
+    const events: string[] = [];
+    const cloud = Object.assign(Object.create(h.cloud), {
+      prepareNodeClass: async (nodeClass: { name: string }) => {
+        events.push(`nodeclass:${nodeClass.name}`);
+      },
+    });
+    const cluster = Object.create(h.cluster) as typeof h.cluster;
+    cluster.listPendingPods = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      events.push('pending pods read');
+      return h.cluster.listPendingPods();
+    };
+    const hint = h.cluster.pods[0];
+    const hints = [{ namespace: 'default', name: hint.metadata.name, uid: hint.metadata.uid! }];
+    const result = await provision({ ...h.deps, cloud, cluster }, { hints });
+    expect(result.launched).toHaveLength(4);
+    expect(events[0]).toMatch(/^nodeclass:/);
+    expect(events.indexOf('pending pods read')).toBeGreaterThan(events.lastIndexOf(events[0]));
+  });
+
+  it('a run with no pending pod resolves no NodeClass', async () => {
+    const h = harness(await seedCluster(SEED_004));
+    h.cluster.pods = [];
+    let resolved = 0;
+    const cloud = Object.assign(Object.create(h.cloud), {
+      prepareNodeClass: async () => {
+        resolved++;
+      },
+    });
+    await provision({ ...h.deps, cloud }, { hints: [] });
+    expect(resolved).toBe(0);
+  });
+
   it('a failing preparation does not stop the launches', async () => {
     const h = harness(await seedCluster(SEED_004));
     const cloud = Object.assign(Object.create(h.cloud), {
