@@ -7,6 +7,7 @@
  * Each size starts with a warm provisioner (one empty batch first).
  * Numbers are printed, never asserted.
  */
+import { ADAPTER_MODULES } from '../functions/handlers/runtime/port-dependencies.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../functions/simulator/cloud.js';
 import { applyManifests } from '../functions/simulator/scenario/cluster-manifests.js';
 import { installJoinerHandlers } from '../functions/simulator/scenario/joiner-handlers.js';
@@ -82,9 +83,10 @@ async function run(pods: number): Promise<Result> {
   const recorder = new LatencyRecorder(cloud.kube.store.api.store, cloud.ec2, () => cloud.clock.now(), 2);
   try {
     await applyManifests(cloud.kube.store, [...installManifests(cloud), ...nodePool]);
-    // A warm function: one empty batch loads what the first run needs in this process (module
-    // loading here is not a Lambda cold start; bench:bundles measures those).
+    // A warm function: one empty batch, and the adapters a function loads on its first call to an
+    // AWS service (module loading here is not a Lambda cold start; bench:bundles measures those).
     await cloud.runner.invoke('provisioner', { Records: [] });
+    await Promise.all(Object.values(ADAPTER_MODULES).map((load) => load()));
     const started = Date.now();
     await applyManifests(cloud.kube.store, [deployment(pods)]);
     const launchOf = await waitForLaunches(cloud, recorder, pods);

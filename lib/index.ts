@@ -22,6 +22,6 @@ export { SWEEP_EVENT, SweepSchedule, type SweepScheduleProps } from './construct
 export { WebhookEndpoint, type WebhookEndpointProps } from './constructs/webhook-endpoint.js';
 export { WorkQueues, type WorkQueuesProps } from './constructs/work-queues.js';
 export { CONTEXT_KEYS, joinerPropsFromContext } from './context.js';
-export { bundleHandler, handlerBuildOptions } from './handler-bundle.js';
+export { buildHandler, bundleHandler, handlerBuildOptions } from './handler-bundle.js';
 export { Joiner, type JoinerProps } from './joiner.js';
 export { JoinerStack, type JoinerStackProps } from './joiner-stack.js';

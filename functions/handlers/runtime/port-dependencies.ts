@@ -30,6 +30,17 @@ export interface PortDependencies {
   timers: TimerScheduler;
 }
 
+/**
+ * The adapter module of each port over an AWS service, imported on the port's first call (see
+ * {@link BUILDERS}). A warm function has imported the ones it called.
+ */
+export const ADAPTER_MODULES = {
+  store: () => import('../../adapters/store/create-state-store.js'),
+  cloud: () => import('../../adapters/aws/create-cloud-provider.js'),
+  events: () => import('../../adapters/aws/event-publisher.js'),
+  timers: () => import('../../adapters/aws/timer-queue.js'),
+} as const;
+
 type Builders = { [K in keyof PortDependencies]: (deps: PortDependencies) => PortDependencies[K] };
 
 /**
@@ -54,7 +65,7 @@ const BUILDERS: Builders = {
       credentials: d.settings.credentials,
     };
     return lazyPort(async () => {
-      const { createStateStore } = await import('../../adapters/store/create-state-store.js');
+      const { createStateStore } = await ADAPTER_MODULES.store();
       return createStateStore(options);
     });
   },
@@ -70,7 +81,7 @@ const BUILDERS: Builders = {
       now: () => d.clock.now(),
     };
     return lazyPort(async () => {
-      const { createCloudProvider } = await import('../../adapters/aws/create-cloud-provider.js');
+      const { createCloudProvider } = await ADAPTER_MODULES.cloud();
       return createCloudProvider(options);
     });
   },
@@ -83,9 +94,7 @@ const BUILDERS: Builders = {
       credentials: settings.credentials,
     };
     return lazyPort(async () => {
-      const { createEventBridgeClient, EventBridgePublisher } = await import(
-        '../../adapters/aws/event-publisher.js'
-      );
+      const { createEventBridgeClient, EventBridgePublisher } = await ADAPTER_MODULES.events();
       return new EventBridgePublisher(createEventBridgeClient(client), { busName, clock });
     });
   },
@@ -102,7 +111,7 @@ const BUILDERS: Builders = {
       credentials: settings.credentials,
     };
     return lazyPort(async () => {
-      const { createSqsClient, SqsTimerScheduler } = await import('../../adapters/aws/timer-queue.js');
+      const { createSqsClient, SqsTimerScheduler } = await ADAPTER_MODULES.timers();
       return new SqsTimerScheduler(createSqsClient(client), queueUrl, clock);
     });
   },
