@@ -8,7 +8,6 @@ import type { DynamoStateStore } from '../../../../functions/adapters/store/dyna
 import { ensureTable } from '../../../../functions/adapters/store/ensure-table.js';
 import { type LaunchConfig, launchNodeClaim } from '../../../../functions/core/launch/launch-nodeclaim.js';
 import type { NodeClass } from '../../../../functions/core/model/node-class.js';
-import { newNodeClaim } from '../../../../functions/core/nodeclaim/create.js';
 import type { NodeClaim, NodeClaimOption } from '../../../../functions/core/nodeclaim/nodeclaim.js';
 import { SeededRandom, VirtualClock } from '../../../../functions/simulator/clock.js';
 import { type Ec2Simulator, startEc2Simulator } from '../../../../functions/simulator/ec2/ec2-simulator.js';
@@ -19,6 +18,7 @@ import { type SsmSimulator, startSsmSimulator } from '../../../../functions/simu
 import { nodeClass, nodePool } from '../../../builders/config.js';
 import { testCatalog } from '../../simulator/ec2/test-catalog.js';
 import { startDynalite } from '../store/dynalite-server.js';
+import { multusClaim, offer } from './launch-fixtures.js';
 
 const CLUSTER = 'eks-karpenterwithmultus';
 const credentials = { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' };
@@ -62,32 +62,21 @@ const config: LaunchConfig = {
   },
 };
 
-function offer(instanceType: string, zone: string, capacityType: 'spot' | 'on-demand'): NodeClaimOption {
-  const price = testCatalog.instanceTypes
-    .find((t) => t.name === instanceType)!
-    .offerings.find((o) => o.zone === zone && o.capacityType === capacityType)!.price;
-  return { instanceType, zone, capacityType, price };
-}
+const pendingClaim = (id: string, options: NodeClaimOption[]): NodeClaim =>
+  multusClaim(id, options, clock.now());
 
-function pendingClaim(id: string, options: NodeClaimOption[]): NodeClaim {
-  return newNodeClaim(
-    {
-      id,
-      nodePool: 'multus',
-      nodeClass: 'default',
-      nodePoolHash: 'np',
-      nodeClassHash: 'nc',
-      requirements: [],
-      labels: { 'karpenter-node': 'true' },
-      taints: [],
-      startupTaints: [],
-      options,
-      pods: [{ namespace: 'default', name: `${id}-pod`, uid: `${id}-uid` }],
-      requests: { cpu: 1000 },
-    },
-    clock.now(),
-  );
-}
+/** The provider of these tests; each call builds a fresh one (empty caches). */
+const providerOf = () =>
+  createCloudProvider({
+    region: 'us-west-2',
+    ec2Endpoint: ec2Sim.url,
+    ssmEndpoint: ssmSim.url,
+    credentials,
+    cluster,
+    kubernetesVersion: '1.30',
+    defaultInstanceProfile: 'joiner-node',
+    now: () => clock.now(),
+  });
 
 async function created(claim: NodeClaim): Promise<NodeClaim> {
   expect(await store.createNodeClaim(claim)).toBe(true);
@@ -108,16 +97,7 @@ beforeAll(async () => {
   ssmSim = await startSsmSimulator({ region: 'us-west-2' });
   dynalite = await startDynalite();
   ec2 = new EC2Client({ endpoint: ec2Sim.url, region: 'us-west-2', credentials });
-  cloud = createCloudProvider({
-    region: 'us-west-2',
-    ec2Endpoint: ec2Sim.url,
-    ssmEndpoint: ssmSim.url,
-    credentials,
-    cluster,
-    kubernetesVersion: '1.30',
-    defaultInstanceProfile: 'joiner-node',
-    now: () => clock.now(),
-  });
+  cloud = providerOf();
 });
 
 afterAll(async () => {
@@ -315,19 +295,8 @@ describe('EC2 cloud provider against the simulated EC2', () => {
   });
 
   it('prepareNodeClass resolves a NodeClass ahead: the launch after it needs no Describe call of it', async () => {
-    const fresh = () =>
-      createCloudProvider({
-        region: 'us-west-2',
-        ec2Endpoint: ec2Sim.url,
-        ssmEndpoint: ssmSim.url,
-        credentials,
-        cluster,
-        kubernetesVersion: '1.30',
-        defaultInstanceProfile: 'joiner-node',
-        now: () => clock.now(),
-      });
     const broken = { service: 'ec2', action: 'DescribeSubnets', error: 'UnauthorizedOperation' } as never;
-    const prepared = fresh();
+    const prepared = providerOf();
     await prepared.prepareNodeClass(multusClass);
     faults.inject(broken);
     const claim = await created(
@@ -339,7 +308,7 @@ describe('EC2 cloud provider against the simulated EC2', () => {
     const other = await created(
       pendingClaim('multus-warm-2', [offer('m5.xlarge', 'us-west-2b', 'on-demand')]),
     );
-    const result = await launchNodeClaim({ cloud: fresh(), store, clock }, config, other);
+    const result = await launchNodeClaim({ cloud: providerOf(), store, clock }, config, other);
     expect(result).toMatchObject({
       outcome: 'failed',
       reason: expect.stringMatching(/UnauthorizedOperation/),
