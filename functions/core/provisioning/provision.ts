@@ -248,18 +248,21 @@ async function writeAndLaunch(
     const claim = claimFromPlan(c, planned.pools, planned.podsById, now, settings.timeouts);
     const prepared = prepareLaunch(deps, claim, planned.pools, unavailable);
     const written = await writeClaim(deps, c, planned.pools, planned.podsById, settings.timeouts, leaseToken);
-    if (written.status !== 'created') return { outcome: mergeOutcomes([]) };
+    if (written.status !== 'created') {
+      await prepared;
+      return { outcome: mergeOutcomes([]) };
+    }
     logCreated(deps, written.claim);
     const outcome = await launchClaims(deps, [written.claim], planned.pools, { ...options, prepared });
     return { claim: written.claim, outcome };
   });
-  const [resumed, ...fresh] = await Promise.all([
-    launchClaims(deps, resume, planned.pools, options),
-    ...launches,
-  ]);
+  const resumed = launchClaims(deps, resume, planned.pools, options);
+  // Every write and launch ends before the run does (and releases its lease), even when one fails.
+  await Promise.allSettled([resumed, ...launches]);
+  const fresh = await Promise.all(launches);
   return {
     created: fresh.flatMap((f) => (f.claim ? [f.claim] : [])),
-    launch: mergeOutcomes([resumed, ...fresh.map((f) => f.outcome)]),
+    launch: mergeOutcomes([await resumed, ...fresh.map((f) => f.outcome)]),
   };
 }
 

@@ -180,6 +180,29 @@ describe('provision: launches are prepared while their claims are written', () =
     expect(events.indexOf('pending pods read')).toBeGreaterThan(events.lastIndexOf(events[0]));
   });
 
+  it('a claim write that fails fails the run only once the other claims have launched', async () => {
+    const h = harness(await seedCluster(SEED_004));
+    const store = Object.create(h.store) as typeof h.store;
+    store.createNodeClaim = async (claim) => {
+      if (claim.nodePool === 'addons-ondemand') throw new Error('ProvisionedThroughputExceeded');
+      return h.store.createNodeClaim(claim);
+    };
+    const launch = h.cloud.launch.bind(h.cloud);
+    const cloud = Object.assign(Object.create(h.cloud), {
+      launch: async (input: LaunchInput) => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return launch(input);
+      },
+    });
+    await expect(provision({ ...h.deps, store, cloud }, { hints: [] })).rejects.toThrow(
+      /ProvisionedThroughput/,
+    );
+    const launched = [...h.store.claims.values()].filter((c) => c.state === 'Launched');
+    expect(launched).toHaveLength(3);
+    expect(h.cloud.instances).toHaveLength(3);
+    expect(h.store.leases.get('provisioner')).toBeUndefined();
+  });
+
   it('a run with no pending pod resolves no NodeClass', async () => {
     const h = harness(await seedCluster(SEED_004));
     h.cluster.pods = [];
