@@ -7,7 +7,6 @@
  * Each size starts with a warm provisioner (one empty batch first).
  * Numbers are printed, never asserted.
  */
-import { ADAPTER_MODULES } from '../functions/handlers/runtime/port-dependencies.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../functions/simulator/cloud.js';
 import { applyManifests } from '../functions/simulator/scenario/cluster-manifests.js';
 import { installJoinerHandlers } from '../functions/simulator/scenario/joiner-handlers.js';
@@ -83,10 +82,9 @@ async function run(pods: number): Promise<Result> {
   const recorder = new LatencyRecorder(cloud.kube.store.api.store, cloud.ec2, () => cloud.clock.now(), 2);
   try {
     await applyManifests(cloud.kube.store, [...installManifests(cloud), ...nodePool]);
-    // A warm function: one empty batch, and the adapters a function loads on its first call to an
-    // AWS service (module loading here is not a Lambda cold start; bench:bundles measures those).
+    // A warm function: one empty batch after the install, which loaded the adapters a function
+    // loads on its first call to an AWS service (bench:bundles measures cold starts).
     await cloud.runner.invoke('provisioner', { Records: [] });
-    await Promise.all(Object.values(ADAPTER_MODULES).map((load) => load()));
     const started = Date.now();
     await applyManifests(cloud.kube.store, [deployment(pods)]);
     const launchOf = await waitForLaunches(cloud, recorder, pods);

@@ -10,6 +10,7 @@ import { createProvisionerHandler } from '../../handlers/provisioner.js';
 import type { Dependencies } from '../../handlers/runtime/dependencies.js';
 import { dependenciesFromEnv } from '../../handlers/runtime/dependencies.js';
 import { lineLog } from '../../handlers/runtime/log.js';
+import { ADAPTER_MODULES } from '../../handlers/runtime/port-dependencies.js';
 import { createWebhookHandler } from '../../handlers/webhook.js';
 import type { FunctionName } from '../../shared/event-sources.js';
 import type { SimulatedCloud } from '../cloud.js';
@@ -39,8 +40,13 @@ export async function installJoinerHandlers(
   const env = cloud.env();
   // The handlers reach the simulated API server through a kubeconfig. Its reader (client-node) is
   // a dynamic import no deployed function makes; load it now, with the simulated functions' init,
-  // so the first invocation does not pay for it.
-  await import('../../adapters/kube/kubeconfig-file.js');
+  // so the first invocation does not pay for it. The AWS adapters a deployed function loads on its
+  // first call to a service (a bundle chunk, milliseconds) are loaded now too: here they are
+  // compiled from source on first import, which would take a wall second, many virtual ones.
+  await Promise.all([
+    import('../../adapters/kube/kubeconfig-file.js'),
+    ...Object.values(ADAPTER_MODULES).map((load) => load()),
+  ]);
   for (const name of SIMULATED_FUNCTIONS) {
     const log = lineLog({ clock: cloud.clock, sink, name, level: options.level });
     const deps = dependenciesFromEnv(env, { clock: cloud.clock, log });
