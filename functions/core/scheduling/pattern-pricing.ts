@@ -141,6 +141,7 @@ class Search {
 /**
  * The most valuable pattern of type `t` with pods of family `family` (all families when -1, for
  * problems with one family), at most `left` pods per group. Every search step is charged to `budget`.
+ * Undefined only when the search proves that no pattern has value.
  */
 export function pricePattern(
   p: CoverProblem,
@@ -184,6 +185,7 @@ export function pricePattern(
   for (let k = n - 1; k >= 0; k--) total[k] = total[k + 1] + y[order[k]] * left[order[k]];
   const search = new Search(p, y, left, order, byRatio, total, alloc, maxSteps, budget);
   search.walk(0, 0);
-  if (search.bestValue <= 0) return undefined;
+  // No pattern of value, found by a search that ended early, proves nothing about this type.
+  if (search.bestValue <= 0 && search.complete) return undefined;
   return { counts: search.best, value: search.bestValue, exact: search.complete };
 }

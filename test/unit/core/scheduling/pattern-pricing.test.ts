@@ -72,4 +72,10 @@ describe('pattern pricing', () => {
     expect(full?.exact).toBe(true);
     expect(full!.value).toBeGreaterThanOrEqual(quick!.value);
   });
+
+  it('a search stopped before its first step is not taken for a proof that no pattern pays', () => {
+    const p = problem([[8, 8, 1]], [[1, 1, 5]]);
+    const stopped = pricePattern(p, 0, Float64Array.from([1]), Int32Array.from([5]), -1, new WorkBudget(0));
+    expect(stopped).toMatchObject({ value: 0, exact: false });
+  });
 });
