@@ -1,4 +1,5 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { cachedUntilFailure } from '../../shared/cached-until-failure.js';
 
 /** The one call the reader makes (a SecretsManagerClient satisfies it). */
 export interface GetSecretValueApi {
@@ -10,14 +11,7 @@ export interface GetSecretValueApi {
  * webhook secret changes only with a redeploy). A failed read is not cached.
  */
 export function cachedSecret(api: GetSecretValueApi, secretArn: string): () => Promise<string> {
-  let value: Promise<string> | undefined;
-  return () => {
-    value ??= read(api, secretArn).catch((error: unknown) => {
-      value = undefined;
-      throw error;
-    });
-    return value;
-  };
+  return cachedUntilFailure(() => read(api, secretArn));
 }
 
 async function read(api: GetSecretValueApi, secretArn: string): Promise<string> {

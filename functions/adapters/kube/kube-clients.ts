@@ -1,5 +1,6 @@
 import type { RequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { cachedUntilFailure } from '../../shared/cached-until-failure.js';
 import { type KubeCredentials, type KubeServer, KubeTransport } from './kube-transport.js';
 
 /**
@@ -21,7 +22,12 @@ export async function kubeClients(config: KubeConfig): Promise<KubeTransport> {
   const { ca, cert, key, rejectUnauthorized, servername } = options;
   const name = `kubeconfig cluster ${cluster.name}`;
   const server: KubeServer = { url: cluster.server, name, ca, cert, key, rejectUnauthorized, servername };
-  const credentials: KubeCredentials = async () => headersOf(await authenticated(config));
+  // Only an exec plugin or auth provider yields credentials that change; a static token or basic
+  // auth keeps the headers read above.
+  const user = config.getCurrentUser();
+  const fixed = headersOf(options);
+  const credentials: KubeCredentials =
+    user?.exec || user?.authProvider ? async () => headersOf(await authenticated(config)) : async () => fixed;
   return new KubeTransport(server, credentials);
 }
 
@@ -45,14 +51,7 @@ function headersOf(options: RequestOptions): Record<string, string> {
  * loads it.
  */
 export function kubeconfigFileSource(path: string): KubeClientSource {
-  let client: Promise<KubeTransport> | undefined;
-  return () => {
-    client ??= loadKubeconfig(path).catch((error: unknown) => {
-      client = undefined;
-      throw error;
-    });
-    return client;
-  };
+  return cachedUntilFailure(() => loadKubeconfig(path));
 }
 
 async function loadKubeconfig(path: string): Promise<KubeTransport> {
@@ -87,20 +86,16 @@ export interface EksConnection {
  * lookup fails that request and is tried again on the next.
  */
 export function eksSource(connection: EksConnection): KubeClientSource {
-  let client: KubeTransport | undefined;
   const credentials: KubeCredentials = async () => ({ Authorization: `Bearer ${await connection.token()}` });
-  return async () => {
-    if (!client) {
-      const address = await addressOf(connection);
-      const server: KubeServer = {
-        url: address.endpoint,
-        name: `EKS cluster ${connection.clusterName}`,
-        ca: Buffer.from(address.certificateAuthority, 'base64'),
-      };
-      client ??= new KubeTransport(server, credentials);
-    }
-    return client;
-  };
+  return cachedUntilFailure(async () => {
+    const address = await addressOf(connection);
+    const server: KubeServer = {
+      url: address.endpoint,
+      name: `EKS cluster ${connection.clusterName}`,
+      ca: Buffer.from(address.certificateAuthority, 'base64'),
+    };
+    return new KubeTransport(server, credentials);
+  });
 }
 
 function addressOf(connection: EksConnection): Promise<EksAddress> {

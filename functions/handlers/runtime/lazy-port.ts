@@ -1,3 +1,5 @@
+import { cachedUntilFailure } from '../../shared/cached-until-failure.js';
+
 /**
  * A port (an interface of async methods: cloud, store, events, timers) whose implementation is
  * built on the first call of one of its methods. The builder usually `import()`s its adapter, so
@@ -9,14 +11,7 @@
  * resolves to undefined. A failed build is not kept: the next call builds again.
  */
 export function lazyPort<T extends object>(build: () => Promise<T>): T {
-  let built: Promise<T> | undefined;
-  const implementation = (): Promise<T> => {
-    built ??= build().catch((error: unknown) => {
-      built = undefined;
-      throw error;
-    });
-    return built;
-  };
+  const implementation = cachedUntilFailure(build);
   const methods = new Map<string, (...args: unknown[]) => Promise<unknown>>();
   return new Proxy({} as T, {
     get(_target, name) {
