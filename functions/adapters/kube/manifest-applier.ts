@@ -49,8 +49,9 @@ export class KubeManifestApplier implements ManifestApi {
       try {
         return await this.applyOnce(manifest);
       } catch (error) {
-        if (!this.isUnservedKind(manifest, error) || attempt >= attempts)
+        if (!isUnservedKind(error) || attempt >= attempts)
           throw kubeError(`applying ${describe(manifest)}`, error);
+        this.discovery.forget(manifest.apiVersion);
         this.options.log.info('kind not served yet, waiting for its CRD', {
           object: describe(manifest),
           attempt,
@@ -64,7 +65,7 @@ export class KubeManifestApplier implements ManifestApi {
     const rest = await this.client();
     const { collection, object } = await this.pathsOf(rest, manifest);
     const existing = await rest.get<KubeManifest>(object).catch((error: unknown) => {
-      if (isNotFound(error) && !this.isUnservedKind(manifest, error)) return undefined;
+      if (isNotFound(error) && !isUnservedKind(error)) return undefined;
       throw error;
     });
     if (!existing) {
@@ -87,7 +88,8 @@ export class KubeManifestApplier implements ManifestApi {
       await rest.request({ method: 'DELETE', path: object });
       return true;
     } catch (error) {
-      if (isNotFound(error) || this.isUnservedKind(manifest, error)) return false;
+      if (isUnservedKind(error)) this.discovery.forget(manifest.apiVersion);
+      if (isNotFound(error) || isUnservedKind(error)) return false;
       throw kubeError(`deleting ${describe(manifest)}`, error);
     }
   }
@@ -101,20 +103,18 @@ export class KubeManifestApplier implements ManifestApi {
       object: resourcePath(type, { namespace, name: manifest.metadata.name }),
     };
   }
+}
 
-  /**
-   * True when the API server does not serve the manifest's kind (discovery lacks it, or the
-   * resource path itself is unknown: a CRD removed since discovery); what discovery knew of its
-   * group/version is dropped so the next attempt asks again.
-   */
-  private isUnservedKind(manifest: KubeManifest, error: unknown): boolean {
-    const unserved =
-      error instanceof UnservedKindError ||
-      (isNotFound(error) &&
-        /the server could not find the requested resource/i.test((error as Error).message));
-    if (unserved) this.discovery.forget(manifest.apiVersion);
-    return unserved;
-  }
+/**
+ * True when the API server does not serve a manifest's kind (discovery lacks it, or the resource
+ * path itself is unknown: a CRD removed since discovery). The caller drops what discovery knew of
+ * its group/version, so the next attempt asks again.
+ */
+function isUnservedKind(error: unknown): boolean {
+  return (
+    error instanceof UnservedKindError ||
+    (isNotFound(error) && /the server could not find the requested resource/i.test((error as Error).message))
+  );
 }
 
 /** `Kind name` (with the namespace when namespaced) for messages. */
