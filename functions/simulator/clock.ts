@@ -3,6 +3,7 @@
  * boot, node registration, spot interruption notice, EventBridge schedules) is a timer on this
  * clock, so tests can run minutes of cloud time in milliseconds, repeatably.
  */
+import { seededRandom } from '../core/scheduling/seeded-random.js';
 
 interface Timer {
   readonly id: number;
@@ -96,19 +97,11 @@ function yieldToEventLoop(): Promise<void> {
 
 /** A small, fast, seeded PRNG (mulberry32): the same seed gives the same simulated cloud. */
 export class SeededRandom {
-  private state: number;
+  /** A float in [0, 1). */
+  readonly next: () => number;
 
   constructor(seed = 1) {
-    this.state = seed >>> 0;
-  }
-
-  /** A float in [0, 1). */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    this.next = seededRandom(seed);
   }
 
   /** An integer in [min, max]. */

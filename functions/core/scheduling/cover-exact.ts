@@ -9,6 +9,8 @@
  * search is charged to the budget. Pods of a single group are planned by dynamic programming over
  * their number instead. Pure and deterministic.
  */
+
+import { covers } from './node-shapes.js';
 import { type CoverNode, type CoverPlan, type CoverProblem, cheapestHolding } from './pattern-cover.js';
 import { fitting } from './pattern-pricing.js';
 import type { WorkBudget } from './work-budget.js';
@@ -120,11 +122,7 @@ export function exactCover(
     );
     const room = Float64Array.from(alloc);
     const counts = new Int32Array(groups);
-    const fits = (gi: number) => {
-      const v = p.groups[gi].vec;
-      for (let d = 0; d < dims; d++) if (v[d] > room[d]) return false;
-      return true;
-    };
+    const fits = (gi: number) => covers(room, p.groups[gi].vec);
     const walk = (k: number): boolean => {
       if (!budget.spend()) return false;
       if (k === members.length) {

@@ -26,8 +26,6 @@ export const DIVE_BRANCHES = 3;
 export interface Dive {
   readonly plan: CoverPlan;
   readonly columns: Column[];
-  /** The first relaxation's cost, a lower bound of any plan when `proven`. */
-  readonly bound: number;
   readonly proven: boolean;
   /** The first relaxation's dual prices (feasible for every pattern of these pods when `proven`). */
   readonly duals: Float64Array;
@@ -125,7 +123,6 @@ export function lpDive(p: CoverProblem, budget: WorkBudget, options: DiveOptions
   let columns: Column[] = [...(options.start ?? [])];
   let best: CoverNode[] | undefined;
   let bestCost = options.below ?? Number.POSITIVE_INFINITY;
-  let bound = 0;
   let proven = false;
   let duals: Float64Array = new Float64Array(p.groups.length);
   let infeasible = false;
@@ -158,7 +155,6 @@ export function lpDive(p: CoverProblem, budget: WorkBudget, options: DiveOptions
       return;
     }
     if (first) {
-      bound = relaxation.lp.cost;
       proven = relaxation.proven;
       duals = relaxation.lp.y;
       first = false;
@@ -194,7 +190,7 @@ export function lpDive(p: CoverProblem, budget: WorkBudget, options: DiveOptions
   };
   walk({ left: Int32Array.from(demand), nodes: [], cost: 0 });
   if (infeasible || !best) return undefined;
-  return { plan: { nodes: best, cost: bestCost }, columns, bound, proven, duals };
+  return { plan: { nodes: best, cost: bestCost }, columns, proven, duals };
 }
 
 /** The fractional part of a relaxation value. */

@@ -265,7 +265,7 @@ function corrections(
     const plan = construct(p, w, undefined, budget);
     if (!plan) return best;
     if (!best || plan.cost < best.cost - 1e-9) best = plan;
-    w = corrected(p, plan, w);
+    if (round + 1 < rounds) w = corrected(p, plan, w);
   }
   return best;
 }
