@@ -37,7 +37,7 @@ export interface PortDependencies {
 export const ADAPTER_MODULES = {
   store: () => import('../../adapters/store/create-state-store.js'),
   cloud: () => import('../../adapters/aws/create-cloud-provider.js'),
-  events: () => import('../../adapters/aws/event-publisher.js'),
+  events: () => import('./event-publisher-for.js'),
   timers: () => import('../../adapters/aws/timer-queue.js'),
 } as const;
 
@@ -87,16 +87,8 @@ const BUILDERS: Builders = {
   },
   events: (d) => {
     const { settings, clock } = d;
-    const busName = settings.busName;
-    const client = {
-      region: settings.region,
-      endpoint: settings.endpoints.eventBridge,
-      credentials: settings.credentials,
-    };
-    return lazyPort(async () => {
-      const { createEventBridgeClient, EventBridgePublisher } = await ADAPTER_MODULES.events();
-      return new EventBridgePublisher(createEventBridgeClient(client), { busName, clock });
-    });
+    void settings.busName; // read now: a missing variable fails here, naming it
+    return lazyPort(async () => (await ADAPTER_MODULES.events()).eventPublisherFor(settings, clock));
   },
   timers: (d) => {
     const { settings, clock } = d;
