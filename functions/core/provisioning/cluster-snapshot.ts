@@ -30,7 +30,8 @@ export const CLUSTER_SOURCE = 'cluster';
  * Reads pending pods, nodes, bound pods, daemonsets, PVs/PVCs and the NodePool / NodeClass
  * documents in parallel. Invalid documents are logged with their diagnostics and skipped.
  * `onNodeClasses` is given the valid NodeClasses (of NodeClass documents and of Provisioners with
- * an inline provider) as soon as the configuration is read, before the rest. Errors of the API server propagate (the run is retried as a whole).
+ * an inline provider) as soon as the configuration is read, before the rest. Errors of the API
+ * server propagate (the run is retried as a whole).
  */
 export async function readClusterSnapshot(
   cluster: ClusterApi,
