@@ -48,14 +48,6 @@ export interface MilpResult {
   readonly seconds: number;
   readonly types: number;
   readonly columns: number;
-  /** The optimal plan's nodes when the pattern model proved it (for inspection). */
-  readonly nodes?: readonly MilpNode[];
-}
-
-/** One node of a plan: its type and how many pods of each shape it holds. */
-export interface MilpNode {
-  readonly type: string;
-  readonly counts: readonly number[];
 }
 
 /** A maximal pattern: a type (position in the useful types) and pods per shape. */
@@ -326,42 +318,21 @@ interface Solved {
   readonly value: number;
   readonly optimal: boolean;
   readonly status: number;
-  /** Column values by name, when asked for and optimal. */
-  readonly columns?: ReadonlyMap<string, number>;
 }
 
-async function solve(lp: string, timeLimit: number, withColumns = false): Promise<Solved> {
+async function solve(lp: string, timeLimit: number): Promise<Solved> {
   const solver = await highs();
   const model = solver.createModel({ format: 'lp', data: lp });
   try {
     model.options.set({ output_flag: false, time_limit: timeLimit, mip_rel_gap: 1e-6 });
     const run = model.run();
-    if (run.modelStatus === OPTIMAL) {
-      const value = model.getObjectiveValue();
-      if (!withColumns) return { value, optimal: true, status: OPTIMAL };
-      const x = model.getSolution().colValue;
-      const columns = new Map(Array.from(x, (v, i) => [model.getColName(i), v] as const));
-      return { value, optimal: true, status: OPTIMAL, columns };
-    }
+    if (run.modelStatus === OPTIMAL)
+      return { value: model.getObjectiveValue(), optimal: true, status: OPTIMAL };
     const bound = Number(model.info.get('mip_dual_bound'));
     return { value: Number.isFinite(bound) ? bound : 0, optimal: false, status: run.modelStatus };
   } finally {
     model.dispose();
   }
-}
-
-/** The nodes of the pattern model's solution. */
-function patternNodes(
-  types: readonly MilpType[],
-  patterns: readonly MilpPattern[],
-  columns: ReadonlyMap<string, number>,
-): MilpNode[] {
-  const nodes: MilpNode[] = [];
-  patterns.forEach((p, pi) => {
-    const k = Math.round(columns.get(`x_${pi}`) ?? 0);
-    for (let i = 0; i < k; i++) nodes.push({ type: types[p.type].name, counts: p.counts });
-  });
-  return nodes;
 }
 
 /**
@@ -390,13 +361,10 @@ export async function optimumCost(
     const byPattern = await solve(
       patternModel(types, shapes, patterns),
       Math.max(1, timeLimitSeconds - elapsed()),
-      true,
     );
     const base = { seconds: elapsed(), types: types.length, columns: patterns.length };
-    if (byPattern.optimal) {
-      const nodes = byPattern.columns ? patternNodes(types, patterns, byPattern.columns) : undefined;
-      return { ...base, cost: byPattern.value, exact: true, method: 'optimal (pattern model)', nodes };
-    }
+    if (byPattern.optimal)
+      return { ...base, cost: byPattern.value, exact: true, method: 'optimal (pattern model)' };
     return {
       ...base,
       cost: Math.max(byPattern.value, bound),
