@@ -194,6 +194,24 @@ export class KubeClusterApi implements ClusterApi {
       throw kubeError(`evicting pod ${namespace}/${name}`, error);
     }
   }
+
+  async deletePod(
+    namespace: string,
+    name: string,
+    gracePeriodSeconds?: number,
+  ): Promise<'deleted' | 'not-found'> {
+    const rest = await this.client();
+    const body: Record<string, unknown> = { apiVersion: 'v1', kind: 'DeleteOptions' };
+    if (gracePeriodSeconds !== undefined)
+      body.gracePeriodSeconds = Math.max(0, Math.floor(gracePeriodSeconds));
+    try {
+      await rest.request({ method: 'DELETE', path: resourcePath(PODS, { namespace, name }), body });
+      return 'deleted';
+    } catch (error) {
+      if (statusOf(error) === 404) return 'not-found';
+      throw kubeError(`deleting pod ${namespace}/${name}`, error);
+    }
+  }
 }
 
 function isUnschedulable(pod: Pod): boolean {

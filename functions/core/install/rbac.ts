@@ -10,11 +10,9 @@ const READ = ['get', 'list', 'watch'];
 
 /** What the provisioner, lifecycle, interruption and disruption functions need, and no more. */
 const rules = [
-  {
-    apiGroups: [''],
-    resources: ['pods', 'persistentvolumes', 'persistentvolumeclaims', 'namespaces'],
-    verbs: READ,
-  },
+  { apiGroups: [''], resources: ['persistentvolumes', 'persistentvolumeclaims', 'namespaces'], verbs: READ },
+  // delete: pods still running when a drained node's terminationGracePeriod ends.
+  { apiGroups: [''], resources: ['pods'], verbs: [...READ, 'delete'] },
   { apiGroups: [''], resources: ['nodes'], verbs: [...READ, 'patch', 'update', 'delete'] },
   { apiGroups: [''], resources: ['pods/eviction'], verbs: ['create'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },

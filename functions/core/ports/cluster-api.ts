@@ -71,4 +71,9 @@ export interface ClusterApi {
   createEvents(events: readonly ClusterEvent[]): Promise<void>;
   /** Evicts a pod through the Eviction API (respecting PDBs: a 429 is `blocked-by-pdb`). */
   evictPod(namespace: string, name: string): Promise<EvictionResult>;
+  /**
+   * Deletes a pod directly (no PodDisruptionBudget check), with the grace period given or the
+   * pod's own `terminationGracePeriodSeconds`; `not-found` when the pod is already gone.
+   */
+  deletePod(namespace: string, name: string, gracePeriodSeconds?: number): Promise<'deleted' | 'not-found'>;
 }

@@ -259,6 +259,30 @@ describe('KubeClusterApi against the simulated API server', () => {
     expect(await api.evictPod('default', 'nope')).toBe('not-found');
   });
 
+  it('deletes pods with a DeleteOptions body: immediately at grace 0, gracefully otherwise, not found when gone', async () => {
+    await h.sim.store.create(nodeBody('n1'));
+    for (const name of ['a', 'b']) await h.sim.store.create(podBody(name, { app: 'web' }));
+    await h.sim.scheduleNow();
+    const requests: KubeRequest[] = [];
+    const rest = recording(await kubeClients(h.kc), requests);
+    const recorded = new KubeClusterApi(async () => rest, { log: recordingLog(lines), clock: h.clock });
+
+    expect(await recorded.deletePod('default', 'a', 0)).toBe('deleted');
+    expect(requests.at(-1)).toMatchObject({
+      method: 'DELETE',
+      path: '/api/v1/namespaces/default/pods/a',
+      body: { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0 },
+    });
+    expect(await api.getPod('default', 'a')).toBeUndefined();
+
+    expect(await api.deletePod('default', 'b', 45)).toBe('deleted');
+    const terminating = await api.getPod('default', 'b');
+    expect(terminating?.metadata.deletionTimestamp).toBeDefined();
+    expect(terminating?.metadata).toMatchObject({ deletionGracePeriodSeconds: 45 });
+    expect(await api.deletePod('default', 'nope')).toBe('not-found');
+    expect(await api.deletePod('default', 'a')).toBe('not-found');
+  });
+
   it(`reads lists longer than a page (${PAGE_SIZE}) page by page with limit and continue`, async () => {
     const count = 2 * PAGE_SIZE + 7;
     for (let i = 0; i < count; i++) await h.sim.store.create(nodeBody(`n${String(i).padStart(4, '0')}`));

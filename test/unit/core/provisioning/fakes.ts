@@ -87,6 +87,9 @@ export class FakeCluster implements ClusterApi {
   async evictPod() {
     return 'not-found' as const;
   }
+  async deletePod() {
+    return 'not-found' as const;
+  }
 }
 
 /** A state store in a Map, with versioned writes and leases like the DynamoDB store. */
