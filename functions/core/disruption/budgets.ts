@@ -72,8 +72,9 @@ function budgetNodes(budget: DisruptionBudget, nodes: number): number {
 /**
  * The first time after `now` (epoch ms) at which a scheduled budget becomes active or inactive,
  * for re-arming a timer that a budget holds back; `undefined` when no budget has a schedule that
- * ever changes state (none scheduled, unparsable, zero duration, or windows that overlap for more
- * than a thousand hits in a row).
+ * ever changes state (none scheduled, unparsable, or a zero duration). When a budget's windows
+ * overlap for more than a thousand hits in a row, the time the walk reached stands in for its
+ * change: the budget is still active then, and is to be looked at again.
  */
 export function nextBudgetChange(budgets: readonly DisruptionBudget[], now: number): number | undefined {
   let next: number | undefined;
@@ -96,7 +97,7 @@ function budgetChange(budget: DisruptionBudget, now: number): number | undefined
   let end = first.getTime() + duration;
   let hit = cron.nextRun(first);
   for (let i = 0; hit !== null && hit.getTime() <= end; i++) {
-    if (i === MAX_CHAINED_HITS) return undefined;
+    if (i === MAX_CHAINED_HITS) return end;
     end = hit.getTime() + duration;
     hit = cron.nextRun(hit);
   }

@@ -47,7 +47,8 @@ function normalise(schedule: string): Parsed {
 }
 
 function compile(pattern: string): Cron {
-  return new Cron(pattern, { timezone: 'UTC', paused: true });
+  // A fixed offset of 0 is UTC, and far quicker to step through than the `UTC` time zone.
+  return new Cron(pattern, { utcOffset: 0, paused: true });
 }
 
 /**
