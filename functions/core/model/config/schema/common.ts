@@ -1,6 +1,6 @@
-import { CronPattern } from 'croner';
 import * as z from 'zod';
 import { parseQuantity } from '../../quantity.js';
+import { scheduleProblem } from '../cron.js';
 import { isDuration } from '../duration.js';
 import { invalidLabelKeyReason, invalidLabelValueReason, restrictedLabelReason } from '../labels.js';
 
@@ -146,16 +146,49 @@ export const metadataOptions = z.object({
   httpTokens: z.enum(['required', 'optional']).optional(),
 });
 
+/** The disruption reasons a budget can name (Karpenter v1). */
+const BUDGET_REASONS = ['Underutilized', 'Empty', 'Drifted'] as const;
+
+/** Karpenter's pattern for a budget duration: whole hours and/or minutes (Go may add a trailing `0s`). */
+const BUDGET_DURATION = /^(([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?$/;
+
+/** How long a scheduled budget stays active: whole hours and/or minutes, as Karpenter accepts. */
+const budgetDuration = z.union([z.string(), z.number()]).superRefine((v, ctx) => {
+  if (typeof v !== 'string' || !BUDGET_DURATION.test(v)) {
+    addIssue(
+      ctx,
+      `invalid budget duration ${JSON.stringify(v)}`,
+      [],
+      'a budget lasts whole minutes or hours (cron has no seconds): write e.g. "10m", "8h" or "1h30m"',
+    );
+  }
+});
+
 /** A disruption budget (v1 and v1beta1). */
 export const budget = z
   .object({
     nodes: z.union([z.string(), z.number()]),
     schedule: z.string().optional(),
-    duration: duration.optional(),
-    reasons: z.array(z.enum(['Underutilized', 'Empty', 'Drifted'])).optional(),
+    duration: budgetDuration.optional(),
+    reasons: z
+      .array(
+        z.enum(BUDGET_REASONS, {
+          error: (issue) =>
+            `unknown reason ${JSON.stringify(issue.input)}: expected ${BUDGET_REASONS.join(', ')}`,
+        }),
+      )
+      .optional(),
   })
   .superRefine((b, ctx) => {
-    if (!/^((100|[0-9]{1,2})%|[0-9]+)$/.test(String(b.nodes))) {
+    const nodes = String(b.nodes);
+    if (/^[0-9]+%$/.test(nodes) && Number(nodes.slice(0, -1)) > 100) {
+      addIssue(
+        ctx,
+        `nodes ${JSON.stringify(b.nodes)} is more than 100%`,
+        ['nodes'],
+        'a percentage is 0% to 100%',
+      );
+    } else if (!/^((100|[0-9]{1,2})%|[0-9]+)$/.test(nodes)) {
       addIssue(
         ctx,
         `nodes ${JSON.stringify(b.nodes)} is neither a node count nor a percentage`,
@@ -171,28 +204,28 @@ export const budget = z
         'a budget with a cron schedule needs a duration, e.g. duration: 8h',
       );
     }
-    if (b.schedule !== undefined && !isCron(b.schedule)) {
+    const problem = b.schedule === undefined ? undefined : scheduleProblem(b.schedule);
+    if (problem !== undefined) {
       addIssue(
         ctx,
-        `invalid cron schedule "${b.schedule}"`,
+        `invalid cron schedule ${JSON.stringify(b.schedule)}: ${problem}`,
         ['schedule'],
-        'use 5 fields (minute hour day month weekday) or a macro such as @daily',
+        'use 5 fields (minute hour day-of-month month day-of-week, in UTC) or a macro such as @daily',
       );
     }
   });
 
-function isCron(s: string): boolean {
-  const text = s.trim();
-  const macros = ['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly'];
-  if (macros.includes(text)) return true;
-  if (text.split(/\s+/).length !== 5) return false;
-  try {
-    new CronPattern(text);
-    return true;
-  } catch {
-    return false;
+/** A terminationGracePeriod: a duration, but not `Never` (Karpenter v1's pattern has no Never). */
+export const terminationGracePeriod = duration.superRefine((v, ctx) => {
+  if (v === 'Never') {
+    addIssue(
+      ctx,
+      'terminationGracePeriod cannot be "Never"',
+      [],
+      'leave terminationGracePeriod out to wait for pods without limit',
+    );
   }
-}
+});
 
 /** Resource limits: quantity per resource name. */
 export const limits = z.record(z.string(), quantity);

@@ -12,6 +12,7 @@ import {
   selectorTerm,
   stringMap,
   taint,
+  terminationGracePeriod,
 } from './common.js';
 import { lazySchema } from './lazy-schema.js';
 import { nodePoolRequirement } from './requirement.js';
@@ -35,7 +36,7 @@ export const nodePoolV1 = lazySchema(() =>
           startupTaints: z.array(taint).optional(),
           requirements: z.array(nodePoolRequirement()).optional(),
           expireAfter: duration.optional(),
-          terminationGracePeriod: duration.optional(),
+          terminationGracePeriod: terminationGracePeriod.optional(),
         }),
       }),
       disruption: z

@@ -42,8 +42,8 @@ export const provisionerV1alpha5 = lazySchema(() =>
       startupTaints: z.array(taint).optional(),
       limits: z.object({ resources: limits.optional() }).optional(),
       weight: z.number().int().min(1).max(100).optional(),
-      ttlSecondsAfterEmpty: z.number().int().min(0).optional(),
-      ttlSecondsUntilExpired: z.number().int().min(0).optional(),
+      ttlSecondsAfterEmpty: z.number().int().min(0, 'cannot be negative').optional(),
+      ttlSecondsUntilExpired: z.number().int().min(0, 'cannot be negative').optional(),
       consolidation: z.object({ enabled: z.boolean().optional() }).optional(),
       kubeletConfiguration: kubelet.optional(),
       provider: z

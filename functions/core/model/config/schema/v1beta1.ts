@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import {
+  addIssue,
   amiSelectorTerm,
   blockDeviceMapping,
   budget,
@@ -15,6 +16,36 @@ import {
 } from './common.js';
 import { lazySchema } from './lazy-schema.js';
 import { nodePoolRequirement } from './requirement.js';
+
+/**
+ * Karpenter v1beta1's two rules on `spec.disruption` (CEL on the CRD): consolidateAfter cannot be
+ * combined with consolidationPolicy WhenUnderutilized (the default policy) unless it is `Never`,
+ * and WhenEmpty needs a consolidateAfter.
+ */
+function checkConsolidateAfter(
+  d: { consolidationPolicy?: 'WhenEmpty' | 'WhenUnderutilized'; consolidateAfter?: string | number },
+  ctx: z.core.$RefinementCtx,
+): void {
+  const policy = d.consolidationPolicy ?? 'WhenUnderutilized';
+  if (policy === 'WhenUnderutilized' && d.consolidateAfter !== undefined && d.consolidateAfter !== 'Never') {
+    addIssue(
+      ctx,
+      'consolidateAfter cannot be combined with consolidationPolicy=WhenUnderutilized',
+      ['consolidateAfter'],
+      d.consolidationPolicy === undefined
+        ? 'consolidationPolicy defaults to WhenUnderutilized: set consolidationPolicy: WhenEmpty, or drop consolidateAfter'
+        : 'drop consolidateAfter, or use consolidationPolicy: WhenEmpty',
+    );
+  }
+  if (policy === 'WhenEmpty' && d.consolidateAfter === undefined) {
+    addIssue(
+      ctx,
+      'consolidateAfter must be specified with consolidationPolicy=WhenEmpty',
+      ['consolidateAfter'],
+      'say how long a node stays empty before it goes, e.g. consolidateAfter: 30s',
+    );
+  }
+}
 
 /** `karpenter.sh/v1beta1` NodePool. */
 export const nodePoolV1beta1 = lazySchema(() =>
@@ -46,6 +77,7 @@ export const nodePoolV1beta1 = lazySchema(() =>
           expireAfter: duration.optional(),
           budgets: z.array(budget).max(50).optional(),
         })
+        .superRefine(checkConsolidateAfter)
         .optional(),
       limits: limits.optional(),
       weight: z.number().int().min(1).max(100).optional(),
