@@ -8,13 +8,13 @@ import type { ScheduledEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import * as z from 'zod';
 import { handleTimerMessage, runSweep } from '../core/sweep/run-sweep.js';
 import { sweepDepsFrom } from '../core/sweep/sweep-deps-from.js';
+import { type Dependencies, dependenciesFromEnv } from './runtime/dependencies.js';
 import { lambdaHandler, parseSqsBatch, recordMetrics } from './runtime/lambda.js';
-import { type PortDependencies, portDependenciesFromEnv } from './runtime/port-dependencies.js';
 
-/** What the disruption function needs. */
+/** What the disruption function needs (the catalog: drains launch replacement capacity). */
 export type DisruptionHandlerDeps = Pick<
-  PortDependencies,
-  'clock' | 'log' | 'cluster' | 'store' | 'cloud' | 'events' | 'timers'
+  Dependencies,
+  'clock' | 'log' | 'cluster' | 'store' | 'cloud' | 'events' | 'timers' | 'catalog'
 >;
 
 /** One message of the timers queue. */
@@ -39,14 +39,23 @@ export function createDisruptionHandler(getDeps: () => DisruptionHandlerDeps) {
     const deps = sweepDepsFrom(ports);
     if (isScheduledEvent(event)) {
       const outcome = await runSweep(deps);
+      const d = outcome.disruption;
       ports.log.info('sweep finished', {
         timers: outcome.timers.length,
+        'drain-steps': d.steps,
+        disrupting: d.started.length,
+        'disruption-blocked': d.blocked,
+        terminated: d.terminated,
         'orphaned-instances': outcome.orphans.terminatedInstances.length,
         'retired-nodeclaims': outcome.orphans.retiredClaims.length,
         republished: outcome.republished.length,
       });
       recordMetrics({
         TimersHandled: outcome.timers.length,
+        DrainSteps: d.steps,
+        NodesTerminated: d.terminated,
+        DisruptionBlocked: d.blocked,
+        ...disruptedByReason(d.started),
         OrphanedInstancesTerminated: outcome.orphans.terminatedInstances.length,
         NodeClaimsRetired: outcome.orphans.retiredClaims.length,
         UnschedulablePodsRepublished: outcome.republished.length,
@@ -74,5 +83,15 @@ export function createDisruptionHandler(getDeps: () => DisruptionHandlerDeps) {
   });
 }
 
+/** `NodesDisrupted<Reason>` counts of the drains a sweep started (metric names have no spaces). */
+function disruptedByReason(started: readonly { readonly cause: string }[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const { cause } of started) {
+    const name = `NodesDisrupted${cause.replace(/(^|\s)(\w)/g, (_m, _s, c: string) => c.toUpperCase())}`;
+    out[name] = (out[name] ?? 0) + 1;
+  }
+  return out;
+}
+
 /** The Lambda entry point. */
-export const handler = createDisruptionHandler(() => portDependenciesFromEnv(process.env));
+export const handler = createDisruptionHandler(() => dependenciesFromEnv(process.env));

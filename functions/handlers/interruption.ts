@@ -12,7 +12,10 @@ import { lambdaHandler, parseSqsBatch, recordMetrics } from './runtime/lambda.js
 import { type PortDependencies, portDependenciesFromEnv } from './runtime/port-dependencies.js';
 
 /** What the interruption function needs. */
-export type InterruptionHandlerDeps = Pick<PortDependencies, 'clock' | 'log' | 'cluster' | 'store' | 'cloud'>;
+export type InterruptionHandlerDeps = Pick<
+  PortDependencies,
+  'clock' | 'log' | 'cluster' | 'store' | 'cloud' | 'timers'
+>;
 
 /** One message of the interruption queue: an EventBridge event (its detail is read per detail-type). */
 export const interruptionMessage = z.object({ 'detail-type': z.string(), detail: z.unknown() }).passthrough();

@@ -1,47 +1,46 @@
 /**
- * Acts on an interruption notice. Spot interruption warnings, scheduled changes and instances
- * stopping: cordon the node (karpenter.sh/disrupted:NoSchedule), evict its pods (their
- * controllers recreate them and the provisioner places them), terminate the instance, retire the
- * claim and delete the node. Instances already shutting down, stopped or terminated: retire the
- * claim and delete the node. Rebalance recommendations: log and an event only. Instances joiner
- * does not know are ignored.
+ * Acts on an interruption notice. Spot interruption warnings and instances stopping start the
+ * same drain every disruption uses (disruption/drain-step.ts), forceful: replacement capacity
+ * first, evictions respecting PDBs, and the instance terminated by the 2-minute deadline at the
+ * latest; the offering is marked unavailable. An AWS Health scheduled change arms the claim's
+ * interruption timer for the change's start time: the drain begins then, not on arrival.
+ * Instances already shutting down or terminated: retire the claim and delete the node. A claim
+ * whose node never registered is retired at once. Rebalance recommendations: log and an event
+ * only. Instances joiner does not know are ignored.
  */
-import {
-  DISRUPTED_TAINT,
-  hasTaint,
-  instanceIdOf,
-  isDaemonSetPod,
-  isLivePod,
-  taintsOf,
-} from '../lifecycle/node-labels.js';
+import { type BeginDrainDeps, beginDrain } from '../disruption/begin-drain.js';
+import { disruptionSettings } from '../disruption/disruption-deps.js';
 import type { RetireDeps } from '../lifecycle/retire-claim.js';
 import { retireClaim } from '../lifecycle/retire-claim.js';
+import { updateClaim } from '../lifecycle/update-claim.js';
 import type { NodeClaim, NodeClaimFailure } from '../nodeclaim/nodeclaim.js';
+import { withTimer } from '../nodeclaim/state-machine.js';
 import type { ClusterApi } from '../ports/cluster-api.js';
 import type { StateStore } from '../ports/state-store.js';
 import type { InterruptionNotice } from './interruption-notice.js';
 
 /** What the interruption core needs. */
-export interface InterruptionDeps extends RetireDeps {
-  readonly cluster: RetireDeps['cluster'] &
-    Pick<ClusterApi, 'getNode' | 'patchNode' | 'listPodsOnNode' | 'evictPod'>;
+export interface InterruptionDeps extends RetireDeps, Omit<BeginDrainDeps, 'store' | 'cluster'> {
+  readonly cluster: RetireDeps['cluster'] & BeginDrainDeps['cluster'] & Pick<ClusterApi, 'getNode'>;
   readonly store: RetireDeps['store'] &
+    BeginDrainDeps['store'] &
     Pick<StateStore, 'findNodeClaimByInstanceId' | 'markOfferingsUnavailable'>;
 }
 
 /** What was done about one notice. */
-export type InterruptionOutcome = 'ignored' | 'noted' | 'drained' | 'cleaned-up';
+export type InterruptionOutcome = 'ignored' | 'noted' | 'draining' | 'scheduled' | 'cleaned-up';
 
 const LIVE = ['Launched', 'Registered', 'Initialized', 'Draining', 'Terminating'] as const;
+const DRAINABLE = ['Registered', 'Initialized', 'Draining'];
 
 const FAILURES: Record<Exclude<InterruptionNotice['kind'], 'rebalance'>, NodeClaimFailure> = {
   'spot-interruption': {
     reason: 'SpotInterrupted',
-    message: 'spot instance interruption warning; node drained',
+    message: 'spot instance interruption warning: the node is drained before the 2-minute deadline',
   },
   'scheduled-change': {
     reason: 'InstanceScheduledChange',
-    message: 'AWS Health scheduled change; node drained',
+    message: 'AWS Health scheduled change: the node is drained',
   },
   'state-change': { reason: 'InstanceStopped', message: 'the instance is stopping or terminating' },
 };
@@ -80,41 +79,41 @@ export async function handleInterruption(
     await retireClaim(deps, claim.id, failure, { instanceGone: gone, from: [...LIVE] });
     return 'cleaned-up';
   }
-  deps.log.info('interruption: draining node', { ...fields, node: claim.nodeName });
+  const now = deps.clock.now();
+  if (notice.kind === 'scheduled-change' && notice.startsAt !== undefined && notice.startsAt > now) {
+    const startsAt = notice.startsAt;
+    await updateClaim(deps.store, claim.id, (c) =>
+      c.timers.interruption === startsAt ? undefined : withTimer(c, 'interruption', startsAt),
+    );
+    const at = new Date(startsAt).toISOString();
+    deps.log.info('scheduled change: the node drains when it starts', {
+      ...fields,
+      node: claim.nodeName,
+      at,
+    });
+    await nodeEvent(deps, claim, 'Warning', failure.reason, `${failure.message} at ${at}`);
+    return 'scheduled';
+  }
   if (notice.kind === 'spot-interruption') await markUnavailable(deps, claim);
   await nodeEvent(deps, claim, 'Warning', failure.reason, failure.message);
-  const nodeName = claim.nodeName ?? (await nodeOfInstance(deps, notice.instanceId));
-  if (nodeName) await drain(deps, nodeName);
-  await retireClaim(deps, claim.id, failure, { from: [...LIVE] });
-  return 'drained';
-}
-
-/** Cordons the node with the disrupted taint and evicts its pods (daemonset pods stay). */
-async function drain(deps: InterruptionDeps, nodeName: string): Promise<void> {
-  const node = await deps.cluster.getNode(nodeName);
-  if (!node) return;
-  const taints = taintsOf(node);
-  if (!hasTaint(taints, DISRUPTED_TAINT))
-    await deps.cluster.patchNode(nodeName, { taints: [...taints, DISRUPTED_TAINT] });
-  const pods = (await deps.cluster.listPodsOnNode(nodeName)).filter(
-    (p) => isLivePod(p) && !isDaemonSetPod(p),
-  );
-  const results = await Promise.all(
-    pods.map((p) => deps.cluster.evictPod(p.metadata.namespace ?? 'default', p.metadata.name)),
-  );
-  const blocked = pods.filter((_, i) => results[i] === 'blocked-by-pdb').map((p) => p.metadata.name);
-  deps.log.info('evicted pods from interrupted node', {
-    node: nodeName,
-    evicted: pods.length - blocked.length,
+  if (!DRAINABLE.includes(claim.state)) {
+    deps.log.info('interrupted instance has no node yet, retiring its nodeclaim', fields);
+    await retireClaim(deps, claim.id, failure, { from: [...LIVE] });
+    return 'cleaned-up';
+  }
+  deps.log.info('interruption: draining node', { ...fields, node: claim.nodeName });
+  const { spotDeadlineMs, spotEvictionLeadMs } = disruptionSettings(deps);
+  const deadlines =
+    notice.kind === 'spot-interruption'
+      ? { forceAt: now + spotDeadlineMs, replaceBy: now + spotDeadlineMs - spotEvictionLeadMs }
+      : {};
+  await beginDrain(deps, claim.id, {
+    cause: 'interrupted',
+    message: failure.message,
+    forceful: true,
+    ...deadlines,
   });
-  if (blocked.length > 0)
-    deps.log.warn('disruption budgets blocked evictions', { node: nodeName, pods: blocked });
-}
-
-/** The node of an instance whose registration joiner has not recorded yet (its events were late). */
-async function nodeOfInstance(deps: InterruptionDeps, instanceId: string): Promise<string | undefined> {
-  const nodes = await deps.cluster.listNodes();
-  return nodes.find((n) => instanceIdOf(n.spec?.providerID) === instanceId)?.metadata.name;
+  return 'draining';
 }
 
 async function markUnavailable(deps: InterruptionDeps, claim: NodeClaim): Promise<void> {

@@ -16,6 +16,8 @@ export interface InterruptionNotice {
   readonly state?: (typeof INTERRUPTING_INSTANCE_STATES)[number];
   /** The event id, for logs. */
   readonly eventId?: string;
+  /** When a scheduled change starts (epoch ms), if the event says. */
+  readonly startsAt?: number;
 }
 
 const instanceId = z.string().regex(/^i-[0-9a-zA-Z]+$/, 'an EC2 instance id (i-...)');
@@ -25,6 +27,7 @@ const stateDetail = z.object({ 'instance-id': instanceId, state: z.string() });
 const healthDetail = z.object({
   service: z.string(),
   eventTypeCategory: z.string(),
+  startTime: z.string().optional(),
   affectedEntities: z.array(z.object({ entityValue: z.string() })).default([]),
 });
 
@@ -73,10 +76,16 @@ export function readInterruptionEvent(event: unknown): InterruptionNotice[] {
     case AWS_DETAIL_TYPES.healthEvent: {
       const detail = parse(healthDetail, env.detail, what);
       if (detail.service !== 'EC2' || detail.eventTypeCategory !== 'scheduledChange') return [];
+      const startsAt = detail.startTime === undefined ? Number.NaN : Date.parse(detail.startTime);
       return detail.affectedEntities
         .map((e) => e.entityValue)
         .filter((id) => instanceId.safeParse(id).success)
-        .map((id) => ({ kind: 'scheduled-change' as const, instanceId: id, eventId }));
+        .map((id) => ({
+          kind: 'scheduled-change' as const,
+          instanceId: id,
+          eventId,
+          ...(Number.isNaN(startsAt) ? {} : { startsAt }),
+        }));
     }
     default:
       return [];

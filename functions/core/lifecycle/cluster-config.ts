@@ -7,6 +7,11 @@ import type { ClusterApi } from '../ports/cluster-api.js';
 export interface ClusterConfig {
   readonly nodePools: readonly NodePool[];
   readonly nodeClasses: readonly NodeClass[];
+  /**
+   * Names of every NodePool / Provisioner document in the cluster, valid or not: a pool missing
+   * from `nodePools` but named here is invalid, not deleted, and its nodes stay.
+   */
+  readonly nodePoolNames: ReadonlySet<string>;
 }
 
 /**
@@ -22,5 +27,9 @@ export async function readClusterConfig(
   ]);
   const documents = [...pools, ...classes].map((object, index) => ({ file: 'cluster', index, object }));
   const loaded = loadDocuments(documents);
-  return { nodePools: loaded.nodePools, nodeClasses: loaded.nodeClasses };
+  return {
+    nodePools: loaded.nodePools,
+    nodeClasses: loaded.nodeClasses,
+    nodePoolNames: new Set(pools.map((d) => d.metadata.name)),
+  };
 }

@@ -3,10 +3,11 @@
  * claim's emptiness timer (NodePool `consolidateAfter` / `ttlSecondsAfterEmpty`); when pods are
  * back, disarm it. Nothing is deleted here: acting on the timer is the disruption function's job.
  */
+import { emptyFor } from '../disruption/emptiness.js';
+import { isEmptyNode } from '../disruption/pod-policy.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import { withTimer } from '../nodeclaim/state-machine.js';
 import type { LifecycleDeps } from './lifecycle-deps.js';
-import { isDaemonSetPod, isLivePod } from './node-labels.js';
 import { updateClaim } from './update-claim.js';
 
 /** Re-checks whether the claim's node is empty and arms or disarms its emptiness timer. */
@@ -17,10 +18,8 @@ export async function recordEmptiness(
 ): Promise<void> {
   if (claim.state !== 'Initialized') return;
   const pods = await deps.cluster.listPodsOnNode(nodeName);
-  const workloads = pods.filter((p) => isLivePod(p) && !isDaemonSetPod(p));
-  const pool = (await deps.config()).nodePools.find((p) => p.name === claim.nodePool);
-  const delay = pool?.disruption.consolidateAfterMs;
-  const empty = workloads.length === 0 && delay !== null && delay !== undefined;
+  const delay = emptyFor((await deps.config()).nodePools.find((p) => p.name === claim.nodePool));
+  const empty = delay !== undefined && isEmptyNode(pods);
   const now = deps.clock.now();
   let armed = false;
   const stored = await updateClaim(deps.store, claim.id, (c) => {
@@ -40,6 +39,6 @@ export async function recordEmptiness(
     });
     await deps.timers.schedule(claim.id, dueAt);
   } else if (!empty) {
-    deps.log.debug('node still has pods', { node: nodeName, pods: workloads.length });
+    deps.log.debug('node still has pods', { node: nodeName, pods: pods.length });
   }
 }

@@ -2,6 +2,7 @@ import type { CapacityType } from '../model/instance-type.js';
 import type { Requirement } from '../model/requirement.js';
 import type { Resources } from '../model/resources.js';
 import type { Taint } from '../model/taint.js';
+import type { DisruptionBlock, DisruptionRecord } from './disruption-record.js';
 
 /**
  * The states of a nodeclaim. `Gone` is terminal: the instance is terminated and the record stays
@@ -50,7 +51,9 @@ export type TimerKind =
   | 'emptiness'
   | 'expiration'
   | 'drainStep'
-  | 'terminationCheck';
+  | 'terminationCheck'
+  /** An AWS Health scheduled change starts: drain then. */
+  | 'interruption';
 
 /**
  * One CreateFleet attempt: its capacity type and the offerings it offered (keys
@@ -120,4 +123,8 @@ export interface NodeClaim {
   readonly instance?: LaunchedInstance;
   readonly nodeName?: string;
   readonly failure?: NodeClaimFailure;
+  /** The disruption in progress (set on entering `Draining`). */
+  readonly disruption?: DisruptionRecord;
+  /** Why the last due disruption timer was re-armed instead of acted on. */
+  readonly blocked?: DisruptionBlock;
 }

@@ -1,3 +1,4 @@
+import type { DisruptionRecord } from './disruption-record.js';
 import type {
   LaunchedInstance,
   NodeClaim,
@@ -52,13 +53,14 @@ export interface TransitionChanges {
   readonly instance?: LaunchedInstance;
   readonly nodeName?: string;
   readonly failure?: NodeClaimFailure;
+  readonly disruption?: DisruptionRecord;
 }
 
 /**
  * Moves a claim to `to` at `now`: records the timestamp, applies `changes` and the state's timer
  * rules (Launched arms the registration timeout and clears launch timers; Initialized clears the
- * registration timeout; Draining clears emptiness; Terminating keeps only a termination check;
- * Gone clears every timer). Re-entering the current state returns the claim unchanged.
+ * registration timeout and a cancelled drain's record; Draining clears emptiness; Terminating
+ * keeps only a termination check; Gone clears every timer). Re-entering the current state returns the claim unchanged.
  */
 export function transition(
   claim: NodeClaim,
@@ -72,13 +74,17 @@ export function transition(
   if (to === 'Launched' && !changes.instance && !claim.instance) {
     throw new Error(`nodeclaim ${claim.id}: Launched needs the launched instance`);
   }
-  return {
+  const next: NodeClaim = {
     ...claim,
     ...changes,
     state: to,
     timestamps: { ...claim.timestamps, [to]: now },
     timers: timersOnEntering(to, claim.timers, now, timeouts),
   };
+  if (to !== 'Initialized' || claim.disruption === undefined) return next;
+  // A cancelled drain returns the node to service without its disruption record.
+  const { disruption: _cancelled, ...rest } = next;
+  return rest;
 }
 
 function timersOnEntering(
@@ -97,7 +103,7 @@ function timersOnEntering(
     case 'Initialized':
       return without(timers, 'registrationTimeout', 'launchTimeout', 'drainStep');
     case 'Draining':
-      return without(timers, 'emptiness');
+      return without(timers, 'emptiness', 'interruption');
     case 'Terminating':
       return { terminationCheck: now };
     case 'Gone':

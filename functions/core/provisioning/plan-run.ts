@@ -9,12 +9,13 @@ import { schedulingPools } from '../scheduling/prepare.js';
 import { schedule } from '../scheduling/schedule.js';
 import type { SchedulePlan, SchedulingPool } from '../scheduling/types.js';
 import type { ClusterSnapshot } from './cluster-snapshot.js';
+import { displacedPods, leavingNodes } from './displaced-pods.js';
 import { inFlightClaims, inFlightView, withoutStartupTaints } from './in-flight.js';
 
 /** What planning a run gave. */
 export interface RunPlan {
   readonly pools: SchedulingPool[];
-  /** Pending pods (bound, terminal and deleting pods left out). */
+  /** Pending pods (bound, terminal and deleting pods left out), and the pods of draining nodes. */
   readonly pending: Pod[];
   /** Pending pods by `namespace/name`. */
   readonly podsById: Map<string, Pod>;
@@ -33,7 +34,9 @@ const EMPTY_PLAN: SchedulePlan = { nodeClaims: [], existingPlacements: [], unsch
 
 /**
  * Plans the pending pods that no in-flight claim waits for, onto existing nodes, in-flight claims
- * and new claims. Offerings marked unavailable are not offered to new claims.
+ * and new claims. Offerings marked unavailable are not offered to new claims. The pods that must
+ * leave the nodes of Draining claims are planned as if pending, and those nodes are no capacity:
+ * that is how a drain gets its replacement capacity before it evicts.
  */
 export function planRun(
   snapshot: ClusterSnapshot,
@@ -45,7 +48,8 @@ export function planRun(
   const pools = schedulingPools(snapshot.nodePools, snapshot.nodeClasses, catalog, {
     isUnavailable: (type, zone, capacityType) => marks.has(`${type}|${zone}|${capacityType}`),
   });
-  const pending = pendingPods(snapshot.pendingPods);
+  const leaving = leavingNodes(claims, snapshot.nodes);
+  const pending = [...pendingPods(snapshot.pendingPods), ...displacedPods(snapshot.boundPods, leaving)];
   const podsById = new Map(pending.map((p) => [podId(p), p]));
   const inFlight = inFlightClaims(claims, snapshot.nodes);
   const view = inFlightView(inFlight, pending, pools);
@@ -66,7 +70,10 @@ export function planRun(
   const plan = schedule({
     pods: planned,
     nodes: withoutStartupTaints(
-      existingNodes(snapshot.nodes, snapshot.boundPods),
+      existingNodes(
+        snapshot.nodes.filter((n) => !leaving.has(n.metadata.name)),
+        snapshot.boundPods,
+      ),
       snapshot.nodes,
       claims,
       pools,

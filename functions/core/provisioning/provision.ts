@@ -138,10 +138,10 @@ interface RunOutcome {
 
 type RunDeps = ProvisionDeps & { readonly sleep: (ms: number) => Promise<void>; readonly fence: LaunchFence };
 
-/** The in-flight claims and the offerings marked unavailable, as stored now. */
+/** The in-flight and draining claims and the offerings marked unavailable, as stored now. */
 function readState(deps: RunDeps) {
   return Promise.all([
-    deps.store.listNodeClaims(IN_FLIGHT_STATES),
+    deps.store.listNodeClaims([...IN_FLIGHT_STATES, 'Draining']),
     deps.store.listUnavailableOfferings(deps.clock.now()),
   ]);
 }

@@ -6,11 +6,14 @@
  */
 import type { Pod } from '../model/kube-objects.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
-import { isActive, type NodeClaimTimeouts } from '../nodeclaim/state-machine.js';
+import type { NodeClaimTimeouts } from '../nodeclaim/state-machine.js';
 import type { Clock } from '../ports/clock.js';
 import type { StateStore } from '../ports/state-store.js';
 import type { PlannedNodeClaim, SchedulingPool } from '../scheduling/types.js';
+import { IN_FLIGHT_STATES } from './in-flight.js';
 import { claimFromPlan } from './planned-claims.js';
+
+const inFlight = (c: NodeClaim): boolean => (IN_FLIGHT_STATES as readonly string[]).includes(c.state);
 
 /** Fresh ids tried for pods whose earlier claim with the same id failed. */
 const MAX_SALTS = 3;
@@ -48,7 +51,9 @@ export async function writeClaim(
     if (await deps.store.createNodeClaim(claim))
       return { status: 'created', claim: { ...claim, version: 1 } };
     const existing = await deps.store.getNodeClaim(claim.id);
-    if (existing && isActive(existing)) return { status: 'exists', id };
+    // An in-flight claim with this id is this plan written by another delivery; a claim whose
+    // node runs (or drains) was planned for the same pods before, and these pods need a new one.
+    if (existing && inFlight(existing)) return { status: 'exists', id };
   }
   return { status: 'exists', id };
 }

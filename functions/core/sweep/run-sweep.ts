@@ -1,8 +1,11 @@
 /**
- * The disruption function's sweep (every minute) and its timer wake-ups (timers queue): due
- * timers first, then the orphan GC, then the safety net, so pods a timeout released are offered
- * to the provisioner in the same minute.
+ * The disruption function's sweep (every minute) and its timer wake-ups (timers queue): the
+ * lifecycle timers (launch, registration, termination) of every due claim first, then the
+ * disruption round (drain steps, decisions, emptiness timers), then the orphan GC, then the
+ * safety net, so pods a timeout released are offered to the provisioner in the same minute.
  */
+import type { DisruptionOutcome } from '../disruption/run-disruption.js';
+import { runDisruption } from '../disruption/run-disruption.js';
 import type { PodRefDetail } from '../events/joiner-events.js';
 import type { TimerOutcome } from './due-timers.js';
 import { actOnDueTimers } from './due-timers.js';
@@ -15,6 +18,7 @@ import { sweepSettings } from './sweep-deps.js';
 /** What one sweep did. */
 export interface SweepOutcome {
   readonly timers: readonly TimerOutcome[];
+  readonly disruption: DisruptionOutcome;
   readonly orphans: OrphanOutcome;
   readonly republished: readonly PodRefDetail[];
 }
@@ -29,16 +33,26 @@ export interface TimerMessage {
 export async function runSweep(deps: SweepDeps): Promise<SweepOutcome> {
   const due = await deps.store.listDueNodeClaims(deps.clock.now(), sweepSettings(deps).dueLimit);
   const timers: TimerOutcome[] = [];
-  for (const claim of due) {
-    try {
-      timers.push(await actOnDueTimers(deps, claim.id));
-    } catch (error) {
-      deps.log.error('failed to act on nodeclaim timers', { nodeclaim: claim.id, error: String(error) });
-    }
+  for (let i = 0; i < due.length; i += CONCURRENCY) {
+    const outcomes = await Promise.all(due.slice(i, i + CONCURRENCY).map((c) => ownTimers(deps, c.id)));
+    for (const o of outcomes) if (o) timers.push(o);
   }
+  const disruption = await runDisruption(deps, due, { full: true });
   const orphans = await collectOrphans(deps);
   const republished = await republishUnschedulable(deps);
-  return { timers, orphans, republished };
+  return { timers, disruption, orphans, republished };
+}
+
+/** Due claims whose lifecycle timers are acted on at once. */
+const CONCURRENCY = 8;
+
+async function ownTimers(deps: SweepDeps, id: string): Promise<TimerOutcome | undefined> {
+  try {
+    return await actOnDueTimers(deps, id);
+  } catch (error) {
+    deps.log.error('failed to act on nodeclaim timers', { nodeclaim: id, error: String(error) });
+    return undefined;
+  }
 }
 
 /**
@@ -47,5 +61,9 @@ export async function runSweep(deps: SweepDeps): Promise<SweepOutcome> {
  * catches what is due later.
  */
 export async function handleTimerMessage(deps: SweepDeps, message: TimerMessage): Promise<TimerOutcome> {
-  return actOnDueTimers(deps, message.nodeClaimId);
+  const outcome = await actOnDueTimers(deps, message.nodeClaimId);
+  if (outcome.deferred.length === 0) return outcome;
+  const claim = await deps.store.getNodeClaim(message.nodeClaimId);
+  if (claim) await runDisruption(deps, [claim], { full: false });
+  return { ...outcome, handled: [...outcome.handled, ...outcome.deferred], deferred: [] };
 }

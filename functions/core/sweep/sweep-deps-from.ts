@@ -1,5 +1,6 @@
 import { readClusterConfig } from '../lifecycle/cluster-config.js';
 import { lifecycleDeps } from '../lifecycle/lifecycle-deps.js';
+import type { Catalog } from '../model/instance-type.js';
 import type { Clock } from '../ports/clock.js';
 import type { CloudProvider } from '../ports/cloud-provider.js';
 import type { ClusterApi } from '../ports/cluster-api.js';
@@ -17,6 +18,10 @@ export interface SweepPorts {
   readonly cloud: CloudProvider;
   readonly events: EventPublisher;
   readonly timers: TimerScheduler;
+  /** Instance types for the replacement capacity drains launch. */
+  readonly catalog: Catalog;
+  /** Wall clock of the leases (the simulated cloud's clock is virtual). */
+  readonly leaseClock?: Clock;
 }
 
 /**
@@ -31,6 +36,8 @@ export function sweepDepsFrom(ports: SweepPorts, settings?: Partial<SweepSetting
     store: ports.store,
     cloud: ports.cloud,
     events: ports.events,
+    catalog: ports.catalog,
+    ...(ports.leaseClock ? { leaseClock: ports.leaseClock } : {}),
     settings,
   };
 }

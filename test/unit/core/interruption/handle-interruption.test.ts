@@ -53,6 +53,23 @@ describe('readInterruptionEvent', () => {
         }),
       ),
     ).toEqual([{ kind: 'scheduled-change', instanceId: 'i-0a', eventId: 'e-1' }]);
+    expect(
+      readInterruptionEvent(
+        envelope('AWS Health Event', {
+          service: 'EC2',
+          eventTypeCategory: 'scheduledChange',
+          startTime: 'Sat, 05 Dec 2026 10:00:00 GMT',
+          affectedEntities: [{ entityValue: 'i-0a' }],
+        }),
+      ),
+    ).toEqual([
+      {
+        kind: 'scheduled-change',
+        instanceId: 'i-0a',
+        eventId: 'e-1',
+        startsAt: Date.UTC(2026, 11, 5, 10),
+      },
+    ]);
     expect(readInterruptionEvent(envelope('Something Else', {}))).toEqual([]);
   });
 
@@ -65,49 +82,74 @@ describe('readInterruptionEvent', () => {
 });
 
 describe('handleInterruption', () => {
-  it('spot interruption: cordons, evicts workload pods, terminates, retires the claim and deletes the node', async () => {
+  it('spot interruption: starts a forceful drain bounded by the 2-minute deadline, marks the offering', async () => {
     const h = harness();
     runningNode(h);
+    const now = h.clock.now();
     const outcome = await handleInterruption(h.interruption, {
       kind: 'spot-interruption',
       instanceId: 'i-0a',
     });
-    expect(outcome).toBe('drained');
+    expect(outcome).toBe('draining');
     const cordon = h.cluster.patches.find((p) => p.patch.taints);
     expect(cordon?.patch.taints).toContainEqual({ key: 'karpenter.sh/disrupted', effect: 'NoSchedule' });
-    expect(h.cluster.evicted.sort()).toEqual(['default/web-1', 'default/web-2']);
-    expect(h.cloud.terminated).toEqual(['i-0a']);
-    expect(h.cluster.deleted).toEqual(['ip-1']);
     const claim = h.store.claims.get('default-abc');
-    expect(claim?.state).toBe('Gone');
-    expect(claim?.failure?.reason).toBe('SpotInterrupted');
+    expect(claim?.state).toBe('Draining');
+    expect(claim?.disruption).toMatchObject({
+      cause: 'interrupted',
+      forceful: true,
+      phase: 'replacing',
+      forceAt: now + 120_000,
+      replaceBy: now + 90_000,
+    });
+    expect(claim?.timers.drainStep).toBe(now);
+    expect(h.timers.scheduled).toContainEqual({ nodeClaimId: 'default-abc', dueAt: now });
+    // Nothing is evicted or terminated by the notice itself: the drain steps do that.
+    expect(h.cluster.evicted).toEqual([]);
+    expect(h.cloud.terminated).toEqual([]);
     expect(h.store.unavailable).toEqual([
       { instanceType: 'c5.large', zone: 'us-west-2a', capacityType: 'spot' },
     ]);
+    expect(h.log.messages()).toContain(
+      'disrupting node(s) via delete, terminating 1 node(s) (0 pods) ip-1/c5.large/spot',
+    );
   });
 
-  it('drains the node of a claim whose registration was not recorded yet', async () => {
+  it('retires at once a claim whose node never registered', async () => {
     const h = harness();
     launchedClaim(h, 'default-abc', 'i-0a');
-    h.cluster.nodes.set('ip-1', kubeletNode('ip-1', 'i-0a'));
-    h.cluster.pods.push(podOn('ip-1', 'web-1'));
     expect(await handleInterruption(h.interruption, { kind: 'spot-interruption', instanceId: 'i-0a' })).toBe(
-      'drained',
+      'cleaned-up',
     );
-    expect(h.cluster.evicted).toEqual(['default/web-1']);
-    expect(h.cluster.deleted).toEqual(['ip-1']);
+    expect(h.cloud.terminated).toEqual(['i-0a']);
     expect(h.store.claims.get('default-abc')?.state).toBe('Gone');
   });
 
-  it('a duplicate warning after the claim is gone does nothing', async () => {
+  it('a duplicate warning while the node drains changes nothing', async () => {
     const h = harness();
     runningNode(h);
     await handleInterruption(h.interruption, { kind: 'spot-interruption', instanceId: 'i-0a' });
-    const terminated = h.cloud.terminated.length;
+    const before = h.store.claims.get('default-abc');
+    h.clock.advance(10_000);
     expect(await handleInterruption(h.interruption, { kind: 'spot-interruption', instanceId: 'i-0a' })).toBe(
-      'ignored',
+      'draining',
     );
-    expect(h.cloud.terminated.length).toBe(terminated);
+    const after = h.store.claims.get('default-abc');
+    expect(after?.disruption).toEqual(before?.disruption);
+    expect(after?.timers).toEqual(before?.timers);
+  });
+
+  it('a scheduled change drains when it starts, not on arrival', async () => {
+    const h = harness();
+    runningNode(h);
+    const startsAt = h.clock.now() + 14 * 24 * 3_600_000;
+    expect(
+      await handleInterruption(h.interruption, { kind: 'scheduled-change', instanceId: 'i-0a', startsAt }),
+    ).toBe('scheduled');
+    const claim = h.store.claims.get('default-abc');
+    expect(claim?.state).toBe('Initialized');
+    expect(claim?.timers.interruption).toBe(startsAt);
+    expect(h.cluster.patches).toEqual([]);
   });
 
   it('terminated: cleans up the claim and node without draining', async () => {

@@ -39,7 +39,7 @@ describe('interruption handler', () => {
       context(),
     );
     expect(result.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual(['m-0', 'm-1']);
-    expect(h.store.claims.get('default-abc')?.state).toBe('Gone');
+    expect(h.store.claims.get('default-abc')?.state).toBe('Draining');
     expect(h.log.lines.find((l) => l.message === 'interruption event failed')?.fields?.error).toMatch(
       /instance-id/,
     );

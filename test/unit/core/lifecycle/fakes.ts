@@ -1,5 +1,5 @@
 /** Small in-memory fakes of the ports for the lifecycle, sweep and interruption tests. */
-import type { Node, Pod } from '../../../../functions/core/model/kube-objects.js';
+import type { Node, Pod, PodDisruptionBudget } from '../../../../functions/core/model/kube-objects.js';
 import type { Taint } from '../../../../functions/core/model/taint.js';
 import { newNodeClaim } from '../../../../functions/core/nodeclaim/create.js';
 import type { NodeClaim, PodRef } from '../../../../functions/core/nodeclaim/nodeclaim.js';
@@ -11,7 +11,7 @@ import type {
 } from '../../../../functions/core/ports/cluster-api.js';
 import type { JoinerEvent } from '../../../../functions/core/ports/event-publisher.js';
 import type { Log } from '../../../../functions/core/ports/log.js';
-import { ConflictError, type OfferingKey } from '../../../../functions/core/ports/state-store.js';
+import { ConflictError, type Lease, type OfferingKey } from '../../../../functions/core/ports/state-store.js';
 
 export class FakeClock {
   constructor(public t = 1_700_000_000_000) {}
@@ -70,6 +70,18 @@ export class FakeStore {
   markOfferingsUnavailable = async (offerings: readonly OfferingKey[]) => {
     this.unavailable.push(...offerings);
   };
+  readonly leases = new Map<string, Lease>();
+  acquireLease = async (name: string, holder: string, now: number, ttlMs: number) => {
+    const held = this.leases.get(name);
+    if (held && held.expiresAt > now && held.holder !== holder) return undefined;
+    const lease = { name, holder, expiresAt: now + ttlMs, token: (held?.token ?? 0) + 1 };
+    this.leases.set(name, lease);
+    return lease;
+  };
+  releaseLease = async (lease: Lease) => {
+    if (this.leases.get(lease.name)?.token === lease.token)
+      this.leases.set(lease.name, { ...lease, expiresAt: 0 });
+  };
 }
 
 export class FakeCluster {
@@ -107,6 +119,8 @@ export class FakeCluster {
     this.evicted.push(`${namespace}/${name}`);
     return 'evicted';
   };
+  readonly pdbs: PodDisruptionBudget[] = [];
+  listPodDisruptionBudgets = async () => this.pdbs;
 }
 
 function merged(

@@ -1,4 +1,5 @@
 /** Wires the fakes into the deps of the lifecycle, sweep and interruption cores. */
+import { bundledCatalog } from '../../../../functions/core/catalog/bundled.js';
 import type { InterruptionDeps } from '../../../../functions/core/interruption/handle-interruption.js';
 import type { LifecycleDeps } from '../../../../functions/core/lifecycle/lifecycle-deps.js';
 import { lifecycleDeps } from '../../../../functions/core/lifecycle/lifecycle-deps.js';
@@ -41,16 +42,20 @@ export function harness(config: { consolidateAfterMs?: number | null } = {}) {
   const lifecycle: LifecycleDeps = lifecycleDeps({ clock, log, cluster, store, timers }, async () => ({
     nodePools: [nodePool],
     nodeClasses: [nodeClass],
+    nodePoolNames: new Set([nodePool.name]),
   }));
-  const sweep: SweepDeps = {
+  // The sweep's deps over the fakes: they implement what the sweep calls on a cluster whose nodes
+  // have no reschedulable pods to move (no provisioning run), which is what these tests build.
+  const sweep = {
     ...lifecycle,
     cluster,
     store,
     cloud,
     events,
+    catalog: bundledCatalog,
     settings: { orphanGraceMs: 120_000 },
-  };
-  const interruption: InterruptionDeps = { clock, log, store, cluster, cloud };
+  } as unknown as SweepDeps;
+  const interruption: InterruptionDeps = { clock, log, store, cluster, cloud, timers };
   return { clock, log, store, cluster, cloud, events, timers, lifecycle, sweep, interruption };
 }
 

@@ -1,0 +1,122 @@
+/**
+ * Starts a drain: the claim goes `Draining` with its disruption record (one conditional write),
+ * the node gets the `karpenter.sh/disrupted:NoSchedule` taint, and the first drain step is due at
+ * once. Starting a drain that is already running changes nothing, except that a forceful cause
+ * takes over a voluntary drain (it may no longer be cancelled).
+ */
+import { DISRUPTED_TAINT, hasTaint, taintsOf } from '../lifecycle/node-labels.js';
+import { updateClaim } from '../lifecycle/update-claim.js';
+import type { DisruptionCause, DisruptionRecord } from '../nodeclaim/disruption-record.js';
+import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
+import { transition, withTimer } from '../nodeclaim/state-machine.js';
+import type { DisruptionDeps } from './disruption-deps.js';
+import { disruptionSettings } from './disruption-deps.js';
+
+/** What starts a drain. */
+export interface DrainStart {
+  readonly cause: DisruptionCause;
+  readonly message: string;
+  readonly forceful: boolean;
+  /** Deadline after which the pods left are deleted and the instance terminated. */
+  readonly forceAt?: number;
+  /** The replacement must be initialized by then (default: now + replaceWithinMs). */
+  readonly replaceBy?: number;
+  /** Pods on the node when the decision was made (for the log line). */
+  readonly pods?: number;
+}
+
+/** What starting a drain needs. */
+export type BeginDrainDeps = Pick<DisruptionDeps, 'clock' | 'log' | 'timers' | 'disruptionSettings'> & {
+  readonly store: Pick<DisruptionDeps['store'], 'getNodeClaim' | 'updateNodeClaim'>;
+  readonly cluster: Pick<DisruptionDeps['cluster'], 'getNode' | 'patchNode' | 'createEvents'>;
+};
+
+const DRAINABLE_STATES = ['Registered', 'Initialized', 'Draining'] as const;
+
+/** Starts (or escalates) the drain of claim `id`. Returns the claim as stored, Draining, or undefined. */
+export async function beginDrain(
+  deps: BeginDrainDeps,
+  id: string,
+  start: DrainStart,
+): Promise<NodeClaim | undefined> {
+  const now = deps.clock.now();
+  let started = false;
+  const stored = await updateClaim(deps.store, id, (c) => {
+    started = false;
+    if (!(DRAINABLE_STATES as readonly string[]).includes(c.state)) return undefined;
+    if (c.state === 'Draining') return escalated(c, start);
+    started = true;
+    const record: DisruptionRecord = {
+      cause: start.cause,
+      message: start.message,
+      forceful: start.forceful,
+      startedAt: now,
+      phase: 'replacing',
+      replaceBy: start.replaceBy ?? now + disruptionSettings(deps).replaceWithinMs,
+      ...(start.forceAt === undefined ? {} : { forceAt: start.forceAt }),
+    };
+    const { blocked: _cleared, ...rest } = transition(c, 'Draining', now, { disruption: record });
+    return withTimer(rest, 'drainStep', now);
+  });
+  if (!stored || stored.state !== 'Draining') return undefined;
+  if (stored.nodeName) await taintNode(deps, stored.nodeName);
+  if (started) {
+    logDisruption(deps, stored, start);
+    await deps.cluster.createEvents(
+      stored.nodeName
+        ? [
+            {
+              involvedObject: { kind: 'Node', name: stored.nodeName, apiVersion: 'v1' },
+              type: 'Normal',
+              reason: 'DisruptionTerminating',
+              message: `Disrupting Node: ${start.cause}: ${start.message}`,
+            },
+          ]
+        : [],
+    );
+    await deps.timers.schedule(stored.id, now);
+  }
+  return stored;
+}
+
+/** A running voluntary drain taken over by a forceful cause; undefined when nothing changes. */
+function escalated(claim: NodeClaim, start: DrainStart): NodeClaim | undefined {
+  const current = claim.disruption;
+  if (!current || current.forceful || !start.forceful) return undefined;
+  const forceAt =
+    current.forceAt === undefined || start.forceAt === undefined
+      ? (current.forceAt ?? start.forceAt)
+      : Math.min(current.forceAt, start.forceAt);
+  const disruption: DisruptionRecord = {
+    ...current,
+    cause: start.cause,
+    message: start.message,
+    forceful: true,
+    ...(forceAt === undefined ? {} : { forceAt }),
+    ...(start.replaceBy === undefined ? {} : { replaceBy: Math.min(current.replaceBy, start.replaceBy) }),
+  };
+  return { ...claim, disruption };
+}
+
+/** Adds the disrupted taint to the node if it lacks it. */
+export async function taintNode(deps: Pick<BeginDrainDeps, 'cluster'>, nodeName: string): Promise<void> {
+  const node = await deps.cluster.getNode(nodeName);
+  if (!node) return;
+  const taints = taintsOf(node);
+  if (!hasTaint(taints, DISRUPTED_TAINT))
+    await deps.cluster.patchNode(nodeName, { taints: [...taints, DISRUPTED_TAINT] });
+}
+
+/** Karpenter's line: `disrupting node(s) via delete, terminating 1 node(s) (3 pods) name/type/capacity`. */
+function logDisruption(deps: Pick<BeginDrainDeps, 'log'>, claim: NodeClaim, start: DrainStart): void {
+  const i = claim.instance;
+  const what = [claim.nodeName ?? claim.id, i?.instanceType, i?.capacityType].filter(Boolean).join('/');
+  deps.log.info(`disrupting node(s) via delete, terminating 1 node(s) (${start.pods ?? 0} pods) ${what}`, {
+    reason: start.cause,
+    detail: start.message,
+    nodeclaim: claim.id,
+    nodepool: claim.nodePool,
+    forceful: start.forceful,
+    ...(start.forceAt === undefined ? {} : { 'force-at': new Date(start.forceAt).toISOString() }),
+  });
+}

@@ -1,0 +1,156 @@
+/**
+ * One disruption round's decisions, Karpenter's methods in order: NodePool deleted and expired
+ * nodes (forceful: not budgeted, not blocked by do-not-disrupt) → drifted → empty (voluntary:
+ * within the NodePool's budgets for the reason, not blocked). Pure: the caller reads the view,
+ * computes drift and acts on the result.
+ */
+import { isNodeReady } from '../lifecycle/node-labels.js';
+import type { Node, Pod } from '../model/kube-objects.js';
+import type { NodePool } from '../model/node-pool.js';
+import type { DisruptionCause } from '../nodeclaim/disruption-record.js';
+import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
+import { allowedDisruptions, type BudgetReason } from './budgets.js';
+import type { DisruptionView } from './disruption-view.js';
+import { emptinessEnabled } from './emptiness.js';
+import { expiryOf } from './expiration.js';
+import { isEmptyNode } from './pod-policy.js';
+import { voluntaryBlocker } from './voluntary-blockers.js';
+
+/** A node to drain now. */
+export interface Decision {
+  readonly claim: NodeClaim;
+  readonly node: Node;
+  readonly pods: readonly Pod[];
+  readonly cause: DisruptionCause;
+  readonly message: string;
+  readonly forceful: boolean;
+}
+
+/** A node a due timer or a finding wanted to disrupt, but that may not be disrupted now. */
+export interface Blocked {
+  readonly claim: NodeClaim;
+  readonly node: Node;
+  readonly cause: DisruptionCause;
+  readonly message: string;
+  readonly pod?: Pod;
+}
+
+/** What a round decided. */
+export interface RoundDecisions {
+  readonly decisions: Decision[];
+  readonly blocked: Blocked[];
+  /** Claims whose due emptiness timer found pods on the node again: the timer goes. */
+  readonly notEmpty: NodeClaim[];
+}
+
+/** What a round decides from. */
+export interface RoundInput {
+  readonly view: DisruptionView;
+  /** Drift found per claim id. */
+  readonly drift: ReadonlyMap<string, { readonly message: string }>;
+  /** Claims whose emptiness timer is due. */
+  readonly dueEmptiness: ReadonlySet<string>;
+  /** A node is no candidate until it has been initialized this long (pods nominated to it bind). */
+  readonly settleMs: number;
+}
+
+const BUDGET_REASON: Partial<Record<DisruptionCause, BudgetReason>> = { empty: 'Empty', drifted: 'Drifted' };
+
+/** Per NodePool: managed initialized nodes, and those disrupting (draining or not Ready). */
+function poolCounts(view: DisruptionView): Map<string, { nodes: number; disrupting: number }> {
+  const counts = new Map<string, { nodes: number; disrupting: number }>();
+  for (const claim of view.claims) {
+    if (claim.state !== 'Initialized' && claim.state !== 'Draining') continue;
+    const node = view.nodeOf(claim);
+    if (!node) continue;
+    const c = counts.get(claim.nodePool) ?? { nodes: 0, disrupting: 0 };
+    c.nodes++;
+    if (claim.state === 'Draining' || !isNodeReady(node)) c.disrupting++;
+    counts.set(claim.nodePool, c);
+  }
+  return counts;
+}
+
+/** Decides the round (see the file comment). */
+export function decideRound(input: RoundInput): RoundDecisions {
+  const { view } = input;
+  const counts = poolCounts(view);
+  const out: RoundDecisions = { decisions: [], blocked: [], notEmpty: [] };
+  const candidates = view.claims
+    .filter((c) => c.state === 'Initialized')
+    .map((claim) => ({ claim, node: view.nodeOf(claim) }))
+    .filter((c): c is { claim: NodeClaim; node: Node } => c.node !== undefined)
+    .sort((a, b) => (a.claim.timestamps.Pending ?? 0) - (b.claim.timestamps.Pending ?? 0));
+  const take = (claim: NodeClaim, node: Node, cause: DisruptionCause, message: string, forceful: boolean) => {
+    out.decisions.push({ claim, node, pods: view.podsOn(node.metadata.name), cause, message, forceful });
+    const c = counts.get(claim.nodePool);
+    if (c) c.disrupting++;
+  };
+  const decided = new Set<string>();
+  for (const { claim, node } of candidates) {
+    const forced = forcefulCause(claim, view);
+    if (!forced) continue;
+    take(claim, node, forced.cause, forced.message, true);
+    decided.add(claim.id);
+  }
+  const voluntary: { claim: NodeClaim; node: Node; cause: DisruptionCause; message: string }[] = [];
+  for (const { claim, node } of candidates) {
+    if (decided.has(claim.id)) continue;
+    const drift = input.drift.get(claim.id);
+    if (drift) {
+      voluntary.push({ claim, node, cause: 'drifted', message: drift.message });
+      continue;
+    }
+    if (!input.dueEmptiness.has(claim.id)) continue;
+    const pool = view.poolOf(claim);
+    if (!pool || !emptinessEnabled(pool) || !isEmptyNode(view.podsOn(node.metadata.name))) {
+      out.notEmpty.push(claim);
+      continue;
+    }
+    voluntary.push({ claim, node, cause: 'empty', message: 'node is empty' });
+  }
+  for (const v of voluntary) {
+    const blocker = blockerOf(v.claim, v.node, v.cause, input, counts);
+    if (blocker) out.blocked.push({ ...v, message: blocker.message, pod: blocker.pod });
+    else take(v.claim, v.node, v.cause, v.message, false);
+  }
+  return out;
+}
+
+function forcefulCause(
+  claim: NodeClaim,
+  view: DisruptionView,
+): { cause: DisruptionCause; message: string } | undefined {
+  if (!view.config.nodePoolNames.has(claim.nodePool)) {
+    return { cause: 'deleted nodepool', message: `NodePool ${claim.nodePool} was deleted` };
+  }
+  const interruption = claim.timers.interruption;
+  if (interruption !== undefined && interruption <= view.now) {
+    return { cause: 'interrupted', message: 'an AWS Health scheduled change starts' };
+  }
+  const expiry = expiryOf(claim, view.poolOf(claim));
+  if (expiry !== undefined && expiry <= view.now) {
+    return { cause: 'expired', message: `nodeclaim expired at ${new Date(expiry).toISOString()}` };
+  }
+  return undefined;
+}
+
+function blockerOf(
+  claim: NodeClaim,
+  node: Node,
+  cause: DisruptionCause,
+  input: RoundInput,
+  counts: Map<string, { nodes: number; disrupting: number }>,
+): { message: string; pod?: Pod } | undefined {
+  const { view } = input;
+  const initialized = claim.timestamps.Initialized ?? 0;
+  if (view.now - initialized < input.settleMs) return { message: 'node was initialized moments ago' };
+  const found = voluntaryBlocker(node, view.podsOn(node.metadata.name), view.pdbs);
+  if (found) return found;
+  const pool = view.poolOf(claim) as NodePool;
+  const reason = BUDGET_REASON[cause] as BudgetReason;
+  const c = counts.get(claim.nodePool) ?? { nodes: 0, disrupting: 0 };
+  if (allowedDisruptions(pool.disruption.budgets, reason, c, view.now) < 1)
+    return { message: 'no allowed disruptions due to budget' };
+  return undefined;
+}

@@ -1,0 +1,60 @@
+/** What the disruption engine needs, and its tuning. */
+import type { ClusterConfig } from '../lifecycle/cluster-config.js';
+import type { Catalog } from '../model/instance-type.js';
+import type { Clock } from '../ports/clock.js';
+import type { CloudProvider } from '../ports/cloud-provider.js';
+import type { ClusterApi } from '../ports/cluster-api.js';
+import type { TimerScheduler } from '../ports/event-publisher.js';
+import type { Log } from '../ports/log.js';
+import type { StateStore } from '../ports/state-store.js';
+
+/** Tuning of the disruption engine; every field has a default. */
+export interface DisruptionSettings {
+  /** Pause between two drain steps (re-check replacements, retry evictions a PDB refused). */
+  readonly drainStepMs: number;
+  /** How long a drain waits for its replacement capacity to be initialized. */
+  readonly replaceWithinMs: number;
+  /** When a due disruption timer cannot act (budget, do-not-disrupt, PDB): retry after this. */
+  readonly blockedRetryMs: number;
+  /** Time a spot instance has between its interruption warning and its termination. */
+  readonly spotDeadlineMs: number;
+  /** How long before the spot deadline evictions start even without replacement. */
+  readonly spotEvictionLeadMs: number;
+  /** How long the disruption lease (one decision round at a time) lasts at most. */
+  readonly leaseTtlMs: number;
+  /** How long a drain step waits for the provisioning lease before trying again at the next step. */
+  readonly provisioningLeaseWaitMs: number;
+}
+
+/** Defaults: steps every 5 s, replacements within 15 min, spot: 2 min with evictions from 90 s. */
+export const DEFAULT_DISRUPTION_SETTINGS: DisruptionSettings = {
+  drainStepMs: 5_000,
+  replaceWithinMs: 15 * 60_000,
+  blockedRetryMs: 60_000,
+  spotDeadlineMs: 120_000,
+  spotEvictionLeadMs: 30_000,
+  leaseTtlMs: 60_000,
+  provisioningLeaseWaitMs: 2_000,
+};
+
+/** The ports and configuration the disruption engine works with. */
+export interface DisruptionDeps {
+  readonly clock: Clock;
+  readonly log: Log;
+  readonly cluster: ClusterApi;
+  readonly store: StateStore;
+  readonly cloud: CloudProvider;
+  readonly timers: TimerScheduler;
+  /** The cluster's NodePools and NodeClasses (read once per invocation). */
+  readonly config: () => Promise<ClusterConfig>;
+  /** Instance types for the replacement capacity the drain launches. */
+  readonly catalog: Catalog;
+  /** Clock of the provisioning and disruption leases (wall time; see ProvisionDeps.leaseClock). */
+  readonly leaseClock?: Clock;
+  readonly disruptionSettings?: Partial<DisruptionSettings>;
+}
+
+/** The settings of `deps` with defaults filled in. */
+export function disruptionSettings(deps: Pick<DisruptionDeps, 'disruptionSettings'>): DisruptionSettings {
+  return { ...DEFAULT_DISRUPTION_SETTINGS, ...deps.disruptionSettings };
+}

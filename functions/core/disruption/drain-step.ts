@@ -1,0 +1,141 @@
+/**
+ * One step of a drain (state `Draining`), driven by the claim's `drainStep` timer. Each step is
+ * short and re-reads everything, so a step that a crash cut short is simply taken again:
+ * 1. `replacing`: the pods that must move get replacement capacity (launched, then initialized);
+ *    a voluntary drain whose replacement does not come is cancelled, a forceful one evicts anyway
+ *    once `replaceBy` has passed.
+ * 2. `evicting`: eviction waves through the Eviction API (see evictions.ts), re-tried every step.
+ * 3. Nothing drainable left, or `forceAt` passed: the instance is terminated, the Node deleted and
+ *    the claim retired (Terminating → Gone).
+ */
+import { DISRUPTED_TAINT, instanceIdOf, taintsOf } from '../lifecycle/node-labels.js';
+import { retireClaim } from '../lifecycle/retire-claim.js';
+import { updateClaim } from '../lifecycle/update-claim.js';
+import type { Node } from '../model/kube-objects.js';
+import type { DisruptionCause, DisruptionRecord } from '../nodeclaim/disruption-record.js';
+import type { NodeClaim, NodeClaimFailure } from '../nodeclaim/nodeclaim.js';
+import { transition, withTimer } from '../nodeclaim/state-machine.js';
+import { taintNode } from './begin-drain.js';
+import type { DisruptionDeps } from './disruption-deps.js';
+import { disruptionSettings } from './disruption-deps.js';
+import { blockedEvents, evictPass } from './evictions.js';
+import { ensureReplacements } from './replacements.js';
+
+/** What a step did. */
+export type DrainStepOutcome = 'not-draining' | 'replacing' | 'evicting' | 'terminated' | 'cancelled';
+
+/** The failure reason a retired claim records for each cause. */
+const REASONS: Record<DisruptionCause, string> = {
+  empty: 'Empty',
+  expired: 'Expired',
+  drifted: 'Drifted',
+  'deleted nodepool': 'NodePoolDeleted',
+  interrupted: 'Interrupted',
+};
+
+/** Takes the next step of the drain of claim `id` (see the file comment). */
+export async function drainStep(deps: DisruptionDeps, id: string): Promise<DrainStepOutcome> {
+  const claim = await deps.store.getNodeClaim(id);
+  const record = claim?.disruption;
+  if (!claim || claim.state !== 'Draining' || !record) {
+    if (claim?.timers.drainStep !== undefined) await rearm(deps, id, undefined);
+    return 'not-draining';
+  }
+  const now = deps.clock.now();
+  const node = await nodeOf(deps, claim);
+  if (!node || (record.forceAt !== undefined && now >= record.forceAt)) {
+    await finish(deps, claim, record, node);
+    return 'terminated';
+  }
+  await taintNode(deps, node.metadata.name);
+  const pods = await deps.cluster.listPodsOnNode(node.metadata.name);
+  const step = disruptionSettings(deps).drainStepMs;
+  if (record.phase === 'replacing') {
+    const replacement = await ensureReplacements(deps, claim, pods);
+    if (replacement.status === 'waiting' && now < record.replaceBy) {
+      await rearm(deps, id, next(now + step, record));
+      return 'replacing';
+    }
+    if (replacement.status !== 'ready' && !record.forceful) {
+      const why =
+        replacement.status === 'unschedulable'
+          ? `pods cannot be rescheduled: ${replacement.pods.join(', ')}: ${replacement.reason}`
+          : 'replacement capacity was not initialized in time';
+      await cancelDrain(deps, claim, node, why);
+      return 'cancelled';
+    }
+    await updateClaim(deps.store, id, (c) =>
+      c.disruption?.phase === 'replacing'
+        ? { ...c, disruption: { ...c.disruption, phase: 'evicting', evictingSince: now } }
+        : undefined,
+    );
+  }
+  const pdbs = await deps.cluster.listPodDisruptionBudgets();
+  const pass = await evictPass(deps, node, pods, pdbs, now, record.forceAt);
+  if (pass.remaining === 0) {
+    await finish(deps, claim, record, node);
+    return 'terminated';
+  }
+  await rearm(deps, id, next(now + step, record));
+  return 'evicting';
+}
+
+/** The next step's time: a step later, but no later than the deadlines of the record. */
+function next(at: number, record: DisruptionRecord): number {
+  const deadlines = [at, record.forceAt ?? at, record.phase === 'replacing' ? record.replaceBy : at];
+  return Math.max(Math.min(...deadlines), 0);
+}
+
+/** Sets (or with undefined, clears) the drainStep timer and wakes the claim then. */
+async function rearm(deps: DisruptionDeps, id: string, dueAt: number | undefined): Promise<void> {
+  await updateClaim(deps.store, id, (c) =>
+    c.timers.drainStep === dueAt ? undefined : withTimer(c, 'drainStep', dueAt),
+  );
+  if (dueAt !== undefined) await deps.timers.schedule(id, dueAt);
+}
+
+/** The claim's node (by name, or by its instance when the name was not recorded). */
+async function nodeOf(deps: DisruptionDeps, claim: NodeClaim): Promise<Node | undefined> {
+  if (claim.nodeName) return deps.cluster.getNode(claim.nodeName);
+  const instanceId = claim.instance?.instanceId;
+  if (!instanceId) return undefined;
+  return (await deps.cluster.listNodes()).find((n) => instanceIdOf(n.spec?.providerID) === instanceId);
+}
+
+/** Terminates the instance, deletes the Node and retires the claim. */
+async function finish(
+  deps: DisruptionDeps,
+  claim: NodeClaim,
+  record: DisruptionRecord,
+  node: Node | undefined,
+): Promise<void> {
+  const failure: NodeClaimFailure = { reason: REASONS[record.cause], message: record.message };
+  await retireClaim(deps, claim.id, failure, { warn: false, from: ['Draining'] });
+  deps.log.info('terminated node', {
+    node: node?.metadata.name ?? claim.nodeName,
+    nodeclaim: claim.id,
+    nodepool: claim.nodePool,
+    reason: record.cause,
+    'drain-seconds': Math.round((deps.clock.now() - record.startedAt) / 1000),
+  });
+}
+
+/** Returns a voluntary drain's node to service: taint removed, claim Initialized again. */
+async function cancelDrain(deps: DisruptionDeps, claim: NodeClaim, node: Node, why: string): Promise<void> {
+  const now = deps.clock.now();
+  await updateClaim(deps.store, claim.id, (c) =>
+    c.state === 'Draining'
+      ? { ...transition(c, 'Initialized', now), blocked: { reason: why, at: now } }
+      : undefined,
+  );
+  const taints = taintsOf(node);
+  const kept = taints.filter((t) => !(t.key === DISRUPTED_TAINT.key && t.effect === DISRUPTED_TAINT.effect));
+  if (kept.length !== taints.length) await deps.cluster.patchNode(node.metadata.name, { taints: kept });
+  deps.log.warn('cancelled disruption, node stays', {
+    node: node.metadata.name,
+    nodeclaim: claim.id,
+    reason: claim.disruption?.cause,
+    why,
+  });
+  await deps.cluster.createEvents(blockedEvents(node, undefined, why));
+}

@@ -1,0 +1,69 @@
+/**
+ * Replacement capacity first: before a drain evicts anything, the pods that must move (the
+ * reschedulable pods of the node) get room elsewhere. A provisioning run plans them like pending
+ * pods — draining nodes are left out of its existing capacity — and launches what they need under
+ * the provisioning lease, so the drain and the provisioner never launch twice for the same pods.
+ * The drain evicts once none of its pods waits for a nodeclaim that is still on its way.
+ */
+import type { Pod } from '../model/kube-objects.js';
+import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
+import { IN_FLIGHT_STATES } from '../provisioning/in-flight.js';
+import { provision } from '../provisioning/provision.js';
+import { podId } from '../scheduling/pod-class.js';
+import type { DisruptionDeps } from './disruption-deps.js';
+import { disruptionSettings } from './disruption-deps.js';
+import { isReschedulable } from './pod-policy.js';
+
+/** Where the pods that must move stand. */
+export type ReplacementStatus =
+  /** Every pod has room on initialized capacity (or nothing must move). */
+  | { readonly status: 'ready' }
+  /** Pods wait for nodeclaims still launching or starting (or the provisioning lease was busy). */
+  | { readonly status: 'waiting'; readonly pods: number }
+  /** Pods no NodePool can take. */
+  | { readonly status: 'unschedulable'; readonly pods: readonly string[]; readonly reason: string };
+
+/** The pods of a node that need room elsewhere when it goes. */
+export function podsToMove(pods: readonly Pod[]): Pod[] {
+  return pods.filter(isReschedulable);
+}
+
+/**
+ * Makes sure replacement capacity for the pods of `claim`'s node is planned and launched, and
+ * says whether it is there yet (see the file comment).
+ */
+export async function ensureReplacements(
+  deps: DisruptionDeps,
+  claim: NodeClaim,
+  pods: readonly Pod[],
+): Promise<ReplacementStatus> {
+  const moving = podsToMove(pods);
+  if (moving.length === 0) return { status: 'ready' };
+  const result = await provision(
+    { ...deps, leaseClock: deps.leaseClock },
+    {
+      hints: [],
+      options: {
+        holder: `drain-${claim.id}-${deps.clock.now()}`,
+        leaseWaitMs: disruptionSettings(deps).provisioningLeaseWaitMs,
+      },
+    },
+  );
+  if (result.deferred) return { status: 'waiting', pods: moving.length };
+  const uids = new Set(moving.map((p) => p.metadata.uid ?? ''));
+  const inFlight = await deps.store.listNodeClaims(IN_FLIGHT_STATES);
+  const waiting = inFlight.filter((c) => c.pods.some((p) => uids.has(p.uid)));
+  if (waiting.length > 0) {
+    deps.log.debug('waiting for replacement nodeclaim(s)', {
+      nodeclaim: claim.id,
+      replacements: waiting.map((c) => c.id),
+    });
+    return { status: 'waiting', pods: moving.length };
+  }
+  const ids = new Set(moving.map(podId));
+  const stuck = result.unschedulable.filter((u) => ids.has(u.pod));
+  if (stuck.length > 0) {
+    return { status: 'unschedulable', pods: stuck.map((u) => u.pod), reason: stuck[0].reason };
+  }
+  return { status: 'ready' };
+}

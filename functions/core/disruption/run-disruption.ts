@@ -1,0 +1,228 @@
+/**
+ * A disruption round, run by the disruption function: the due drain steps first, then — one round
+ * at a time per cluster, under the disruption lease — the decisions (NodePool deleted, expired,
+ * drifted, empty; see decide.ts), the drains they start, and the emptiness timers brought in line
+ * with the nodes (armed on empty nodes, disarmed where pods are back, re-armed with a reason where
+ * a budget, a do-not-disrupt annotation or a PDB blocks them). Every due timer is acted on or
+ * moved later, so the due index never fills with stale entries.
+ */
+import { randomUUID } from 'node:crypto';
+import { updateClaim } from '../lifecycle/update-claim.js';
+import type { DisruptionCause } from '../nodeclaim/disruption-record.js';
+import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
+import { withTimer } from '../nodeclaim/state-machine.js';
+import { systemClock } from '../ports/clock.js';
+import { beginDrain } from './begin-drain.js';
+import { type Blocked, type Decision, decideRound } from './decide.js';
+import type { DisruptionDeps } from './disruption-deps.js';
+import { disruptionSettings } from './disruption-deps.js';
+import { type DisruptionView, readDisruptionView } from './disruption-view.js';
+import { drainStep } from './drain-step.js';
+import { findDrift } from './drift-findings.js';
+import { emptyFor } from './emptiness.js';
+import { blockedEvents } from './evictions.js';
+import { isEmptyNode } from './pod-policy.js';
+
+/** What a round did. */
+export interface DisruptionOutcome {
+  /** Drain steps taken (due ones and the first step of new drains). */
+  readonly steps: number;
+  /** Nodes whose drain ended with their termination. */
+  readonly terminated: number;
+  readonly started: readonly { readonly nodeClaim: string; readonly cause: DisruptionCause }[];
+  /** Nodes that may not be disrupted now (their timers re-armed). */
+  readonly blocked: number;
+  readonly armed: number;
+  readonly disarmed: number;
+  /** False when another round held the disruption lease (no decisions were made). */
+  readonly decided: boolean;
+}
+
+/** How a round is run. */
+export interface RoundOptions {
+  /** Look for drift and arm emptiness timers on every node (the sweep); otherwise only act on `due`. */
+  readonly full: boolean;
+  /** A node is no voluntary candidate until it has been initialized this long. Default 30 s. */
+  readonly settleMs?: number;
+}
+
+const DECISION_TIMERS = ['emptiness', 'expiration', 'interruption'] as const;
+const LEASE = 'disruption';
+const CONCURRENCY = 8;
+
+/** Runs a round for the `due` claims (see the file comment). One failing claim does not stop the others. */
+export async function runDisruption(
+  deps: DisruptionDeps,
+  due: readonly NodeClaim[],
+  options: RoundOptions,
+): Promise<DisruptionOutcome> {
+  const now = deps.clock.now();
+  const draining = due.filter((c) => c.state === 'Draining' && (c.timers.drainStep ?? Infinity) <= now);
+  const outcome = { steps: 0, terminated: 0, started: [] as { nodeClaim: string; cause: DisruptionCause }[] };
+  await inParallel(
+    draining,
+    async (c) => {
+      const step = await drainStep(deps, c.id);
+      outcome.steps++;
+      if (step === 'terminated') outcome.terminated++;
+    },
+    deps,
+  );
+  const wantsDecision =
+    options.full || due.some((c) => DECISION_TIMERS.some((k) => (c.timers[k] ?? Infinity) <= now));
+  const idle = { ...outcome, blocked: 0, armed: 0, disarmed: 0, decided: false };
+  if (!wantsDecision) return idle;
+  const leaseClock = deps.leaseClock ?? systemClock;
+  const lease = await deps.store.acquireLease(
+    LEASE,
+    randomUUID(),
+    leaseClock.now(),
+    disruptionSettings(deps).leaseTtlMs,
+  );
+  if (!lease) {
+    deps.log.debug('another disruption round holds the lease');
+    return idle;
+  }
+  try {
+    const view = await readDisruptionView(deps);
+    const drift = options.full ? await findDrift(deps, view) : new Map();
+    const dueEmptiness = new Set(
+      view.claims.filter((c) => (c.timers.emptiness ?? Infinity) <= view.now).map((c) => c.id),
+    );
+    const round = decideRound({ view, drift, dueEmptiness, settleMs: options.settleMs ?? 30_000 });
+    for (const decision of round.decisions) {
+      try {
+        const started = await start(deps, view, decision);
+        if (!started) continue;
+        outcome.started.push({ nodeClaim: decision.claim.id, cause: decision.cause });
+        const step = await drainStep(deps, decision.claim.id);
+        outcome.steps++;
+        if (step === 'terminated') outcome.terminated++;
+      } catch (error) {
+        deps.log.error('failed to start disruption', { nodeclaim: decision.claim.id, error: String(error) });
+      }
+    }
+    const decided = new Set(round.decisions.map((d) => d.claim.id));
+    const blocked = await reportBlocked(deps, view, round.blocked);
+    const timers = await alignTimers(deps, view, round.notEmpty, decided, options.full);
+    return { ...outcome, blocked, ...timers, decided: true };
+  } finally {
+    await deps.store.releaseLease(lease);
+  }
+}
+
+async function start(deps: DisruptionDeps, view: DisruptionView, d: Decision): Promise<boolean> {
+  const grace = view.poolOf(d.claim)?.terminationGracePeriodMs;
+  const stored = await beginDrain(deps, d.claim.id, {
+    cause: d.cause,
+    message: d.message,
+    forceful: d.forceful,
+    pods: d.pods.length,
+    ...(grace === undefined ? {} : { forceAt: view.now + grace }),
+  });
+  return stored !== undefined;
+}
+
+/** Blocked nodes: events, and a due emptiness / expiration timer moved later with the reason. */
+async function reportBlocked(
+  deps: DisruptionDeps,
+  view: DisruptionView,
+  blocked: readonly Blocked[],
+): Promise<number> {
+  if (blocked.length === 0) return 0;
+  const retryAt = view.now + disruptionSettings(deps).blockedRetryMs;
+  await inParallel(
+    blocked,
+    async (b) => {
+      await updateClaim(deps.store, b.claim.id, (c) => {
+        if (c.state !== 'Initialized') return undefined;
+        const emptiness = c.timers.emptiness;
+        const moved =
+          emptiness !== undefined && emptiness <= view.now ? withTimer(c, 'emptiness', retryAt) : c;
+        return { ...moved, blocked: { reason: b.message, at: view.now } };
+      });
+      await deps.cluster.createEvents(blockedEvents(b.node, b.pod, b.message));
+    },
+    deps,
+  );
+  const reasons = new Map<string, number>();
+  for (const b of blocked) reasons.set(b.message, (reasons.get(b.message) ?? 0) + 1);
+  deps.log.info('disruption blocked', {
+    nodes: blocked.length,
+    reasons: Object.fromEntries([...reasons].slice(0, 5)),
+  });
+  return blocked.length;
+}
+
+/**
+ * Emptiness timers in line with the nodes: disarmed where pods came back; in a full round, armed
+ * on empty initialized nodes that lack one (a node that never got a pod, pods that completed).
+ * Due expiration timers of claims that are not candidates (still starting) are moved later.
+ */
+async function alignTimers(
+  deps: DisruptionDeps,
+  view: DisruptionView,
+  notEmpty: readonly NodeClaim[],
+  decided: ReadonlySet<string>,
+  full: boolean,
+): Promise<{ armed: number; disarmed: number }> {
+  let armed = 0;
+  let disarmed = 0;
+  const retryAt = view.now + disruptionSettings(deps).blockedRetryMs;
+  const changes: { claim: NodeClaim; kind: 'emptiness' | 'expiration'; dueAt: number | undefined }[] = [];
+  for (const claim of notEmpty) changes.push({ claim, kind: 'emptiness', dueAt: undefined });
+  for (const claim of view.claims) {
+    if (decided.has(claim.id)) continue;
+    const expiration = claim.timers.expiration;
+    if (expiration !== undefined && expiration <= view.now && claim.state !== 'Initialized')
+      changes.push({ claim, kind: 'expiration', dueAt: claim.state === 'Draining' ? undefined : retryAt });
+    if (!full || claim.state !== 'Initialized' || notEmpty.includes(claim)) continue;
+    const node = view.nodeOf(claim);
+    const after = emptyFor(view.poolOf(claim));
+    if (!node || after === undefined) continue;
+    const empty = isEmptyNode(view.podsOn(node.metadata.name));
+    if (empty && claim.timers.emptiness === undefined)
+      changes.push({ claim, kind: 'emptiness', dueAt: view.now + after });
+    else if (!empty && claim.timers.emptiness !== undefined)
+      changes.push({ claim, kind: 'emptiness', dueAt: undefined });
+  }
+  await inParallel(
+    changes,
+    async ({ claim, kind, dueAt }) => {
+      const stored = await updateClaim(deps.store, claim.id, (c) =>
+        c.state !== claim.state || c.timers[kind] === dueAt ? undefined : withTimer(c, kind, dueAt),
+      );
+      if (kind !== 'emptiness' || !stored) return;
+      if (dueAt === undefined) disarmed++;
+      else {
+        armed++;
+        await deps.timers.schedule(claim.id, dueAt);
+      }
+    },
+    deps,
+  );
+  if (armed + disarmed > 0) deps.log.debug('emptiness timers aligned', { armed, disarmed });
+  return { armed, disarmed };
+}
+
+/** Runs `fn` over `items`, a few at a time; a failure is logged and does not stop the others. */
+async function inParallel<T extends { id?: string; claim?: { id: string } }>(
+  items: readonly T[],
+  fn: (item: T) => Promise<void>,
+  deps: Pick<DisruptionDeps, 'log'>,
+): Promise<void> {
+  for (let i = 0; i < items.length; i += CONCURRENCY) {
+    await Promise.all(
+      items.slice(i, i + CONCURRENCY).map(async (item) => {
+        try {
+          await fn(item);
+        } catch (error) {
+          deps.log.error('disruption step failed', {
+            nodeclaim: item.id ?? item.claim?.id,
+            error: String(error),
+          });
+        }
+      }),
+    );
+  }
+}

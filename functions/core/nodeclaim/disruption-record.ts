@@ -1,0 +1,41 @@
+/**
+ * What a nodeclaim records about its disruption: why it is leaving, how far the drain got, and
+ * the deadlines that bound it. It lives on the claim item, so a drain that a crash interrupted
+ * resumes from it at the next step.
+ */
+
+/** Why a node leaves, in Karpenter's words (`disrupting node(s) via delete ... reason`). */
+export type DisruptionCause = 'empty' | 'expired' | 'drifted' | 'deleted nodepool' | 'interrupted';
+
+/** The drain's phases: replacement capacity first, then evictions. */
+export type DrainPhase = 'replacing' | 'evicting';
+
+/** A disruption in progress (state `Draining`). */
+export interface DisruptionRecord {
+  readonly cause: DisruptionCause;
+  /** Human detail, e.g. the drift found or the interruption notice. */
+  readonly message: string;
+  /**
+   * Forceful disruptions (expiration, NodePool deletion, interruption) are not budgeted and do not
+   * give up: past `replaceBy` they evict without replacement. Voluntary ones (emptiness, drift) are
+   * cancelled when their replacement does not come.
+   */
+  readonly forceful: boolean;
+  readonly startedAt: number;
+  readonly phase: DrainPhase;
+  /** The replacement capacity must be initialized by then. */
+  readonly replaceBy: number;
+  /**
+   * Once passed, the pods left are deleted and the instance terminated, PDBs and do-not-disrupt
+   * notwithstanding (NodePool `terminationGracePeriod`, the spot interruption deadline).
+   */
+  readonly forceAt?: number;
+  /** When the first eviction wave was sent. */
+  readonly evictingSince?: number;
+}
+
+/** Why a due disruption timer was re-armed instead of acted on (shown in logs and events). */
+export interface DisruptionBlock {
+  readonly reason: string;
+  readonly at: number;
+}
