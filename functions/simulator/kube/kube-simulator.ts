@@ -12,6 +12,7 @@ import { KubeApi } from './api/kube-api.js';
 import { ObjectStore } from './api/object-store.js';
 import { ResourceRegistry } from './api/resource-registry.js';
 import { ControlLoop } from './control-loop.js';
+import { DisruptionLedger, type LostPod, type PdbViolation } from './disruption-ledger.js';
 import { startApiHttpServer } from './http/api-server.js';
 import { kubeconfigYaml } from './kubeconfig.js';
 import { Kubelets } from './kubelet/kubelets.js';
@@ -49,6 +50,13 @@ export interface KubeSimulator {
   idle(): Promise<void>;
   /** Errors of background work (controllers, kubelets), and instances whose user data was unusable. */
   problems(): string[];
+  /**
+   * PodDisruptionBudgets left below their desired healthy pods by a pod deleted, evicted or lost
+   * with its node, in the order they happened (see {@link DisruptionLedger}).
+   */
+  disruptionViolations(): readonly PdbViolation[];
+  /** Workload pods still Running when their node or instance vanished, in the order they were lost. */
+  podsLost(): readonly LostPod[];
   /** Stops the server, the watches and every timer. */
   close(): Promise<void>;
 }
@@ -65,6 +73,7 @@ export async function startKubeSimulator(options: KubeSimulatorOptions): Promise
     await api.create(nsType, undefined, { metadata: { name }, status: { phase: 'Active' } });
   }
   api.setAdmission(validatingWebhookAdmission(api, random));
+  const ledger = new DisruptionLedger(api, clock);
   const tasks = new TaskRunner();
   const scheduler = new KubeScheduler(api, timings.unschedulableRefreshMs);
   const kubelets = new Kubelets(
@@ -103,9 +112,12 @@ export async function startKubeSimulator(options: KubeSimulatorOptions): Promise
       ...tasks.errors,
       ...kubelets.failures.map((f) => `instance ${f.instanceId}: ${f.reason}`),
     ],
+    disruptionViolations: () => [...ledger.violations],
+    podsLost: () => [...ledger.lost],
     close: async () => {
       closed = true;
       loop.stop();
+      ledger.stop();
       await tasks.close();
       await http.close();
     },

@@ -7,6 +7,7 @@
 import type { SeededRandom, VirtualClock } from '../../clock.js';
 import type { AdmissionAttributes, AdmissionHook, AdmissionOperation } from './admission-types.js';
 import { alreadyExists, badRequest, conflict, invalid, notFound } from './api-error.js';
+import type { PodChangeCause } from './change-cause.js';
 import { type ListOptions, type ListPage, paginate, selectorFilter } from './list-options.js';
 import { defaultMetadata, defaultPod, timestamp } from './object-defaults.js';
 import type { KubeObject, ObjectStore } from './object-store.js';
@@ -23,6 +24,8 @@ import {
 export interface WriteOptions {
   readonly dryRun?: boolean;
   readonly user?: string;
+  /** Why a pod changes (set by the simulator's own writers, never by HTTP requests); see {@link KubeApi.changeCause}. */
+  readonly cause?: PodChangeCause;
 }
 
 /** Options of a delete (DeleteOptions). */
@@ -38,6 +41,7 @@ export class KubeApi {
   private admission: AdmissionHook = async () => {};
   /** Called when a pod with a node gets a deletionTimestamp: the kubelet finishes the deletion. */
   gracefulPodDeletion?: (pod: KubeObject) => boolean;
+  private cause?: PodChangeCause;
 
   constructor(
     readonly registry: ResourceRegistry,
@@ -139,14 +143,14 @@ export class KubeApi {
     opts: WriteOptions = {},
   ): Promise<KubeObject> {
     const old = this.get(type, namespace, name);
-    const rv = body.metadata?.resourceVersion;
-    if (rv && rv !== old.metadata.resourceVersion) throw conflict(type.plural, type.group, name);
     if (body.metadata?.name && body.metadata.name !== name) {
       throw badRequest(
         `the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`,
       );
     }
-    return this.write(type, old, this.merged(type, old, body, subresource), subresource, opts);
+    const rv = body.metadata?.resourceVersion;
+    if (rv && rv !== old.metadata.resourceVersion) throw conflict(type.plural, type.group, name);
+    return this.write(type, old, (base) => this.merged(type, base, body, subresource), subresource, opts);
   }
 
   /** Patches an object or its `status` subresource. */
@@ -165,48 +169,90 @@ export class KubeApi {
     const patched = applyPatch(patchType, old, patch) as KubeObject;
     const rv = patched.metadata?.resourceVersion;
     if (rv && rv !== old.metadata.resourceVersion) throw conflict(type.plural, type.group, name);
-    return this.write(type, old, this.merged(type, old, patched, subresource), subresource, opts);
+    return this.write(
+      type,
+      old,
+      (base) =>
+        this.merged(
+          type,
+          base,
+          base === old ? patched : (applyPatch(patchType, base, patch) as KubeObject),
+          subresource,
+        ),
+      subresource,
+      opts,
+    );
   }
 
-  /** Deletes an object; with finalizers (or a pod on a running node) it only gets a deletionTimestamp. */
+  /**
+   * Why the storage write in progress changes an object: storage listeners run synchronously inside
+   * the write, so they read the cause of the very change they are told about. Undefined for writes
+   * that give none (status updates, creations).
+   */
+  get changeCause(): PodChangeCause | undefined {
+    return this.cause;
+  }
+
+  /**
+   * Deletes an object; with finalizers (or a pod on a running node) it only gets a deletionTimestamp.
+   * The change cause is `opts.cause`, `delete` by default.
+   */
   async delete(
     type: ResourceType,
     namespace: string | undefined,
     name: string,
     opts: DeleteOptions = {},
   ): Promise<KubeObject> {
-    const old = this.get(type, namespace, name);
+    const before = this.get(type, namespace, name);
     const pre = opts.preconditions;
-    if (pre?.uid && pre.uid !== old.metadata.uid)
+    if (pre?.uid && pre.uid !== before.metadata.uid)
       throw conflict(
         type.plural,
         type.group,
         name,
-        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata.uid}`,
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${before.metadata.uid}`,
       );
-    if (pre?.resourceVersion && pre.resourceVersion !== old.metadata.resourceVersion)
+    if (pre?.resourceVersion && pre.resourceVersion !== before.metadata.resourceVersion)
       throw conflict(type.plural, type.group, name);
-    await this.admit('DELETE', type, '', undefined, old, opts);
-    if (opts.dryRun) return old;
+    await this.admit('DELETE', type, '', undefined, before, opts);
+    if (opts.dryRun) return before;
+    const old = this.present(type, structuredClone(this.assertStill(type, before)));
     const finalizers = (old.metadata.finalizers?.length ?? 0) > 0;
     const isPod = type.plural === 'pods' && type.group === '';
     const graceful =
       isPod && opts.gracePeriodSeconds !== 0 && Boolean((old.spec as { nodeName?: string })?.nodeName);
+    const cause = opts.cause ?? 'delete';
     if (old.metadata.deletionTimestamp && (finalizers || (graceful && this.gracefulPodDeletion))) return old;
-    if (!finalizers && !(graceful && this.gracefulPodDeletion)) return this.remove(type, old);
+    if (!finalizers && !(graceful && this.gracefulPodDeletion)) return this.remove(type, old, cause);
     const marked = structuredClone(old);
     marked.metadata.deletionTimestamp = timestamp(this.clock.now());
     marked.metadata.deletionGracePeriodSeconds = opts.gracePeriodSeconds ?? (isPod ? 30 : 0);
-    const stored = this.present(type, this.store.put(storageKey(type), marked));
+    const stored = this.present(
+      type,
+      this.withCause(cause, () => this.store.put(storageKey(type), marked)),
+    );
     if (finalizers || this.gracefulPodDeletion?.(stored)) return stored;
-    return this.remove(type, stored);
+    return this.remove(type, stored, cause);
   }
 
   /** Removes an object from storage without admission (finalization, garbage collection). */
-  remove(type: ResourceType, obj: KubeObject): KubeObject {
-    const gone = this.store.remove(storageKey(type), obj.metadata.namespace, obj.metadata.name);
+  remove(type: ResourceType, obj: KubeObject, cause?: PodChangeCause): KubeObject {
+    const gone = this.withCause(cause, () =>
+      this.store.remove(storageKey(type), obj.metadata.namespace, obj.metadata.name),
+    );
     if (type.plural === 'customresourcedefinitions') this.registry.unregisterCrd(obj as unknown as CrdLike);
     return this.present(type, gone ?? obj);
+  }
+
+  /** Runs a synchronous storage write with `cause` as its {@link changeCause}. */
+  private withCause<T>(cause: PodChangeCause | undefined, write: () => T): T {
+    const previous = this.cause;
+    this.cause = cause;
+    try {
+      return write();
+    } finally {
+      this.cause = previous;
+    }
   }
 
   /** Runs the admission chain (exposed for subresources such as binding and eviction). */
@@ -235,23 +281,34 @@ export class KubeApi {
     });
   }
 
+  /**
+   * Admits and stores the object `build` makes of the stored one. When another write landed while
+   * this one was being admitted, `build` runs again on the newer object (as the real server's
+   * guaranteed update does), so a status update does not undo a concurrent spec change, nor a
+   * patch the fields it does not touch; the resourceVersion precondition was checked when the
+   * request came. An object deleted meanwhile gives 404 (it is not brought back).
+   */
   private async write(
     type: ResourceType,
     old: KubeObject,
-    next: KubeObject,
+    build: (base: KubeObject) => KubeObject,
     subresource: string,
     opts: WriteOptions,
   ): Promise<KubeObject> {
+    let next = build(old);
     await this.admit('UPDATE', type, subresource, next, old, opts);
     if (opts.dryRun) return next;
+    const latest = this.assertStill(type, old);
+    if (latest.metadata.resourceVersion !== old.metadata.resourceVersion)
+      next = build(structuredClone(latest));
     if (
       next.metadata.deletionTimestamp &&
       (next.metadata.finalizers?.length ?? 0) === 0 &&
       !(type.plural === 'pods' && type.group === '')
     ) {
-      return this.remove(type, next);
+      return this.remove(type, next, opts.cause);
     }
-    const stored = this.store.put(storageKey(type), next);
+    const stored = this.withCause(opts.cause, () => this.store.put(storageKey(type), next));
     if (type.plural === 'customresourcedefinitions') this.registry.registerCrd(stored as unknown as CrdLike);
     return this.present(type, stored);
   }
@@ -280,6 +337,14 @@ export class KubeApi {
     const specChanged = JSON.stringify(next.spec) !== JSON.stringify(old.spec);
     next.metadata.generation = Number(old.metadata.generation ?? 1) + (specChanged ? 1 : 0);
     return next;
+  }
+
+  /** The stored object now; 404 when it went (or a namesake replaced it) while its write was admitted. */
+  private assertStill(type: ResourceType, old: KubeObject): KubeObject {
+    const now = this.store.peek(storageKey(type), old.metadata.namespace, old.metadata.name);
+    if (!now || now.metadata.uid !== old.metadata.uid)
+      throw notFound(type.plural, type.group, old.metadata.name);
+    return now;
   }
 
   private ns(type: ResourceType, namespace: string | undefined): string | undefined {

@@ -125,6 +125,7 @@ export async function evictPod(
     await api.delete(podType, namespace, name, {
       ...opts,
       gracePeriodSeconds: deleteOptions.gracePeriodSeconds,
+      cause: 'evict',
     });
   return successStatus();
 }

@@ -53,7 +53,7 @@ export async function reconcileDaemonSets(api: KubeApi): Promise<void> {
         await api.create(podType, ds.metadata.namespace, daemonPod(ds, node.metadata.name), { user: USER });
       if (!wanted)
         for (const p of mine)
-          await api.delete(podType, p.metadata.namespace, p.metadata.name, { user: USER });
+          await api.delete(podType, p.metadata.namespace, p.metadata.name, { user: USER, cause: 'owner' });
     }
     const scheduled = nodes.filter((n) => daemonSetWantsNode(ds, n)).length;
     const status = {

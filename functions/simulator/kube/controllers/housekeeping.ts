@@ -29,10 +29,11 @@ export async function collectGarbage(api: KubeApi): Promise<void> {
     );
   for (const pod of api.view(podType)) {
     const nodeName = (pod as unknown as Pod).spec.nodeName;
-    if ((nodeName && !nodes.has(nodeName)) || orphaned(pod)) api.remove(podType, pod);
+    if (nodeName && !nodes.has(nodeName)) api.remove(podType, pod, 'node-gone');
+    else if (orphaned(pod)) api.remove(podType, pod, 'owner');
   }
   const rsType = api.typeOf('apps/v1', 'ReplicaSet');
-  for (const rs of api.view(rsType)) if (orphaned(rs)) api.remove(rsType, rs);
+  for (const rs of api.view(rsType)) if (orphaned(rs)) api.remove(rsType, rs, 'owner');
 }
 
 /** Writes each PDB's status (expected, healthy, desired, disruptions allowed) when it changed. */

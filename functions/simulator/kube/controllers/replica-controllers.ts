@@ -150,7 +150,8 @@ async function reconcileReplicaSet(api: KubeApi, rs: Workload): Promise<void> {
         String(b.metadata.creationTimestamp).localeCompare(String(a.metadata.creationTimestamp)),
     )
     .slice(0, Math.max(0, active.length - want));
-  for (const p of surplus) await api.delete(podType, p.metadata.namespace, p.metadata.name, { user: USER });
+  for (const p of surplus)
+    await api.delete(podType, p.metadata.namespace, p.metadata.name, { user: USER, cause: 'owner' });
   const status = {
     replicas: Math.min(active.length, Math.max(want, active.length - surplus.length)),
     readyReplicas: active.filter(isReady).length,

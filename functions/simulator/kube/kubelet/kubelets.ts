@@ -8,8 +8,10 @@ import type { Catalog } from '../../../core/model/instance-type.js';
 import type { Node, Pod } from '../../../core/model/kube-objects.js';
 import type { SeededRandom, VirtualClock } from '../../clock.js';
 import type { InstanceObserver, SimInstance } from '../../instance.js';
+import { ApiError } from '../api/api-error.js';
 import type { KubeApi } from '../api/kube-api.js';
 import type { KubeObject, StoreEvent } from '../api/object-store.js';
+import { markPodsNotReady } from '../controllers/node-lifecycle.js';
 import type { TaskRunner } from '../task-runner.js';
 import { draw, type KubeTimings } from '../timings.js';
 import { buildNode, NOT_READY_TAINT } from './node-object.js';
@@ -61,19 +63,26 @@ export class Kubelets implements InstanceObserver {
         reason: 'NodeStatusUnknown',
         message: 'Kubelet stopped posting node status.',
       });
-      await this.api.replace(
-        this.nodeType(),
-        undefined,
-        name,
-        { ...(node as unknown as KubeObject), status: { ...node.status, conditions } },
-        'status',
-        { user: KUBELET_USER },
+      const status = { ...node.status, conditions };
+      const written = await ifPresent(() =>
+        this.api.replace(
+          this.nodeType(),
+          undefined,
+          name,
+          { ...(node as unknown as KubeObject), status },
+          'status',
+          { user: KUBELET_USER },
+        ),
       );
+      if (!written) return;
+      await markPodsNotReady(this.api, name);
       this.after(this.timings.nodeRemoved, `remove node ${name}`, async () => {
         if (this.node(name))
-          await this.api.delete(this.nodeType(), undefined, name, {
-            user: 'system:serviceaccount:kube-system:node-controller',
-          });
+          await ifPresent(() =>
+            this.api.delete(this.nodeType(), undefined, name, {
+              user: 'system:serviceaccount:kube-system:node-controller',
+            }),
+          );
       });
     });
   }
@@ -90,9 +99,9 @@ export class Kubelets implements InstanceObserver {
       return;
     }
     await this.api.create(this.nodeType(), undefined, node, { user: KUBELET_USER });
-    this.after(this.timings.nodeReady, `node ${node.metadata.name} Ready`, () =>
-      this.markReady(node.metadata.name),
-    );
+    this.after(this.timings.nodeReady, `node ${node.metadata.name} Ready`, async () => {
+      await ifPresent(() => this.markReady(node.metadata.name));
+    });
   }
 
   private async markReady(name: string): Promise<void> {
@@ -148,11 +157,11 @@ export class Kubelets implements InstanceObserver {
     const key = { ns: pod.metadata.namespace ?? 'default', name: pod.metadata.name };
     const multus = isMultusPod(pod);
     this.after(this.timings.podRunning, `start pod ${key.ns}/${key.name}`, async () => {
-      await this.writePodStatus(key, uid, !multus);
+      await ifPresent(() => this.writePodStatus(key, uid, !multus));
       if (multus)
-        this.after(this.timings.multusReady, `multus ready ${key.name}`, () =>
-          this.writePodStatus(key, uid, true),
-        );
+        this.after(this.timings.multusReady, `multus ready ${key.name}`, async () => {
+          await ifPresent(() => this.writePodStatus(key, uid, true));
+        });
     });
   }
 
@@ -219,6 +228,16 @@ export class Kubelets implements InstanceObserver {
 
   private podType() {
     return this.api.typeOf('v1', 'Pod');
+  }
+}
+
+/** Runs a write of an object someone else may delete meanwhile (joiner deletes Nodes): a 404 is undefined. */
+async function ifPresent<T>(write: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 404) return undefined;
+    throw error;
   }
 }
 
