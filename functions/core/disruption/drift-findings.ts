@@ -36,19 +36,24 @@ export async function findDrift(
     const node = view.nodeOf(claim);
     if (!pool || !nodeClass || !node) continue;
     const instance = claim.instance ? instances.get(claim.instance.instanceId) : undefined;
-    const drift = driftOf({
-      claim,
-      nodeLabels: node.metadata.labels ?? {},
-      nodePool: pool,
-      nodeClass,
-      instance: instance && {
-        imageId: instance.imageId,
-        subnetId: instance.subnetId,
-        securityGroupIds: instance.securityGroupIds,
-      },
-      resolved: instance ? await resolve(nodeClass) : undefined,
-    });
-    if (drift) found.set(claim.id, { message: `${drift.reason}: ${drift.message}` });
+    const resolvedNow = instance ? await resolve(nodeClass) : undefined;
+    try {
+      const drift = driftOf({
+        claim,
+        nodeLabels: node.metadata.labels ?? {},
+        nodePool: pool,
+        nodeClass,
+        instance: instance && {
+          imageId: instance.imageId,
+          subnetId: instance.subnetId,
+          securityGroupIds: instance.securityGroupIds,
+        },
+        resolved: resolvedNow,
+      });
+      if (drift) found.set(claim.id, { message: `${drift.reason}: ${drift.message}` });
+    } catch (error) {
+      deps.log.error('could not check drift', { nodeclaim: claim.id, error: String(error) });
+    }
   }
   return found;
 }

@@ -4,7 +4,7 @@ import type { InterruptionDeps } from '../../../../functions/core/interruption/h
 import type { LifecycleDeps } from '../../../../functions/core/lifecycle/lifecycle-deps.js';
 import { lifecycleDeps } from '../../../../functions/core/lifecycle/lifecycle-deps.js';
 import type { NodeClass } from '../../../../functions/core/model/node-class.js';
-import type { NodePool } from '../../../../functions/core/model/node-pool.js';
+import type { DisruptionBudget, NodePool } from '../../../../functions/core/model/node-pool.js';
 import type { NodeClaim } from '../../../../functions/core/nodeclaim/nodeclaim.js';
 import { transition } from '../../../../functions/core/nodeclaim/state-machine.js';
 import type { SweepDeps } from '../../../../functions/core/sweep/sweep-deps.js';
@@ -16,13 +16,22 @@ import {
   FakePublisher,
   FakeStore,
   FakeTimers,
+  kubeletNode,
+  markReady,
   pendingClaim,
+  podOn,
 } from './fakes.js';
 
 export const MULTUS_TAINT = { key: 'multus/not-ready', value: 'true', effect: 'NoSchedule' } as const;
 
 /** The fakes and the deps built from them. */
-export function harness(config: { consolidateAfterMs?: number | null } = {}) {
+export function harness(
+  config: {
+    consolidateAfterMs?: number | null;
+    budgets?: readonly DisruptionBudget[];
+    terminationGracePeriodMs?: number;
+  } = {},
+) {
   const clock = new FakeClock();
   const log = new FakeLog();
   const store = new FakeStore();
@@ -33,11 +42,17 @@ export function harness(config: { consolidateAfterMs?: number | null } = {}) {
   const nodeClass = { name: 'default', multusReadyTaint: MULTUS_TAINT } as unknown as NodeClass;
   const nodePool = {
     name: 'default',
+    requirements: [],
+    labels: {},
+    taints: [],
+    startupTaints: [],
     disruption: {
       consolidationPolicy: 'WhenEmpty',
       consolidateAfterMs: config.consolidateAfterMs === undefined ? 30_000 : config.consolidateAfterMs,
-      budgets: [],
+      budgets: config.budgets ?? [],
     },
+    expireAfterMs: null,
+    terminationGracePeriodMs: config.terminationGracePeriodMs,
   } as unknown as NodePool;
   const lifecycle: LifecycleDeps = lifecycleDeps({ clock, log, cluster, store, timers }, async () => ({
     nodePools: [nodePool],
@@ -76,4 +91,29 @@ export function launchedClaim(h: ReturnType<typeof harness>, id: string, instanc
     tags: {},
   });
   return h.store.put(launched);
+}
+
+/** Stores an Initialized claim with a Ready node `nodeName` running `pods` (by name) and returns the claim. */
+export function runningClaim(
+  h: ReturnType<typeof harness>,
+  id: string,
+  nodeName: string,
+  pods: readonly string[] = [],
+): NodeClaim {
+  const instanceId = `i-${id}`;
+  const claim = launchedClaim(h, id, instanceId);
+  const initializedAt = h.clock.now() - 10 * 60_000;
+  const stored = h.store.put({
+    ...claim,
+    state: 'Initialized',
+    nodeName,
+    timers: {},
+    timestamps: { ...claim.timestamps, Initialized: initializedAt },
+  });
+  const node = kubeletNode(nodeName, instanceId);
+  node.metadata.labels = { ...node.metadata.labels, 'karpenter.sh/nodepool': 'default' };
+  markReady(node);
+  h.cluster.nodes.set(nodeName, node);
+  for (const pod of pods) h.cluster.pods.push(podOn(nodeName, pod));
+  return stored;
 }

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { runSweep } from '../../../../functions/core/sweep/run-sweep.js';
+import { pendingClaim, podOn } from '../lifecycle/fakes.js';
+import { harness, runningClaim } from '../lifecycle/harness.js';
+
+const MIN = 60_000;
+
+describe('disruption round: emptiness', () => {
+  it('arms the emptiness timer of an empty node, then terminates it once consolidateAfter has passed', async () => {
+    const h = harness({ consolidateAfterMs: 30_000 });
+    runningClaim(h, 'default-a', 'ip-a');
+    await runSweep(h.sweep);
+    const armed = h.store.claims.get('default-a');
+    expect(armed?.timers.emptiness).toBe(h.clock.now() + 30_000);
+    expect(h.timers.scheduled).toContainEqual({ nodeClaimId: 'default-a', dueAt: h.clock.now() + 30_000 });
+
+    h.clock.advance(30_000);
+    const outcome = await runSweep(h.sweep);
+    expect(outcome.disruption.started).toEqual([{ nodeClaim: 'default-a', cause: 'empty' }]);
+    expect(outcome.disruption.terminated).toBe(1);
+    expect(h.cloud.terminated).toEqual(['i-default-a']);
+    expect(h.cluster.deleted).toEqual(['ip-a']);
+    expect(h.store.claims.get('default-a')?.state).toBe('Gone');
+    expect(h.store.claims.get('default-a')?.failure?.reason).toBe('Empty');
+    expect(h.log.messages()).toContain(
+      'disrupting node(s) via delete, terminating 1 node(s) (0 pods) ip-a/c5.large/spot',
+    );
+  });
+
+  it('disarms the timer when a pod came back, and never arms it on a node with workloads', async () => {
+    const h = harness({ consolidateAfterMs: 30_000 });
+    runningClaim(h, 'default-a', 'ip-a');
+    runningClaim(h, 'default-b', 'ip-b', ['web-1']);
+    await runSweep(h.sweep);
+    expect(h.store.claims.get('default-b')?.timers.emptiness).toBeUndefined();
+    h.cluster.pods.push(podOn('ip-a', 'web-2'));
+    h.clock.advance(30_000);
+    const outcome = await runSweep(h.sweep);
+    expect(outcome.disruption.started).toEqual([]);
+    expect(h.store.claims.get('default-a')?.timers.emptiness).toBeUndefined();
+    expect(h.cloud.terminated).toEqual([]);
+  });
+
+  it('consolidateAfter Never keeps empty nodes', async () => {
+    const h = harness({ consolidateAfterMs: null });
+    runningClaim(h, 'default-a', 'ip-a');
+    await runSweep(h.sweep);
+    h.clock.advance(10 * MIN);
+    await runSweep(h.sweep);
+    expect(h.store.claims.get('default-a')?.state).toBe('Initialized');
+  });
+
+  it('a do-not-disrupt node stays; its timer is moved later with the reason and an event', async () => {
+    const h = harness({ consolidateAfterMs: 0 });
+    runningClaim(h, 'default-a', 'ip-a');
+    const node = h.cluster.nodes.get('ip-a');
+    if (node) node.metadata.annotations = { 'karpenter.sh/do-not-disrupt': 'true' };
+    await runSweep(h.sweep);
+    await runSweep(h.sweep);
+    const claim = h.store.claims.get('default-a');
+    expect(claim?.state).toBe('Initialized');
+    expect(claim?.blocked?.reason).toBe('node ip-a has do-not-disrupt annotation');
+    expect(claim?.timers.emptiness).toBeGreaterThan(h.clock.now());
+    expect(h.cluster.events).toContainEqual(
+      expect.objectContaining({
+        reason: 'DisruptionBlocked',
+        message: 'node ip-a has do-not-disrupt annotation',
+      }),
+    );
+  });
+});
+
+describe('disruption round: budgets and timers that never jam', () => {
+  it('500 emptiness timers blocked by a budget and one due launch timeout are all handled in one sweep', async () => {
+    const h = harness({ consolidateAfterMs: 0, budgets: [{ nodes: { count: 0 } }] });
+    for (let i = 0; i < 500; i++) {
+      const claim = runningClaim(h, `default-${i}`, `ip-${i}`);
+      h.store.put({ ...claim, timers: { emptiness: h.clock.now() - 1_000 - i } });
+    }
+    h.store.put(pendingClaim('default-launch', h.clock.now() - 5 * MIN));
+    const outcome = await runSweep(h.sweep);
+    expect(h.store.claims.get('default-launch')?.failure?.reason).toBe('LaunchTimeout');
+    expect(outcome.disruption.blocked).toBe(500);
+    expect(outcome.disruption.started).toEqual([]);
+    const now = h.clock.now();
+    const stillDue = [...h.store.claims.values()].filter((c) =>
+      Object.values(c.timers).some((t) => t !== undefined && t <= now),
+    );
+    expect(stillDue).toEqual([]);
+    expect(h.store.claims.get('default-7')?.blocked?.reason).toBe('no allowed disruptions due to budget');
+    expect(h.cloud.terminated).toEqual([]);
+  });
+
+  it('a nodes: 1 budget lets one empty node go at a time', async () => {
+    const h = harness({ consolidateAfterMs: 0, budgets: [{ nodes: { count: 1 } }] });
+    for (const n of ['a', 'b', 'c']) runningClaim(h, `default-${n}`, `ip-${n}`);
+    await runSweep(h.sweep);
+    h.clock.advance(1_000);
+    // The fake cloud terminates at once, so each drain ends within its sweep: one node per sweep.
+    const first = await runSweep(h.sweep);
+    expect(first.disruption.started).toHaveLength(1);
+    expect(first.disruption.blocked).toBe(2);
+  });
+});
