@@ -16,10 +16,15 @@ import type {
   FleetError,
   LaunchInput,
   LaunchOutcome,
+  NodeClassResolution,
 } from '../../core/ports/cloud-provider.js';
 import type { Ec2Api } from './ec2-api.js';
 import type { LaunchTemplateProvider } from './launch-template-provider.js';
-import { type NodeClassProviders, resolveNodeClass } from './nodeclass-resolver.js';
+import {
+  type NodeClassProviders,
+  resolveNodeClass,
+  resolveNodeClassSelection,
+} from './nodeclass-resolver.js';
 
 const LIVE_STATES = ['pending', 'running', 'stopping', 'stopped', 'shutting-down'];
 
@@ -49,6 +54,11 @@ export class Ec2CloudProvider implements CloudProvider {
 
   async prepareNodeClass(nodeClass: NodeClass): Promise<void> {
     await resolveNodeClass(this.options.providers, await this.clusterInfo(), nodeClass);
+  }
+
+  /** What `nodeClass` selects now, through the launch caches (needs no cluster lookup). */
+  resolveNodeClass(nodeClass: NodeClass): Promise<NodeClassResolution> {
+    return resolveNodeClassSelection(this.options.providers, this.options.cluster.name, nodeClass);
   }
 
   async prepare(input: Omit<LaunchInput, 'clientToken'>): Promise<void> {
@@ -229,9 +239,28 @@ function toCloudInstance(i: Instance): CloudInstance {
     state: (i.State?.Name ?? 'pending') as CloudInstance['state'],
     launchTime: i.LaunchTime ? i.LaunchTime.getTime() : 0,
     ...(i.ImageId ? { imageId: i.ImageId } : {}),
+    ...primaryNetwork(i),
     ...(tags[TAG.nodeClaim] ? { nodeClaimId: tags[TAG.nodeClaim] } : {}),
     ...(tags[TAG.nodePool] ? { nodePool: tags[TAG.nodePool] } : {}),
     ...(i.PrivateDnsName ? { privateDnsName: i.PrivateDnsName } : {}),
     tags,
+  };
+}
+
+/**
+ * The subnet and security groups of the instance's primary network interface (device 0 of card
+ * 0), else the instance-level ones: Multus interfaces have their own and are not compared.
+ */
+function primaryNetwork(i: Instance): Pick<CloudInstance, 'subnetId' | 'securityGroupIds'> {
+  const primary = (i.NetworkInterfaces ?? []).find(
+    (e) => (e.Attachment?.DeviceIndex ?? 0) === 0 && (e.Attachment?.NetworkCardIndex ?? 0) === 0,
+  );
+  const subnetId = primary?.SubnetId ?? i.SubnetId;
+  const groups = (primary?.Groups ?? i.SecurityGroups ?? [])
+    .map((g) => g.GroupId)
+    .filter((id): id is string => !!id);
+  return {
+    ...(subnetId ? { subnetId } : {}),
+    ...(groups.length > 0 ? { securityGroupIds: groups } : {}),
   };
 }

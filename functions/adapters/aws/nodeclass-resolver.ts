@@ -1,6 +1,7 @@
 import type { ClusterInfo } from '../../core/launch/cluster-info.js';
 import type { ResolvedNodeClass } from '../../core/launch/launch-context.js';
 import type { AmiSelectorTerm, NodeClass, SelectorTerm } from '../../core/model/node-class.js';
+import type { NodeClassResolution } from '../../core/ports/cloud-provider.js';
 import type { AmiProvider } from './ami-provider.js';
 import type { InstanceProfileProvider } from './instance-profile-provider.js';
 import type { SecurityGroupProvider } from './security-group-provider.js';
@@ -58,6 +59,39 @@ export async function resolveNodeClass(
 }
 
 /**
+ * What a NodeClass's selector terms select now, for drift checks: the image of every
+ * architecture, the subnets and the security groups. Goes through the same providers (and so the
+ * same cache entries) as launches; rejects, as a launch would, when a selector matches nothing.
+ */
+export async function resolveNodeClassSelection(
+  providers: Pick<NodeClassProviders, 'subnets' | 'securityGroups' | 'amis'>,
+  clusterName: string,
+  nodeClass: NodeClass,
+): Promise<NodeClassResolution> {
+  const where = `NodeClass ${nodeClass.name}`;
+  const cluster = { name: clusterName };
+  const [subnets, securityGroupIds, images] = await Promise.all([
+    providers.subnets.resolve(
+      orClusterDefault(nodeClass.subnetSelectorTerms, cluster),
+      `${where} subnetSelectorTerms`,
+    ),
+    providers.securityGroups.resolve(
+      orClusterDefault(nodeClass.securityGroupSelectorTerms, cluster),
+      `${where} securityGroupSelectorTerms`,
+    ),
+    providers.amis.resolve(amiTerms(nodeClass), `${where} amiSelectorTerms`),
+  ]);
+  if (subnets.length === 0) throw new Error(`${where}: subnetSelectorTerms match no subnet`);
+  if (securityGroupIds.length === 0)
+    throw new Error(`${where}: securityGroupSelectorTerms match no security group`);
+  return {
+    imageIds: Object.values(images).filter((id): id is string => !!id),
+    subnetIds: subnets.map((s) => s.subnetId),
+    securityGroupIds: [...securityGroupIds],
+  };
+}
+
+/**
  * The AMI selector terms of a NodeClass. Without terms (v1beta1 / v1alpha5 documents that only
  * name an amiFamily), the family's latest EKS-optimized AMI is used, as Karpenter does.
  */
@@ -76,7 +110,7 @@ export function amiTerms(nodeClass: NodeClass): readonly AmiSelectorTerm[] {
  */
 export function orClusterDefault(
   terms: readonly SelectorTerm[],
-  cluster: ClusterInfo,
+  cluster: Pick<ClusterInfo, 'name'>,
 ): readonly SelectorTerm[] {
   return terms.length > 0 ? terms : [{ tags: { [`kubernetes.io/cluster/${cluster.name}`]: '*' } }];
 }

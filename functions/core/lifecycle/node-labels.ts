@@ -22,6 +22,14 @@ export const LABEL_INITIALIZED = 'karpenter.sh/initialized';
 export const ANNOTATION_OWNER = 'joiner.sh/managed-by';
 /** Value of {@link ANNOTATION_OWNER}. */
 export const OWNER = 'joiner';
+/** Karpenter's annotation: the drift hash of the NodePool the node was launched from. */
+export const ANNOTATION_NODEPOOL_HASH = 'karpenter.sh/nodepool-hash';
+/** Karpenter's annotation: the version of {@link ANNOTATION_NODEPOOL_HASH}. */
+export const ANNOTATION_NODEPOOL_HASH_VERSION = 'karpenter.sh/nodepool-hash-version';
+/** Karpenter's annotation: the drift hash of the EC2NodeClass the node was launched from. */
+export const ANNOTATION_NODECLASS_HASH = 'karpenter.k8s.aws/ec2nodeclass-hash';
+/** Karpenter's annotation: the version of {@link ANNOTATION_NODECLASS_HASH}. */
+export const ANNOTATION_NODECLASS_HASH_VERSION = 'karpenter.k8s.aws/ec2nodeclass-hash-version';
 
 /** Karpenter's cordon taint for a node that is being disrupted. */
 export const DISRUPTED_TAINT: Taint = { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' };

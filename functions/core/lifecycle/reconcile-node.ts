@@ -12,6 +12,10 @@ import { transition } from '../nodeclaim/state-machine.js';
 import type { NodePatch } from '../ports/cluster-api.js';
 import type { LifecycleDeps } from './lifecycle-deps.js';
 import {
+  ANNOTATION_NODECLASS_HASH,
+  ANNOTATION_NODECLASS_HASH_VERSION,
+  ANNOTATION_NODEPOOL_HASH,
+  ANNOTATION_NODEPOOL_HASH_VERSION,
   ANNOTATION_OWNER,
   claimNodeLabels,
   EPHEMERAL_TAINT_KEYS,
@@ -39,7 +43,11 @@ export function isMultusPod(pod: Pod): boolean {
   );
 }
 
-/** The patch that adds what the node lacks of the claim's labels, taints and owner annotation. */
+/**
+ * The patch that adds what the node lacks of the claim's labels, taints and annotations (owner,
+ * and the NodePool / NodeClass drift hashes with their versions, as Karpenter annotates its
+ * nodes); undefined when the node already has them all.
+ */
 export function registrationPatch(claim: NodeClaim, node: Node): NodePatch | undefined {
   const current = node.metadata.labels ?? {};
   const labels = Object.fromEntries(
@@ -47,12 +55,29 @@ export function registrationPatch(claim: NodeClaim, node: Node): NodePatch | und
   );
   const taints = taintsOf(node);
   const missing = claim.taints.filter((t) => !taints.some((have) => sameTaint(have, t)));
-  const owned = node.metadata.annotations?.[ANNOTATION_OWNER] === OWNER;
-  if (Object.keys(labels).length === 0 && missing.length === 0 && owned) return undefined;
+  const currentAnnotations = node.metadata.annotations ?? {};
+  const annotations = Object.fromEntries(
+    Object.entries(claimNodeAnnotations(claim)).filter(([key, value]) => currentAnnotations[key] !== value),
+  );
+  if (Object.keys(labels).length === 0 && missing.length === 0 && Object.keys(annotations).length === 0)
+    return undefined;
   return {
     ...(Object.keys(labels).length > 0 ? { labels } : {}),
-    ...(owned ? {} : { annotations: { [ANNOTATION_OWNER]: OWNER } }),
+    ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
     ...(missing.length > 0 ? { taints: [...taints, ...missing] } : {}),
+  };
+}
+
+/** The annotations a node of `claim` must carry (a hash version only when the claim has one). */
+function claimNodeAnnotations(claim: NodeClaim): Record<string, string> {
+  return {
+    [ANNOTATION_OWNER]: OWNER,
+    [ANNOTATION_NODEPOOL_HASH]: claim.nodePoolHash,
+    ...(claim.nodePoolHashVersion ? { [ANNOTATION_NODEPOOL_HASH_VERSION]: claim.nodePoolHashVersion } : {}),
+    [ANNOTATION_NODECLASS_HASH]: claim.nodeClassHash,
+    ...(claim.nodeClassHashVersion
+      ? { [ANNOTATION_NODECLASS_HASH_VERSION]: claim.nodeClassHashVersion }
+      : {}),
   };
 }
 

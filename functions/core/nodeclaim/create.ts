@@ -10,6 +10,8 @@ export type NewNodeClaim = Pick<
   | 'nodeClass'
   | 'nodePoolHash'
   | 'nodeClassHash'
+  | 'nodePoolHashVersion'
+  | 'nodeClassHashVersion'
   | 'requirements'
   | 'labels'
   | 'taints'

@@ -91,8 +91,14 @@ export interface NodeClaim {
   readonly id: string;
   readonly nodePool: string;
   readonly nodeClass: string;
+  /** Drift hash of the NodePool's nodeclaim template when the claim was made. */
   readonly nodePoolHash: string;
+  /** Drift hash of the NodeClass spec (selector terms excluded) when the claim was made. */
   readonly nodeClassHash: string;
+  /** Version of the NodePool hash; hashes of another version are not compared (no drift). */
+  readonly nodePoolHashVersion?: string;
+  /** Version of the NodeClass hash; hashes of another version are not compared (no drift). */
+  readonly nodeClassHashVersion?: string;
   readonly requirements: readonly Requirement[];
   readonly labels: Readonly<Record<string, string>>;
   readonly taints: readonly Taint[];

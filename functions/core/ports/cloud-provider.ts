@@ -42,10 +42,22 @@ export interface CloudInstance {
   readonly state: 'pending' | 'running' | 'shutting-down' | 'terminated' | 'stopping' | 'stopped';
   readonly launchTime: number;
   readonly imageId?: string;
+  /** Subnet of the primary network interface. */
+  readonly subnetId?: string;
+  /** Security groups of the primary network interface. */
+  readonly securityGroupIds?: readonly string[];
   readonly nodeClaimId?: string;
   readonly nodePool?: string;
   readonly privateDnsName?: string;
   readonly tags: Readonly<Record<string, string>>;
+}
+
+/** What a NodeClass's selector terms resolve to now (drift checks compare instances against it). */
+export interface NodeClassResolution {
+  /** The selected image of every architecture. */
+  readonly imageIds: string[];
+  readonly subnetIds: string[];
+  readonly securityGroupIds: string[];
 }
 
 /**
@@ -66,6 +78,12 @@ export interface CloudProvider {
    * for the launch to report.
    */
   prepareNodeClass?(nodeClass: NodeClass): Promise<void>;
+  /**
+   * What `nodeClass` selects now (images, subnets, security groups), from the same caches launches
+   * use, so a drift check within their time-to-live calls nothing. Optional: without it cloud
+   * drift is not checked. Rejects when a selector matches nothing or a call fails.
+   */
+  resolveNodeClass?(nodeClass: NodeClass): Promise<NodeClassResolution>;
   /** Terminates instances; already-terminated or unknown instances are not an error. */
   terminate(instanceIds: readonly string[]): Promise<void>;
   get(instanceId: string): Promise<CloudInstance | undefined>;

@@ -1,18 +1,16 @@
 /** Turns the scheduler's planned nodeclaims into Pending nodeclaims with deterministic ids. */
-import { nodeClassHash, shortHash } from '../launch/hash.js';
+import {
+  NODECLASS_HASH_VERSION,
+  NODEPOOL_HASH_VERSION,
+  nodeClassDriftHash,
+  nodePoolDriftHash,
+} from '../disruption/drift-hashes.js';
 import type { Pod } from '../model/kube-objects.js';
-import type { NodePool } from '../model/node-pool.js';
 import { type NewNodeClaim, newNodeClaim, nodeClaimId } from '../nodeclaim/create.js';
 import type { NodeClaim, PodRef } from '../nodeclaim/nodeclaim.js';
 import type { NodeClaimTimeouts } from '../nodeclaim/state-machine.js';
 import { podId } from '../scheduling/pod-class.js';
 import type { PlannedNodeClaim, SchedulingPool } from '../scheduling/types.js';
-
-/** The NodePool hash: changes when anything of the pool's spec changes (drift). */
-export function nodePoolHash(pool: NodePool): string {
-  const { source: _source, ...spec } = pool;
-  return shortHash(spec);
-}
 
 /** The ref of a pod (namespace, name, uid). */
 export function podRef(pod: Pod): PodRef {
@@ -53,8 +51,10 @@ export function claimFromPlan(
     ),
     nodePool: planned.nodePool,
     nodeClass: sp.nodeClass.name,
-    nodePoolHash: nodePoolHash(sp.pool),
-    nodeClassHash: nodeClassHash(sp.nodeClass),
+    nodePoolHash: nodePoolDriftHash(sp.pool),
+    nodePoolHashVersion: NODEPOOL_HASH_VERSION,
+    nodeClassHash: nodeClassDriftHash(sp.nodeClass),
+    nodeClassHashVersion: NODECLASS_HASH_VERSION,
     requirements: planned.requirements,
     labels: planned.labels,
     taints: planned.taints,

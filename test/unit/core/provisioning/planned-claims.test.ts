@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import {
+  NODECLASS_HASH_VERSION,
+  NODEPOOL_HASH_VERSION,
+  nodeClassDriftHash,
+  nodePoolDriftHash,
+} from '../../../../functions/core/disruption/drift-hashes.js';
 import { DEFAULT_TIMEOUTS } from '../../../../functions/core/nodeclaim/state-machine.js';
-import { claimFromPlan, nodePoolHash } from '../../../../functions/core/provisioning/planned-claims.js';
+import { claimFromPlan } from '../../../../functions/core/provisioning/planned-claims.js';
 import type { PlannedNodeClaim, SchedulingPool } from '../../../../functions/core/scheduling/types.js';
 import { nodeClass, nodePool } from '../../../builders/config.js';
 import { pod } from '../../../builders/workloads.js';
@@ -43,7 +49,10 @@ describe('claims from the plan', () => {
     expect(claim).toMatchObject({
       state: 'Pending',
       nodeClass: 'default',
-      nodePoolHash: nodePoolHash(pools[0].pool),
+      nodePoolHash: nodePoolDriftHash(pools[0].pool),
+      nodePoolHashVersion: NODEPOOL_HASH_VERSION,
+      nodeClassHash: nodeClassDriftHash(pools[0].nodeClass!),
+      nodeClassHashVersion: NODECLASS_HASH_VERSION,
       pods: [{ namespace: 'default', name: 'a', uid: 'uid-a' }],
       timers: {
         launchTimeout: 1000 + DEFAULT_TIMEOUTS.launchMs,
