@@ -11,6 +11,7 @@ import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import { transition, withTimer } from '../nodeclaim/state-machine.js';
 import type { DisruptionDeps } from './disruption-deps.js';
 import { disruptionSettings } from './disruption-deps.js';
+import { isReschedulable } from './pod-policy.js';
 
 /** What starts a drain. */
 export interface DrainStart {
@@ -28,7 +29,10 @@ export interface DrainStart {
 /** What starting a drain needs. */
 export type BeginDrainDeps = Pick<DisruptionDeps, 'clock' | 'log' | 'timers' | 'disruptionSettings'> & {
   readonly store: Pick<DisruptionDeps['store'], 'getNodeClaim' | 'updateNodeClaim'>;
-  readonly cluster: Pick<DisruptionDeps['cluster'], 'getNode' | 'patchNode' | 'createEvents'>;
+  readonly cluster: Pick<
+    DisruptionDeps['cluster'],
+    'getNode' | 'patchNode' | 'createEvents' | 'listPodsOnNode'
+  >;
 };
 
 const DRAINABLE_STATES = ['Registered', 'Initialized', 'Draining'] as const;
@@ -61,7 +65,12 @@ export async function beginDrain(
   if (!stored || stored.state !== 'Draining') return undefined;
   if (stored.nodeName) await taintNode(deps, stored.nodeName);
   if (started) {
-    logDisruption(deps, stored, start);
+    const pods =
+      start.pods ??
+      (stored.nodeName
+        ? (await deps.cluster.listPodsOnNode(stored.nodeName)).filter(isReschedulable).length
+        : 0);
+    logDisruption(deps, stored, { ...start, pods });
     await deps.cluster.createEvents(
       stored.nodeName
         ? [

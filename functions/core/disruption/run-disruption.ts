@@ -21,7 +21,7 @@ import { drainStep } from './drain-step.js';
 import { findDrift } from './drift-findings.js';
 import { emptyFor } from './emptiness.js';
 import { blockedEvents } from './evictions.js';
-import { isEmptyNode } from './pod-policy.js';
+import { isEmptyNode, isReschedulable } from './pod-policy.js';
 
 /** What a round did. */
 export interface DisruptionOutcome {
@@ -117,7 +117,7 @@ async function start(deps: DisruptionDeps, view: DisruptionView, d: Decision): P
     cause: d.cause,
     message: d.message,
     forceful: d.forceful,
-    pods: d.pods.length,
+    pods: d.pods.filter(isReschedulable).length,
     ...(grace === undefined ? {} : { forceAt: view.now + grace }),
   });
   return stored !== undefined;
