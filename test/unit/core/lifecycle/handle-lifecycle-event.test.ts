@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { handleLifecycleEvent } from '../../../../functions/core/lifecycle/handle-lifecycle-event.js';
+import { registrationPatch } from '../../../../functions/core/lifecycle/reconcile-node.js';
 import { kubeletNode, markReady, podOn } from './fakes.js';
 import { harness, launchedClaim, MULTUS_TAINT } from './harness.js';
 
@@ -32,7 +33,11 @@ describe('handleLifecycleEvent: registration', () => {
       'node.kubernetes.io/instance-type': 'c5.large',
       'karpenter.sh/registered': 'true',
     });
-    expect(node?.metadata.annotations).toMatchObject({ 'joiner.sh/managed-by': 'joiner' });
+    expect(node?.metadata.annotations).toMatchObject({
+      'joiner.sh/managed-by': 'joiner',
+      'karpenter.sh/nodepool-hash': 'p',
+      'karpenter.k8s.aws/ec2nodeclass-hash': 'c',
+    });
     expect(node?.spec?.taints).toEqual([
       MULTUS_TAINT,
       { key: 'dedicated', value: 'telco', effect: 'NoSchedule' },
@@ -52,6 +57,38 @@ describe('handleLifecycleEvent: registration', () => {
 
     expect(h.store.claims.get('default-abc')?.version).toBe(version);
     expect(h.cluster.patches.length).toBe(patches);
+  });
+
+  it('annotates the hash versions of a claim that has them, and re-annotates only what changed', async () => {
+    const h = harness();
+    const launched = launchedClaim(h, 'default-abc', 'i-0a');
+    const node = kubeletNode('ip-1', 'i-0a');
+    const claim = {
+      ...launched,
+      nodePoolHashVersion: 'joiner-v1',
+      nodeClassHashVersion: 'joiner-v1',
+    };
+    const first = registrationPatch(claim, node);
+    expect(first?.annotations).toEqual({
+      'joiner.sh/managed-by': 'joiner',
+      'karpenter.sh/nodepool-hash': 'p',
+      'karpenter.sh/nodepool-hash-version': 'joiner-v1',
+      'karpenter.k8s.aws/ec2nodeclass-hash': 'c',
+      'karpenter.k8s.aws/ec2nodeclass-hash-version': 'joiner-v1',
+    });
+    const annotated = {
+      ...node,
+      metadata: {
+        ...node.metadata,
+        labels: { ...node.metadata.labels, ...(first?.labels as Record<string, string>) },
+        annotations: first?.annotations as Record<string, string>,
+      },
+      spec: { ...node.spec, taints: first?.taints ? [...first.taints] : node.spec?.taints },
+    };
+    expect(registrationPatch(claim, annotated)).toBeUndefined();
+    expect(registrationPatch({ ...claim, nodePoolHash: 'p2' }, annotated)).toEqual({
+      annotations: { 'karpenter.sh/nodepool-hash': 'p2' },
+    });
   });
 
   it('two handlers on the same event at once register the claim once', async () => {
