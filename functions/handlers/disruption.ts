@@ -6,10 +6,11 @@
  */
 import type { ScheduledEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import * as z from 'zod';
+import type { DisruptionOutcome } from '../core/disruption/run-disruption.js';
 import { handleTimerMessage, runSweep } from '../core/sweep/run-sweep.js';
 import { sweepDepsFrom } from '../core/sweep/sweep-deps-from.js';
 import { type Dependencies, dependenciesFromEnv } from './runtime/dependencies.js';
-import { lambdaHandler, parseSqsBatch, recordMetrics } from './runtime/lambda.js';
+import { lambdaHandler, parseSqsBatch, recordDimensionedMetric, recordMetrics } from './runtime/lambda.js';
 
 /** What the disruption function needs (the catalog: drains launch replacement capacity). */
 export type DisruptionHandlerDeps = Pick<
@@ -34,9 +35,14 @@ function isScheduledEvent(event: unknown): event is ScheduledEvent {
 
 /** Builds the disruption handler. */
 export function createDisruptionHandler(getDeps: () => DisruptionHandlerDeps) {
-  return lambdaHandler<ScheduledEvent | SQSEvent, SQSBatchResponse | undefined>(async (event) => {
+  return lambdaHandler<ScheduledEvent | SQSEvent, SQSBatchResponse | undefined>(async (event, context) => {
     const ports = getDeps();
-    const deps = sweepDepsFrom(ports);
+    // Drains launch replacement capacity: their provisioning runs keep clear of the deadline.
+    const remainingMs =
+      typeof context.getRemainingTimeInMillis === 'function'
+        ? () => context.getRemainingTimeInMillis()
+        : undefined;
+    const deps = sweepDepsFrom({ ...ports, remainingMs });
     if (isScheduledEvent(event)) {
       const outcome = await runSweep(deps);
       const d = outcome.disruption;
@@ -45,7 +51,7 @@ export function createDisruptionHandler(getDeps: () => DisruptionHandlerDeps) {
         'drain-steps': d.steps,
         disrupting: d.started.length,
         'disruption-blocked': d.blocked,
-        terminated: d.terminated,
+        terminated: d.terminated.length,
         'orphaned-instances': outcome.orphans.terminatedInstances.length,
         'retired-nodeclaims': outcome.orphans.retiredClaims.length,
         republished: outcome.republished.length,
@@ -53,22 +59,23 @@ export function createDisruptionHandler(getDeps: () => DisruptionHandlerDeps) {
       recordMetrics({
         TimersHandled: outcome.timers.length,
         DrainSteps: d.steps,
-        NodesTerminated: d.terminated,
         DisruptionBlocked: d.blocked,
-        ...disruptedByReason(d.started),
         OrphanedInstancesTerminated: outcome.orphans.terminatedInstances.length,
         NodeClaimsRetired: outcome.orphans.retiredClaims.length,
         UnschedulablePodsRepublished: outcome.republished.length,
       });
+      recordDisruption(d);
       return undefined;
     }
     if (!isSqsEvent(event))
       throw new Error('disruption: expected a Scheduled Event or an SQS batch from the timers queue');
     const batch = parseSqsBatch(event, timerMessage, ports.log);
     const failures = [...batch.failures];
+    const outcomes: DisruptionOutcome[] = [];
     for (const item of batch.items) {
       try {
-        await handleTimerMessage(deps, item.body);
+        const handled = await handleTimerMessage(deps, item.body);
+        if (handled.disruption) outcomes.push(handled.disruption);
       } catch (error) {
         ports.log.error('timer failed', {
           messageId: item.messageId,
@@ -79,18 +86,24 @@ export function createDisruptionHandler(getDeps: () => DisruptionHandlerDeps) {
       }
     }
     recordMetrics({ TimersHandled: batch.items.length, FailedMessages: failures.length });
+    for (const outcome of outcomes) recordDisruption(outcome);
     return { batchItemFailures: failures };
   });
 }
 
-/** `NodesDisrupted<Reason>` counts of the drains a sweep started (metric names have no spaces). */
-function disruptedByReason(started: readonly { readonly cause: string }[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const { cause } of started) {
-    const name = `NodesDisrupted${cause.replace(/(^|\s)(\w)/g, (_m, _s, c: string) => c.toUpperCase())}`;
-    out[name] = (out[name] ?? 0) + 1;
+/**
+ * Metrics of a disruption round by NodePool and reason: nodes disrupted (drains started), nodes
+ * terminated with their drain duration, and evictions PodDisruptionBudgets refused.
+ */
+function recordDisruption(d: DisruptionOutcome): void {
+  for (const s of d.started)
+    recordDimensionedMetric('NodesDisrupted', 1, 'Count', { nodepool: s.nodePool, reason: s.cause });
+  for (const t of d.terminated) {
+    const dimensions = { nodepool: t.nodePool, reason: t.cause };
+    recordDimensionedMetric('NodesTerminated', 1, 'Count', dimensions);
+    recordDimensionedMetric('DrainDuration', t.drainMs, 'Milliseconds', dimensions);
   }
-  return out;
+  if (d.evictionsRefused > 0) recordMetrics({ EvictionsRefused: d.evictionsRefused });
 }
 
 /** The Lambda entry point. */

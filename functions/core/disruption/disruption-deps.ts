@@ -52,6 +52,8 @@ export interface DisruptionDeps {
   /** Clock of the provisioning and disruption leases (wall time; see ProvisionDeps.leaseClock). */
   readonly leaseClock?: Clock;
   readonly disruptionSettings?: Partial<DisruptionSettings>;
+  /** Wall milliseconds left in the invocation (the provisioning runs of drains respect it). */
+  readonly remainingMs?: () => number;
 }
 
 /** The settings of `deps` with defaults filled in. */

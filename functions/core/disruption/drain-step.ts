@@ -21,8 +21,19 @@ import { disruptionSettings } from './disruption-deps.js';
 import { blockedEvents, evictPass } from './evictions.js';
 import { ensureReplacements } from './replacements.js';
 
-/** What a step did. */
-export type DrainStepOutcome = 'not-draining' | 'replacing' | 'evicting' | 'terminated' | 'cancelled';
+/** Where a drain stands after a step. */
+export type DrainStepState = 'not-draining' | 'replacing' | 'evicting' | 'terminated' | 'cancelled';
+
+/** What a step did (for logs and metrics). */
+export interface DrainStepOutcome {
+  readonly state: DrainStepState;
+  readonly nodePool?: string;
+  readonly cause?: DisruptionCause;
+  /** Evictions a PodDisruptionBudget refused in this step. */
+  readonly refused: number;
+  /** From the start of the drain to the termination (when this step terminated the node). */
+  readonly drainMs?: number;
+}
 
 /** The failure reason a retired claim records for each cause. */
 const REASONS: Record<DisruptionCause, string> = {
@@ -39,13 +50,20 @@ export async function drainStep(deps: DisruptionDeps, id: string): Promise<Drain
   const record = claim?.disruption;
   if (!claim || claim.state !== 'Draining' || !record) {
     if (claim?.timers.drainStep !== undefined) await rearm(deps, id, undefined);
-    return 'not-draining';
+    return { state: 'not-draining', refused: 0 };
   }
   const now = deps.clock.now();
+  const result = (state: DrainStepState, refused = 0): DrainStepOutcome => ({
+    state,
+    nodePool: claim.nodePool,
+    cause: record.cause,
+    refused,
+    ...(state === 'terminated' ? { drainMs: deps.clock.now() - record.startedAt } : {}),
+  });
   const node = await nodeOf(deps, claim);
   if (!node || (record.forceAt !== undefined && now >= record.forceAt)) {
     await finish(deps, claim, record, node);
-    return 'terminated';
+    return result('terminated');
   }
   await taintNode(deps, node.metadata.name);
   const pods = await deps.cluster.listPodsOnNode(node.metadata.name);
@@ -54,7 +72,7 @@ export async function drainStep(deps: DisruptionDeps, id: string): Promise<Drain
     const replacement = await ensureReplacements(deps, claim, pods);
     if (replacement.status === 'waiting' && now < record.replaceBy) {
       await rearm(deps, id, next(now + step, record));
-      return 'replacing';
+      return result('replacing');
     }
     if (replacement.status !== 'ready' && !record.forceful) {
       const why =
@@ -62,7 +80,7 @@ export async function drainStep(deps: DisruptionDeps, id: string): Promise<Drain
           ? `pods cannot be rescheduled: ${replacement.pods.join(', ')}: ${replacement.reason}`
           : 'replacement capacity was not initialized in time';
       await cancelDrain(deps, claim, node, why);
-      return 'cancelled';
+      return result('cancelled');
     }
     await updateClaim(deps.store, id, (c) =>
       c.disruption?.phase === 'replacing'
@@ -74,10 +92,10 @@ export async function drainStep(deps: DisruptionDeps, id: string): Promise<Drain
   const pass = await evictPass(deps, node, pods, pdbs, now, record.forceAt);
   if (pass.remaining === 0) {
     await finish(deps, claim, record, node);
-    return 'terminated';
+    return result('terminated', pass.refused);
   }
   await rearm(deps, id, next(now + step, record));
-  return 'evicting';
+  return result('evicting', pass.refused);
 }
 
 /** The next step's time: a step later, but no later than the deadlines of the record. */

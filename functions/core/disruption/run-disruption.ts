@@ -27,9 +27,19 @@ import { isEmptyNode, isReschedulable } from './pod-policy.js';
 export interface DisruptionOutcome {
   /** Drain steps taken (due ones and the first step of new drains). */
   readonly steps: number;
-  /** Nodes whose drain ended with their termination. */
-  readonly terminated: number;
-  readonly started: readonly { readonly nodeClaim: string; readonly cause: DisruptionCause }[];
+  /** Nodes whose drain ended with their termination, with how long the drain took. */
+  readonly terminated: readonly {
+    readonly nodePool: string;
+    readonly cause: string;
+    readonly drainMs: number;
+  }[];
+  /** Evictions PodDisruptionBudgets refused. */
+  readonly evictionsRefused: number;
+  readonly started: readonly {
+    readonly nodeClaim: string;
+    readonly nodePool: string;
+    readonly cause: DisruptionCause;
+  }[];
   /** Nodes that may not be disrupted now (their timers re-armed). */
   readonly blocked: number;
   readonly armed: number;
@@ -58,16 +68,20 @@ export async function runDisruption(
 ): Promise<DisruptionOutcome> {
   const now = deps.clock.now();
   const draining = due.filter((c) => c.state === 'Draining' && (c.timers.drainStep ?? Infinity) <= now);
-  const outcome = { steps: 0, terminated: 0, started: [] as { nodeClaim: string; cause: DisruptionCause }[] };
-  await inParallel(
-    draining,
-    async (c) => {
-      const step = await drainStep(deps, c.id);
-      outcome.steps++;
-      if (step === 'terminated') outcome.terminated++;
-    },
-    deps,
-  );
+  const outcome = {
+    steps: 0,
+    terminated: [] as DisruptionOutcome['terminated'][number][],
+    evictionsRefused: 0,
+    started: [] as DisruptionOutcome['started'][number][],
+  };
+  const step = async (id: string): Promise<void> => {
+    const done = await drainStep(deps, id);
+    outcome.steps++;
+    outcome.evictionsRefused += done.refused;
+    if (done.drainMs !== undefined && done.nodePool && done.cause)
+      outcome.terminated.push({ nodePool: done.nodePool, cause: done.cause, drainMs: done.drainMs });
+  };
+  await inParallel(draining, (c) => step(c.id), deps);
   const wantsDecision =
     options.full || due.some((c) => DECISION_TIMERS.some((k) => (c.timers[k] ?? Infinity) <= now));
   const idle = { ...outcome, blocked: 0, armed: 0, disarmed: 0, decided: false };
@@ -94,10 +108,9 @@ export async function runDisruption(
       try {
         const started = await start(deps, view, decision);
         if (!started) continue;
-        outcome.started.push({ nodeClaim: decision.claim.id, cause: decision.cause });
-        const step = await drainStep(deps, decision.claim.id);
-        outcome.steps++;
-        if (step === 'terminated') outcome.terminated++;
+        const { claim, cause } = decision;
+        outcome.started.push({ nodeClaim: claim.id, nodePool: claim.nodePool, cause });
+        await step(claim.id);
       } catch (error) {
         deps.log.error('failed to start disruption', { nodeclaim: decision.claim.id, error: String(error) });
       }

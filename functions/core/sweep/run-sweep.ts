@@ -60,10 +60,14 @@ async function ownTimers(deps: SweepDeps, id: string): Promise<TimerOutcome | un
  * (clock skew) or for a claim whose timer moved finds nothing due and does nothing; the sweep
  * catches what is due later.
  */
-export async function handleTimerMessage(deps: SweepDeps, message: TimerMessage): Promise<TimerOutcome> {
+export async function handleTimerMessage(
+  deps: SweepDeps,
+  message: TimerMessage,
+): Promise<TimerOutcome & { readonly disruption?: DisruptionOutcome }> {
   const outcome = await actOnDueTimers(deps, message.nodeClaimId);
   if (outcome.deferred.length === 0) return outcome;
   const claim = await deps.store.getNodeClaim(message.nodeClaimId);
-  if (claim) await runDisruption(deps, [claim], { full: false });
-  return { ...outcome, handled: [...outcome.handled, ...outcome.deferred], deferred: [] };
+  if (!claim) return outcome;
+  const disruption = await runDisruption(deps, [claim], { full: false });
+  return { ...outcome, handled: [...outcome.handled, ...outcome.deferred], deferred: [], disruption };
 }

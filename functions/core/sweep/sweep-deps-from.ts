@@ -22,6 +22,8 @@ export interface SweepPorts {
   readonly catalog: Catalog;
   /** Wall clock of the leases (the simulated cloud's clock is virtual). */
   readonly leaseClock?: Clock;
+  /** Wall milliseconds left in the invocation. */
+  readonly remainingMs?: () => number;
 }
 
 /**
@@ -38,6 +40,7 @@ export function sweepDepsFrom(ports: SweepPorts, settings?: Partial<SweepSetting
     events: ports.events,
     catalog: ports.catalog,
     ...(ports.leaseClock ? { leaseClock: ports.leaseClock } : {}),
+    ...(ports.remainingMs ? { remainingMs: ports.remainingMs } : {}),
     settings,
   };
 }

@@ -27,6 +27,22 @@ export function recordMetrics(
 }
 
 /**
+ * Records one metric with its own dimensions (e.g. a NodePool and a reason), published at once as
+ * its own EMF line when running in Lambda; dropped elsewhere, as {@link recordMetrics} is.
+ */
+export function recordDimensionedMetric(
+  name: string,
+  value: number,
+  unit: 'Count' | 'Milliseconds',
+  dimensions: Readonly<Record<string, string>>,
+): void {
+  if (!process.env.AWS_LAMBDA_FUNCTION_NAME) return;
+  const single = metrics.singleMetric();
+  for (const [key, v] of Object.entries(dimensions)) single.addDimension(key, v);
+  single.addMetric(name, unit === 'Count' ? MetricUnit.Count : MetricUnit.Milliseconds, value);
+}
+
+/**
  * Publishes the invocation's metrics as EMF when running in Lambda; elsewhere (the simulated
  * cloud and tests run handlers in-process) they are dropped, so they never mix into CLI output.
  * An invocation that recorded nothing publishes nothing.

@@ -16,8 +16,10 @@ describe('disruption round: emptiness', () => {
 
     h.clock.advance(30_000);
     const outcome = await runSweep(h.sweep);
-    expect(outcome.disruption.started).toEqual([{ nodeClaim: 'default-a', cause: 'empty' }]);
-    expect(outcome.disruption.terminated).toBe(1);
+    expect(outcome.disruption.started).toEqual([
+      { nodeClaim: 'default-a', nodePool: 'default', cause: 'empty' },
+    ]);
+    expect(outcome.disruption.terminated).toEqual([{ nodePool: 'default', cause: 'empty', drainMs: 0 }]);
     expect(h.cloud.terminated).toEqual(['i-default-a']);
     expect(h.cluster.deleted).toEqual(['ip-a']);
     expect(h.store.claims.get('default-a')?.state).toBe('Gone');

@@ -111,7 +111,7 @@ describe('handleInterruption', () => {
       { instanceType: 'c5.large', zone: 'us-west-2a', capacityType: 'spot' },
     ]);
     expect(h.log.messages()).toContain(
-      'disrupting node(s) via delete, terminating 1 node(s) (0 pods) ip-1/c5.large/spot',
+      'disrupting node(s) via delete, terminating 1 node(s) (2 pods) ip-1/c5.large/spot',
     );
   });
 
