@@ -3,6 +3,7 @@
  * was expected and what was found.
  */
 import type { LatencyRecorder } from './latency-recorder.js';
+import type { PodPlacements } from './pod-placements.js';
 import type { Expectation } from './scenario-schema.js';
 import type { NodeSummary, ScenarioSummary } from './summary.js';
 
@@ -25,6 +26,7 @@ export function checkExpectations(
   expect: Expectation,
   summary: ScenarioSummary,
   recorder?: LatencyRecorder,
+  placements?: PodPlacements,
 ): ExpectationFailure[] {
   const failures: ExpectationFailure[] = [];
   const check = (expectation: string, expected: unknown, actual: unknown): void => {
@@ -52,7 +54,47 @@ export function checkExpectations(
   if (expect.orphanedInstances !== undefined) {
     check('orphanedInstances', expect.orphanedInstances, summary.orphanedInstances);
   }
+  checkDisruptions(expect, summary, placements, failures);
   return failures;
+}
+
+const seconds = (ms: number): string => `${Math.round(ms / 1000)} s`;
+
+/** pdbViolations, podsLost, maxDisrupting and podsStayed; a failure lists what happened. */
+function checkDisruptions(
+  expect: Expectation,
+  summary: ScenarioSummary,
+  placements: PodPlacements | undefined,
+  failures: ExpectationFailure[],
+): void {
+  const count = (expectation: string, want: number | undefined, seen: readonly string[]): void => {
+    if (want === undefined || want === seen.length) return;
+    const shown = seen.slice(0, 10).join('; ') + (seen.length > 10 ? `; ${seen.length - 10} more` : '');
+    failures.push({
+      expectation,
+      expected: want,
+      actual: seen.length === 0 ? 0 : `${seen.length}: ${shown}`,
+    });
+  };
+  count(
+    'pdbViolations',
+    expect.pdbViolations,
+    summary.violations.map((v) => `${v.pdb} by ${v.how} of ${v.pod} at ${seconds(v.atMs)}`),
+  );
+  count(
+    'podsLost',
+    expect.podsLost,
+    summary.lostPods.map((l) => `${l.pod} on ${l.node} at ${seconds(l.atMs)}`),
+  );
+  for (const [pool, most] of Object.entries(expect.maxDisrupting ?? {})) {
+    const seen = summary.nodePools[pool]?.maxDisrupting ?? 0;
+    if (seen > most)
+      failures.push({ expectation: `maxDisrupting.${pool}`, expected: `<= ${most}`, actual: seen });
+  }
+  if (expect.podsStayed && placements) {
+    const problems = placements.problems(expect.podsStayed);
+    if (problems.length > 0) failures.push({ expectation: 'podsStayed', expected: [], actual: problems });
+  }
 }
 
 type Check = (expectation: string, expected: unknown, actual: unknown) => void;

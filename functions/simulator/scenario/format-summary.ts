@@ -2,7 +2,7 @@
  * The text form of a scenario summary, as `joiner simulate` prints it after the log.
  */
 import type { ScenarioResult } from './run-scenario.js';
-import type { NodeSummary, Percentiles } from './summary.js';
+import type { NodeSummary, Percentiles, ScenarioSummary } from './summary.js';
 
 const ms = (p: Percentiles): string =>
   p.samples === 0
@@ -21,6 +21,35 @@ function nodeLines(node: NodeSummary): string[] {
       `sg ${e.securityGroups.join(',')}${e.deleteOnTermination ? ' deleteOnTermination' : ''}${e.noManage ? ' no_manage' : ''}`,
   );
   return [head, ...enis];
+}
+
+const sec = (ms: number): string => `${Math.round(ms / 1000)} s`;
+
+/** At most `max` lines, then how many more there are. */
+function capped(lines: readonly string[], max = 20): string[] {
+  if (lines.length <= max) return [...lines];
+  return [...lines.slice(0, max), `    ... ${lines.length - max} more`];
+}
+
+/** PDB violations, pods lost, and per NodePool its nodes, the most disrupting at once and the removals. */
+function disruptionLines(s: ScenarioSummary): string[] {
+  const lines = [`disruption: ${s.pdbViolations} PDB violation(s), ${s.podsLost} pod(s) lost`];
+  lines.push(
+    ...capped(s.violations.map((v) => `  pdb ${v.pdb} broken by ${v.how} of ${v.pod} at ${sec(v.atMs)}`)),
+    ...capped(s.lostPods.map((l) => `  lost ${l.pod} on ${l.node} at ${sec(l.atMs)}`)),
+  );
+  for (const [pool, p] of Object.entries(s.nodePools)) {
+    lines.push(
+      `  nodepool ${pool}: ${p.nodesSeen} node(s) seen, at most ${p.maxDisrupting} disrupting at once, ${p.removals.length} removed`,
+      ...capped(
+        p.removals.map(
+          (r) =>
+            `    ${r.node} ${r.disruptedAtMs === undefined ? 'never disrupted' : `disrupted at ${sec(r.disruptedAtMs)}`}, removed at ${sec(r.removedAtMs)}`,
+        ),
+      ),
+    );
+  }
+  return lines;
 }
 
 /** The summary as lines of text (nodes grouped by type, zone and capacity type). */
@@ -43,6 +72,7 @@ export function formatSummary(result: ScenarioResult): string {
     `  unschedulable -> node Ready:             ${ms(s.latency.unschedulableToReadyMs)}`,
     `  unschedulable -> pod Running:            ${ms(s.latency.unschedulableToRunningMs)}`,
     `orphaned instances: ${s.orphanedInstances}${s.orphans.length > 0 ? ` (${s.orphans.join(', ')})` : ''}`,
+    ...disruptionLines(s),
   ];
   for (const note of result.notes) lines.push(`note: ${note}`);
   if (result.failures.length === 0) lines.push('expectations: all hold');

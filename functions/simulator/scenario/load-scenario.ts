@@ -14,6 +14,7 @@ import {
   type IceFault,
   type InterruptStep,
   type ManifestSource,
+  type PatchStep,
   STEP_SCHEMAS,
   type StepKind,
   scenarioSchema,
@@ -37,6 +38,8 @@ export type LoadedStep =
       readonly spec: { deployment: string; namespace: string; replicas: number };
     }
   | { readonly kind: 'wait'; readonly index: number; readonly spec: WaitStep }
+  | { readonly kind: 'patch'; readonly index: number; readonly spec: PatchStep }
+  | { readonly kind: 'mark'; readonly index: number; readonly spec: string }
   | { readonly kind: 'interrupt'; readonly index: number; readonly spec: InterruptStep }
   | { readonly kind: 'fault'; readonly index: number; readonly spec: IceFault | CallFault }
   | { readonly kind: 'expect'; readonly index: number; readonly spec: Expectation };
@@ -93,6 +96,7 @@ export async function parseScenario(text: string, file: string): Promise<Scenari
   for (const [index, step] of raw.steps.entries()) {
     steps.push(await loadStep(step, index, base, file));
   }
+  checkMarks(steps, raw.expect, file);
   return {
     file,
     name: raw.name,
@@ -135,6 +139,22 @@ async function loadStep(
     return { kind, index, manifests };
   }
   return { kind, index, spec: parsed.data } as LoadedStep;
+}
+
+/** Every `podsStayed.since` names a `mark` played before it (any mark, for the final expect). */
+function checkMarks(steps: readonly LoadedStep[], final: Expectation | undefined, file: string): void {
+  const marks = new Set<string>();
+  const check = (since: string | undefined, where: string): void => {
+    if (since === undefined || marks.has(since)) return;
+    const known =
+      marks.size === 0 ? 'no mark step comes before it' : `marks before it: ${[...marks].join(', ')}`;
+    throw new ScenarioError(`${file}: ${where}.podsStayed.since: no mark named ${since} (${known})`);
+  };
+  for (const step of steps) {
+    if (step.kind === 'mark') marks.add(step.spec);
+    if (step.kind === 'expect') check(step.spec.podsStayed?.since, `steps[${step.index}].expect`);
+  }
+  check(final?.podsStayed?.since, 'expect');
 }
 
 async function readManifests(

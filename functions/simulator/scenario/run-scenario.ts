@@ -11,10 +11,12 @@ import { ENV } from '../../shared/env.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../cloud.js';
 import { SIMULATOR_CREDENTIALS } from '../sqs/sqs-simulator.js';
 import { applyManifests } from './cluster-manifests.js';
+import { DisruptionRecorder } from './disruption-recorder.js';
 import { checkExpectations, formatFailure } from './expectations.js';
 import { installJoinerHandlers } from './joiner-handlers.js';
 import { LatencyRecorder } from './latency-recorder.js';
 import type { Manifest, Scenario } from './load-scenario.js';
+import { PodPlacements } from './pod-placements.js';
 import { playSteps } from './step-player.js';
 import { buildSummary, type ScenarioSummary } from './summary.js';
 
@@ -67,7 +69,10 @@ export async function runScenario(
   const emit = options.onLog ?? (() => undefined);
   const say = (message: string): void =>
     emit(formatLine(cloud.clock.now(), 'info', `simulate ${message}`, {}));
-  const recorder = new LatencyRecorder(cloud.kube.store.api.store, cloud.ec2, () => cloud.clock.now());
+  const now = (): number => cloud.clock.now();
+  const recorder = new LatencyRecorder(cloud.kube.store.api.store, cloud.ec2, now);
+  const disruptions = new DisruptionRecorder(cloud.kube.store.api.store, now);
+  const placements = new PodPlacements(cloud.kube.store.api.store, now);
   const catalog = options.catalog ?? (await import('../../core/catalog/bundled.js')).bundledCatalog;
   const started = { virtual: cloud.clock.now(), wall: Date.now() };
   try {
@@ -83,6 +88,7 @@ export async function runScenario(
         name: scenario.name,
         cloud,
         recorder,
+        disruptions,
         catalog,
         claims: await cloud.stateStore.listNodeClaims(),
         started,
@@ -92,13 +98,16 @@ export async function runScenario(
       cloud,
       say,
       expect: async (step) =>
-        checkExpectations(step.spec, await summarize(), recorder).map((f) => formatFailure(f, step.index)),
+        checkExpectations(step.spec, await summarize(), recorder, placements).map((f) =>
+          formatFailure(f, step.index),
+        ),
+      mark: (name) => placements.mark(name),
     });
     const summary = await summarize();
     const failures = [
       ...played.failures,
       ...(scenario.expect
-        ? checkExpectations(scenario.expect, summary, recorder).map((f) => formatFailure(f))
+        ? checkExpectations(scenario.expect, summary, recorder, placements).map((f) => formatFailure(f))
         : []),
     ];
     notes.push(...played.notes, ...handlerErrors(cloud));
@@ -107,6 +116,8 @@ export async function runScenario(
     return result;
   } finally {
     recorder.stop();
+    disruptions.stop();
+    placements.stop();
     await cloud.close();
   }
 }

@@ -88,10 +88,28 @@ export const expectationSchema = z
     /** Startup taint key that must be removed only after the node's Multus pod was Ready. */
     taintRemovedAfterMultusReady: z.string().optional(),
     orphanedInstances: ceilingCount.optional(),
+    /** PodDisruptionBudget violations the API server saw so far (exact count). */
+    pdbViolations: ceilingCount.optional(),
+    /** Workload pods Running when their node or instance vanished, so far (exact count). */
+    podsLost: ceilingCount.optional(),
+    /** Per NodePool, the most of its nodes disrupting at the same moment never exceeded this. */
+    maxDisrupting: z.record(z.string(), ceilingCount).optional(),
+    /** The matching pods Running at a `mark` step (or ever) are all still there. */
+    podsStayed: z
+      .object({
+        selector: labelMap.refine((m) => Object.keys(m).length > 0, {
+          message: 'give at least one label, e.g. {app: critical}',
+        }),
+        namespace: z.string().min(1).optional(),
+        /** Name of a `mark` step played before (default: the latest mark, or every pod that ran). */
+        since: z.string().min(1).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
-const waitFor = z.enum(['podsRunning', 'nodesReady', 'idle']);
+const waitFor = z.enum(['podsRunning', 'nodesReady', 'idle', 'nodes']);
 
 const scaleStep = z
   .object({
@@ -101,7 +119,44 @@ const scaleStep = z
   })
   .strict();
 
-const waitStep = z.union([duration, z.object({ for: waitFor, timeout: duration.default('10m') }).strict()]);
+const waitCondition = z
+  .object({
+    for: waitFor,
+    /** Node objects to wait for (`for: nodes` only). */
+    count: ceilingCount.optional(),
+    timeout: duration.default('10m'),
+  })
+  .strict()
+  .superRefine((w, ctx) => {
+    if (w.for === 'nodes' && w.count === undefined)
+      ctx.addIssue({ code: 'custom', path: ['count'], message: 'a wait for nodes needs a count' });
+    if (w.for !== 'nodes' && w.count !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['count'], message: 'count is only for a wait for nodes' });
+  });
+
+/** A duration (let virtual time pass) or a condition to wait for. */
+const waitStep = z.custom<unknown>().transform((value, ctx) => {
+  const schema: z.ZodType = typeof value === 'object' && value !== null ? waitCondition : duration;
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data as z.infer<typeof duration> | z.infer<typeof waitCondition>;
+  for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, code: 'custom', message: issue.message });
+  return z.NEVER;
+});
+
+/** A JSON merge patch (RFC 7386) of one object. */
+const patchStep = z
+  .object({
+    apiVersion: z.string().min(1),
+    kind: z.string().min(1),
+    name: z.string().min(1),
+    /** For namespaced kinds; default `default`. */
+    namespace: z.string().min(1).optional(),
+    merge: z.record(z.string(), z.unknown()),
+  })
+  .strict();
+
+/** Names the moment: the pods Running now are what a later `podsStayed` checks. */
+const markStep = z.string().min(1);
 
 const interruptStep = z
   .object({
@@ -152,10 +207,12 @@ export const STEP_SCHEMAS = {
   apply: manifests,
   delete: manifests,
   scale: scaleStep,
-  wait: waitStep,
+  wait: waitStep as z.ZodType<z.infer<typeof duration> | z.infer<typeof waitCondition>>,
   interrupt: interruptStep,
   fault: faultStep as z.ZodType<z.infer<typeof iceFault> | z.infer<typeof callFault>>,
   expect: expectationSchema,
+  patch: patchStep,
+  mark: markStep,
 } as const;
 
 /** The kinds of step. */
@@ -195,5 +252,8 @@ export type ScenarioFile = z.infer<typeof scenarioSchema>;
 export type IceFault = z.infer<typeof iceFault>;
 export type CallFault = z.infer<typeof callFault>;
 export type InterruptStep = z.infer<typeof interruptStep>;
-export type WaitStep = z.infer<typeof waitStep>;
+export type WaitStep = z.infer<(typeof STEP_SCHEMAS)['wait']>;
+/** A `wait` for a condition (not a duration). */
+export type WaitConditionStep = z.infer<typeof waitCondition>;
 export type WaitCondition = z.infer<typeof waitFor>;
+export type PatchStep = z.infer<typeof patchStep>;

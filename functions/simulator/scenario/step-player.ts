@@ -7,7 +7,7 @@ import type { Node } from '../../core/model/kube-objects.js';
 import type { SimulatedCloud } from '../cloud.js';
 import { applyManifests, deleteManifests } from './cluster-manifests.js';
 import type { LoadedStep } from './load-scenario.js';
-import type { CallFault, IceFault, InterruptStep } from './scenario-schema.js';
+import type { CallFault, IceFault, InterruptStep, PatchStep } from './scenario-schema.js';
 import { instanceIdOf } from './summary.js';
 import { waitUntil, waitVirtual } from './waits.js';
 
@@ -18,6 +18,8 @@ export interface StepContext {
   readonly say: (message: string) => void;
   /** Checks an `expect` step; returns the failures as lines. */
   readonly expect: (step: Extract<LoadedStep, { kind: 'expect' }>) => Promise<string[]>;
+  /** Remembers the pods Running now under `name` (for `podsStayed`); returns how many. */
+  readonly mark: (name: string) => number;
 }
 
 /** What playing the steps produced: expectation failures of `expect` steps, and notes (timeouts). */
@@ -50,6 +52,12 @@ async function playStep(step: LoadedStep, ctx: StepContext, outcome: PlayOutcome
     case 'delete':
       ctx.say(`${at}: delete ${step.manifests.map((m) => `${m.kind}/${m.metadata.name}`).join(', ')}`);
       await deleteManifests(cloud.kube.store, step.manifests);
+      return;
+    case 'patch':
+      await playPatch(step.spec, at, ctx);
+      return;
+    case 'mark':
+      ctx.say(`${at}: mark ${step.spec} (${ctx.mark(step.spec)} pods running)`);
       return;
     case 'scale': {
       const { deployment, namespace, replicas } = step.spec;
@@ -89,13 +97,31 @@ async function playWait(
     await waitVirtual(ctx.cloud, durationToMs(spec) ?? 0);
     return;
   }
-  ctx.say(`${at}: wait for ${spec.for} (timeout ${spec.timeout})`);
-  const held = await waitUntil(ctx.cloud, spec.for, durationToMs(spec.timeout) ?? 0);
+  const what = spec.for === 'nodes' ? `${spec.count} nodes` : spec.for;
+  ctx.say(`${at}: wait for ${what} (timeout ${spec.timeout})`);
+  const held = await waitUntil(ctx.cloud, spec, durationToMs(spec.timeout) ?? 0);
   if (!held) {
-    const note = `${at}: ${spec.for} not reached within ${spec.timeout} (virtual)`;
+    const found = spec.for === 'nodes' ? ` (${ctx.cloud.kube.store.list('v1', 'Node').length} nodes)` : '';
+    const note = `${at}: ${what} not reached within ${spec.timeout} (virtual)${found}`;
     ctx.say(note);
     outcome.notes.push(note);
   }
+}
+
+/** Applies a JSON merge patch to one object (admission included, as `kubectl patch --type merge`). */
+async function playPatch(spec: PatchStep, at: string, ctx: StepContext): Promise<void> {
+  const { store } = ctx.cloud.kube;
+  let namespaced: boolean;
+  try {
+    namespaced = store.api.typeOf(spec.apiVersion, spec.kind).namespaced;
+  } catch {
+    throw new Error(`the cluster does not serve ${spec.kind} in ${spec.apiVersion}`);
+  }
+  const namespace = namespaced ? (spec.namespace ?? 'default') : undefined;
+  const what = `${spec.kind} ${namespace ? `${namespace}/` : ''}${spec.name}`;
+  if (!store.get(spec.apiVersion, spec.kind, spec.name, namespace)) throw new Error(`no ${what} to patch`);
+  ctx.say(`${at}: patch ${what} ${JSON.stringify(spec.merge)}`);
+  await store.patch(spec.apiVersion, spec.kind, spec.name, namespace, spec.merge);
 }
 
 /** Live instances joiner launched, oldest first. */

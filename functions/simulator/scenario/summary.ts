@@ -1,7 +1,7 @@
 /**
  * The summary of a scenario run: workload pods, nodes with their instances and Multus ENIs,
- * hourly cost, latency percentiles and orphaned instances, read from the simulated cluster, the
- * simulated EC2 and joiner's nodeclaims.
+ * hourly cost, latency percentiles, orphaned instances and disruptions, read from the simulated
+ * cluster, the simulated EC2 and joiner's nodeclaims.
  */
 import { TAG } from '../../core/launch/tags.js';
 import type { Catalog } from '../../core/model/instance-type.js';
@@ -9,6 +9,8 @@ import type { Node, Pod } from '../../core/model/kube-objects.js';
 import type { NodeClaim } from '../../core/nodeclaim/nodeclaim.js';
 import type { SimulatedCloud } from '../cloud.js';
 import type { Ec2Instance } from '../ec2/ec2-state.js';
+import type { DisruptionRecorder } from './disruption-recorder.js';
+import { type DisruptionSummary, disruptionSummary } from './disruption-summary.js';
 import { type LatencyRecorder, type PodTimeline, percentile, type Stamp } from './latency-recorder.js';
 
 /** One Multus ENI of a node. */
@@ -47,7 +49,7 @@ export interface Percentiles {
 }
 
 /** What `joiner simulate -o json` prints (plus the expectation results). */
-export interface ScenarioSummary {
+export interface ScenarioSummary extends DisruptionSummary {
   readonly scenario: string;
   readonly pods: { readonly total: number; readonly running: number; readonly pending: number };
   readonly nodes: readonly NodeSummary[];
@@ -84,6 +86,7 @@ export function buildSummary(input: {
   readonly name: string;
   readonly cloud: SimulatedCloud;
   readonly recorder: LatencyRecorder;
+  readonly disruptions: DisruptionRecorder;
   readonly catalog: Catalog;
   readonly claims: readonly NodeClaim[];
   readonly started: Stamp;
@@ -105,6 +108,7 @@ export function buildSummary(input: {
     ),
     latency: latencies(recorder, claims),
     ...orphans(cloud, claims),
+    ...disruptionSummary(cloud, input.disruptions, input.started.virtual),
     virtualDurationMs: cloud.clock.now() - input.started.virtual,
     wallDurationMs: Date.now() - input.started.wall,
   };

@@ -5,7 +5,7 @@
 import { TAG } from '../../core/launch/tags.js';
 import type { Node, Pod } from '../../core/model/kube-objects.js';
 import type { SimulatedCloud } from '../cloud.js';
-import type { WaitCondition } from './scenario-schema.js';
+import type { WaitCondition, WaitConditionStep } from './scenario-schema.js';
 import { instanceIdOf, workloadPods } from './summary.js';
 
 interface Deployment {
@@ -42,15 +42,29 @@ export function nodesReady(cloud: SimulatedCloud): boolean {
     .every((i) => withNode.has(i.instanceId));
 }
 
-/** The check of a wait condition; `idle` is both of the others. */
-export function conditionCheck(condition: WaitCondition): (cloud: SimulatedCloud) => boolean {
-  if (condition === 'podsRunning') return podsRunning;
-  if (condition === 'nodesReady') return nodesReady;
+/** There are exactly `count` Node objects (whatever their state). */
+export function nodeCount(cloud: SimulatedCloud, count: number): boolean {
+  return cloud.kube.store.list<Node>('v1', 'Node').length === count;
+}
+
+/** What a wait waits for: a condition, and for `nodes` the number of Node objects. */
+export type WaitTarget = Pick<WaitConditionStep, 'for' | 'count'>;
+
+/** The check of a wait target; `idle` is both `podsRunning` and `nodesReady`. */
+export function conditionCheck(target: WaitTarget): (cloud: SimulatedCloud) => boolean {
+  if (target.for === 'podsRunning') return podsRunning;
+  if (target.for === 'nodesReady') return nodesReady;
+  if (target.for === 'nodes') return (cloud) => nodeCount(cloud, target.count ?? 0);
   return (cloud) => podsRunning(cloud) && nodesReady(cloud);
 }
 
 /** How long a condition must hold before the wait ends (virtual ms), so a passing moment is not taken for a steady state. */
-const HOLD_MS: Record<WaitCondition, number> = { podsRunning: 2_000, nodesReady: 2_000, idle: 15_000 };
+export const HOLD_MS: Record<WaitCondition, number> = {
+  podsRunning: 2_000,
+  nodesReady: 2_000,
+  idle: 15_000,
+  nodes: 5_000,
+};
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -60,18 +74,18 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  */
 export async function waitUntil(
   cloud: SimulatedCloud,
-  condition: WaitCondition,
+  target: WaitTarget,
   timeoutMs: number,
   pollMs = 10,
 ): Promise<boolean> {
-  const check = conditionCheck(condition);
+  const check = conditionCheck(target);
   const deadline = cloud.clock.now() + timeoutMs;
   let since: number | undefined;
   for (;;) {
     const now = cloud.clock.now();
     if (check(cloud)) {
       since ??= now;
-      if (now - since >= HOLD_MS[condition]) return true;
+      if (now - since >= HOLD_MS[target.for]) return true;
     } else since = undefined;
     if (now >= deadline) return false;
     await sleep(pollMs);

@@ -31,13 +31,21 @@ export class ClusterStore {
     return (await this.api.create(this.api.typeOf(o.apiVersion!, o.kind!), o.metadata.namespace, o)) as T;
   }
 
-  /** Creates the object or replaces the existing one (its resourceVersion is ignored). */
+  /**
+   * Creates the object or replaces the existing one: spec, labels and annotations become the
+   * manifest's, the status stays (unless the manifest gives one) and so do finalizers the manifest
+   * does not list, as `kubectl apply` leaves fields it does not manage. Its resourceVersion is ignored.
+   */
   async apply<T = KubeObject>(obj: T): Promise<T> {
     const o = this.check(obj);
     const type = this.api.typeOf(o.apiVersion!, o.kind!);
     const existing = this.api.find(type, o.metadata.namespace, o.metadata.name);
     if (!existing) return (await this.api.create(type, o.metadata.namespace, o)) as T;
-    const next = { ...structuredClone(o), metadata: { ...o.metadata, resourceVersion: undefined } };
+    const finalizers = o.metadata.finalizers ?? existing.metadata.finalizers;
+    const next = {
+      ...structuredClone(o),
+      metadata: { ...o.metadata, resourceVersion: undefined, ...(finalizers ? { finalizers } : {}) },
+    };
     let stored = await this.api.replace(type, o.metadata.namespace, o.metadata.name, next);
     if (o.status !== undefined && type.subresources.includes('status')) {
       stored = await this.api.replace(

@@ -42,7 +42,7 @@ describe('scenario files', () => {
 
   it('rejects unknown steps and steps with two keys, listing the kinds', async () => {
     await expect(parse(`${head}steps:\n  - sleep: 1s\n`)).rejects.toThrow(
-      /steps\[0\]: unknown step 'sleep' \(expected one of apply, delete, scale, wait, interrupt, fault, expect\)/,
+      /steps\[0\]: unknown step 'sleep' \(expected one of apply, delete, scale, wait, interrupt, fault, expect, patch, mark\)/,
     );
     await expect(parse(`${head}steps:\n  - { wait: 1s, scale: {} }\n`)).rejects.toThrow(
       /steps\[0\]: a step has exactly one key/,
@@ -68,6 +68,78 @@ describe('scenario files', () => {
     await expect(parse(`${head}steps:\n  - apply: [{ kind: Pod }]\n`)).rejects.toThrow(
       /steps\[0\]\.apply\[0\]\.apiVersion/,
     );
+  });
+
+  it('reads the disruption steps and expectations', async () => {
+    const s = await parse(`${head}steps:
+  - patch:
+      apiVersion: karpenter.k8s.aws/v1
+      kind: EC2NodeClass
+      name: default
+      merge: { spec: { amiSelectorTerms: [{ alias: al2023@v20250601 }] } }
+  - mark: before-drift
+  - wait: { for: nodes, count: 2 }
+  - expect:
+      pdbViolations: 0
+      podsLost: 0
+      maxDisrupting: { default: 1 }
+      podsStayed: { selector: { app: critical }, since: before-drift }
+expect:
+  podsStayed: { selector: { app: critical }, namespace: prod }
+`);
+    expect(s.steps.map((x) => x.kind)).toEqual(['patch', 'mark', 'wait', 'expect']);
+    expect(s.steps[0]).toMatchObject({ spec: { kind: 'EC2NodeClass', name: 'default' } });
+    expect(s.steps[1]).toMatchObject({ spec: 'before-drift' });
+    expect(s.steps[2]).toMatchObject({ spec: { for: 'nodes', count: 2, timeout: '10m' } });
+    expect(s.steps[3]).toMatchObject({
+      spec: { pdbViolations: 0, podsLost: 0, maxDisrupting: { default: 1 } },
+    });
+    expect(s.expect?.podsStayed).toEqual({ selector: { app: 'critical' }, namespace: 'prod' });
+  });
+
+  it('names the step and the field of bad disruption steps and expectations', async () => {
+    await expect(parse(`${head}steps:\n  - wait: 1s\n  - expect: { pdbViolation: 0 }\n`)).rejects.toThrow(
+      /^scenarios\/t\.yaml: steps\[1\]\.expect: Unrecognized key: "pdbViolation"/,
+    );
+    await expect(parse(`${head}steps:\n  - wait: 1s\nexpect: { podLost: 1 }\n`)).rejects.toThrow(
+      /^scenarios\/t\.yaml: expect: Unrecognized key: "podLost"/,
+    );
+    await expect(
+      parse(`${head}steps:\n  - patch: { apiVersion: v1, kind: ConfigMap, merge: { data: {} } }\n`),
+    ).rejects.toThrow(/^scenarios\/t\.yaml: steps\[0\]\.patch\.name: /);
+    await expect(
+      parse(`${head}steps:\n  - patch: { apiVersion: v1, kind: ConfigMap, name: c }\n`),
+    ).rejects.toThrow(/steps\[0\]\.patch\.merge: /);
+    await expect(parse(`${head}steps:\n  - wait: 1s\n  - wait: { for: nodes }\n`)).rejects.toThrow(
+      /^scenarios\/t\.yaml: steps\[1\]\.wait\.count: a wait for nodes needs a count$/,
+    );
+    await expect(parse(`${head}steps:\n  - wait: { for: idle, count: 2 }\n`)).rejects.toThrow(
+      /steps\[0\]\.wait\.count: count is only for a wait for nodes/,
+    );
+    await expect(parse(`${head}steps:\n  - wait: { for: nodes, count: -1 }\n`)).rejects.toThrow(
+      /steps\[0\]\.wait\.count: /,
+    );
+    await expect(parse(`${head}steps:\n  - expect: { maxDisrupting: { default: many } }\n`)).rejects.toThrow(
+      /steps\[0\]\.expect\.maxDisrupting\.default: /,
+    );
+    await expect(parse(`${head}steps:\n  - expect: { podsStayed: { selector: {} } }\n`)).rejects.toThrow(
+      /steps\[0\]\.expect\.podsStayed\.selector: give at least one label/,
+    );
+    await expect(parse(`${head}steps:\n  - mark: ''\n`)).rejects.toThrow(/steps\[0\]\.mark: /);
+  });
+
+  it('requires podsStayed.since to name a mark played before it', async () => {
+    await expect(
+      parse(`${head}steps:
+  - expect: { podsStayed: { selector: { app: a }, since: m1 } }
+  - mark: m1
+`),
+    ).rejects.toThrow(
+      'scenarios/t.yaml: steps[0].expect.podsStayed.since: no mark named m1 (no mark step comes before it)',
+    );
+    await expect(
+      parse(`${head}steps:\n  - mark: m1\nexpect: { podsStayed: { selector: { app: a }, since: m2 } }\n`),
+    ).rejects.toThrow('scenarios/t.yaml: expect.podsStayed.since: no mark named m2 (marks before it: m1)');
   });
 
   it('rejects YAML that does not parse', async () => {
