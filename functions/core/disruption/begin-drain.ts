@@ -17,6 +17,8 @@ import { isReschedulable } from './pod-policy.js';
 export interface DrainStart {
   readonly cause: DisruptionCause;
   readonly message: string;
+  /** The failure reason the retired claim records (default: the cause's). */
+  readonly reason?: string;
   readonly forceful: boolean;
   /** Deadline after which the pods left are deleted and the instance terminated. */
   readonly forceAt?: number;
@@ -53,6 +55,7 @@ export async function beginDrain(
     const record: DisruptionRecord = {
       cause: start.cause,
       message: start.message,
+      ...(start.reason === undefined ? {} : { reason: start.reason }),
       forceful: start.forceful,
       startedAt: now,
       phase: 'replacing',

@@ -127,7 +127,10 @@ async function finish(
   record: DisruptionRecord,
   node: Node | undefined,
 ): Promise<void> {
-  const failure: NodeClaimFailure = { reason: REASONS[record.cause], message: record.message };
+  const failure: NodeClaimFailure = {
+    reason: record.reason ?? REASONS[record.cause],
+    message: record.message,
+  };
   await retireClaim(deps, claim.id, failure, { warn: false, from: ['Draining'] });
   deps.log.info('terminated node', {
     node: node?.metadata.name ?? claim.nodeName,

@@ -110,6 +110,7 @@ export async function handleInterruption(
   await beginDrain(deps, claim.id, {
     cause: 'interrupted',
     message: failure.message,
+    reason: failure.reason,
     forceful: true,
     ...deadlines,
   });

@@ -15,6 +15,8 @@ export interface DisruptionRecord {
   readonly cause: DisruptionCause;
   /** Human detail, e.g. the drift found or the interruption notice. */
   readonly message: string;
+  /** The failure reason the retired claim records (default: the cause's, e.g. `Drifted`). */
+  readonly reason?: string;
   /**
    * Forceful disruptions (expiration, NodePool deletion, interruption) are not budgeted and do not
    * give up: past `replaceBy` they evict without replacement. Voluntary ones (emptiness, drift) are

@@ -7,6 +7,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import { handleLifecycleEvent } from '../../../functions/core/lifecycle/handle-lifecycle-event.js';
 import { provision } from '../../../functions/core/provisioning/provision.js';
+import { runSweep } from '../../../functions/core/sweep/run-sweep.js';
 import type { SweepDeps } from '../../../functions/core/sweep/sweep-deps.js';
 import { sweepDepsFrom } from '../../../functions/core/sweep/sweep-deps-from.js';
 import { createDisruptionHandler } from '../../../functions/handlers/disruption.js';
@@ -78,8 +79,8 @@ async function waitFor(check: () => Promise<boolean>, what: string): Promise<voi
 }
 
 describe('handlers in the simulated cloud', () => {
-  it('spot interruption: the node is drained, the instance terminated and the claim Gone', async () => {
-    const { s, ports } = await runningCluster();
+  it('spot interruption: replacement first, then the drain, the instance terminated and the claim Gone', async () => {
+    const { s, ports, deps } = await runningCluster();
     s.cloud.runner.setHandler(
       'interruption',
       createInterruptionHandler(() => ports),
@@ -88,23 +89,21 @@ describe('handlers in the simulated cloud', () => {
       (c) => c.instance?.capacityType === 'spot',
     );
     if (!claim?.instance || !claim.nodeName) throw new Error('no initialized spot claim');
-    const podsBefore = (await ports.cluster.listPodsOnNode(claim.nodeName)).filter(
-      (p) => !p.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet'),
-    );
+    const nodeName = claim.nodeName;
+    const workloads = async (node: string) =>
+      (await ports.cluster.listPodsOnNode(node)).filter(
+        (p) => !p.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet'),
+      );
+    const podsBefore = await workloads(nodeName);
     expect(podsBefore.length).toBeGreaterThan(0);
 
     s.cloud.ec2.interruptSpot(claim.instance.instanceId);
     await waitFor(
-      async () => (await ports.store.getNodeClaim(claim.id))?.state === 'Gone',
-      'the claim to be Gone',
+      async () => (await ports.store.getNodeClaim(claim.id))?.state === 'Draining',
+      'the claim to be Draining',
     );
-
-    const gone = await ports.store.getNodeClaim(claim.id);
-    expect(gone?.failure?.reason).toBe('SpotInterrupted');
-    expect(['shutting-down', 'terminated']).toContain(
-      s.cloud.ec2.state.instances.get(claim.instance.instanceId)?.state,
-    );
-    expect(await ports.cluster.getNode(claim.nodeName)).toBeUndefined();
+    const node = await ports.cluster.getNode(nodeName);
+    expect(node?.spec?.taints).toContainEqual({ key: 'karpenter.sh/disrupted', effect: 'NoSchedule' });
     const unavailable = await ports.store.listUnavailableOfferings(s.cloud.clock.now());
     expect(unavailable).toContainEqual(
       expect.objectContaining({
@@ -113,10 +112,41 @@ describe('handlers in the simulated cloud', () => {
         capacityType: 'spot',
       }),
     );
-    // The evicted deployment pods come back and wait for a new node.
+
+    // First step: the replacement is launched for the pods; nothing is evicted yet.
+    await runSweep(deps);
+    const uids = new Set(podsBefore.map((p) => p.metadata.uid));
+    const replacement = (await ports.store.listNodeClaims(['Pending', 'Launched'])).find((c) =>
+      c.pods.some((p) => uids.has(p.uid)),
+    );
+    expect(replacement?.state).toBe('Launched');
+    expect((await workloads(nodeName)).length).toBe(podsBefore.length);
+
+    // The replacement registers and initializes; then the pods are evicted and land on it.
+    for (const step of [50_000, 20_000]) {
+      await s.cloud.clock.advance(step);
+      await s.cloud.kube.idle();
+      for (const n of await ports.cluster.listNodes()) {
+        await handleLifecycleEvent(deps, { detailType: 'NodeReady', detail: { nodeName: n.metadata.name } });
+      }
+    }
+    expect((await ports.store.getNodeClaim(replacement?.id ?? ''))?.state).toBe('Initialized');
+    await runSweep(deps);
+    await s.cloud.clock.advance(5_000);
+    await s.cloud.kube.idle();
+    await runSweep(deps);
+
+    const gone = await ports.store.getNodeClaim(claim.id);
+    expect(gone?.state).toBe('Gone');
+    expect(gone?.failure?.reason).toBe('SpotInterrupted');
+    expect(['shutting-down', 'terminated']).toContain(
+      s.cloud.ec2.state.instances.get(claim.instance.instanceId)?.state,
+    );
+    expect(await ports.cluster.getNode(nodeName)).toBeUndefined();
     await s.cloud.kube.scheduleNow();
-    const pending = await ports.cluster.listPendingPods();
-    expect(pending.length).toBeGreaterThan(0);
+    const moved = replacement?.nodeName ?? (await ports.store.getNodeClaim(replacement?.id ?? ''))?.nodeName;
+    expect((await workloads(moved ?? '')).length).toBe(podsBefore.length);
+    expect(await ports.cluster.listPendingPods()).toEqual([]);
     expect(s.log.messages()).toContain('interruption: draining node');
   });
 
