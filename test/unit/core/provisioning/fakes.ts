@@ -2,8 +2,10 @@
  * Small in-memory fakes of the ports for provisioning tests: a cluster (pods, nodes, config
  * documents, events), a state store with the same conditional-write rules as the DynamoDB one, a
  * cloud that hands out instances (or capacity errors), a timer scheduler and a recording log.
+ * The cluster also drains: it patches node taints, evicts pods (or refuses, as a
+ * PodDisruptionBudget would), deletes pods and nodes, and records each of those calls.
  */
-import type { Node, Pod } from '../../../../functions/core/model/kube-objects.js';
+import type { Node, Pod, PodDisruptionBudget } from '../../../../functions/core/model/kube-objects.js';
 import type { NodeClaim, NodeClaimState } from '../../../../functions/core/nodeclaim/nodeclaim.js';
 import type {
   CloudInstance,
@@ -16,6 +18,8 @@ import type {
   ClusterApi,
   ClusterEvent,
   ConfigDocument,
+  EvictionResult,
+  NodePatch,
 } from '../../../../functions/core/ports/cluster-api.js';
 import type { Log } from '../../../../functions/core/ports/log.js';
 import {
@@ -35,6 +39,27 @@ export class FakeCluster implements ClusterApi {
   nodeClassDocs: ConfigDocument[] = [];
   events: ClusterEvent[] = [];
   failing?: Error;
+  /** The PodDisruptionBudgets the cluster lists. */
+  pdbs: PodDisruptionBudget[] = [];
+  /** Pods (`namespace/name`, or just `name`) whose eviction a PodDisruptionBudget refuses (HTTP 429). */
+  protectedPods = new Set<string>();
+  /**
+   * When true, evicted and deleted pods stay on their node, terminating (deletion timestamp set,
+   * their grace period from `now()`), until {@link finishTerminating}; otherwise they go at once.
+   */
+  podsLinger = false;
+  /** The time deletion timestamps are set from. */
+  now: () => number = () => Date.now();
+  /** Every eviction request with its answer. */
+  evictions: { namespace: string; name: string; result: EvictionResult }[] = [];
+  /** Every pod deletion with the grace period it asked for. */
+  deletions: { namespace: string; name: string; gracePeriodSeconds?: number }[] = [];
+  /** Names of the nodes deleted. */
+  deletedNodes: string[] = [];
+  /** Every node patch, applied or not. */
+  nodePatches: { name: string; patch: NodePatch }[] = [];
+  /** Makes the next `n` node patches throw (before changing anything). */
+  failNodePatches = 0;
 
   private check(): void {
     if (this.failing) throw this.failing;
@@ -69,7 +94,7 @@ export class FakeCluster implements ClusterApi {
     return [];
   }
   async listPodDisruptionBudgets() {
-    return [];
+    return this.pdbs;
   }
   async listNodePoolDocuments() {
     return this.nodePoolDocs;
@@ -77,19 +102,93 @@ export class FakeCluster implements ClusterApi {
   async listNodeClassDocuments() {
     return this.nodeClassDocs;
   }
-  async patchNode(): Promise<Node> {
-    throw new Error('not used by the provisioner');
+  /** Applies the patch to a new node object (references read before keep the old one). */
+  async patchNode(name: string, patch: NodePatch): Promise<Node> {
+    this.nodePatches.push({ name, patch });
+    if (this.failNodePatches > 0) {
+      this.failNodePatches--;
+      throw new Error(`patching node ${name}: connection reset`);
+    }
+    const current = this.nodes.find((n) => n.metadata.name === name);
+    if (!current) throw new Error(`nodes "${name}" not found`);
+    const next: Node = {
+      ...current,
+      metadata: {
+        ...current.metadata,
+        labels: merged(current.metadata.labels, patch.labels),
+        annotations: merged(current.metadata.annotations, patch.annotations),
+      },
+      spec: {
+        ...current.spec,
+        ...(patch.taints === undefined ? {} : { taints: [...patch.taints] }),
+        ...(patch.unschedulable === undefined ? {} : { unschedulable: patch.unschedulable }),
+      },
+    };
+    this.nodes = this.nodes.map((n) => (n === current ? next : n));
+    return next;
   }
-  async deleteNode() {}
+  async deleteNode(name: string) {
+    this.deletedNodes.push(name);
+    this.nodes = this.nodes.filter((n) => n.metadata.name !== name);
+  }
   async createEvents(events: readonly ClusterEvent[]) {
     this.events.push(...events);
   }
-  async evictPod() {
-    return 'not-found' as const;
+  async evictPod(namespace: string, name: string): Promise<EvictionResult> {
+    const result = this.evictionResult(namespace, name);
+    this.evictions.push({ namespace, name, result });
+    if (result === 'evicted') this.removePod(namespace, name, undefined);
+    return result;
   }
-  async deletePod() {
-    return 'not-found' as const;
+  async deletePod(namespace: string, name: string, gracePeriodSeconds?: number) {
+    this.deletions.push({ namespace, name, gracePeriodSeconds });
+    if (!this.findPod(namespace, name)) return 'not-found' as const;
+    this.removePod(namespace, name, gracePeriodSeconds);
+    return 'deleted' as const;
   }
+  /** Removes the pods that are terminating (their kubelet is done with them). */
+  finishTerminating(): void {
+    this.pods = this.pods.filter((p) => p.metadata.deletionTimestamp === undefined);
+  }
+  private evictionResult(namespace: string, name: string): EvictionResult {
+    if (!this.findPod(namespace, name)) return 'not-found';
+    if (this.protectedPods.has(`${namespace}/${name}`) || this.protectedPods.has(name))
+      return 'blocked-by-pdb';
+    return 'evicted';
+  }
+  private findPod(namespace: string, name: string): Pod | undefined {
+    return this.pods.find(
+      (p) => (p.metadata.namespace ?? 'default') === namespace && p.metadata.name === name,
+    );
+  }
+  private removePod(namespace: string, name: string, gracePeriodSeconds: number | undefined): void {
+    const pod = this.findPod(namespace, name);
+    if (!pod) return;
+    if (!this.podsLinger) {
+      this.pods = this.pods.filter((p) => p !== pod);
+      return;
+    }
+    if (pod.metadata.deletionTimestamp !== undefined) return;
+    const spec = pod.spec as { terminationGracePeriodSeconds?: number };
+    const grace = gracePeriodSeconds ?? spec.terminationGracePeriodSeconds ?? 30;
+    const deletionTimestamp = new Date(this.now() + grace * 1000).toISOString();
+    const terminating: Pod = { ...pod, metadata: { ...pod.metadata, deletionTimestamp } };
+    this.pods = this.pods.map((p) => (p === pod ? terminating : p));
+  }
+}
+
+/** `base` with `patch` merged in (a null value removes the key); undefined when both are empty. */
+function merged(
+  base: Readonly<Record<string, string>> | undefined,
+  patch: Readonly<Record<string, string | null>> | undefined,
+): Record<string, string> | undefined {
+  if (!patch) return base === undefined ? undefined : { ...base };
+  const out: Record<string, string> = { ...base };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete out[key];
+    else out[key] = value;
+  }
+  return out;
 }
 
 /** A state store in a Map, with versioned writes and leases like the DynamoDB store. */
@@ -97,6 +196,8 @@ export class MemoryStore implements StateStore {
   claims = new Map<string, NodeClaim>();
   offerings: UnavailableOffering[] = [];
   leases = new Map<string, Lease>();
+  /** Called before each claim update is applied; a test makes it throw to simulate a failed write. */
+  beforeUpdate?: (next: NodeClaim, stored: NodeClaim | undefined) => void;
 
   async createNodeClaim(claim: NodeClaim) {
     if (this.claims.has(claim.id)) return false;
@@ -108,6 +209,7 @@ export class MemoryStore implements StateStore {
   }
   async updateNodeClaim(claim: NodeClaim) {
     const stored = this.claims.get(claim.id);
+    this.beforeUpdate?.(claim, stored);
     if (!stored || stored.version !== claim.version) throw new ConflictError(`nodeclaim ${claim.id} changed`);
     const next = { ...claim, version: claim.version + 1 };
     this.claims.set(claim.id, next);
@@ -163,6 +265,10 @@ export class FakeCloud implements CloudProvider {
   launches = 0;
   /** Throws on the next `n` launches (before doing anything). */
   throwNext = 0;
+  /** Every instance id terminated. */
+  terminated: string[] = [];
+  /** Throws on the next `n` terminations (before doing anything). */
+  throwOnTerminate = 0;
 
   async launch(input: LaunchInput): Promise<LaunchOutcome> {
     this.launches++;
@@ -196,6 +302,11 @@ export class FakeCloud implements CloudProvider {
     return { ok: false, errors };
   }
   async terminate(ids: readonly string[]) {
+    if (this.throwOnTerminate > 0) {
+      this.throwOnTerminate--;
+      throw Object.assign(new Error('Request limit exceeded.'), { name: 'RequestLimitExceeded' });
+    }
+    this.terminated.push(...ids);
     this.instances = this.instances.filter((i) => !ids.includes(i.instanceId));
   }
   async get(id: string) {

@@ -1,0 +1,664 @@
+import { describe, expect, it } from 'vitest';
+import { beginDrain, type DrainStart } from '../../../../functions/core/disruption/begin-drain.js';
+import type { Pod, Toleration } from '../../../../functions/core/model/kube-objects.js';
+import type { NodeClaim } from '../../../../functions/core/nodeclaim/nodeclaim.js';
+import { actOnDueTimers } from '../../../../functions/core/sweep/due-timers.js';
+import type { SweepDeps } from '../../../../functions/core/sweep/sweep-deps.js';
+import { pod } from '../../../builders/workloads.js';
+import {
+  boundTo,
+  type DrainHarness,
+  drainHarness,
+  evicted,
+  initializeLaunched,
+  isTainted,
+  podsOn,
+  runningNode,
+  step,
+} from './drain-harness.js';
+
+const STEP_MS = 5_000;
+const MIN = 60_000;
+const OLD = 'default-old';
+const OLD_NODE = 'ip-old';
+
+const DRIFT: DrainStart = { cause: 'drifted', message: 'NodePool template changed', forceful: false };
+const EXPIRY: DrainStart = { cause: 'expired', message: 'expireAfter 720h reached', forceful: true };
+
+/** A harness with the old node (a c5.2xlarge) running `pods`, and optionally a spare node with room. */
+async function setup(pods: (h: DrainHarness) => Pod[], o: { spare?: boolean } = {}): Promise<DrainHarness> {
+  const h = await drainHarness();
+  runningNode(h, { claimId: OLD, nodeName: OLD_NODE, instanceType: 'c5.2xlarge' });
+  if (o.spare) runningNode(h, { claimId: 'default-spare', nodeName: 'ip-spare', instanceType: 'c5.4xlarge' });
+  h.cluster.pods = pods(h).map((p) => boundTo(p, OLD_NODE));
+  return h;
+}
+
+/** The seed's 4 inflate pods (1 CPU each). */
+const inflate = (h: DrainHarness) => [...h.workloads];
+
+interface WorkOptions {
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  graceSeconds?: number;
+  priorityClassName?: string;
+  owner?: string;
+  tolerations?: Toleration[];
+  nodeSelector?: Record<string, string>;
+}
+
+/** A 100m pod of the old node. */
+function work(name: string, o: WorkOptions = {}): Pod {
+  const p = pod({
+    name,
+    requests: { cpu: '100m', memory: '64Mi' },
+    nodeName: OLD_NODE,
+    ownerKind: o.owner ?? 'ReplicaSet',
+    ...(o.labels ? { labels: o.labels } : {}),
+    ...(o.tolerations ? { tolerations: o.tolerations } : {}),
+    ...(o.nodeSelector ? { nodeSelector: o.nodeSelector } : {}),
+  });
+  return {
+    ...p,
+    metadata: { ...p.metadata, ...(o.annotations ? { annotations: o.annotations } : {}) },
+    spec: {
+      ...p.spec,
+      ...(o.graceSeconds === undefined ? {} : { terminationGracePeriodSeconds: o.graceSeconds }),
+      ...(o.priorityClassName ? { priorityClassName: o.priorityClassName } : {}),
+    },
+  };
+}
+
+const claim = (h: DrainHarness, id = OLD): NodeClaim => h.store.claims.get(id) as NodeClaim;
+const replacements = (h: DrainHarness) =>
+  [...h.store.claims.values()].filter((c) => c.id !== OLD && c.id !== 'default-spare');
+
+/** Moves the clock to the claim's next drain step. */
+function toNextStep(h: DrainHarness, id = OLD): void {
+  const due = claim(h, id).timers.drainStep;
+  if (due === undefined) throw new Error(`no drain step armed on ${id}`);
+  h.clock.advance(Math.max(0, due - h.clock.now()));
+}
+
+describe('drain: replacement capacity first', () => {
+  it('launches a replacement and evicts nothing until it is initialized, then evicts, then terminates', async () => {
+    const h = await setup(inflate);
+    const started = await beginDrain(h.deps, OLD, DRIFT);
+    expect(started?.state).toBe('Draining');
+    expect(isTainted(h, OLD_NODE)).toBe(true);
+
+    expect(await step(h, OLD)).toBe('replacing');
+    expect(h.cloud.launches).toBe(1);
+    const [replacement] = replacements(h);
+    expect(replacement.state).toBe('Launched');
+    expect(replacement.pods.map((p) => p.name).sort()).toEqual([
+      'inflate-0',
+      'inflate-1',
+      'inflate-2',
+      'inflate-3',
+    ]);
+    expect(h.cluster.evictions).toEqual([]);
+    expect(claim(h).disruption?.phase).toBe('replacing');
+    expect(claim(h).timers.drainStep).toBe(h.clock.now() + STEP_MS);
+    expect(h.timers.scheduled).toContainEqual({ nodeClaimId: OLD, dueAt: h.clock.now() + STEP_MS });
+
+    // Launched but not initialized: the drain keeps waiting and launches nothing more.
+    toNextStep(h);
+    expect(await step(h, OLD)).toBe('replacing');
+    expect(h.cloud.launches).toBe(1);
+    expect(h.cluster.evictions).toEqual([]);
+
+    initializeLaunched(h);
+    toNextStep(h);
+    expect(await step(h, OLD)).toBe('evicting');
+    expect(evicted(h).sort()).toEqual(['inflate-0', 'inflate-1', 'inflate-2', 'inflate-3']);
+    expect(claim(h).disruption).toMatchObject({ phase: 'evicting', evictingSince: h.clock.now() });
+    expect(h.cloud.terminated).toEqual([]);
+
+    toNextStep(h);
+    expect(await step(h, OLD)).toBe('terminated');
+    expect(h.cloud.terminated).toEqual([`i-${OLD}`]);
+    expect(h.cluster.deletedNodes).toEqual([OLD_NODE]);
+    expect(h.cluster.nodes.map((n) => n.metadata.name)).not.toContain(OLD_NODE);
+    expect(claim(h)).toMatchObject({ state: 'Gone', failure: { reason: 'Drifted' } });
+    // The replacement stays.
+    expect(h.cloud.instances.map((i) => i.instanceId)).toContain(replacement.instance?.instanceId);
+    expect(h.cloud.launches).toBe(1);
+  });
+
+  it('pods that fit on an existing node need no replacement: evictions start at the first step', async () => {
+    const h = await setup(inflate, { spare: true });
+    await beginDrain(h.deps, OLD, DRIFT);
+    expect(await step(h, OLD)).toBe('evicting');
+    expect(h.cloud.launches).toBe(0);
+    expect(replacements(h)).toEqual([]);
+    expect(evicted(h)).toHaveLength(4);
+    toNextStep(h);
+    expect(await step(h, OLD)).toBe('terminated');
+    expect(claim(h).state).toBe('Gone');
+  });
+
+  it('the draining node is no capacity: its own free room does not count as a place for its pods', async () => {
+    // Only the old node has room (it is half empty), so a replacement must be launched.
+    const h = await setup(() => [work('web-1', { labels: { app: 'web' } })]);
+    await beginDrain(h.deps, OLD, DRIFT);
+    expect(await step(h, OLD)).toBe('replacing');
+    expect(h.cloud.launches).toBe(1);
+    expect(h.cluster.evictions).toEqual([]);
+  });
+});
+
+describe('drain: PodDisruptionBudgets', () => {
+  const pdb = {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name: 'web-pdb', namespace: 'default' },
+    spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } },
+    status: { disruptionsAllowed: 0 },
+  };
+  const webPods = () => [
+    work('web-1', { labels: { app: 'web' } }),
+    work('web-2', { labels: { app: 'web' } }),
+    work('other-1', { labels: { app: 'other' } }),
+  ];
+
+  it('a refused eviction is retried a step later, never turned into a delete, with an event naming the PDB', async () => {
+    const h = await setup(webPods, { spare: true });
+    h.cluster.pdbs = [pdb];
+    h.cluster.protectedPods.add('web-1');
+    await beginDrain(h.deps, OLD, DRIFT);
+
+    expect(await step(h, OLD)).toBe('evicting');
+    expect(evicted(h).sort()).toEqual(['other-1', 'web-2']);
+    expect(h.cluster.evictions).toContainEqual({
+      namespace: 'default',
+      name: 'web-1',
+      result: 'blocked-by-pdb',
+    });
+    expect(claim(h).timers.drainStep).toBe(h.clock.now() + STEP_MS);
+    expect(h.timers.scheduled).toContainEqual({ nodeClaimId: OLD, dueAt: h.clock.now() + STEP_MS });
+    const blocked = h.cluster.events.filter((e) => e.reason === 'DisruptionBlocked');
+    expect(blocked).toContainEqual(
+      expect.objectContaining({
+        involvedObject: expect.objectContaining({ kind: 'Pod', name: 'web-1' }),
+        message: 'pdb default/web-pdb prevents pod evictions',
+      }),
+    );
+    expect(blocked).toContainEqual(
+      expect.objectContaining({
+        involvedObject: expect.objectContaining({ kind: 'Node', name: OLD_NODE }),
+        message: 'pdb default/web-pdb prevents pod evictions',
+      }),
+    );
+
+    // An hour of refusals: retried at every step, never deleted, the node stays.
+    for (let i = 0; i < 720; i++) {
+      toNextStep(h);
+      expect(await step(h, OLD)).toBe('evicting');
+    }
+    expect(h.cluster.deletions).toEqual([]);
+    expect(h.cloud.terminated).toEqual([]);
+    expect(podsOn(h, OLD_NODE)).toEqual(['web-1']);
+    expect(h.cluster.evictions.filter((e) => e.name === 'web-1').length).toBeGreaterThanOrEqual(720);
+
+    h.cluster.protectedPods.clear();
+    toNextStep(h);
+    expect(await step(h, OLD)).toBe('evicting');
+    expect(evicted(h)).toContain('web-1');
+    toNextStep(h);
+    expect(await step(h, OLD)).toBe('terminated');
+    expect(h.cluster.deletions).toEqual([]);
+    expect(claim(h).state).toBe('Gone');
+  });
+
+  it('without a PDB selecting the pod the event says the eviction was refused', async () => {
+    const h = await setup(webPods, { spare: true });
+    h.cluster.protectedPods.add('other-1');
+    await beginDrain(h.deps, OLD, DRIFT);
+    await step(h, OLD);
+    expect(h.cluster.events).toContainEqual(
+      expect.objectContaining({
+        reason: 'DisruptionBlocked',
+        message: 'eviction of pod default/other-1 refused',
+      }),
+    );
+  });
+
+  it('with a terminationGracePeriod, a protected pod is deleted only when forceAt less its grace is reached', async () => {
+    const h = await setup(webPods, { spare: true });
+    h.cluster.pdbs = [pdb];
+    h.cluster.protectedPods.add('web-1');
+    const forceAt = h.clock.now() + 10 * MIN;
+    await beginDrain(h.deps, OLD, { ...EXPIRY, forceAt });
+    // web-1 has the default grace of 30 s: it may be deleted from forceAt - 30 s.
+    while (h.clock.now() + STEP_MS < forceAt - 30_000) {
+      expect(await step(h, OLD)).toBe('evicting');
+      toNextStep(h);
+    }
+    expect(h.cluster.deletions).toEqual([]);
+    h.clock.advance(forceAt - 30_000 - h.clock.now());
+    await step(h, OLD);
+    expect(h.cluster.deletions).toEqual([{ namespace: 'default', name: 'web-1', gracePeriodSeconds: 30 }]);
+  });
+});
+
+describe('drain: terminationGracePeriod (forceAt)', () => {
+  const pinned = () => [
+    work('web-1'),
+    work('keep-1', { annotations: { 'karpenter.sh/do-not-disrupt': 'true' }, graceSeconds: 120 }),
+  ];
+
+  it('leaves a do-not-disrupt pod, deletes it with the grace left near forceAt, and terminates at forceAt', async () => {
+    const h = await setup(pinned, { spare: true });
+    h.cluster.podsLinger = true;
+    const forceAt = h.clock.now() + 10 * MIN;
+    await beginDrain(h.deps, OLD, { ...DRIFT, forceAt });
+
+    expect(await step(h, OLD)).toBe('evicting');
+    expect(evicted(h)).toEqual(['web-1']);
+    expect(h.cluster.events).toContainEqual(
+      expect.objectContaining({
+        reason: 'DisruptionBlocked',
+        message: 'pod default/keep-1 has do-not-disrupt annotation',
+      }),
+    );
+    h.cluster.finishTerminating();
+
+    // Until forceAt - 120 s (its grace) the pod stays untouched.
+    h.clock.advance(forceAt - 121_000 - h.clock.now());
+    expect(await step(h, OLD)).toBe('evicting');
+    expect(h.cluster.deletions).toEqual([]);
+    expect(evicted(h)).toEqual(['web-1']);
+
+    // A step taken 50 s before forceAt deletes it with the 50 s left.
+    h.clock.advance(71_000);
+    expect(await step(h, OLD)).toBe('evicting');
+    expect(h.cluster.deletions).toEqual([{ namespace: 'default', name: 'keep-1', gracePeriodSeconds: 50 }]);
+    expect(claim(h).timers.drainStep).toBeLessThanOrEqual(forceAt);
+
+    // The pod is still terminating at forceAt: the instance goes anyway.
+    h.clock.advance(forceAt - h.clock.now());
+    expect(podsOn(h, OLD_NODE)).toEqual(['keep-1']);
+    expect(await step(h, OLD)).toBe('terminated');
+    expect(h.cloud.terminated).toEqual([`i-${OLD}`]);
+    expect(h.cluster.deletedNodes).toEqual([OLD_NODE]);
+    expect(claim(h)).toMatchObject({ state: 'Gone', failure: { reason: 'Drifted' } });
+  });
+
+  it('a pod whose grace is shorter than the time left is deleted with its own grace', async () => {
+    const h = await setup(
+      () => [work('keep-2', { annotations: { 'karpenter.sh/do-not-disrupt': 'true' }, graceSeconds: 20 })],
+      {
+        spare: true,
+      },
+    );
+    const forceAt = h.clock.now() + 5 * MIN;
+    await beginDrain(h.deps, OLD, { ...DRIFT, forceAt });
+    await step(h, OLD);
+    h.clock.advance(forceAt - 25_000 - h.clock.now());
+    await step(h, OLD);
+    expect(h.cluster.deletions).toEqual([]);
+    h.clock.advance(10_000);
+    await step(h, OLD);
+    expect(h.cluster.deletions).toEqual([{ namespace: 'default', name: 'keep-2', gracePeriodSeconds: 15 }]);
+  });
+
+  it('the step timer is never armed past forceAt', async () => {
+    const h = await setup(() => [work('web-1', { graceSeconds: 0 })], { spare: true });
+    h.cluster.protectedPods.add('web-1');
+    const forceAt = h.clock.now() + 12_000;
+    await beginDrain(h.deps, OLD, { ...DRIFT, forceAt });
+    const times: number[] = [];
+    while ((await step(h, OLD)) === 'evicting') {
+      times.push(claim(h).timers.drainStep as number);
+      toNextStep(h);
+    }
+    const start = forceAt - 12_000;
+    expect(times).toEqual([start + 5_000, start + 10_000, forceAt]);
+    expect(h.clock.now()).toBe(forceAt);
+    expect(claim(h).state).toBe('Gone');
+    expect(podsOn(h, OLD_NODE)).toEqual(['web-1']);
+  });
+
+  // Bug: while the drain waits for its replacement (phase `replacing`), pods are never deleted at
+  // `forceAt - their grace`: evictPass only runs once replacement capacity is ready or replaceBy
+  // passed (default 15 min, later than a shorter terminationGracePeriod). At forceAt the instance is
+  // terminated under pods that were never evicted nor deleted, so they get no graceful shutdown.
+  it.fails('deletes the pods at forceAt less their grace even while the replacement is still starting', async () => {
+    const h = await setup(() => [work('web-1', { graceSeconds: 30 })]);
+    const forceAt = h.clock.now() + 2 * MIN;
+    await beginDrain(h.deps, OLD, { ...DRIFT, forceAt });
+    expect(await step(h, OLD)).toBe('replacing');
+    // The replacement never initializes.
+    h.clock.advance(forceAt - 30_000 - h.clock.now());
+    await step(h, OLD);
+    expect(h.cluster.deletions).toEqual([{ namespace: 'default', name: 'web-1', gracePeriodSeconds: 30 }]);
+  });
+});
+
+describe('drain: pods that cannot be rescheduled', () => {
+  // Seed 002's only Provisioner launches spot capacity: no NodePool allows these pods.
+  const onDemandOnly = () => [
+    work('od-1', { nodeSelector: { 'karpenter.sh/capacity-type': 'on-demand' } }),
+    work('od-2', { nodeSelector: { 'karpenter.sh/capacity-type': 'on-demand' } }),
+  ];
+
+  it('a voluntary drain is cancelled: node untainted, claim Initialized again with the reason', async () => {
+    const h = await setup(onDemandOnly);
+    await beginDrain(h.deps, OLD, DRIFT);
+    expect(isTainted(h, OLD_NODE)).toBe(true);
+    expect(await step(h, OLD)).toBe('cancelled');
+    expect(isTainted(h, OLD_NODE)).toBe(false);
+    const c = claim(h);
+    expect(c.state).toBe('Initialized');
+    expect(c.disruption).toBeUndefined();
+    expect(c.timers.drainStep).toBeUndefined();
+    expect(c.blocked?.reason).toMatch(/^pods cannot be rescheduled: default\/od-1, default\/od-2: /);
+    expect(h.cluster.evictions).toEqual([]);
+    expect(h.cloud.launches).toBe(0);
+    expect(h.cloud.terminated).toEqual([]);
+    expect(h.cluster.events).toContainEqual(
+      expect.objectContaining({
+        reason: 'DisruptionBlocked',
+        involvedObject: expect.objectContaining({ name: OLD_NODE }),
+      }),
+    );
+    // A step delivered late finds nothing to do.
+    expect(await step(h, OLD)).toBe('not-draining');
+    expect(claim(h).state).toBe('Initialized');
+  });
+
+  it('a forceful drain (expired) evicts anyway once replaceBy has passed', async () => {
+    const h = await setup(onDemandOnly);
+    await beginDrain(h.deps, OLD, { ...EXPIRY, replaceBy: h.clock.now() + MIN });
+    h.clock.advance(MIN);
+    expect(await step(h, OLD)).toBe('evicting');
+    expect(evicted(h).sort()).toEqual(['od-1', 'od-2']);
+    expect(isTainted(h, OLD_NODE)).toBe(true);
+    toNextStep(h);
+    expect(await step(h, OLD)).toBe('terminated');
+    expect(claim(h)).toMatchObject({ state: 'Gone', failure: { reason: 'Expired' } });
+  });
+
+  it('a forceful drain waits for a replacement that is starting until replaceBy, then evicts without it', async () => {
+    const h = await setup(inflate);
+    const replaceBy = h.clock.now() + MIN;
+    await beginDrain(h.deps, OLD, { ...EXPIRY, replaceBy });
+    while (h.clock.now() < replaceBy) {
+      expect(await step(h, OLD)).toBe('replacing');
+      expect(claim(h).timers.drainStep).toBeLessThanOrEqual(replaceBy);
+      toNextStep(h);
+    }
+    expect(h.cluster.evictions).toEqual([]);
+    expect(h.cloud.launches).toBe(1);
+    expect(await step(h, OLD)).toBe('evicting');
+    expect(evicted(h)).toHaveLength(4);
+  });
+
+  it('a voluntary drain whose replacement is not initialized by replaceBy is cancelled', async () => {
+    const h = await setup(inflate);
+    const replaceBy = h.clock.now() + 30_000;
+    await beginDrain(h.deps, OLD, { ...DRIFT, replaceBy });
+    while (h.clock.now() < replaceBy) {
+      expect(await step(h, OLD)).toBe('replacing');
+      toNextStep(h);
+    }
+    expect(await step(h, OLD)).toBe('cancelled');
+    expect(claim(h).blocked?.reason).toBe('replacement capacity was not initialized in time');
+    expect(isTainted(h, OLD_NODE)).toBe(false);
+    expect(h.cluster.evictions).toEqual([]);
+  });
+
+  // Bug: the step that turns a forceful drain to `evicting` after replaceBy re-arms the next step
+  // with the record read at its start (phase still `replacing`), so the timer is set to replaceBy,
+  // a time already past, instead of a step later.
+  it.fails('after evicting past replaceBy the next step is due a step later, not in the past', async () => {
+    const h = await setup(onDemandOnly);
+    await beginDrain(h.deps, OLD, { ...EXPIRY, replaceBy: h.clock.now() + MIN });
+    h.clock.advance(2 * MIN);
+    expect(await step(h, OLD)).toBe('evicting');
+    expect(claim(h).timers.drainStep).toBe(h.clock.now() + STEP_MS);
+  });
+
+  // Bug: cancelDrain removes the taint from the node object read at the start of the step, before
+  // the step itself tainted it. When the node lacked the taint then (a drain whose beginDrain
+  // crashed between the claim write and the taint), the step adds it and the cancellation keeps it:
+  // the claim is back in service while its node stays NoSchedule.
+  it.fails('a cancelled drain whose node was tainted by the step itself is untainted', async () => {
+    const h = await setup(onDemandOnly);
+    h.cluster.failNodePatches = 1;
+    await expect(beginDrain(h.deps, OLD, DRIFT)).rejects.toThrow(/connection reset/);
+    expect(claim(h).state).toBe('Draining');
+    expect(isTainted(h, OLD_NODE)).toBe(false);
+    expect(await step(h, OLD)).toBe('cancelled');
+    expect(claim(h).state).toBe('Initialized');
+    expect(isTainted(h, OLD_NODE)).toBe(false);
+  });
+});
+
+describe('drain: the same step delivered twice, and crashes', () => {
+  it('two steps in a row at the same time launch one replacement and evict each pod once', async () => {
+    const h = await setup(inflate);
+    h.cluster.podsLinger = true;
+    await beginDrain(h.deps, OLD, DRIFT);
+    expect(await step(h, OLD)).toBe('replacing');
+    expect(await step(h, OLD)).toBe('replacing');
+    expect(h.cloud.launches).toBe(1);
+    expect(replacements(h)).toHaveLength(1);
+
+    initializeLaunched(h);
+    toNextStep(h);
+    expect(await step(h, OLD)).toBe('evicting');
+    expect(await step(h, OLD)).toBe('evicting');
+    expect(h.cluster.evictions.map((e) => e.name).sort()).toEqual([
+      'inflate-0',
+      'inflate-1',
+      'inflate-2',
+      'inflate-3',
+    ]);
+    h.cluster.finishTerminating();
+    toNextStep(h);
+    expect(await step(h, OLD)).toBe('terminated');
+    expect(await step(h, OLD)).toBe('not-draining');
+    expect(h.cloud.terminated).toEqual([`i-${OLD}`]);
+    expect(h.cloud.launches).toBe(1);
+  });
+
+  it('two steps at once launch at most one replacement', async () => {
+    const h = await setup(inflate);
+    await beginDrain(h.deps, OLD, DRIFT);
+    const states = await Promise.all([step(h, OLD), step(h, OLD)]);
+    expect(states).toEqual(['replacing', 'replacing']);
+    expect(h.cloud.launches).toBe(1);
+    expect(replacements(h)).toHaveLength(1);
+    toNextStep(h);
+    await Promise.all([step(h, OLD), step(h, OLD)]);
+    expect(h.cloud.launches).toBe(1);
+  });
+
+  // Bug (minor): two deliveries of the same step taken at once both read the pods before either
+  // evicts, and both send the whole wave: every pod gets two eviction requests (and a refused one
+  // two DisruptionBlocked events). Nothing serializes the steps of one claim.
+  it.fails('two steps at once evict each pod at most once', async () => {
+    const h = await setup(inflate, { spare: true });
+    h.cluster.podsLinger = true;
+    await beginDrain(h.deps, OLD, DRIFT);
+    await Promise.all([step(h, OLD), step(h, OLD)]);
+    const names = h.cluster.evictions.map((e) => e.name).sort();
+    expect(names).toEqual(['inflate-0', 'inflate-1', 'inflate-2', 'inflate-3']);
+  });
+
+  it('two steps at once that finish the drain terminate the instance once and leave the claim Gone', async () => {
+    const h = await setup(inflate, { spare: true });
+    await beginDrain(h.deps, OLD, DRIFT);
+    await step(h, OLD);
+    toNextStep(h);
+    const states = await Promise.all([step(h, OLD), step(h, OLD)]);
+    expect(states).toContain('terminated');
+    expect(claim(h).state).toBe('Gone');
+    expect(h.cloud.instances.map((i) => i.instanceId)).not.toContain(`i-${OLD}`);
+  });
+
+  it('a store failure on the write that starts evicting: the next step evicts and finishes', async () => {
+    const h = await setup(inflate, { spare: true });
+    await beginDrain(h.deps, OLD, DRIFT);
+    let failures = 0;
+    h.store.beforeUpdate = (next, stored) => {
+      if (
+        next.disruption?.phase === 'evicting' &&
+        stored?.disruption?.phase === 'replacing' &&
+        failures === 0
+      ) {
+        failures++;
+        throw new Error('ProvisionedThroughputExceededException');
+      }
+    };
+    await expect(step(h, OLD)).rejects.toThrow(/ProvisionedThroughput/);
+    expect(claim(h)).toMatchObject({ state: 'Draining', disruption: { phase: 'replacing' } });
+    expect(h.cluster.evictions).toEqual([]);
+    expect(await step(h, OLD)).toBe('evicting');
+    expect(evicted(h)).toHaveLength(4);
+    toNextStep(h);
+    expect(await step(h, OLD)).toBe('terminated');
+    expect(claim(h).state).toBe('Gone');
+    expect(h.cloud.terminated).toEqual([`i-${OLD}`]);
+  });
+
+  it('a crash while terminating leaves a termination check due that terminates the instance', async () => {
+    const h = await setup(inflate, { spare: true });
+    await beginDrain(h.deps, OLD, DRIFT);
+    await step(h, OLD);
+    toNextStep(h);
+    h.cloud.throwOnTerminate = 1;
+    await expect(step(h, OLD)).rejects.toThrow(/Request limit/);
+    expect(claim(h).state).toBe('Terminating');
+    expect(h.cloud.instances.map((i) => i.instanceId)).toContain(`i-${OLD}`);
+    // The claim is no longer draining: another step leaves it to its termination check.
+    expect(await step(h, OLD)).toBe('not-draining');
+    const due = claim(h).timers.terminationCheck;
+    expect(due).toBeLessThanOrEqual(h.clock.now());
+    // Only the retire path runs for a due termination check (store, cloud, cluster, clock, log).
+    await actOnDueTimers(h.deps as unknown as SweepDeps, OLD);
+    expect(claim(h)).toMatchObject({ state: 'Gone', failure: { reason: 'Drifted' } });
+    expect(h.cloud.instances.map((i) => i.instanceId)).not.toContain(`i-${OLD}`);
+    expect(h.cluster.deletedNodes).toContain(OLD_NODE);
+  });
+
+  it('a node already gone ends the drain: the instance is terminated and the claim retired', async () => {
+    const h = await setup(inflate, { spare: true });
+    await beginDrain(h.deps, OLD, EXPIRY);
+    h.cluster.nodes = h.cluster.nodes.filter((n) => n.metadata.name !== OLD_NODE);
+    expect(await step(h, OLD)).toBe('terminated');
+    expect(h.cloud.terminated).toEqual([`i-${OLD}`]);
+    expect(claim(h)).toMatchObject({ state: 'Gone', failure: { reason: 'Expired' } });
+  });
+});
+
+describe('drain: eviction order', () => {
+  const tolerateDisrupted: Toleration[] = [
+    { key: 'karpenter.sh/disrupted', operator: 'Exists', effect: 'NoSchedule' },
+  ];
+  const mixed = () => [
+    work('crit-1', { priorityClassName: 'system-node-critical' }),
+    work('ds-1', { owner: 'DaemonSet' }),
+    work('web-1'),
+    work('web-2'),
+    work('tolerant-1', { tolerations: tolerateDisrupted }),
+    work('mirror-1', { owner: 'Node', annotations: { 'kubernetes.io/config.mirror': 'abc' } }),
+  ];
+
+  it('evicts workloads, then DaemonSet pods, then critical pods; tolerating and mirror pods are not waited for', async () => {
+    const h = await setup(mixed, { spare: true });
+    await beginDrain(h.deps, OLD, DRIFT);
+    expect(await step(h, OLD)).toBe('evicting');
+    expect(evicted(h).sort()).toEqual(['web-1', 'web-2']);
+    toNextStep(h);
+    expect(await step(h, OLD)).toBe('evicting');
+    expect(evicted(h).slice(2)).toEqual(['ds-1']);
+    toNextStep(h);
+    expect(await step(h, OLD)).toBe('evicting');
+    expect(evicted(h).slice(3)).toEqual(['crit-1']);
+    toNextStep(h);
+    expect(await step(h, OLD)).toBe('terminated');
+    expect(podsOn(h, OLD_NODE).sort()).toEqual(['mirror-1', 'tolerant-1']);
+    expect(h.cluster.evictions.map((e) => e.name)).not.toContain('tolerant-1');
+    expect(h.cluster.evictions.map((e) => e.name)).not.toContain('mirror-1');
+    expect(claim(h).state).toBe('Gone');
+  });
+
+  it('the next wave waits until every pod of the wave before it is gone, terminating ones included', async () => {
+    const h = await setup(mixed, { spare: true });
+    h.cluster.podsLinger = true;
+    await beginDrain(h.deps, OLD, DRIFT);
+    await step(h, OLD);
+    expect(evicted(h).sort()).toEqual(['web-1', 'web-2']);
+    for (let i = 0; i < 3; i++) {
+      toNextStep(h);
+      expect(await step(h, OLD)).toBe('evicting');
+    }
+    // Terminating pods are not evicted again and hold the DaemonSet wave back.
+    expect(h.cluster.evictions.map((e) => e.name).sort()).toEqual(['web-1', 'web-2']);
+    h.cluster.finishTerminating();
+    toNextStep(h);
+    await step(h, OLD);
+    expect(h.cluster.evictions.map((e) => e.name).slice(2)).toEqual(['ds-1']);
+  });
+
+  it('a DaemonSet pod tolerating the disrupted taint is neither evicted nor waited for', async () => {
+    const h = await setup(
+      () => [work('web-1'), work('ds-tolerant', { owner: 'DaemonSet', tolerations: tolerateDisrupted })],
+      {
+        spare: true,
+      },
+    );
+    await beginDrain(h.deps, OLD, DRIFT);
+    await step(h, OLD);
+    toNextStep(h);
+    expect(await step(h, OLD)).toBe('terminated');
+    expect(h.cluster.evictions.map((e) => e.name)).toEqual(['web-1']);
+  });
+
+  // Bug: evictPass counts every terminating pod as remaining, forever. Karpenter (and the
+  // isStuckTerminating doc in pod-policy.ts) stops waiting for a pod a minute past its deletion
+  // timestamp; here a pod stuck terminating (e.g. a finalizer) keeps a drain without forceAt open
+  // for ever, re-armed every 5 s.
+  it.fails('stops waiting for a pod stuck terminating a minute past its deletion timestamp', async () => {
+    const h = await setup(() => [work('web-1')], { spare: true });
+    h.cluster.podsLinger = true;
+    await beginDrain(h.deps, OLD, DRIFT);
+    await step(h, OLD);
+    expect(evicted(h)).toEqual(['web-1']);
+    // The pod never goes: its deletion timestamp (30 s grace) is passed by more than a minute.
+    h.clock.advance(2 * MIN);
+    expect(await step(h, OLD)).toBe('terminated');
+  });
+});
+
+describe('drain: not draining', () => {
+  it('a claim that is not Draining is left alone, and a stale drain step timer is cleared', async () => {
+    const h = await setup(inflate);
+    const c = claim(h);
+    h.store.claims.set(OLD, { ...c, timers: { drainStep: h.clock.now() } });
+    expect(await step(h, OLD)).toBe('not-draining');
+    expect(claim(h).timers.drainStep).toBeUndefined();
+    expect(claim(h).state).toBe('Initialized');
+    expect(h.cluster.evictions).toEqual([]);
+    expect(await step(h, 'default-missing')).toBe('not-draining');
+  });
+
+  it('beginDrain twice starts once; a forceful cause takes over a voluntary drain', async () => {
+    const h = await setup(inflate);
+    await beginDrain(h.deps, OLD, DRIFT);
+    await beginDrain(h.deps, OLD, DRIFT);
+    expect(h.cluster.events.filter((e) => e.reason === 'DisruptionTerminating')).toHaveLength(1);
+    expect(h.cluster.nodePatches).toHaveLength(1);
+    const forceAt = h.clock.now() + 10 * MIN;
+    await beginDrain(h.deps, OLD, { ...EXPIRY, forceAt });
+    expect(claim(h).disruption).toMatchObject({
+      cause: 'expired',
+      forceful: true,
+      forceAt,
+      phase: 'replacing',
+    });
+  });
+});
