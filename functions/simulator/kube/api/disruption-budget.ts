@@ -1,7 +1,7 @@
 /**
  * PodDisruptionBudget arithmetic, computed from the live pods as the disruption controller does:
- * expected pods, healthy pods (Running, Ready, not terminating), desired healthy and the
- * disruptions allowed.
+ * expected pods, healthy pods (Running, Ready, not terminating, not just evicted), desired healthy
+ * and the disruptions allowed.
  */
 import type { PodDisruptionBudget } from '../../../core/model/kube-objects.js';
 import { matchesLabelSelector } from './label-selector.js';
@@ -42,11 +42,41 @@ export function podsOfBudget(pdb: PodDisruptionBudget, pods: readonly KubeObject
   );
 }
 
+/** How long an evicted pod stays in `status.disruptedPods` waiting for its deletion (as Kubernetes' DeletionTimeout). */
+export const DISRUPTED_POD_TIMEOUT_MS = 2 * 60_000;
+
+/**
+ * `status.disruptedPods`: pods the Eviction API let go whose deletion has not shown yet (pod name ->
+ * when). They no longer count as healthy, so that evictions racing each other cannot all pass.
+ */
+export function disruptedPodsOf(pdb: PodDisruptionBudget): Readonly<Record<string, string>> {
+  return (pdb.status as { disruptedPods?: Record<string, string> } | undefined)?.disruptedPods ?? {};
+}
+
+/** The `disruptedPods` entries still pending: the pod exists, is not terminating, and the entry is recent. */
+export function pendingDisruptedPods(
+  pdb: PodDisruptionBudget,
+  pods: readonly KubeObject[],
+  nowMs: number,
+): Record<string, string> {
+  const waiting = new Set(
+    pods
+      .filter((p) => p.metadata.namespace === pdb.metadata.namespace && !p.metadata.deletionTimestamp)
+      .map((p) => p.metadata.name),
+  );
+  return Object.fromEntries(
+    Object.entries(disruptedPodsOf(pdb)).filter(
+      ([name, at]) => waiting.has(name) && nowMs - Date.parse(at) < DISRUPTED_POD_TIMEOUT_MS,
+    ),
+  );
+}
+
 /** Computes a PDB's status from the pods it selects. */
 export function budgetStatus(pdb: PodDisruptionBudget, pods: readonly KubeObject[]): BudgetStatus {
   const selected = podsOfBudget(pdb, pods);
   const expectedPods = selected.length;
-  const currentHealthy = selected.filter(isHealthyPod).length;
+  const disrupted = disruptedPodsOf(pdb);
+  const currentHealthy = selected.filter((p) => isHealthyPod(p) && !(p.metadata.name in disrupted)).length;
   let desiredHealthy = 0;
   if (pdb.spec.minAvailable !== undefined) desiredHealthy = scaled(pdb.spec.minAvailable, expectedPods, true);
   else if (pdb.spec.maxUnavailable !== undefined) {

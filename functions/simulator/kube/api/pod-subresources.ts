@@ -5,7 +5,7 @@
  */
 import type { PodDisruptionBudget } from '../../../core/model/kube-objects.js';
 import { ApiError, conflict, successStatus } from './api-error.js';
-import { budgetStatus, isHealthyPod, podsOfBudget } from './disruption-budget.js';
+import { budgetStatus, disruptedPodsOf, isHealthyPod, podsOfBudget } from './disruption-budget.js';
 import type { KubeApi, WriteOptions } from './kube-api.js';
 import { timestamp } from './object-defaults.js';
 import type { KubeObject } from './object-store.js';
@@ -108,12 +108,19 @@ export async function evictPod(
         );
       }
       if (!opts.dryRun) {
+        // Written before the pod's deletion is admitted (which may wait for webhooks), so that
+        // concurrent evictions see this one: the pod is in disruptedPods and no longer healthy.
+        const disruptedPods = {
+          ...disruptedPodsOf(pdb),
+          ...(healthy ? { [name]: timestamp(api.clock.now()) } : {}),
+        };
         const next = {
           ...structuredClone(pdb),
           status: {
             ...pdb.status,
             ...status,
             disruptionsAllowed: status.disruptionsAllowed - (healthy ? 1 : 0),
+            disruptedPods,
             observedGeneration: 1,
           },
         };

@@ -3,7 +3,7 @@
  * pods of deleted owners) and PodDisruptionBudget status from the live pods.
  */
 import type { Pod, PodDisruptionBudget } from '../../../core/model/kube-objects.js';
-import { budgetStatus } from '../api/disruption-budget.js';
+import { budgetStatus, pendingDisruptedPods } from '../api/disruption-budget.js';
 import type { KubeApi } from '../api/kube-api.js';
 import type { KubeObject } from '../api/object-store.js';
 
@@ -41,11 +41,15 @@ export async function updateBudgets(api: KubeApi): Promise<void> {
   const pdbType = api.typeOf('policy/v1', 'PodDisruptionBudget');
   const pods = api.view(api.typeOf('v1', 'Pod'));
   for (const pdb of api.view(pdbType) as unknown as readonly PodDisruptionBudget[]) {
+    const disruptedPods = pendingDisruptedPods(pdb, pods, api.clock.now());
+    const pending = { ...pdb, status: { ...pdb.status, disruptedPods } };
     const status = {
       ...pdb.status,
-      ...budgetStatus(pdb, pods),
+      ...budgetStatus(pending, pods),
+      disruptedPods,
       observedGeneration: (pdb.metadata as { generation?: number }).generation,
     } as Record<string, unknown>;
+    if (Object.keys(disruptedPods).length === 0) delete status.disruptedPods;
     if (JSON.stringify(status) === JSON.stringify(pdb.status)) continue;
     await api.replace(
       pdbType,

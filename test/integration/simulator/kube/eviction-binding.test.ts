@@ -1,6 +1,7 @@
 import type { ApiException, V1Pod } from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Harness, nodeBody, podBody, startHarness } from './fixtures.js';
+import { startWebhookBackend, webhookConfiguration } from './webhook-backend.js';
 
 describe('binding and eviction on the simulated API server', () => {
   let h: Harness;
@@ -78,5 +79,56 @@ describe('binding and eviction on the simulated API server', () => {
       .createNamespacedPodEviction({ name: 'b', namespace: 'default', body: eviction('b') })
       .catch((e: ApiException<string>) => e);
     expect((again as ApiException<string>).code).toBe(429);
+  });
+
+  it('lets only as many concurrent evictions through as the budget allows, even while deletions wait for webhooks', async () => {
+    const backend = await startWebhookBackend();
+    try {
+      await h.sim.store.create(nodeBody('n1'));
+      const names = ['a', 'b', 'c', 'd'];
+      for (const name of names) await h.sim.store.create(podBody(name, { app: 'web' }));
+      await h.sim.scheduleNow();
+      for (const name of names) {
+        const ready = { status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } };
+        await h.sim.store.patch('v1', 'Pod', name, 'default', ready, 'status');
+      }
+      await h.sim.store.create({
+        apiVersion: 'policy/v1',
+        kind: 'PodDisruptionBudget',
+        metadata: { name: 'web', namespace: 'default' },
+        spec: { minAvailable: 3, selector: { matchLabels: { app: 'web' } } },
+      });
+      const deletes = [
+        { operations: ['DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], scope: '*' },
+      ];
+      await h.sim.store.create(webhookConfiguration(backend.url, { rules: deletes }));
+      backend.behaviour = { allowed: true, delayMs: 100 };
+      const codes = await Promise.all(
+        ['a', 'b', 'c'].map((name) =>
+          h.core
+            .createNamespacedPodEviction({
+              name,
+              namespace: 'default',
+              body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace: 'default' } },
+            })
+            .then(() => 201)
+            .catch((e: ApiException<string>) => e.code),
+        ),
+      );
+      expect(codes.filter((c) => c === 201)).toHaveLength(1);
+      expect(codes.filter((c) => c === 429)).toHaveLength(2);
+      expect(h.sim.disruptionViolations()).toEqual([]);
+      await h.sim.idle();
+      const pdb = h.sim.store.get<{ status: Record<string, unknown> }>(
+        'policy/v1',
+        'PodDisruptionBudget',
+        'web',
+        'default',
+      );
+      expect(pdb?.status).toMatchObject({ currentHealthy: 3, desiredHealthy: 3, disruptionsAllowed: 0 });
+      expect(pdb?.status.disruptedPods).toBeUndefined();
+    } finally {
+      await backend.close();
+    }
   });
 });
