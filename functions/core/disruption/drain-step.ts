@@ -18,11 +18,11 @@ import { transition, withTimer } from '../nodeclaim/state-machine.js';
 import { taintNode } from './begin-drain.js';
 import type { DisruptionDeps } from './disruption-deps.js';
 import { disruptionSettings } from './disruption-deps.js';
-import { blockedEvents, evictPass } from './evictions.js';
+import { blockedEvents, deleteDuePods, evictPass } from './evictions.js';
 import { ensureReplacements } from './replacements.js';
 
 /** Where a drain stands after a step. */
-export type DrainStepState = 'not-draining' | 'replacing' | 'evicting' | 'terminated' | 'cancelled';
+export type DrainStepState = 'not-draining' | 'busy' | 'replacing' | 'evicting' | 'terminated' | 'cancelled';
 
 /** What a step did (for logs and metrics). */
 export interface DrainStepOutcome {
@@ -60,6 +60,7 @@ export async function drainStep(deps: DisruptionDeps, id: string): Promise<Drain
     refused,
     ...(state === 'terminated' ? { drainMs: deps.clock.now() - record.startedAt } : {}),
   });
+  if (!(await takeStep(deps, id, now))) return result('busy');
   const node = await nodeOf(deps, claim);
   if (!node || (record.forceAt !== undefined && now >= record.forceAt)) {
     await finish(deps, claim, record, node);
@@ -69,6 +70,8 @@ export async function drainStep(deps: DisruptionDeps, id: string): Promise<Drain
   const pods = await deps.cluster.listPodsOnNode(node.metadata.name);
   const step = disruptionSettings(deps).drainStepMs;
   if (record.phase === 'replacing') {
+    // Pods whose end of the termination grace period has come go, replacement or not.
+    await deleteDuePods(deps, node, pods, now, record.forceAt);
     const replacement = await ensureReplacements(deps, claim, pods);
     if (replacement.status === 'waiting' && now < record.replaceBy) {
       await rearm(deps, id, next(now + step, record));
@@ -79,7 +82,7 @@ export async function drainStep(deps: DisruptionDeps, id: string): Promise<Drain
         replacement.status === 'unschedulable'
           ? `pods cannot be rescheduled: ${replacement.pods.join(', ')}: ${replacement.reason}`
           : 'replacement capacity was not initialized in time';
-      await cancelDrain(deps, claim, node, why);
+      await cancelDrain(deps, claim, node.metadata.name, why);
       return result('cancelled');
     }
     await updateClaim(deps.store, id, (c) =>
@@ -94,8 +97,25 @@ export async function drainStep(deps: DisruptionDeps, id: string): Promise<Drain
     await finish(deps, claim, record, node);
     return result('terminated', pass.refused);
   }
-  await rearm(deps, id, next(now + step, record));
+  await rearm(deps, id, next(now + step, { ...record, phase: 'evicting' }));
   return result('evicting', pass.refused);
+}
+
+/**
+ * Takes the step: moves the due drainStep timer a step later with one conditional write, so of two
+ * deliveries of the same step only one acts (the other finds the timer moved), and a step a crash
+ * cut short is taken again then. False when the step is not due (another delivery took it).
+ */
+async function takeStep(deps: DisruptionDeps, id: string, now: number): Promise<boolean> {
+  let taken = false;
+  await updateClaim(deps.store, id, (c) => {
+    taken = false;
+    const due = c.timers.drainStep;
+    if (c.state !== 'Draining' || (due !== undefined && due > now)) return undefined;
+    taken = true;
+    return withTimer(c, 'drainStep', now + disruptionSettings(deps).drainStepMs);
+  });
+  return taken;
 }
 
 /** The next step's time: a step later, but no later than the deadlines of the record. */
@@ -142,18 +162,25 @@ async function finish(
 }
 
 /** Returns a voluntary drain's node to service: taint removed, claim Initialized again. */
-async function cancelDrain(deps: DisruptionDeps, claim: NodeClaim, node: Node, why: string): Promise<void> {
+async function cancelDrain(
+  deps: DisruptionDeps,
+  claim: NodeClaim,
+  nodeName: string,
+  why: string,
+): Promise<void> {
   const now = deps.clock.now();
   await updateClaim(deps.store, claim.id, (c) =>
     c.state === 'Draining'
       ? { ...transition(c, 'Initialized', now), blocked: { reason: why, at: now } }
       : undefined,
   );
-  const taints = taintsOf(node);
+  // The node as it is now: this step may have tainted it after it was first read.
+  const node = await deps.cluster.getNode(nodeName);
+  const taints = node ? taintsOf(node) : [];
   const kept = taints.filter((t) => !(t.key === DISRUPTED_TAINT.key && t.effect === DISRUPTED_TAINT.effect));
-  if (kept.length !== taints.length) await deps.cluster.patchNode(node.metadata.name, { taints: kept });
+  if (kept.length !== taints.length) await deps.cluster.patchNode(nodeName, { taints: kept });
   deps.log.warn('cancelled disruption, node stays', {
-    node: node.metadata.name,
+    node: nodeName,
     nodeclaim: claim.id,
     reason: claim.disruption?.cause,
     why,

@@ -11,7 +11,13 @@ import { isDaemonSetPod } from '../lifecycle/node-labels.js';
 import type { Node, Pod, PodDisruptionBudget } from '../model/kube-objects.js';
 import type { ClusterEvent } from '../ports/cluster-api.js';
 import type { DisruptionDeps } from './disruption-deps.js';
-import { hasDoNotDisrupt, isCriticalPod, isDrainable, isTerminatingPod } from './pod-policy.js';
+import {
+  hasDoNotDisrupt,
+  isCriticalPod,
+  isDrainable,
+  isStuckTerminating,
+  isTerminatingPod,
+} from './pod-policy.js';
 import { budgetsOf, pdbMessage, refOf } from './voluntary-blockers.js';
 
 /** What one eviction pass did. */
@@ -29,9 +35,41 @@ const DEFAULT_POD_GRACE_S = 30;
 /** Evictions sent at once. */
 const CONCURRENCY = 16;
 
-/** The pods of a node the drain waits for (see isDrainable). */
-export function drainablePods(pods: readonly Pod[]): Pod[] {
-  return pods.filter(isDrainable);
+/**
+ * The pods of a node the drain waits for at `now` (see isDrainable); a pod terminating for more
+ * than a minute past its deletion is no longer waited for, as Karpenter does.
+ */
+export function drainablePods(pods: readonly Pod[], now: number): Pod[] {
+  return pods.filter((p) => isDrainable(p) && !isStuckTerminating(p, now));
+}
+
+/**
+ * Deletes the pods whose time has come before `forceAt` (each at `forceAt` less its own grace
+ * period, with the grace that is left), whatever phase the drain is in. Returns how many.
+ */
+export async function deleteDuePods(
+  deps: Pick<DisruptionDeps, 'cluster' | 'log'>,
+  node: Node,
+  pods: readonly Pod[],
+  now: number,
+  forceAt: number | undefined,
+): Promise<Pod[]> {
+  if (forceAt === undefined) return [];
+  const due = drainablePods(pods, now).filter((p) => deleteNow(p, now, forceAt));
+  const left = Math.max(0, Math.floor((forceAt - now) / 1000));
+  for (const pod of due) {
+    await deps.cluster.deletePod(
+      pod.metadata.namespace ?? 'default',
+      pod.metadata.name,
+      Math.min(left, podGrace(pod)),
+    );
+  }
+  if (due.length > 0)
+    deps.log.info('deleting pod(s) at the end of the termination grace period', {
+      node: node.metadata.name,
+      pods: due.map(refOf),
+    });
+  return due;
 }
 
 /** One pass over `node`'s `pods` at `now` (see the file comment). */
@@ -43,22 +81,12 @@ export async function evictPass(
   now: number,
   forceAt: number | undefined,
 ): Promise<EvictionPass> {
-  const drainable = drainablePods(pods);
+  const drainable = drainablePods(pods, now);
   const pass = { remaining: drainable.length, evicted: 0, refused: 0, deleted: 0 };
   if (drainable.length === 0) return pass;
   const events: ClusterEvent[] = [];
-  const due = forceAt === undefined ? [] : drainable.filter((p) => deleteNow(p, now, forceAt));
-  for (const pod of due) {
-    const grace = Math.max(0, Math.floor(((forceAt as number) - now) / 1000));
-    const ns = pod.metadata.namespace ?? 'default';
-    await deps.cluster.deletePod(ns, pod.metadata.name, Math.min(grace, podGrace(pod)));
-    pass.deleted++;
-  }
-  if (pass.deleted > 0)
-    deps.log.info('deleting pod(s) past the termination grace period', {
-      node: node.metadata.name,
-      pods: due.map(refOf),
-    });
+  const due = await deleteDuePods(deps, node, pods, now, forceAt);
+  pass.deleted = due.length;
   const dueSet = new Set(due);
   // The next wave starts once every pod of the waves before it (terminating ones included) is gone.
   const current = Math.min(...drainable.map(waveOf));

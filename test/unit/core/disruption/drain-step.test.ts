@@ -320,11 +320,9 @@ describe('drain: terminationGracePeriod (forceAt)', () => {
     expect(podsOn(h, OLD_NODE)).toEqual(['web-1']);
   });
 
-  // Bug: while the drain waits for its replacement (phase `replacing`), pods are never deleted at
-  // `forceAt - their grace`: evictPass only runs once replacement capacity is ready or replaceBy
-  // passed (default 15 min, later than a shorter terminationGracePeriod). At forceAt the instance is
-  // terminated under pods that were never evicted nor deleted, so they get no graceful shutdown.
-  it.fails('deletes the pods at forceAt less their grace even while the replacement is still starting', async () => {
+  // A terminationGracePeriod shorter than the replacement wait: pods still get their graceful
+  // shutdown before the instance goes (found by this test: they used to be deleted only once evicting).
+  it('deletes the pods at forceAt less their grace even while the replacement is still starting', async () => {
     const h = await setup(() => [work('web-1', { graceSeconds: 30 })]);
     const forceAt = h.clock.now() + 2 * MIN;
     await beginDrain(h.deps, OLD, { ...DRIFT, forceAt });
@@ -409,10 +407,9 @@ describe('drain: pods that cannot be rescheduled', () => {
     expect(h.cluster.evictions).toEqual([]);
   });
 
-  // Bug: the step that turns a forceful drain to `evicting` after replaceBy re-arms the next step
-  // with the record read at its start (phase still `replacing`), so the timer is set to replaceBy,
-  // a time already past, instead of a step later.
-  it.fails('after evicting past replaceBy the next step is due a step later, not in the past', async () => {
+  // The step that turns a forceful drain to `evicting` after replaceBy re-arms a step later (found by
+  // this test: it used the record read at its start and re-armed at replaceBy, already past).
+  it('after evicting past replaceBy the next step is due a step later, not in the past', async () => {
     const h = await setup(onDemandOnly);
     await beginDrain(h.deps, OLD, { ...EXPIRY, replaceBy: h.clock.now() + MIN });
     h.clock.advance(2 * MIN);
@@ -420,11 +417,9 @@ describe('drain: pods that cannot be rescheduled', () => {
     expect(claim(h).timers.drainStep).toBe(h.clock.now() + STEP_MS);
   });
 
-  // Bug: cancelDrain removes the taint from the node object read at the start of the step, before
-  // the step itself tainted it. When the node lacked the taint then (a drain whose beginDrain
-  // crashed between the claim write and the taint), the step adds it and the cancellation keeps it:
-  // the claim is back in service while its node stays NoSchedule.
-  it.fails('a cancelled drain whose node was tainted by the step itself is untainted', async () => {
+  // A drain whose beginDrain crashed between the claim write and the taint: the step taints the
+  // node, and a cancellation must remove that taint (found by this test: it read the node before).
+  it('a cancelled drain whose node was tainted by the step itself is untainted', async () => {
     const h = await setup(onDemandOnly);
     h.cluster.failNodePatches = 1;
     await expect(beginDrain(h.deps, OLD, DRIFT)).rejects.toThrow(/connection reset/);
@@ -442,14 +437,15 @@ describe('drain: the same step delivered twice, and crashes', () => {
     h.cluster.podsLinger = true;
     await beginDrain(h.deps, OLD, DRIFT);
     expect(await step(h, OLD)).toBe('replacing');
-    expect(await step(h, OLD)).toBe('replacing');
+    // The second delivery finds the step taken (its timer moved a step later) and does nothing.
+    expect(await step(h, OLD)).toBe('busy');
     expect(h.cloud.launches).toBe(1);
     expect(replacements(h)).toHaveLength(1);
 
     initializeLaunched(h);
     toNextStep(h);
     expect(await step(h, OLD)).toBe('evicting');
-    expect(await step(h, OLD)).toBe('evicting');
+    expect(await step(h, OLD)).toBe('busy');
     expect(h.cluster.evictions.map((e) => e.name).sort()).toEqual([
       'inflate-0',
       'inflate-1',
@@ -468,7 +464,7 @@ describe('drain: the same step delivered twice, and crashes', () => {
     const h = await setup(inflate);
     await beginDrain(h.deps, OLD, DRIFT);
     const states = await Promise.all([step(h, OLD), step(h, OLD)]);
-    expect(states).toEqual(['replacing', 'replacing']);
+    expect(states.sort()).toEqual(['busy', 'replacing']);
     expect(h.cloud.launches).toBe(1);
     expect(replacements(h)).toHaveLength(1);
     toNextStep(h);
@@ -476,10 +472,9 @@ describe('drain: the same step delivered twice, and crashes', () => {
     expect(h.cloud.launches).toBe(1);
   });
 
-  // Bug (minor): two deliveries of the same step taken at once both read the pods before either
-  // evicts, and both send the whole wave: every pod gets two eviction requests (and a refused one
-  // two DisruptionBlocked events). Nothing serializes the steps of one claim.
-  it.fails('two steps at once evict each pod at most once', async () => {
+  // Two deliveries of the same step at once: one takes the step (a conditional write), the other
+  // does nothing (found by this test: both used to send the whole wave).
+  it('two steps at once evict each pod at most once', async () => {
     const h = await setup(inflate, { spare: true });
     h.cluster.podsLinger = true;
     await beginDrain(h.deps, OLD, DRIFT);
@@ -516,6 +511,9 @@ describe('drain: the same step delivered twice, and crashes', () => {
     await expect(step(h, OLD)).rejects.toThrow(/ProvisionedThroughput/);
     expect(claim(h)).toMatchObject({ state: 'Draining', disruption: { phase: 'replacing' } });
     expect(h.cluster.evictions).toEqual([]);
+    // The failed step had taken its turn: the next one comes a step later.
+    expect(await step(h, OLD)).toBe('busy');
+    toNextStep(h);
     expect(await step(h, OLD)).toBe('evicting');
     expect(evicted(h)).toHaveLength(4);
     toNextStep(h);
@@ -618,11 +616,9 @@ describe('drain: eviction order', () => {
     expect(h.cluster.evictions.map((e) => e.name)).toEqual(['web-1']);
   });
 
-  // Bug: evictPass counts every terminating pod as remaining, forever. Karpenter (and the
-  // isStuckTerminating doc in pod-policy.ts) stops waiting for a pod a minute past its deletion
-  // timestamp; here a pod stuck terminating (e.g. a finalizer) keeps a drain without forceAt open
-  // for ever, re-armed every 5 s.
-  it.fails('stops waiting for a pod stuck terminating a minute past its deletion timestamp', async () => {
+  // As Karpenter, the drain stops waiting for a pod a minute past its deletion timestamp (e.g. a
+  // finalizer), so a drain without forceAt does not stay open for ever (found by this test).
+  it('stops waiting for a pod stuck terminating a minute past its deletion timestamp', async () => {
     const h = await setup(() => [work('web-1')], { spare: true });
     h.cluster.podsLinger = true;
     await beginDrain(h.deps, OLD, DRIFT);
