@@ -10,23 +10,30 @@ describe('seed scenarios of the Karpenter articles, run by joiner', () => {
     ]);
   }, 90_000);
 
-  it('seed 002: inflate on spot; after a spot interruption the pods run on a replacement node, no orphan', async () => {
+  it('seed 002: a spot interruption moves the pods to a replacement first, through their PDB; scaled to 0, the node goes', async () => {
     const result = await runShippedScenario('seed-002-inflate-spot');
     expect(result.failures, explain(result)).toEqual([]);
     expect(result.log.some((l) => l.includes('spot-interruption for instance'))).toBe(true);
-    const [node] = result.summary.nodes;
-    expect(node.capacityType).toBe('spot');
-    expect(node.pods).toBe(4);
+    // The replacement was launched before any eviction of the interrupted node.
+    const launchedAt = result.log.findIndex(
+      (l) => l.includes('launched nodeclaim') && l.includes(' disruption '),
+    );
+    const evictedAt = result.log.findIndex((l) => l.includes('evicted pod(s)'));
+    expect(launchedAt, explain(result)).toBeGreaterThan(-1);
+    expect(evictedAt).toBeGreaterThan(launchedAt);
+    expect(result.summary.pdbViolations).toBe(0);
+    expect(result.log.some((l) => l.includes('"reason":"empty"'))).toBe(true);
+    expect(result.summary.nodes).toEqual([]);
     expect(result.summary.orphanedInstances).toBe(0);
-  }, 90_000);
+  }, 120_000);
 
-  it('seed 004: two provisioners give 3 x c5.2xlarge spot packed 7/7/6 and one on-demand m5.large for the add-on', async () => {
+  it('seed 004: two provisioners give 3 x c5.2xlarge spot packed 7/7/6 and one on-demand m5.large for the add-on; scaled to 0, all go', async () => {
     const result = await runShippedScenario('seed-004-two-provisioners');
+    // The packing is checked by the scenario's own expect step, before the scale-in.
     expect(result.failures, explain(result)).toEqual([]);
-    const addons = result.summary.nodes.filter((n) => n.nodePool === 'addons-ondemand');
-    expect(addons.map((n) => [n.instanceType, n.capacityType, n.pods])).toEqual([
-      ['m5.large', 'on-demand', 1],
-    ]);
     expect(result.summary.latency.unschedulableToLaunchMs.samples).toBeGreaterThan(0);
-  }, 90_000);
+    // Scaled to zero, ttlSecondsAfterEmpty removes all four nodes.
+    expect(result.summary.nodePools['spot-general']?.removals).toHaveLength(3);
+    expect(result.summary.nodePools['addons-ondemand']?.removals).toHaveLength(1);
+  }, 120_000);
 });

@@ -157,10 +157,14 @@ function multusEnis(cloud: SimulatedCloud, instance: Ec2Instance): MultusEniSumm
 }
 
 function latencies(recorder: LatencyRecorder, claims: readonly NodeClaim[]): ScenarioSummary['latency'] {
+  // A pod's launch is the first claim launched for it: a drain's replacement claim carries the
+  // pods it moves too, long after they were first unschedulable.
   const claimInstance = new Map<string, string>();
-  for (const claim of claims) {
+  const byAge = [...claims].sort((a, b) => (a.timestamps.Pending ?? 0) - (b.timestamps.Pending ?? 0));
+  for (const claim of byAge) {
     const id = claim.instance?.instanceId;
-    if (id) for (const pod of claim.pods) claimInstance.set(pod.uid, id);
+    if (!id) continue;
+    for (const pod of claim.pods) if (!claimInstance.has(pod.uid)) claimInstance.set(pod.uid, id);
   }
   const nodeInstance = (node: string | undefined): string | undefined =>
     node === undefined ? undefined : recorder.nodeInstances.get(node);

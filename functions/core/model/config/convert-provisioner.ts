@@ -12,7 +12,7 @@ import {
 import { dropUndefined } from './convert-node-class.js';
 import type { Converted } from './convert-result.js';
 import { emptyConverted } from './convert-result.js';
-import { DEFAULT_BUDGETS, DEFAULT_WEIGHT, EC2_NODE_CLASS_GROUP } from './defaults.js';
+import { DEFAULT_WEIGHT, EC2_NODE_CLASS_GROUP } from './defaults.js';
 import type { AWSNodeTemplateV1alpha1, AwsProvider, ProvisionerV1alpha5 } from './schema/v1alpha5.js';
 
 /** The kind a v1alpha5 Provisioner's `providerRef` points to. */
@@ -58,17 +58,24 @@ export function providerToNodeClass(name: string, source: DocumentSource, p: Aws
   });
 }
 
+/**
+ * v1alpha5 had no disruption budgets: every node empty for ttlSecondsAfterEmpty went at once. An
+ * empty budget list is exactly that (no budget limits any reason), where a v1 NodePool without
+ * `budgets` gets Karpenter's default of 10%.
+ */
+const V1ALPHA5_BUDGETS: Disruption['budgets'] = [];
+
 function disruptionOf(spec: ProvisionerV1alpha5['spec']): Disruption {
   if (spec.consolidation?.enabled === true) {
     return {
       consolidationPolicy: 'WhenEmptyOrUnderutilized',
       consolidateAfterMs: 0,
-      budgets: DEFAULT_BUDGETS,
+      budgets: V1ALPHA5_BUDGETS,
     };
   }
   // v1alpha5 without ttlSecondsAfterEmpty never removed empty nodes: WhenEmpty after Never.
   const after = spec.ttlSecondsAfterEmpty === undefined ? null : spec.ttlSecondsAfterEmpty * 1000;
-  return { consolidationPolicy: 'WhenEmpty', consolidateAfterMs: after, budgets: DEFAULT_BUDGETS };
+  return { consolidationPolicy: 'WhenEmpty', consolidateAfterMs: after, budgets: V1ALPHA5_BUDGETS };
 }
 
 function nodeClassRefOf(doc: ProvisionerV1alpha5, out: Converted): NodeClassRef | undefined {

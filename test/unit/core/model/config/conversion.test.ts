@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { allowedDisruptions } from '../../../../../functions/core/disruption/budgets.js';
 import { nodeClass, nodePool } from '../../../../builders/config.js';
 import { DEFAULT_NODE_CLASS, errorsOf, load, v1Pool } from './helpers.js';
 
@@ -194,6 +195,18 @@ describe('v1beta1 and v1alpha5 conversion', () => {
     });
     const none = load(provisioner({ provider: {} })).nodePools[0];
     expect(none.disruption).toMatchObject({ consolidationPolicy: 'WhenEmpty', consolidateAfterMs: null });
+  });
+
+  it('v1alpha5 has no disruption budgets: ttlSecondsAfterEmpty removes every empty node at once', () => {
+    const ttl = load(provisioner({ ttlSecondsAfterEmpty: 30, provider: {} })).nodePools[0];
+    expect(ttl.disruption).toEqual({
+      consolidationPolicy: 'WhenEmpty',
+      consolidateAfterMs: 30_000,
+      budgets: [],
+    });
+    expect(allowedDisruptions(ttl.disruption.budgets, 'Empty', { nodes: 3, disrupting: 0 }, 0)).toBe(
+      Number.POSITIVE_INFINITY,
+    );
   });
 
   it('provider aws-ids become id terms; kubeletConfiguration and startupTaints carry over; launchTemplate is kept', () => {
