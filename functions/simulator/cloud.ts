@@ -98,7 +98,7 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
   try {
     const [kube, sqs, dynamo, ssm] = await Promise.all([
       startKubeSimulator({ clock, random, catalog, region }),
-      startSqsSimulator({ region }),
+      startSqsSimulator({ region, delays: clock }),
       startDynamoDbSimulator(),
       startSsmSimulator({ region, faults }),
     ]);

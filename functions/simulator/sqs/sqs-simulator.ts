@@ -1,13 +1,18 @@
 /**
  * The simulated SQS: fauxqs (SQS JSON protocol, visibility timeouts, long polling, FIFO, DLQ
  * redrive, DelaySeconds) in-process on 127.0.0.1, with an SDK client for the simulator's own use.
- * Queue timings (visibility, delays, long polls) run on wall time, as fauxqs implements them.
+ * Queue timings (visibility, long polls) run on wall time, as fauxqs implements them. With a
+ * virtual clock, a SendMessage's DelaySeconds (joiner's timer wake-ups) run on that clock instead:
+ * the message is answered at once, as SQS does, and enqueued when its delay has passed in virtual
+ * time, so a 5-second timer is 5 virtual seconds at any speed.
  */
+import { createHash, randomUUID } from 'node:crypto';
 import {
   CreateQueueCommand,
   DeleteQueueCommand,
   GetQueueAttributesCommand,
   ListQueuesCommand,
+  SendMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { buildApp } from 'fauxqs';
@@ -33,12 +38,53 @@ export interface SqsSimulator {
 /** Local credentials: fauxqs accepts any and never checks them. */
 export const SIMULATOR_CREDENTIALS = { accessKeyId: 'joiner', secretAccessKey: 'simulated' };
 
-/** Starts fauxqs on 127.0.0.1 (free port). */
-export async function startSqsSimulator(options: { region: string }): Promise<SqsSimulator> {
+/** The clock delayed messages wait on (the simulated cloud's virtual clock). */
+export interface DelayClock {
+  setTimeout(fn: () => void, delayMs: number): unknown;
+}
+
+interface SendMessageBody {
+  QueueUrl?: string;
+  MessageBody?: string;
+  DelaySeconds?: number;
+  MessageAttributes?: unknown;
+  MessageGroupId?: string;
+}
+
+/** Starts fauxqs on 127.0.0.1 (free port); with `delays`, SendMessage delays run on that clock. */
+export async function startSqsSimulator(options: {
+  region: string;
+  delays?: DelayClock;
+}): Promise<SqsSimulator> {
   const app = buildApp({ logger: false, defaultRegion: options.region });
+  let sender: SQSClient | undefined;
+  const delays = options.delays;
+  if (delays) {
+    app.addHook('preHandler', async (request, reply) => {
+      if (request.headers['x-amz-target'] !== 'AmazonSQS.SendMessage') return;
+      const body = request.body as SendMessageBody;
+      const seconds = Number(body.DelaySeconds ?? 0);
+      // Attributes and FIFO groups are left to fauxqs (their answer needs more than the body's MD5).
+      if (
+        !(seconds > 0) ||
+        body.MessageAttributes ||
+        body.MessageGroupId ||
+        typeof body.MessageBody !== 'string'
+      )
+        return;
+      const message = { QueueUrl: body.QueueUrl, MessageBody: body.MessageBody };
+      delays.setTimeout(() => {
+        sender?.send(new SendMessageCommand(message)).catch(() => undefined);
+      }, seconds * 1000);
+      const md5 = createHash('md5').update(body.MessageBody).digest('hex');
+      reply.header('content-type', 'application/x-amz-json-1.0');
+      return reply.send({ MessageId: randomUUID(), MD5OfMessageBody: md5 });
+    });
+  }
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const url = address.replace('localhost', '127.0.0.1');
   const client = new SQSClient({ region: options.region, endpoint: url, credentials: SIMULATOR_CREDENTIALS });
+  sender = client;
   return {
     url,
     client,
