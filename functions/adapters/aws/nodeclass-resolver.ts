@@ -15,61 +15,13 @@ export interface NodeClassProviders {
   readonly instanceProfiles: InstanceProfileProvider;
 }
 
-/** Resolves a NodeClass's subnets, security groups, AMIs, instance profile and Multus interfaces. */
-export async function resolveNodeClass(
-  providers: NodeClassProviders,
-  cluster: ClusterInfo,
-  nodeClass: NodeClass,
-): Promise<ResolvedNodeClass> {
-  const where = `NodeClass ${nodeClass.name}`;
-  const [subnets, securityGroupIds, images, multus] = await Promise.all([
-    providers.subnets.resolve(
-      orClusterDefault(nodeClass.subnetSelectorTerms, cluster),
-      `${where} subnetSelectorTerms`,
-    ),
-    providers.securityGroups.resolve(
-      orClusterDefault(nodeClass.securityGroupSelectorTerms, cluster),
-      `${where} securityGroupSelectorTerms`,
-    ),
-    providers.amis.resolve(amiTerms(nodeClass), `${where} amiSelectorTerms`),
-    Promise.all(
-      nodeClass.multusInterfaces.map(async (m, i) => ({
-        subnets: await providers.subnets.resolve(
-          m.subnetSelectorTerms,
-          `${where} multusInterfaces[${i}].subnetSelectorTerms`,
-        ),
-        securityGroupIds: await providers.securityGroups.resolve(
-          m.securityGroupSelectorTerms,
-          `${where} multusInterfaces[${i}].securityGroupSelectorTerms`,
-        ),
-      })),
-    ),
-  ]);
-  if (subnets.length === 0) throw new Error(`${where}: subnetSelectorTerms match no subnet`);
-  if (securityGroupIds.length === 0)
-    throw new Error(`${where}: securityGroupSelectorTerms match no security group`);
-  return {
-    cluster,
-    images,
-    instanceProfile: providers.instanceProfiles.resolve(nodeClass),
-    subnets,
-    securityGroupIds,
-    multus,
-  };
-}
-
-/**
- * What a NodeClass's selector terms select now, for drift checks: the image of every
- * architecture, the subnets and the security groups. Goes through the same providers (and so the
- * same cache entries) as launches; rejects, as a launch would, when a selector matches nothing.
- */
-export async function resolveNodeClassSelection(
+/** What a NodeClass's own selector terms select: subnets, security groups, images. */
+async function resolveSelectors(
   providers: Pick<NodeClassProviders, 'subnets' | 'securityGroups' | 'amis'>,
-  clusterName: string,
+  cluster: Pick<ClusterInfo, 'name'>,
   nodeClass: NodeClass,
-): Promise<NodeClassResolution> {
+) {
   const where = `NodeClass ${nodeClass.name}`;
-  const cluster = { name: clusterName };
   const [subnets, securityGroupIds, images] = await Promise.all([
     providers.subnets.resolve(
       orClusterDefault(nodeClass.subnetSelectorTerms, cluster),
@@ -84,6 +36,56 @@ export async function resolveNodeClassSelection(
   if (subnets.length === 0) throw new Error(`${where}: subnetSelectorTerms match no subnet`);
   if (securityGroupIds.length === 0)
     throw new Error(`${where}: securityGroupSelectorTerms match no security group`);
+  return { subnets, securityGroupIds, images };
+}
+
+/** Resolves a NodeClass's subnets, security groups, AMIs, instance profile and Multus interfaces. */
+export async function resolveNodeClass(
+  providers: NodeClassProviders,
+  cluster: ClusterInfo,
+  nodeClass: NodeClass,
+): Promise<ResolvedNodeClass> {
+  const where = `NodeClass ${nodeClass.name}`;
+  const [own, multus] = await Promise.all([
+    resolveSelectors(providers, cluster, nodeClass),
+    Promise.all(
+      nodeClass.multusInterfaces.map(async (m, i) => ({
+        subnets: await providers.subnets.resolve(
+          m.subnetSelectorTerms,
+          `${where} multusInterfaces[${i}].subnetSelectorTerms`,
+        ),
+        securityGroupIds: await providers.securityGroups.resolve(
+          m.securityGroupSelectorTerms,
+          `${where} multusInterfaces[${i}].securityGroupSelectorTerms`,
+        ),
+      })),
+    ),
+  ]);
+  return {
+    cluster,
+    images: own.images,
+    instanceProfile: providers.instanceProfiles.resolve(nodeClass),
+    subnets: own.subnets,
+    securityGroupIds: own.securityGroupIds,
+    multus,
+  };
+}
+
+/**
+ * What a NodeClass's selector terms select now, for drift checks: the image of every
+ * architecture, the subnets and the security groups. Goes through the same providers (and so the
+ * same cache entries) as launches; rejects, as a launch would, when a selector matches nothing.
+ */
+export async function resolveNodeClassSelection(
+  providers: Pick<NodeClassProviders, 'subnets' | 'securityGroups' | 'amis'>,
+  clusterName: string,
+  nodeClass: NodeClass,
+): Promise<NodeClassResolution> {
+  const { subnets, securityGroupIds, images } = await resolveSelectors(
+    providers,
+    { name: clusterName },
+    nodeClass,
+  );
   return {
     imageIds: Object.values(images).filter((id): id is string => !!id),
     subnetIds: subnets.map((s) => s.subnetId),
