@@ -5,12 +5,10 @@
  * caches). A NodeClass that cannot be resolved now is skipped for cloud drift, never guessed.
  */
 import type { NodeClass } from '../model/node-class.js';
-import type { CloudInstance } from '../ports/cloud-provider.js';
+import type { CloudInstance, NodeClassResolution } from '../ports/cloud-provider.js';
 import type { DisruptionDeps } from './disruption-deps.js';
 import type { DisruptionView } from './disruption-view.js';
 import { driftOf } from './drift.js';
-
-type Resolved = Awaited<ReturnType<NonNullable<DisruptionDeps['cloud']['resolveNodeClass']>>>;
 
 /** Drift found per claim id. */
 export async function findDrift(
@@ -21,8 +19,8 @@ export async function findDrift(
   const candidates = view.claims.filter((c) => c.state === 'Initialized' && view.nodeOf(c));
   if (candidates.length === 0) return found;
   const instances = await listInstances(deps);
-  const resolved = new Map<string, Promise<Resolved | undefined>>();
-  const resolve = (nodeClass: NodeClass): Promise<Resolved | undefined> => {
+  const resolved = new Map<string, Promise<NodeClassResolution | undefined>>();
+  const resolve = (nodeClass: NodeClass): Promise<NodeClassResolution | undefined> => {
     let r = resolved.get(nodeClass.name);
     if (!r) {
       r = resolveNodeClass(deps, nodeClass);
@@ -72,7 +70,7 @@ async function listInstances(
 async function resolveNodeClass(
   deps: Pick<DisruptionDeps, 'cloud' | 'log'>,
   nodeClass: NodeClass,
-): Promise<Resolved | undefined> {
+): Promise<NodeClassResolution | undefined> {
   if (!deps.cloud.resolveNodeClass) return undefined;
   try {
     return await deps.cloud.resolveNodeClass(nodeClass);

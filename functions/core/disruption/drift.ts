@@ -13,6 +13,7 @@ import type { NodeClass } from '../model/node-class.js';
 import type { NodePool } from '../model/node-pool.js';
 import type { Requirement } from '../model/requirement.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
+import type { NodeClassResolution } from '../ports/cloud-provider.js';
 import {
   describeSet,
   intersectSets,
@@ -51,11 +52,7 @@ export interface DriftInstance {
 }
 
 /** What the NodeClass's selector terms resolve to now (images of every architecture). */
-export interface DriftResolution {
-  readonly imageIds: readonly string[];
-  readonly subnetIds: readonly string[];
-  readonly securityGroupIds: readonly string[];
-}
+export type DriftResolution = NodeClassResolution;
 
 /** A launched claim, its node's labels, its NodePool and NodeClass as they are now, and cloud facts. */
 export interface DriftInput {
