@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runSweep } from '../../../../functions/core/sweep/run-sweep.js';
+import { handleTimerMessage, runSweep } from '../../../../functions/core/sweep/run-sweep.js';
 import { pendingClaim, podOn } from '../lifecycle/fakes.js';
 import { harness, runningClaim } from '../lifecycle/harness.js';
 
@@ -69,6 +69,33 @@ describe('disruption round: emptiness', () => {
         message: 'node ip-a has do-not-disrupt annotation',
       }),
     );
+  });
+});
+
+describe('disruption round: delivered twice, run twice at once', () => {
+  it('two sweeps at once start and finish each drain once', async () => {
+    const h = harness({ consolidateAfterMs: 0 });
+    for (const n of ['a', 'b', 'c']) {
+      const claim = runningClaim(h, `default-${n}`, `ip-${n}`);
+      h.store.put({ ...claim, timers: { emptiness: h.clock.now() - 1_000 } });
+    }
+    const [one, two] = await Promise.all([runSweep(h.sweep), runSweep(h.sweep)]);
+    const started = [...one.disruption.started, ...two.disruption.started].map((s) => s.nodeClaim).sort();
+    expect(started).toEqual(['default-a', 'default-b', 'default-c']);
+    expect([...h.cloud.terminated].sort()).toEqual(['i-default-a', 'i-default-b', 'i-default-c']);
+    expect(h.cluster.deleted.sort()).toEqual(['ip-a', 'ip-b', 'ip-c']);
+    expect([...h.store.claims.values()].map((c) => c.state)).toEqual(['Gone', 'Gone', 'Gone']);
+  });
+
+  it('a timer message delivered twice acts once', async () => {
+    const h = harness({ consolidateAfterMs: 0 });
+    const claim = runningClaim(h, 'default-a', 'ip-a');
+    h.store.put({ ...claim, timers: { emptiness: h.clock.now() - 1_000 } });
+    const message = { nodeClaimId: 'default-a', dueAt: h.clock.now() - 1_000 };
+    await handleTimerMessage(h.sweep, message);
+    await handleTimerMessage(h.sweep, message);
+    expect(h.cloud.terminated).toEqual(['i-default-a']);
+    expect(h.log.messages().filter((m) => m.startsWith('disrupting node(s)'))).toHaveLength(1);
   });
 });
 
