@@ -21,6 +21,7 @@ import { drainStep } from './drain-step.js';
 import { findDrift } from './drift-findings.js';
 import { emptyFor } from './emptiness.js';
 import { blockedEvents } from './evictions.js';
+import { isCurrent, restamped } from './hash-versions.js';
 import { isEmptyNode, isReschedulable } from './pod-policy.js';
 
 /** What a round did. */
@@ -99,6 +100,7 @@ export async function runDisruption(
   }
   try {
     const view = await readDisruptionView(deps);
+    if (options.full) await restampHashes(deps, view);
     const drift = options.full ? await findDrift(deps, view) : new Map();
     const dueEmptiness = new Set(
       view.claims.filter((c) => (c.timers.emptiness ?? Infinity) <= view.now).map((c) => c.id),
@@ -216,6 +218,27 @@ async function alignTimers(
   );
   if (armed + disarmed > 0) deps.log.debug('emptiness timers aligned', { armed, disarmed });
   return { armed, disarmed };
+}
+
+/** Re-stamps the hashes of initialized claims stamped under another hash version (hash-versions.ts). */
+async function restampHashes(deps: DisruptionDeps, view: DisruptionView): Promise<void> {
+  const stale = view.claims.filter((c) => c.state === 'Initialized' && !isCurrent(c));
+  let done = 0;
+  await inParallel(
+    stale,
+    async (claim) => {
+      const stored = await updateClaim(deps.store, claim.id, (c) =>
+        c.state === 'Initialized' ? restamped(c, view.poolOf(c), nodeClassOf(view, c)) : undefined,
+      );
+      if (stored && isCurrent(stored)) done++;
+    },
+    deps,
+  );
+  if (done > 0) deps.log.info('re-stamped nodeclaim hashes of another version', { nodeclaims: done });
+}
+
+function nodeClassOf(view: DisruptionView, claim: NodeClaim) {
+  return view.config.nodeClasses.find((c) => c.name === claim.nodeClass);
 }
 
 /** Runs `fn` over `items`, a few at a time; a failure is logged and does not stop the others. */

@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import {
+  NODECLASS_HASH_VERSION,
+  NODEPOOL_HASH_VERSION,
+} from '../../../../functions/core/disruption/drift-hashes.js';
 import { handleTimerMessage, runSweep } from '../../../../functions/core/sweep/run-sweep.js';
 import { pendingClaim, podOn } from '../lifecycle/fakes.js';
 import { harness, runningClaim } from '../lifecycle/harness.js';
@@ -69,6 +73,23 @@ describe('disruption round: emptiness', () => {
         message: 'node ip-a has do-not-disrupt annotation',
       }),
     );
+  });
+});
+
+describe('disruption round: hash versions', () => {
+  it('re-stamps a claim stamped without a hash version, and does not call it drifted', async () => {
+    const h = harness({ consolidateAfterMs: null });
+    runningClaim(h, 'default-a', 'ip-a', ['web-1']);
+    expect(h.store.claims.get('default-a')?.nodePoolHashVersion).toBeUndefined();
+    const outcome = await runSweep(h.sweep);
+    const claim = h.store.claims.get('default-a');
+    expect(claim?.nodePoolHashVersion).toBe(NODEPOOL_HASH_VERSION);
+    expect(claim?.nodeClassHashVersion).toBe(NODECLASS_HASH_VERSION);
+    expect(claim?.nodePoolHash).not.toBe('p');
+    expect(outcome.disruption.started).toEqual([]);
+    await runSweep(h.sweep);
+    expect(h.store.claims.get('default-a')?.state).toBe('Initialized');
+    expect(h.store.claims.get('default-a')?.version).toBe(claim?.version);
   });
 });
 

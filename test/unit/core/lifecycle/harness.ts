@@ -39,7 +39,14 @@ export function harness(
   const cloud = new FakeCloud();
   const events = new FakePublisher();
   const timers = new FakeTimers();
-  const nodeClass = { name: 'default', multusReadyTaint: MULTUS_TAINT } as unknown as NodeClass;
+  const nodeClass = {
+    name: 'default',
+    multusReadyTaint: MULTUS_TAINT,
+    amiSelectorTerms: [],
+    subnetSelectorTerms: [],
+    securityGroupSelectorTerms: [],
+    multusInterfaces: [],
+  } as unknown as NodeClass;
   const nodePool = {
     name: 'default',
     requirements: [],
