@@ -1,7 +1,8 @@
 /**
  * Emptiness hints: when the last non-daemonset pod of an initialized joiner node goes, arm the
- * claim's emptiness timer (NodePool `consolidateAfter` / `ttlSecondsAfterEmpty`); when pods are
- * back, disarm it. Nothing is deleted here: acting on the timer is the disruption function's job.
+ * claim's emptiness timer (NodePool `consolidateAfter` / `ttlSecondsAfterEmpty`) from that moment
+ * (a pod leaving later moves it on); when pods are back, disarm it. Nothing is deleted here:
+ * acting on the timer is the disruption function's job.
  */
 import { emptyFor } from '../disruption/emptiness.js';
 import { isEmptyNode } from '../disruption/pod-policy.js';
@@ -26,7 +27,8 @@ export async function recordEmptiness(
     armed = false;
     if (c.state !== 'Initialized') return undefined;
     if (!empty) return c.timers.emptiness === undefined ? undefined : withTimer(c, 'emptiness', undefined);
-    if (c.timers.emptiness !== undefined) return undefined;
+    // consolidateAfter counts from the last pod that left: a later removal pushes the timer on.
+    if (c.timers.emptiness !== undefined && c.timers.emptiness >= now + delay) return undefined;
     armed = true;
     return withTimer(c, 'emptiness', now + delay);
   });

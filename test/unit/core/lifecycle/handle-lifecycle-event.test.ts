@@ -201,6 +201,13 @@ describe('handleLifecycleEvent: PodGone', () => {
     expect(h.cluster.deleted).toEqual([]);
     expect(h.cloud.terminated).toEqual([]);
 
+    // The same event again at once changes nothing; a pod leaving later moves the timer on.
+    await handleLifecycleEvent(h.lifecycle, gone);
+    expect(h.store.claims.get('default-abc')?.timers.emptiness).toBe(dueAt);
+    h.clock.advance(10_000);
+    await handleLifecycleEvent(h.lifecycle, gone);
+    expect(h.store.claims.get('default-abc')?.timers.emptiness).toBe(dueAt + 10_000);
+
     h.cluster.pods.push(podOn('ip-1', 'web-2'));
     await handleLifecycleEvent(h.lifecycle, gone);
     expect(h.store.claims.get('default-abc')?.timers.emptiness).toBeUndefined();
