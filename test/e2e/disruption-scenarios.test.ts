@@ -23,6 +23,16 @@ describe('scale-in scenarios: expiration, drift with budgets and do-not-disrupt,
     expect(result.log.some((l) => l.includes('has do-not-disrupt annotation'))).toBe(true);
   }, 120_000);
 
+  it('consolidation: scaled from 20 to 3 replicas, empty nodes go and the last one is replaced by a cheaper one', async () => {
+    const result = await runShippedScenario('consolidation-scale-in');
+    expect(result.failures, explain(result)).toEqual([]);
+    expect(
+      result.log.some((l) => l.includes('disrupting node(s) via replace, terminating 1 node(s) (3 pods)')),
+    ).toBe(true);
+    expect(result.summary.nodes.map((n) => n.instanceType)).toEqual(['c5.xlarge']);
+    expect(result.summary.hourlyCost).toBeLessThan(0.2);
+  }, 120_000);
+
   it('a deleted NodePool: its nodes drain onto the remaining NodePool, PDB respected', async () => {
     const result = await runShippedScenario('nodepool-deletion');
     expect(result.failures, explain(result)).toEqual([]);

@@ -26,6 +26,8 @@ export interface DrainStart {
   readonly replaceBy?: number;
   /** Pods on the node when the decision was made (for the log line). */
   readonly pods?: number;
+  /** The caller logs the decision itself (a consolidation move names all its nodes in one line). */
+  readonly quiet?: boolean;
 }
 
 /** What starting a drain needs. */
@@ -73,7 +75,7 @@ export async function beginDrain(
       (stored.nodeName
         ? (await deps.cluster.listPodsOnNode(stored.nodeName)).filter(isReschedulable).length
         : 0);
-    logDisruption(deps, stored, { ...start, pods });
+    if (!start.quiet) logDisruption(deps, stored, { ...start, pods });
     await deps.cluster.createEvents(
       stored.nodeName
         ? [

@@ -57,7 +57,7 @@ export interface RoundInput {
 const BUDGET_REASON: Partial<Record<DisruptionCause, BudgetReason>> = { empty: 'Empty', drifted: 'Drifted' };
 
 /** Per NodePool: managed initialized nodes, and those disrupting (draining or not Ready). */
-function poolCounts(view: DisruptionView): Map<string, { nodes: number; disrupting: number }> {
+export function poolCounts(view: DisruptionView): Map<string, { nodes: number; disrupting: number }> {
   const counts = new Map<string, { nodes: number; disrupting: number }>();
   for (const claim of view.claims) {
     if (claim.state !== 'Initialized' && claim.state !== 'Draining') continue;

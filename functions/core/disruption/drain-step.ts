@@ -42,6 +42,7 @@ const REASONS: Record<DisruptionCause, string> = {
   drifted: 'Drifted',
   'deleted nodepool': 'NodePoolDeleted',
   interrupted: 'Interrupted',
+  underutilized: 'Underutilized',
 };
 
 /** Takes the next step of the drain of claim `id` (see the file comment). */

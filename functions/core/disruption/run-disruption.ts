@@ -13,6 +13,7 @@ import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import { withTimer } from '../nodeclaim/state-machine.js';
 import { systemClock } from '../ports/clock.js';
 import { beginDrain } from './begin-drain.js';
+import { consolidate } from './consolidation/consolidation-round.js';
 import { type Blocked, type Decision, decideRound } from './decide.js';
 import type { DisruptionDeps } from './disruption-deps.js';
 import { disruptionSettings } from './disruption-deps.js';
@@ -57,7 +58,7 @@ export interface RoundOptions {
   readonly settleMs?: number;
 }
 
-const DECISION_TIMERS = ['emptiness', 'expiration', 'interruption'] as const;
+const DECISION_TIMERS = ['emptiness', 'expiration', 'interruption', 'consolidation'] as const;
 const LEASE = 'disruption';
 const CONCURRENCY = 8;
 
@@ -105,7 +106,8 @@ export async function runDisruption(
     const dueEmptiness = new Set(
       view.claims.filter((c) => (c.timers.emptiness ?? Infinity) <= view.now).map((c) => c.id),
     );
-    const round = decideRound({ view, drift, dueEmptiness, settleMs: options.settleMs ?? 30_000 });
+    const settleMs = options.settleMs ?? 30_000;
+    const round = decideRound({ view, drift, dueEmptiness, settleMs });
     for (const decision of round.decisions) {
       try {
         const started = await start(deps, view, decision);
@@ -115,6 +117,14 @@ export async function runDisruption(
         await step(claim.id);
       } catch (error) {
         deps.log.error('failed to start disruption', { nodeclaim: decision.claim.id, error: String(error) });
+      }
+    }
+    // One method per round, as Karpenter: consolidation only when nothing else moved.
+    if (round.decisions.length === 0) {
+      const consolidation = await consolidate(deps, view, { propose: options.full, settleMs });
+      for (const claim of consolidation.started) {
+        outcome.started.push({ nodeClaim: claim.id, nodePool: claim.nodePool, cause: 'underutilized' });
+        await step(claim.id);
       }
     }
     const decided = new Set(round.decisions.map((d) => d.claim.id));

@@ -26,11 +26,17 @@ export async function recordEmptiness(
   const stored = await updateClaim(deps.store, claim.id, (c) => {
     armed = false;
     if (c.state !== 'Initialized') return undefined;
-    if (!empty) return c.timers.emptiness === undefined ? undefined : withTimer(c, 'emptiness', undefined);
+    // Consolidation counts consolidateAfter from the last pod event too.
+    const seen = (c.lastPodRemovedAt ?? 0) >= now ? c : { ...c, lastPodRemovedAt: now };
+    if (!empty) {
+      const next = seen.timers.emptiness === undefined ? seen : withTimer(seen, 'emptiness', undefined);
+      return next === c ? undefined : next;
+    }
     // consolidateAfter counts from the last pod that left: a later removal pushes the timer on.
-    if (c.timers.emptiness !== undefined && c.timers.emptiness >= now + delay) return undefined;
+    if (seen.timers.emptiness !== undefined && seen.timers.emptiness >= now + delay)
+      return seen === c ? undefined : seen;
     armed = true;
-    return withTimer(c, 'emptiness', now + delay);
+    return withTimer(seen, 'emptiness', now + delay);
   });
   const dueAt = stored?.timers.emptiness;
   if (armed && dueAt !== undefined) {

@@ -5,7 +5,7 @@
  */
 
 /** Why a node leaves, in Karpenter's words (`disrupting node(s) via delete ... reason`). */
-export type DisruptionCause = 'empty' | 'expired' | 'drifted' | 'deleted nodepool' | 'interrupted';
+export type DisruptionCause = 'empty' | 'expired' | 'drifted' | 'deleted nodepool' | 'interrupted' | 'underutilized';
 
 /** The drain's phases: replacement capacity first, then evictions. */
 export type DrainPhase = 'replacing' | 'evicting';
@@ -40,4 +40,18 @@ export interface DisruptionRecord {
 export interface DisruptionBlock {
   readonly reason: string;
   readonly at: number;
+}
+
+/**
+ * A consolidation found in one round and acted on in a later one, after a short wait, only if it
+ * still holds then (Karpenter re-validates after 15 s before tainting anything).
+ */
+export interface ConsolidationProposal {
+  /** The claims removed together. */
+  readonly claims: readonly string[];
+  /** `delete` (their pods fit elsewhere) or `replace` (plus one cheaper node). */
+  readonly method: 'delete' | 'replace';
+  readonly proposedAt: number;
+  /** Human detail for logs and events. */
+  readonly message: string;
 }

@@ -2,7 +2,7 @@ import type { CapacityType } from '../model/instance-type.js';
 import type { Requirement } from '../model/requirement.js';
 import type { Resources } from '../model/resources.js';
 import type { Taint } from '../model/taint.js';
-import type { DisruptionBlock, DisruptionRecord } from './disruption-record.js';
+import type { ConsolidationProposal, DisruptionBlock, DisruptionRecord } from './disruption-record.js';
 
 /**
  * The states of a nodeclaim. `Gone` is terminal: the instance is terminated and the record stays
@@ -53,7 +53,9 @@ export type TimerKind =
   | 'drainStep'
   | 'terminationCheck'
   /** An AWS Health scheduled change starts: drain then. */
-  | 'interruption';
+  | 'interruption'
+  /** A consolidation proposal is re-validated (and acted on) then. */
+  | 'consolidation';
 
 /**
  * One CreateFleet attempt: its capacity type and the offerings it offered (keys
@@ -133,4 +135,8 @@ export interface NodeClaim {
   readonly disruption?: DisruptionRecord;
   /** Why the last due disruption timer was re-armed instead of acted on. */
   readonly blocked?: DisruptionBlock;
+  /** When a pod last left the claim's node (consolidateAfter counts from pod events). */
+  readonly lastPodRemovedAt?: number;
+  /** A consolidation proposal this node is part of, re-validated when its timer is due. */
+  readonly consolidation?: ConsolidationProposal;
 }

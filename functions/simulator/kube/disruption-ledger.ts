@@ -7,6 +7,7 @@
 import type { Pod, PodDisruptionBudget } from '../../core/model/kube-objects.js';
 import type { VirtualClock } from '../clock.js';
 import type { PodChangeCause } from './api/change-cause.js';
+import { controllerScales } from './api/controller-scale.js';
 import { budgetStatus, isHealthyPod } from './api/disruption-budget.js';
 import type { KubeApi } from './api/kube-api.js';
 import { matchesLabelSelector } from './api/label-selector.js';
@@ -102,7 +103,7 @@ export class DisruptionLedger {
     const now = this.api.view(this.api.typeOf('v1', 'Pod'), { namespace });
     const pods = gone ? [...now, leaving(pod, this.clock.now())] : now;
     for (const pdb of budgets) {
-      const status = budgetStatus(pdb, pods);
+      const status = budgetStatus(pdb, pods, controllerScales(this.api, namespace));
       if (status.currentHealthy >= status.desiredHealthy) continue;
       this.violations.push({
         pdb: key(pdb),

@@ -71,10 +71,46 @@ export function pendingDisruptedPods(
   );
 }
 
-/** Computes a PDB's status from the pods it selects. */
-export function budgetStatus(pdb: PodDisruptionBudget, pods: readonly KubeObject[]): BudgetStatus {
+/** The scale (`spec.replicas`) of the controller with this uid, if the cluster has it. */
+export type ControllerScale = (controllerUid: string) => number | undefined;
+
+/**
+ * The pods a budget expects, as the disruption controller counts them: for an integer
+ * `minAvailable`, the pods it selects; otherwise (`maxUnavailable`, a percentage) the replicas the
+ * pods' controllers want, so a pod being replaced is not counted twice (the leaving one and its
+ * replacement). Without a scale for every controller, the selected pods.
+ */
+function expectedCount(
+  pdb: PodDisruptionBudget,
+  selected: readonly KubeObject[],
+  scaleOf?: ControllerScale,
+): number {
+  const integerMin =
+    typeof pdb.spec.minAvailable === 'number' || /^\d+$/.test(String(pdb.spec.minAvailable ?? ''));
+  if (!scaleOf || (pdb.spec.minAvailable !== undefined && integerMin)) return selected.length;
+  const controllers = new Set<string>();
+  for (const pod of selected) {
+    const ref = (pod.metadata.ownerReferences ?? []).find((o) => o.controller);
+    if (!ref?.uid) return selected.length;
+    controllers.add(ref.uid);
+  }
+  let total = 0;
+  for (const uid of controllers) {
+    const scale = scaleOf(uid);
+    if (scale === undefined) return selected.length;
+    total += scale;
+  }
+  return total;
+}
+
+/** Computes a PDB's status from the pods it selects (and, given `scaleOf`, their controllers' scale). */
+export function budgetStatus(
+  pdb: PodDisruptionBudget,
+  pods: readonly KubeObject[],
+  scaleOf?: ControllerScale,
+): BudgetStatus {
   const selected = podsOfBudget(pdb, pods);
-  const expectedPods = selected.length;
+  const expectedPods = expectedCount(pdb, selected, scaleOf);
   const disrupted = disruptedPodsOf(pdb);
   const currentHealthy = selected.filter((p) => isHealthyPod(p) && !(p.metadata.name in disrupted)).length;
   let desiredHealthy = 0;

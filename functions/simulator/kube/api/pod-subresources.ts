@@ -5,6 +5,7 @@
  */
 import type { PodDisruptionBudget } from '../../../core/model/kube-objects.js';
 import { ApiError, conflict, successStatus } from './api-error.js';
+import { controllerScales } from './controller-scale.js';
 import { budgetStatus, disruptedPodsOf, isHealthyPod, podsOfBudget } from './disruption-budget.js';
 import type { KubeApi, WriteOptions } from './kube-api.js';
 import { timestamp } from './object-defaults.js';
@@ -90,7 +91,7 @@ export async function evictPod(
     }
     const pdb = budgets[0];
     if (pdb) {
-      const status = budgetStatus(pdb, pods);
+      const status = budgetStatus(pdb, pods, controllerScales(api, namespace));
       const healthy = isHealthyPod(pod);
       if (status.disruptionsAllowed <= 0 && (healthy || status.currentHealthy < status.desiredHealthy)) {
         throw new ApiError(

@@ -3,6 +3,7 @@
  * pods of deleted owners) and PodDisruptionBudget status from the live pods.
  */
 import type { Pod, PodDisruptionBudget } from '../../../core/model/kube-objects.js';
+import { controllerScales } from '../api/controller-scale.js';
 import { budgetStatus, pendingDisruptedPods } from '../api/disruption-budget.js';
 import type { KubeApi } from '../api/kube-api.js';
 import type { KubeObject } from '../api/object-store.js';
@@ -45,7 +46,7 @@ export async function updateBudgets(api: KubeApi): Promise<void> {
     const pending = { ...pdb, status: { ...pdb.status, disruptedPods } };
     const status = {
       ...pdb.status,
-      ...budgetStatus(pending, pods),
+      ...budgetStatus(pending, pods, controllerScales(api, pdb.metadata.namespace)),
       disruptedPods,
       observedGeneration: (pdb.metadata as { generation?: number }).generation,
     } as Record<string, unknown>;

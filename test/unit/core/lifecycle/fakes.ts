@@ -70,6 +70,7 @@ export class FakeStore {
   markOfferingsUnavailable = async (offerings: readonly OfferingKey[]) => {
     this.unavailable.push(...offerings);
   };
+  listUnavailableOfferings = async () => [];
   readonly leases = new Map<string, Lease>();
   acquireLease = async (name: string, holder: string, now: number, ttlMs: number) => {
     const held = this.leases.get(name);
@@ -121,6 +122,9 @@ export class FakeCluster {
   };
   readonly pdbs: PodDisruptionBudget[] = [];
   listPodDisruptionBudgets = async () => this.pdbs;
+  listDaemonSets = async () => [];
+  listPersistentVolumes = async () => [];
+  listPersistentVolumeClaims = async () => [];
 }
 
 function merged(

@@ -1,0 +1,209 @@
+/**
+ * Consolidation in a disruption round. A move found now is only proposed: it is written on its
+ * claims with a `consolidation` timer a short wait later (Karpenter re-validates after 15 s before
+ * tainting anything). When the timer is due the move is computed again on the cluster as it is
+ * then, and acted on only if it still holds — every node of it still a candidate, its pods still
+ * placeable — else dropped. Nothing is proposed while the cluster is moving (pods pending, nodes
+ * launching or draining), so consolidation never takes capacity a pod is waiting for.
+ */
+import { updateClaim } from '../../lifecycle/update-claim.js';
+import type { NodeClaim } from '../../nodeclaim/nodeclaim.js';
+import { withTimer } from '../../nodeclaim/state-machine.js';
+import { IN_FLIGHT_STATES } from '../../provisioning/in-flight.js';
+import { schedulingPools } from '../../scheduling/prepare.js';
+import { beginDrain } from '../begin-drain.js';
+import { allowedDisruptions } from '../budgets.js';
+import { poolCounts } from '../decide.js';
+import type { DisruptionDeps } from '../disruption-deps.js';
+import type { DisruptionView } from '../disruption-view.js';
+import { type Candidate, consolidationCandidates } from './candidates.js';
+import { type ConsolidationMove, evaluate, planConsolidation } from './plan-consolidation.js';
+import { prepareCluster } from './removal-simulation.js';
+
+/** How long a proposal waits before it is re-validated and acted on (Karpenter: 15 s). */
+export const REVALIDATE_AFTER_MS = 15_000;
+/** Time a search may take before it settles for the best set found. */
+const SEARCH_BUDGET_MS = 20_000;
+
+/** What consolidation did in a round. */
+export interface ConsolidationOutcome {
+  readonly proposed?: ConsolidationMove;
+  /** Claims whose drain started (a re-validated proposal). */
+  readonly started: readonly NodeClaim[];
+  /** Proposals dropped because they no longer hold. */
+  readonly dropped: number;
+}
+
+const NONE: ConsolidationOutcome = { started: [], dropped: 0 };
+
+/** Runs consolidation for a round that holds the disruption lease (see the file comment). */
+export async function consolidate(
+  deps: DisruptionDeps,
+  view: DisruptionView,
+  options: { readonly propose: boolean; readonly settleMs: number },
+): Promise<ConsolidationOutcome> {
+  const due = view.claims.filter((c) => c.consolidation && (c.timers.consolidation ?? Infinity) <= view.now);
+  const pendingProposal = view.claims.some((c) => c.consolidation);
+  if (due.length === 0 && (!options.propose || pendingProposal)) return NONE;
+  if (!(await settled(deps, view))) {
+    const dropped = await drop(deps, due);
+    return { started: [], dropped };
+  }
+  const { candidates } = consolidationCandidates(view, options.settleMs);
+  if (candidates.length === 0) return { started: [], dropped: await drop(deps, due) };
+  const context = await simulationContext(deps, view);
+  const counts = poolCounts(view);
+  const allowed = (pool: string): number => {
+    const p = view.config.nodePools.find((n) => n.name === pool);
+    return p
+      ? allowedDisruptions(
+          p.disruption.budgets,
+          'Underutilized',
+          counts.get(pool) ?? { nodes: 0, disrupting: 0 },
+          view.now,
+        )
+      : 0;
+  };
+  if (due.length > 0) return act(deps, view, due, candidates, context, allowed);
+  const started = performance.now();
+  const move = planConsolidation(context, candidates, {
+    allowed,
+    expired: () => performance.now() - started > SEARCH_BUDGET_MS,
+  });
+  if (!move) return NONE;
+  await propose(deps, view, move);
+  return { proposed: move, started: [], dropped: 0 };
+}
+
+/** Nothing pending, launching or draining. */
+async function settled(deps: DisruptionDeps, view: DisruptionView): Promise<boolean> {
+  const moving = view.claims.some(
+    (c) => c.state === 'Draining' || (IN_FLIGHT_STATES as readonly string[]).includes(c.state),
+  );
+  if (moving) return false;
+  return (await deps.cluster.listPendingPods()).length === 0;
+}
+
+async function simulationContext(deps: DisruptionDeps, view: DisruptionView) {
+  const [daemonSets, persistentVolumes, persistentVolumeClaims, unavailable] = await Promise.all([
+    deps.cluster.listDaemonSets(),
+    deps.cluster.listPersistentVolumes(),
+    deps.cluster.listPersistentVolumeClaims(),
+    deps.store.listUnavailableOfferings(view.now),
+  ]);
+  const marks = new Set(unavailable.map((u) => `${u.instanceType}|${u.zone}|${u.capacityType}`));
+  const pools = schedulingPools(view.config.nodePools, view.config.nodeClasses, deps.catalog, {
+    isUnavailable: (type, zone, capacityType) => marks.has(`${type}|${zone}|${capacityType}`),
+  });
+  const boundPods = view.nodes.flatMap((n) => [...view.podsOn(n.metadata.name)]);
+  return prepareCluster({
+    nodes: view.nodes,
+    boundPods,
+    daemonSets,
+    persistentVolumes,
+    persistentVolumeClaims,
+    pools,
+    leaving: new Set(),
+  });
+}
+
+/** Writes the proposal on its claims, due after the re-validation wait. */
+async function propose(deps: DisruptionDeps, view: DisruptionView, move: ConsolidationMove): Promise<void> {
+  const dueAt = view.now + REVALIDATE_AFTER_MS;
+  const proposal = {
+    claims: move.candidates.map((c) => c.claim.id),
+    method: move.method,
+    proposedAt: view.now,
+    message: describe(move),
+  };
+  for (const c of move.candidates) {
+    await updateClaim(deps.store, c.claim.id, (claim) =>
+      claim.state === 'Initialized'
+        ? { ...withTimer(claim, 'consolidation', dueAt), consolidation: proposal }
+        : undefined,
+    );
+    await deps.timers.schedule(c.claim.id, dueAt);
+  }
+  deps.log.info('found consolidation, re-validating before acting', {
+    method: move.method,
+    nodes: move.candidates.length,
+    'savings-per-hour': Number(move.savings.toFixed(4)),
+    detail: proposal.message,
+  });
+}
+
+/** Re-validates the due proposal and starts its drains, or drops it. */
+async function act(
+  deps: DisruptionDeps,
+  view: DisruptionView,
+  due: readonly NodeClaim[],
+  candidates: readonly Candidate[],
+  context: ReturnType<typeof prepareCluster>,
+  allowed: (pool: string) => number,
+): Promise<ConsolidationOutcome> {
+  const ids = due[0].consolidation?.claims ?? [];
+  const set = ids.map((id) => candidates.find((c) => c.claim.id === id));
+  const perPool = new Map<string, number>();
+  for (const c of set) if (c) perPool.set(c.pool.name, (perPool.get(c.pool.name) ?? 0) + 1);
+  const withinBudget = [...perPool].every(([pool, n]) => n <= allowed(pool));
+  const move =
+    set.every((c): c is Candidate => c !== undefined) && withinBudget ? evaluate(context, set) : undefined;
+  const members = view.claims.filter((c) => ids.includes(c.id) || due.includes(c));
+  if (!move || move.method !== due[0].consolidation?.method) {
+    deps.log.info('consolidation no longer holds, dropped', { nodeclaims: ids });
+    return { started: [], dropped: await drop(deps, members) };
+  }
+  logMove(deps, move);
+  const started: NodeClaim[] = [];
+  for (const c of move.candidates) {
+    const stored = await beginDrain(deps, c.claim.id, {
+      cause: 'underutilized',
+      message: describe(move),
+      forceful: false,
+      pods: c.pods.length,
+      quiet: true,
+    });
+    if (stored) started.push(stored);
+  }
+  return { started, dropped: 0 };
+}
+
+/** Clears the proposal and its timer from `claims`; returns how many it cleared. */
+async function drop(deps: DisruptionDeps, claims: readonly NodeClaim[]): Promise<number> {
+  let n = 0;
+  for (const claim of claims) {
+    await updateClaim(deps.store, claim.id, (c) => {
+      if (!c.consolidation && c.timers.consolidation === undefined) return undefined;
+      const { consolidation: _dropped, ...rest } = withTimer(c, 'consolidation', undefined);
+      n++;
+      return rest;
+    });
+  }
+  return n;
+}
+
+function nodeText(c: Candidate): string {
+  const i = c.claim.instance;
+  return [c.node.metadata.name, i?.instanceType, i?.capacityType].filter(Boolean).join('/');
+}
+
+/** Karpenter's wording of a move. */
+export function describe(move: ConsolidationMove): string {
+  const pods = move.candidates.reduce((n, c) => n + c.pods.length, 0);
+  const nodes = move.candidates.map(nodeText).join(', ');
+  const head = `disrupting node(s) via ${move.method}, terminating ${move.candidates.length} node(s) (${pods} pods) ${nodes}`;
+  const replacement = move.replacement;
+  if (!replacement) return head;
+  const capacity = replacement.instanceTypeOptions[0]?.capacityType ?? 'on-demand';
+  const types = [...new Set(replacement.instanceTypeOptions.map((o) => o.instanceType))];
+  const shown = types.slice(0, 5).join(', ') + (types.length > 5 ? ` and ${types.length - 5} other(s)` : '');
+  return `${head} and replacing with ${capacity} node from types ${shown}`;
+}
+
+function logMove(deps: DisruptionDeps, move: ConsolidationMove): void {
+  deps.log.info(describe(move), {
+    reason: 'underutilized',
+    nodeclaims: move.candidates.map((c) => c.claim.id),
+    'savings-per-hour': Number(move.savings.toFixed(4)),
+  });
+}
