@@ -7,7 +7,9 @@
  * disruption-cost order instead, trying the next candidates in runs that double while they fit and
  * halve when they do not, so a candidate that does not fit is skipped rather than ending the
  * search: the set keeps growing past it towards what a global re-pack would remove, with a number
- * of scheduler calls that grows with the rejected candidates, not with the cluster.
+ * of scheduler calls that grows with the rejected candidates, not with the cluster. The search
+ * runs twice, once for deletes only and once allowing one replacement; a replace wins only when it
+ * saves more, since a delete launches nothing.
  */
 import type { PlannedNodeClaim } from '../../scheduling/types.js';
 import type { Candidate } from './candidates.js';
@@ -42,6 +44,19 @@ export function planConsolidation(
   candidates: readonly Candidate[],
   limits: SearchLimits,
 ): ConsolidationMove | undefined {
+  const deletes = grow(prepared, candidates, limits, false);
+  const replaces = grow(prepared, candidates, limits, true);
+  if (!replaces || (deletes && deletes.savings >= replaces.savings - 1e-9)) return deletes;
+  return replaces;
+}
+
+/** The greedy search (see the file comment); `replace` allows one new node. */
+function grow(
+  prepared: PreparedCluster,
+  candidates: readonly Candidate[],
+  limits: SearchLimits,
+  replace: boolean,
+): ConsolidationMove | undefined {
   let chosen: Candidate[] = [];
   let best: ConsolidationMove | undefined;
   const taken = new Map<string, number>();
@@ -55,7 +70,7 @@ export function planConsolidation(
     }
     const trial = [...chosen, ...next];
     const move = evaluate(prepared, trial, limits);
-    if (move) {
+    if (move && (replace || move.method === 'delete') && move.savings > (best?.savings ?? 0)) {
       chosen = trial;
       best = move;
       for (const c of next) taken.set(c.pool.name, (taken.get(c.pool.name) ?? 0) + 1);

@@ -1,0 +1,266 @@
+import { describe, expect, it } from 'vitest';
+import { consolidationCandidates } from '../../../../functions/core/disruption/consolidation/candidates.js';
+import {
+  evaluate,
+  planConsolidation,
+} from '../../../../functions/core/disruption/consolidation/plan-consolidation.js';
+import { prepareCluster } from '../../../../functions/core/disruption/consolidation/removal-simulation.js';
+import { disruptionView } from '../../../../functions/core/disruption/disruption-view.js';
+import type { Node, Pod } from '../../../../functions/core/model/kube-objects.js';
+import type { NodePool } from '../../../../functions/core/model/node-pool.js';
+import { newNodeClaim } from '../../../../functions/core/nodeclaim/create.js';
+import type { NodeClaim } from '../../../../functions/core/nodeclaim/nodeclaim.js';
+import type { SchedulingPool } from '../../../../functions/core/scheduling/types.js';
+import { nodeClass, nodePool } from '../../../builders/config.js';
+import { node, pod } from '../../../builders/workloads.js';
+import { instanceType, smallCatalog } from '../scheduling/fixtures.js';
+
+const NOW = Date.UTC(2026, 0, 1, 12);
+const HOUR = 3_600_000;
+const SIZES: Record<string, { cpu: string; memory: string; price: number }> = {
+  'c.large': { cpu: '1900m', memory: '3584Mi', price: 0.085 },
+  'c.xlarge': { cpu: '3900m', memory: '7680Mi', price: 0.17 },
+  'c.2xlarge': { cpu: '7900m', memory: '15872Mi', price: 0.34 },
+};
+
+interface Cluster {
+  claims: NodeClaim[];
+  nodes: Node[];
+  pods: Pod[];
+  pool: NodePool;
+}
+
+const ON_DEMAND = { key: 'karpenter.sh/capacity-type', operator: 'In' as const, values: ['on-demand'] };
+
+function cluster(
+  pool = nodePool({ disruption: { consolidateAfterMs: 30_000 }, requirements: [ON_DEMAND] }),
+): Cluster {
+  return { claims: [], nodes: [], pods: [], pool };
+}
+
+/** Adds an initialized node of `type` (capacity type `capacity`) running `pods` (cpu each). */
+function addNode(
+  c: Cluster,
+  name: string,
+  type: string,
+  pods: { name: string; cpu: string; extra?: Parameters<typeof pod>[0] }[],
+  capacity: 'on-demand' | 'spot' = 'on-demand',
+): void {
+  const size = SIZES[type];
+  const price = capacity === 'spot' ? size.price * 0.4 : size.price;
+  const claim = newNodeClaim(
+    {
+      id: `default-${name}`,
+      nodePool: 'default',
+      nodeClass: 'default',
+      nodePoolHash: 'h',
+      nodeClassHash: 'h',
+      requirements: [],
+      labels: {},
+      taints: [],
+      startupTaints: [],
+      options: [{ instanceType: type, zone: 'zone-a', capacityType: capacity, price }],
+      pods: [],
+      requests: {},
+    },
+    NOW - 2 * HOUR,
+  );
+  c.claims.push({
+    ...claim,
+    state: 'Initialized',
+    version: 1,
+    nodeName: name,
+    timers: {},
+    instance: { instanceId: `i-${name}`, instanceType: type, zone: 'zone-a', capacityType: capacity, price },
+    timestamps: { Pending: NOW - 2 * HOUR, Initialized: NOW - 2 * HOUR },
+  });
+  const n = node({
+    name,
+    instanceType: type,
+    zone: 'zone-a',
+    nodePool: 'default',
+    allocatable: { cpu: size.cpu, memory: size.memory, pods: '58' },
+    labels: { 'karpenter.sh/capacity-type': capacity, 'karpenter.k8s.aws/instance-family': 'c' },
+  });
+  c.nodes.push(n);
+  for (const p of pods) {
+    const bound = pod({
+      name: p.name,
+      nodeName: name,
+      requests: { cpu: p.cpu, memory: '256Mi' },
+      ownerKind: 'ReplicaSet',
+      labels: { app: p.name.split('-')[0] },
+      ...p.extra,
+    });
+    bound.status = {
+      phase: 'Running',
+      startTime: new Date(NOW - HOUR).toISOString(),
+      conditions: [{ type: 'Ready', status: 'True' }],
+    } as Pod['status'];
+    c.pods.push(bound);
+  }
+}
+
+function schedulingPool(c: Cluster): SchedulingPool {
+  const types = smallCatalog()
+    .filter((t) => t.name.startsWith('c.'))
+    .map((t) =>
+      instanceType(
+        t.name,
+        Number(t.labels['karpenter.k8s.aws/instance-cpu']),
+        t.capacity.memory / 2 ** 30,
+        SIZES[t.name]?.price ?? 1,
+        { zones: ['zone-a'] },
+      ),
+    );
+  return { pool: c.pool, nodeClass: nodeClass(), instanceTypes: types };
+}
+
+function plan(c: Cluster, allowed = 100) {
+  const view = disruptionView(NOW, c.claims, c.nodes, c.pods, [], {
+    nodePools: [c.pool],
+    nodeClasses: [nodeClass()],
+    nodePoolNames: new Set([c.pool.name]),
+  });
+  const { candidates, blocked } = consolidationCandidates(view, 30_000);
+  const prepared = prepareCluster({
+    nodes: c.nodes,
+    boundPods: c.pods,
+    daemonSets: [],
+    persistentVolumes: [],
+    persistentVolumeClaims: [],
+    pools: [schedulingPool(c)],
+    leaving: new Set(),
+  });
+  return {
+    candidates,
+    blocked,
+    prepared,
+    move: planConsolidation(prepared, candidates, { allowed: () => allowed }),
+  };
+}
+
+describe('consolidation: what can go', () => {
+  it('replaces three lightly used nodes with one cheaper node in one multi-node move', () => {
+    const c = cluster();
+    addNode(c, 'a', 'c.2xlarge', [{ name: 'web-1', cpu: '1' }]);
+    addNode(c, 'b', 'c.2xlarge', [{ name: 'web-2', cpu: '1' }]);
+    addNode(c, 'c', 'c.2xlarge', [{ name: 'web-3', cpu: '1' }]);
+    const { move } = plan(c);
+    expect(move?.method).toBe('replace');
+    expect(move?.candidates).toHaveLength(3);
+    expect(move?.replacement?.instanceTypeOptions[0]?.instanceType).toBe('c.xlarge');
+    expect(move?.savings).toBeCloseTo(1.02 - 0.17);
+  });
+
+  it('deletes the nodes whose pods fit on the others when no cheaper node exists', () => {
+    const only2xl = {
+      key: 'node.kubernetes.io/instance-type',
+      operator: 'In' as const,
+      values: ['c.2xlarge'],
+    };
+    const c = cluster(
+      nodePool({ disruption: { consolidateAfterMs: 30_000 }, requirements: [ON_DEMAND, only2xl] }),
+    );
+    addNode(c, 'a', 'c.2xlarge', [{ name: 'web-1', cpu: '1' }]);
+    addNode(c, 'b', 'c.2xlarge', [{ name: 'web-2', cpu: '1' }]);
+    addNode(c, 'c', 'c.2xlarge', [{ name: 'web-3', cpu: '1' }]);
+    const { move } = plan(c);
+    expect(move?.method).toBe('delete');
+    expect(move?.candidates).toHaveLength(2);
+    expect(move?.savings).toBeCloseTo(0.68);
+  });
+
+  it('replaces a node whose pods fit on one cheaper node', () => {
+    const c = cluster();
+    addNode(c, 'a', 'c.2xlarge', [
+      { name: 'web-1', cpu: '1' },
+      { name: 'web-2', cpu: '1' },
+    ]);
+    const { move } = plan(c);
+    expect(move?.method).toBe('replace');
+    expect(move?.replacement?.instanceTypeOptions.every((o) => o.price < 0.34)).toBe(true);
+    expect(move?.replacement?.instanceTypeOptions[0]?.instanceType).toBe('c.xlarge');
+  });
+
+  it('keeps a node that is already the cheapest fit', () => {
+    const c = cluster();
+    addNode(c, 'a', 'c.xlarge', [
+      { name: 'web-1', cpu: '1500m' },
+      { name: 'web-2', cpu: '1500m' },
+    ]);
+    expect(plan(c).move).toBeUndefined();
+  });
+
+  it('respects the Underutilized budget: one node at a time with allowed 1', () => {
+    const c = cluster();
+    for (const n of ['a', 'b', 'c']) addNode(c, n, 'c.2xlarge', [{ name: `web-${n}`, cpu: '1' }]);
+    expect(plan(c, 1).move?.candidates).toHaveLength(1);
+  });
+
+  it('never moves a pod that could not be placed: hostname anti-affinity keeps both nodes', () => {
+    const only2xl = {
+      key: 'node.kubernetes.io/instance-type',
+      operator: 'In' as const,
+      values: ['c.2xlarge'],
+    };
+    const c = cluster(
+      nodePool({ disruption: { consolidateAfterMs: 30_000 }, requirements: [ON_DEMAND, only2xl] }),
+    );
+    const anti = {
+      podAntiAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [
+          { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'db' } } },
+        ],
+      },
+    };
+    addNode(c, 'a', 'c.2xlarge', [{ name: 'db-1', cpu: '1', extra: { affinity: anti } }]);
+    addNode(c, 'b', 'c.2xlarge', [{ name: 'db-2', cpu: '1', extra: { affinity: anti } }]);
+    expect(plan(c).move).toBeUndefined();
+  });
+
+  it('spot to spot needs 15 cheaper instance types (Karpenter), so a small catalog replaces nothing', () => {
+    const c = cluster(nodePool({ disruption: { consolidateAfterMs: 30_000 } }));
+    addNode(c, 'a', 'c.2xlarge', [{ name: 'web-1', cpu: '1' }], 'spot');
+    const { prepared, candidates } = plan(c);
+    expect(evaluate(prepared, candidates)).toBeUndefined();
+    expect(evaluate(prepared, candidates, { minSpotOptions: 1 })?.method).toBe('replace');
+  });
+});
+
+describe('consolidation: candidates', () => {
+  it('leaves out nodes with a do-not-disrupt pod, nodes of WhenEmpty pools and nodes with a recent pod', () => {
+    const c = cluster();
+    addNode(c, 'a', 'c.2xlarge', [{ name: 'pinned-1', cpu: '1', extra: {} }]);
+    const pinned = c.pods.find((p) => p.metadata.name === 'pinned-1');
+    if (pinned) pinned.metadata.annotations = { 'karpenter.sh/do-not-disrupt': 'true' };
+    addNode(c, 'b', 'c.2xlarge', [{ name: 'web-1', cpu: '1' }]);
+    const fresh = c.pods.find((p) => p.metadata.name === 'web-1');
+    if (fresh?.status)
+      (fresh.status as { startTime?: string }).startTime = new Date(NOW - 5_000).toISOString();
+    addNode(c, 'c', 'c.2xlarge', [{ name: 'web-2', cpu: '1' }]);
+    const { candidates, blocked } = plan(c);
+    expect(candidates.map((x) => x.node.metadata.name)).toEqual(['c']);
+    expect(blocked.map((b) => b.message)).toEqual(['pod default/pinned-1 has do-not-disrupt annotation']);
+    const empty = cluster(
+      nodePool({ disruption: { consolidationPolicy: 'WhenEmpty', consolidateAfterMs: 0 } }),
+    );
+    addNode(empty, 'a', 'c.2xlarge', [{ name: 'web-1', cpu: '1' }]);
+    expect(plan(empty).candidates).toEqual([]);
+  });
+
+  it('orders candidates by disruption cost: fewer pods first, pod-deletion-cost raises the cost', () => {
+    const c = cluster();
+    addNode(c, 'a', 'c.2xlarge', [
+      { name: 'web-1', cpu: '1' },
+      { name: 'web-2', cpu: '1' },
+      { name: 'web-5', cpu: '1' },
+    ]);
+    addNode(c, 'b', 'c.2xlarge', [{ name: 'web-3', cpu: '1' }]);
+    addNode(c, 'c', 'c.2xlarge', [{ name: 'web-4', cpu: '1' }]);
+    const costly = c.pods.find((p) => p.metadata.name === 'web-3');
+    if (costly)
+      costly.metadata.annotations = { 'controller.kubernetes.io/pod-deletion-cost': String(2 ** 27) };
+    expect(plan(c).candidates.map((x) => x.node.metadata.name)).toEqual(['c', 'b', 'a']);
+  });
+});
