@@ -33,6 +33,13 @@ describe('scale-in scenarios: expiration, drift with budgets and do-not-disrupt,
     expect(result.summary.hourlyCost).toBeLessThan(0.2);
   }, 120_000);
 
+  it("seed 003's budgets: no disruption from Sunday 08:00 for 165 h keeps the scaled-in nodes, and says why", async () => {
+    const result = await runShippedScenario('seed-003-consolidation-budget');
+    expect(result.failures, explain(result)).toEqual([]);
+    expect(result.summary.nodePools.default?.removals).toEqual([]);
+    expect(result.log.some((l) => l.includes('no allowed disruptions due to budget'))).toBe(true);
+  }, 120_000);
+
   it('a deleted NodePool: its nodes drain onto the remaining NodePool, PDB respected', async () => {
     const result = await runShippedScenario('nodepool-deletion');
     expect(result.failures, explain(result)).toEqual([]);
