@@ -61,6 +61,8 @@ export interface RoundOptions {
 const DECISION_TIMERS = ['emptiness', 'expiration', 'interruption', 'consolidation'] as const;
 const LEASE = 'disruption';
 const CONCURRENCY = 8;
+/** First drain steps a round takes itself. */
+const INLINE_FIRST_STEPS = 8;
 
 /** Runs a round for the `due` claims (see the file comment). One failing claim does not stop the others. */
 export async function runDisruption(
@@ -83,7 +85,11 @@ export async function runDisruption(
     if (done.drainMs !== undefined && done.nodePool && done.cause)
       outcome.terminated.push({ nodePool: done.nodePool, cause: done.cause, drainMs: done.drainMs });
   };
-  await inParallel(draining, (c) => step(c.id), deps);
+  await inParallel(
+    draining.map((c) => c.id),
+    step,
+    deps,
+  );
   const wantsDecision =
     options.full || due.some((c) => DECISION_TIMERS.some((k) => (c.timers[k] ?? Infinity) <= now));
   const idle = { ...outcome, blocked: 0, armed: 0, disarmed: 0, decided: false };
@@ -99,6 +105,9 @@ export async function runDisruption(
     deps.log.debug('another disruption round holds the lease');
     return idle;
   }
+  // The first steps of the drains this round starts run once the lease is released.
+  const startedIds: string[] = [];
+  let held = true;
   try {
     const view = await readDisruptionView(deps);
     if (options.full) await restampHashes(deps, view);
@@ -114,7 +123,7 @@ export async function runDisruption(
         if (!started) continue;
         const { claim, cause } = decision;
         outcome.started.push({ nodeClaim: claim.id, nodePool: claim.nodePool, cause });
-        await step(claim.id);
+        startedIds.push(claim.id);
       } catch (error) {
         deps.log.error('failed to start disruption', { nodeclaim: decision.claim.id, error: String(error) });
       }
@@ -124,15 +133,19 @@ export async function runDisruption(
       const consolidation = await consolidate(deps, view, { propose: options.full, settleMs });
       for (const claim of consolidation.started) {
         outcome.started.push({ nodeClaim: claim.id, nodePool: claim.nodePool, cause: 'underutilized' });
-        await step(claim.id);
+        startedIds.push(claim.id);
       }
     }
     const decided = new Set(round.decisions.map((d) => d.claim.id));
     const blocked = await reportBlocked(deps, view, round.blocked);
     const timers = await alignTimers(deps, view, round.notEmpty, decided, options.full);
+    await deps.store.releaseLease(lease);
+    held = false;
+    // A few first steps here; the others come with the wake-up each new drain scheduled.
+    await inParallel(startedIds.slice(0, INLINE_FIRST_STEPS), step, deps);
     return { ...outcome, blocked, ...timers, decided: true };
   } finally {
-    await deps.store.releaseLease(lease);
+    if (held) await deps.store.releaseLease(lease);
   }
 }
 
@@ -252,11 +265,13 @@ function nodeClassOf(view: DisruptionView, claim: NodeClaim) {
 }
 
 /** Runs `fn` over `items`, a few at a time; a failure is logged and does not stop the others. */
-async function inParallel<T extends { id?: string; claim?: { id: string } }>(
+async function inParallel<T extends string | { id?: string; claim?: { id: string } }>(
   items: readonly T[],
   fn: (item: T) => Promise<void>,
   deps: Pick<DisruptionDeps, 'log'>,
 ): Promise<void> {
+  const idOf = (item: T): string | undefined =>
+    typeof item === 'string' ? item : (item.id ?? item.claim?.id);
   for (let i = 0; i < items.length; i += CONCURRENCY) {
     await Promise.all(
       items.slice(i, i + CONCURRENCY).map(async (item) => {
@@ -264,7 +279,7 @@ async function inParallel<T extends { id?: string; claim?: { id: string } }>(
           await fn(item);
         } catch (error) {
           deps.log.error('disruption step failed', {
-            nodeclaim: item.id ?? item.claim?.id,
+            nodeclaim: idOf(item),
             error: String(error),
           });
         }
