@@ -4,12 +4,16 @@
  * (a pod leaving later moves it on); when pods are back, disarm it. Nothing is deleted here:
  * acting on the timer is the disruption function's job.
  */
+import { consolidatesUnderutilized } from '../disruption/consolidation/candidates.js';
 import { emptyFor } from '../disruption/emptiness.js';
 import { isEmptyNode } from '../disruption/pod-policy.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import { withTimer } from '../nodeclaim/state-machine.js';
 import type { LifecycleDeps } from './lifecycle-deps.js';
 import { updateClaim } from './update-claim.js';
+
+/** Past consolidateAfter, a little longer than the round's settle time, before the check. */
+const CONSOLIDATION_CHECK_DELAY_MS = 30_000;
 
 /** Re-checks whether the claim's node is empty and arms or disarms its emptiness timer. */
 export async function recordEmptiness(
@@ -19,17 +23,27 @@ export async function recordEmptiness(
 ): Promise<void> {
   if (claim.state !== 'Initialized') return;
   const pods = await deps.cluster.listPodsOnNode(nodeName);
-  const delay = emptyFor((await deps.config()).nodePools.find((p) => p.name === claim.nodePool));
+  const pool = (await deps.config()).nodePools.find((p) => p.name === claim.nodePool);
+  const delay = emptyFor(pool);
   const empty = delay !== undefined && isEmptyNode(pods);
+  // A node left underutilized is looked at by consolidation once consolidateAfter has passed.
+  const checkAt =
+    pool && consolidatesUnderutilized(pool) ? (delay ?? 0) + CONSOLIDATION_CHECK_DELAY_MS : undefined;
   const now = deps.clock.now();
   let armed = false;
+  let checking: number | undefined;
   const stored = await updateClaim(deps.store, claim.id, (c) => {
     armed = false;
+    checking = undefined;
     if (c.state !== 'Initialized') return undefined;
     // Consolidation counts consolidateAfter from the last pod event too.
     const seen = (c.lastPodRemovedAt ?? 0) >= now ? c : { ...c, lastPodRemovedAt: now };
     if (!empty) {
-      const next = seen.timers.emptiness === undefined ? seen : withTimer(seen, 'emptiness', undefined);
+      let next = seen.timers.emptiness === undefined ? seen : withTimer(seen, 'emptiness', undefined);
+      if (checkAt !== undefined && next.timers.consolidation === undefined) {
+        next = withTimer(next, 'consolidation', now + checkAt);
+        checking = now + checkAt;
+      }
       return next === c ? undefined : next;
     }
     // consolidateAfter counts from the last pod that left: a later removal pushes the timer on.
@@ -38,6 +52,7 @@ export async function recordEmptiness(
     armed = true;
     return withTimer(seen, 'emptiness', now + delay);
   });
+  if (checking !== undefined) await deps.timers.schedule(claim.id, checking);
   const dueAt = stored?.timers.emptiness;
   if (armed && dueAt !== undefined) {
     deps.log.info('node is empty', {

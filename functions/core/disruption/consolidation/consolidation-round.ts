@@ -4,7 +4,10 @@
  * tainting anything). When the timer is due the move is computed again on the cluster as it is
  * then, and acted on only if it still holds — every node of it still a candidate, its pods still
  * placeable — else dropped. Nothing is proposed while the cluster is moving (pods pending, nodes
- * launching or draining), so consolidation never takes capacity a pod is waiting for.
+ * launching or draining), so consolidation never takes capacity a pod is waiting for. A search
+ * runs in every sweep, and also when a `consolidation` timer without a proposal is due: the
+ * lifecycle arms one when a pod leaves a node (debounced: one timer per node, `consolidateAfter`
+ * later), so a scale-in is looked at then rather than at the next sweep.
  */
 import { updateClaim } from '../../lifecycle/update-claim.js';
 import type { NodeClaim } from '../../nodeclaim/nodeclaim.js';
@@ -42,9 +45,14 @@ export async function consolidate(
   view: DisruptionView,
   options: { readonly propose: boolean; readonly settleMs: number },
 ): Promise<ConsolidationOutcome> {
-  const due = view.claims.filter((c) => c.consolidation && (c.timers.consolidation ?? Infinity) <= view.now);
+  const isDue = (c: NodeClaim): boolean => (c.timers.consolidation ?? Infinity) <= view.now;
+  const due = view.claims.filter((c) => c.consolidation && isDue(c));
+  // Checks a pod's departure asked for: due timers without a proposal.
+  const checks = view.claims.filter((c) => !c.consolidation && isDue(c));
+  if (checks.length > 0) await drop(deps, checks);
   const pendingProposal = view.claims.some((c) => c.consolidation);
-  if (due.length === 0 && (!options.propose || pendingProposal)) return NONE;
+  const search = (options.propose || checks.length > 0) && !pendingProposal;
+  if (due.length === 0 && !search) return NONE;
   if (!(await settled(deps, view))) {
     const dropped = await drop(deps, due);
     return { started: [], dropped };

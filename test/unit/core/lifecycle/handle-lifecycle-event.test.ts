@@ -213,6 +213,29 @@ describe('handleLifecycleEvent: PodGone', () => {
     expect(h.store.claims.get('default-abc')?.timers.emptiness).toBeUndefined();
   });
 
+  it('a pod leaving an underutilized node of a consolidating pool asks for one consolidation check', async () => {
+    const h = harness({ consolidateAfterMs: 30_000, consolidationPolicy: 'WhenEmptyOrUnderutilized' });
+    launchedClaim(h, 'default-abc', 'i-0a');
+    const node = kubeletNode('ip-1', 'i-0a');
+    markReady(node);
+    h.cluster.nodes.set('ip-1', node);
+    await handleLifecycleEvent(h.lifecycle, ready('ip-1'));
+    h.cluster.pods.push(podOn('ip-1', 'web-2'));
+    const gone = {
+      detailType: 'PodGone' as const,
+      detail: { nodeName: 'ip-1', namespace: 'default', name: 'web-1', uid: 'u1' },
+    };
+    await handleLifecycleEvent(h.lifecycle, gone);
+    const dueAt = h.clock.now() + 60_000;
+    expect(h.store.claims.get('default-abc')?.timers.consolidation).toBe(dueAt);
+    expect(h.timers.scheduled).toContainEqual({ nodeClaimId: 'default-abc', dueAt });
+    // Debounced: another departure before the check keeps the one timer.
+    h.clock.advance(10_000);
+    await handleLifecycleEvent(h.lifecycle, gone);
+    expect(h.store.claims.get('default-abc')?.timers.consolidation).toBe(dueAt);
+    expect(h.store.claims.get('default-abc')?.lastPodRemovedAt).toBe(h.clock.now());
+  });
+
   it('arms nothing when the pool never consolidates', async () => {
     const h = harness({ consolidateAfterMs: null });
     launchedClaim(h, 'default-abc', 'i-0a');

@@ -28,6 +28,7 @@ export const MULTUS_TAINT = { key: 'multus/not-ready', value: 'true', effect: 'N
 export function harness(
   config: {
     consolidateAfterMs?: number | null;
+    consolidationPolicy?: 'WhenEmpty' | 'WhenEmptyOrUnderutilized';
     budgets?: readonly DisruptionBudget[];
     terminationGracePeriodMs?: number;
   } = {},
@@ -54,7 +55,7 @@ export function harness(
     taints: [],
     startupTaints: [],
     disruption: {
-      consolidationPolicy: 'WhenEmpty',
+      consolidationPolicy: config.consolidationPolicy ?? 'WhenEmpty',
       consolidateAfterMs: config.consolidateAfterMs === undefined ? 30_000 : config.consolidateAfterMs,
       budgets: config.budgets ?? [],
     },
