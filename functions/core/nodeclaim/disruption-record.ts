@@ -5,7 +5,13 @@
  */
 
 /** Why a node leaves, in Karpenter's words (`disrupting node(s) via delete ... reason`). */
-export type DisruptionCause = 'empty' | 'expired' | 'drifted' | 'deleted nodepool' | 'interrupted' | 'underutilized';
+export type DisruptionCause =
+  | 'empty'
+  | 'expired'
+  | 'drifted'
+  | 'deleted nodepool'
+  | 'interrupted'
+  | 'underutilized';
 
 /** The drain's phases: replacement capacity first, then evictions. */
 export type DrainPhase = 'replacing' | 'evicting';
