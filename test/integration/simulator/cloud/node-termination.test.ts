@@ -8,27 +8,14 @@ import {
 import { CoreV1Api, KubeConfig, type V1Node } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimulatedCloud, startSimulatedCloud } from '../../../../functions/simulator/cloud.js';
+import { nodeConfigUserData } from '../../../builders/node-config.js';
 import { smallCatalog } from './small-catalog.js';
 
-const userData = `MIME-Version: 1.0
-Content-Type: multipart/mixed; boundary="JOINER"
-
---JOINER
-Content-Type: application/node.eks.aws
-
-apiVersion: node.eks.aws/v1alpha1
-kind: NodeConfig
-spec:
-  cluster:
-    name: joiner-sim
-    apiServerEndpoint: https://sim.example
-    certificateAuthority: Q0E=
-    cidr: 10.100.0.0/16
-  kubelet:
-    flags:
-      - --node-labels=karpenter.sh/nodepool=default
---JOINER--
-`;
+const userData = nodeConfigUserData({
+  cluster: 'joiner-sim',
+  endpoint: 'https://sim.example',
+  flags: ['--node-labels=karpenter.sh/nodepool=default'],
+});
 
 const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
 let cloud: SimulatedCloud;

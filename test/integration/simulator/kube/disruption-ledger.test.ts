@@ -1,29 +1,12 @@
 import { PatchStrategy, setHeaderOptions, type V1Node, type V1Pod } from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SimInstance } from '../../../../functions/simulator/instance.js';
+import { nodeConfigUserData } from '../../../builders/node-config.js';
 import { type Harness, nodeBody, startHarness } from './fixtures.js';
 
 const NODE = 'ip-10-0-1-23.us-west-2.compute.internal';
 
-const userData = `MIME-Version: 1.0
-Content-Type: multipart/mixed; boundary="JOINER"
-
---JOINER
-Content-Type: application/node.eks.aws
-
-apiVersion: node.eks.aws/v1alpha1
-kind: NodeConfig
-spec:
-  cluster:
-    name: demo
-    apiServerEndpoint: https://demo.example
-    certificateAuthority: Q0E=
-    cidr: 10.100.0.0/16
-  kubelet:
-    flags:
-      - --node-labels=karpenter.sh/nodepool=default
---JOINER--
-`;
+const userData = nodeConfigUserData({ flags: ['--node-labels=karpenter.sh/nodepool=default'] });
 
 const instance: SimInstance = {
   instanceId: 'i-0123456789abcdef0',

@@ -1,33 +1,19 @@
 import { PatchStrategy, setHeaderOptions, type V1Node, type V1Pod } from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SimInstance } from '../../../../functions/simulator/instance.js';
+import { nodeConfigUserData } from '../../../builders/node-config.js';
 import { type Harness, startHarness } from './fixtures.js';
 import { startWebhookBackend, type WebhookBackend, webhookConfiguration } from './webhook-backend.js';
 
 const MULTUS_TAINT = { key: 'k8s.cni.cncf.io/multus', value: 'notready', effect: 'NoSchedule' };
 
-const userData = `MIME-Version: 1.0
-Content-Type: multipart/mixed; boundary="JOINER"
-
---JOINER
-Content-Type: application/node.eks.aws
-
-apiVersion: node.eks.aws/v1alpha1
-kind: NodeConfig
-spec:
-  cluster:
-    name: demo
-    apiServerEndpoint: https://demo.example
-    certificateAuthority: Q0E=
-    cidr: 10.100.0.0/16
-  kubelet:
-    config:
-      maxPods: 58
-    flags:
-      - --node-labels=karpenter.sh/nodepool=default,karpenter.sh/capacity-type=on-demand
-      - --register-with-taints=k8s.cni.cncf.io/multus=notready:NoSchedule,dedicated=web:NoSchedule
---JOINER--
-`;
+const userData = nodeConfigUserData({
+  maxPods: 58,
+  flags: [
+    '--node-labels=karpenter.sh/nodepool=default,karpenter.sh/capacity-type=on-demand',
+    '--register-with-taints=k8s.cni.cncf.io/multus=notready:NoSchedule,dedicated=web:NoSchedule',
+  ],
+});
 
 function instance(): SimInstance {
   return {
