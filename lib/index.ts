@@ -18,7 +18,7 @@ export { JoinerFunctions, type JoinerFunctionsProps } from './constructs/joiner-
 export { NodeRole, type NodeRoleProps } from './constructs/node-role.js';
 export { QueueSubscriptions, type QueueSubscriptionsProps } from './constructs/queue-subscriptions.js';
 export { StateTable, type StateTableProps } from './constructs/state-table.js';
-export { SWEEP_EVENT, SweepSchedule, type SweepScheduleProps } from './constructs/sweep-schedule.js';
+export { SweepSchedule, type SweepScheduleProps } from './constructs/sweep-schedule.js';
 export { WebhookEndpoint, type WebhookEndpointProps } from './constructs/webhook-endpoint.js';
 export { WorkQueues, type WorkQueuesProps } from './constructs/work-queues.js';
 export { CONTEXT_KEYS, joinerPropsFromContext } from './context.js';

@@ -1,5 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
-import { Rule, RuleTargetInput, Schedule } from 'aws-cdk-lib/aws-events';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
@@ -10,9 +10,6 @@ export interface SweepScheduleProps {
   /** The function the schedule invokes (the disruption function). */
   readonly function: IFunction;
 }
-
-/** The payload of a sweep invocation, so the handler can tell it from SQS batches. */
-export const SWEEP_EVENT = { source: 'joiner.schedule', 'detail-type': 'Sweep' } as const;
 
 /**
  * The safety net: an EventBridge schedule that invokes the disruption function every minute to
@@ -30,8 +27,9 @@ export class SweepSchedule extends Construct {
       schedule: Schedule.rate(Duration.minutes(SWEEP_SCHEDULE.rateMinutes)),
     });
     this.rule.addTarget(
+      // No custom input: the function receives EventBridge's own "Scheduled Event", which is how
+      // the disruption handler tells a sweep from a timers-queue batch (and what the simulator sends).
       new LambdaFunction(props.function, {
-        event: RuleTargetInput.fromObject(SWEEP_EVENT),
         // A missed sweep is replaced by the next one a minute later.
         retryAttempts: 0,
         maxEventAge: Duration.minutes(1),

@@ -2,7 +2,10 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { joinerManifests, WEBHOOK_SECRET_PLACEHOLDER } from '../../functions/core/install/index.js';
+import { createDisruptionHandler } from '../../functions/handlers/disruption.js';
 import { ENV } from '../../functions/shared/env.js';
+import { createLambdaContext } from '../../functions/simulator/runner/lambda-context.js';
+import { scheduledEvent } from '../../functions/simulator/runner/schedules.js';
 import { ClusterInstaller } from '../../lib/constructs/cluster-installer.js';
 import { SweepSchedule } from '../../lib/constructs/sweep-schedule.js';
 import { WebhookEndpoint } from '../../lib/constructs/webhook-endpoint.js';
@@ -75,6 +78,8 @@ describe('ClusterInstaller', () => {
   });
 });
 
+const LAMBDA_ENV = { region: 'us-west-2', account: '123456789012', functionPrefix: 'joiner' };
+
 describe('SweepSchedule', () => {
   it('invokes the function every minute', () => {
     const stack = bareStack();
@@ -87,5 +92,39 @@ describe('SweepSchedule', () => {
       'Fn::GetAtt': [stack.getLogicalId(disruption.node.defaultChild as never), 'Arn'],
     });
     template.hasResourceProperties('AWS::Lambda::Permission', { Principal: 'events.amazonaws.com' });
+  });
+
+  it('delivers the Scheduled Event the disruption handler runs the sweep for (no input of its own)', async () => {
+    const stack = bareStack();
+    new SweepSchedule(stack, 'Sweep', { function: fn(stack, 'Disruption') });
+    const [[, rule]] = resourcesOf(Template.fromStack(stack), 'AWS::Events::Rule') as unknown as [
+      string,
+      { Properties: { Targets: Record<string, unknown>[] } },
+    ][];
+    const target = rule.Properties.Targets[0];
+    expect(target.Input ?? target.InputPath ?? target.InputTransformer).toBeUndefined();
+    // What EventBridge then sends, as the simulator's runner builds it, is a sweep for the handler.
+    const sweepStarted = new Error('sweep started');
+    const ports = {
+      log: { debug() {}, info() {}, warn() {}, error() {} },
+      clock: { now: () => 0 },
+      store: {
+        listDueNodeClaims: async () => {
+          throw sweepStarted;
+        },
+      },
+    };
+    const handler = createDisruptionHandler(() => ports as never);
+    const context = createLambdaContext(LAMBDA_ENV, 'disruption', 5_000);
+    const event = scheduledEvent(
+      'arn:aws:events:us-west-2:123456789012:rule/r',
+      'us-west-2',
+      '123456789012',
+      0,
+    );
+    await expect(handler(event as never, context)).rejects.toBe(sweepStarted);
+    // A custom input in its place would not be taken for a sweep.
+    const custom = { source: 'joiner.schedule', 'detail-type': 'Sweep' };
+    await expect(handler(custom as never, context)).rejects.toThrow(/expected a Scheduled Event/);
   });
 });
