@@ -1,0 +1,228 @@
+/**
+ * Consolidation benchmark: synthetic clusters of 500, 2,000 and 5,000 nodes packed from a mixed
+ * workload, with 50% and 75% of the pods then removed. For each case: one evaluation (candidates
+ * and planConsolidation, median of several), its heap, and the move found; then moves applied
+ * until none remains, with budgets 100% and 10%, every applied move re-checked with the scheduler.
+ * The final cost is compared with a fresh re-pack of the remaining pods by `schedule()` (the
+ * scheduler's own first-fit-decreasing plan, not a proven optimum).
+ * `npm run bench:consolidation` prints a table; `-- --json` prints JSON; `-- --sizes 500` picks sizes.
+ */
+import { consolidationCandidates } from '../functions/core/disruption/consolidation/candidates.js';
+import {
+  type ConsolidationMove,
+  planConsolidation,
+} from '../functions/core/disruption/consolidation/plan-consolidation.js';
+import { prepareCluster } from '../functions/core/disruption/consolidation/removal-simulation.js';
+import { disruptionView } from '../functions/core/disruption/disruption-view.js';
+import { isReschedulable } from '../functions/core/disruption/pod-policy.js';
+import { existingNodes } from '../functions/core/scheduling/cluster-view.js';
+import { schedule } from '../functions/core/scheduling/schedule.js';
+import {
+  bind,
+  buildCluster,
+  materialize,
+  podKey,
+  type SyntheticCluster,
+} from './lib/consolidation-cluster.js';
+
+const SIZES = [500, 2000, 5000];
+const SHARES = [0.5, 0.75];
+/** Targets printed next to the numbers. */
+export const TARGETS = { evalSeconds2000: 10, heapMiB2000: 1024, costRatio: 1.05, badDecisions: 0 };
+/** Wall time one apply loop may take before it is capped. */
+const LOOP_CAP_MS = 90_000;
+
+export interface LoopResult {
+  budget: string;
+  evaluations: number;
+  moves: number;
+  seconds: number;
+  capped: boolean;
+  nodesBefore: number;
+  nodesAfter: number;
+  costBefore: number;
+  costAfter: number;
+  badDecisions: number;
+}
+
+export interface CaseResult {
+  nodes: number;
+  removedShare: number;
+  pods: number;
+  candidates: number;
+  evalSeconds: number;
+  heapMiB: number;
+  moveMethod: string;
+  moveNodes: number;
+  repackCost: number;
+  loops: (LoopResult & { costRatio: number })[];
+}
+
+function cost(c: SyntheticCluster): number {
+  return c.claims.reduce((s, x) => s + (x.instance?.price ?? 0), 0);
+}
+
+function evaluate(c: SyntheticCluster, allowed: (pool: string) => number) {
+  const view = disruptionView(c.now, c.claims, c.nodes, c.pods, c.pdbs, c.config);
+  const { candidates } = consolidationCandidates(view, 0);
+  const prepared = prepareCluster({
+    nodes: c.nodes,
+    boundPods: c.pods,
+    daemonSets: [],
+    persistentVolumes: [],
+    persistentVolumeClaims: [],
+    pools: c.pools,
+    leaving: new Set(),
+  });
+  const move = planConsolidation(prepared, candidates, { allowed });
+  return { candidates, move };
+}
+
+/** Applies a move: its nodes go, their pods are placed by the scheduler; returns pods left without a place. */
+function apply(c: SyntheticCluster, move: ConsolidationMove): number {
+  const gone = new Set(move.candidates.map((x) => x.node.metadata.name));
+  const moving = c.pods.filter((p) => gone.has(p.spec?.nodeName ?? '') && isReschedulable(p));
+  const staying = c.pods.filter((p) => !gone.has(p.spec?.nodeName ?? ''));
+  const nodes = c.nodes.filter((n) => !gone.has(n.metadata.name));
+  const plan = schedule({
+    pods: moving.map((p) => ({ ...p, spec: { ...p.spec, nodeName: undefined } })),
+    nodes: existingNodes(nodes, staying),
+    inFlight: [],
+    daemonSets: [],
+    persistentVolumes: [],
+    persistentVolumeClaims: [],
+    pools: c.pools,
+    skipImprovement: true,
+  });
+  const byKey = new Map(moving.map((p) => [podKey(p), p]));
+  const placed: typeof c.pods = [];
+  for (const e of plan.existingPlacements)
+    for (const key of e.pods) {
+      const pod = byKey.get(key);
+      if (pod) placed.push(bind(pod, e.node, c.now));
+    }
+  const fresh = materialize(plan.nodeClaims, byKey, c.pools, c.now);
+  const bad =
+    plan.unschedulable.length +
+    (move.method === 'delete' ? plan.nodeClaims.length : Math.max(0, plan.nodeClaims.length - 1));
+  c.claims = [...c.claims.filter((x) => !gone.has(x.nodeName ?? '')), ...fresh.claims];
+  c.nodes = [...nodes, ...fresh.nodes];
+  c.pods = [...staying, ...placed, ...fresh.pods];
+  return bad;
+}
+
+function loop(build: () => SyntheticCluster, budget: number): LoopResult {
+  const c = build();
+  const nodesBefore = c.nodes.length;
+  const costBefore = cost(c);
+  const allowed = () => Math.max(1, Math.ceil((c.nodes.length * budget) / 100));
+  const start = performance.now();
+  let evaluations = 0;
+  let moves = 0;
+  let bad = 0;
+  let capped = false;
+  for (;;) {
+    if (performance.now() - start > LOOP_CAP_MS) {
+      capped = true;
+      break;
+    }
+    evaluations++;
+    const { move } = evaluate(c, allowed);
+    if (!move) break;
+    moves++;
+    bad += apply(c, move);
+  }
+  return {
+    budget: `${budget}%`,
+    evaluations,
+    moves,
+    seconds: (performance.now() - start) / 1000,
+    capped,
+    nodesBefore,
+    nodesAfter: c.nodes.length,
+    costBefore,
+    costAfter: cost(c),
+    badDecisions: bad,
+  };
+}
+
+/** The cost of a fresh re-pack of the cluster's pods by the scheduler. */
+function repack(c: SyntheticCluster): number {
+  const plan = schedule({
+    pods: c.pods.map((p) => ({ ...p, spec: { ...p.spec, nodeName: undefined } })),
+    nodes: [],
+    inFlight: [],
+    daemonSets: [],
+    persistentVolumes: [],
+    persistentVolumeClaims: [],
+    pools: c.pools,
+  });
+  return plan.nodeClaims.reduce((s, x) => s + (x.instanceTypeOptions[0]?.price ?? 0), 0);
+}
+
+/** Measures one case. */
+export function measureCase(nodes: number, share: number, runs = 3): CaseResult {
+  const build = () => buildCluster(nodes, share);
+  const c = build();
+  const times: number[] = [];
+  let heap = 0;
+  let result = evaluate(c, () => Number.POSITIVE_INFINITY);
+  for (let i = 0; i < runs; i++) {
+    const before = process.memoryUsage().heapUsed;
+    const start = performance.now();
+    result = evaluate(c, () => Number.POSITIVE_INFINITY);
+    times.push((performance.now() - start) / 1000);
+    heap = Math.max(heap, process.memoryUsage().heapUsed - before);
+  }
+  times.sort((a, b) => a - b);
+  const loops = [100, 10].map((b) => loop(build, b));
+  const repackCost = repack(c);
+  return {
+    nodes: c.nodes.length,
+    removedShare: share,
+    pods: c.pods.length,
+    candidates: result.candidates.length,
+    evalSeconds: times[Math.floor(times.length / 2)],
+    heapMiB: Number((Math.max(0, heap) / 2 ** 20).toFixed(1)),
+    moveMethod: result.move?.method ?? 'none',
+    moveNodes: result.move?.candidates.length ?? 0,
+    repackCost,
+    loops: loops.map((l) => ({ ...l, costRatio: repackCost > 0 ? l.costAfter / repackCost : 1 })),
+  };
+}
+
+function main(): void {
+  const json = process.argv.includes('--json');
+  const i = process.argv.indexOf('--sizes');
+  const sizes = i >= 0 ? process.argv[i + 1].split(',').map(Number) : SIZES;
+  const rows: CaseResult[] = [];
+  for (const size of sizes)
+    for (const share of SHARES) {
+      const r = measureCase(size, share, size >= 2000 ? 1 : 3);
+      rows.push(r);
+      if (json) continue;
+      const evalTarget =
+        size === 2000 ? ` (target <= ${TARGETS.evalSeconds2000}s, <= ${TARGETS.heapMiB2000} MiB)` : '';
+      console.log(
+        `${size} nodes, ${share * 100}% pods removed: ${r.nodes} nodes ${r.pods} pods ${r.candidates} candidates | ` +
+          `one evaluation ${r.evalSeconds.toFixed(2)} s heap +${r.heapMiB} MiB${evalTarget} | move ${r.moveMethod} ${r.moveNodes} nodes`,
+      );
+      for (const l of r.loops)
+        console.log(
+          `   budget ${l.budget.padStart(4)}: ${l.evaluations} evaluations ${l.moves} moves ${l.seconds.toFixed(1)} s${l.capped ? ' (CAPPED)' : ''} | ` +
+            `nodes ${l.nodesBefore} -> ${l.nodesAfter} | $${l.costBefore.toFixed(2)}/h -> $${l.costAfter.toFixed(2)}/h | ` +
+            `vs scheduler re-pack $${r.repackCost.toFixed(2)}/h: ${l.costRatio.toFixed(3)} (target <= ${TARGETS.costRatio}) | ` +
+            `bad decisions ${l.badDecisions} (target 0)`,
+        );
+    }
+  if (json)
+    console.log(
+      JSON.stringify(
+        { benchmark: 'consolidation', reference: 'scheduler re-pack (not a proven optimum)', rows },
+        null,
+        2,
+      ),
+    );
+}
+
+if (process.argv[1]?.endsWith('consolidation.ts')) main();
