@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { measureCase } from '../../../bench/consolidation.js';
 
 describe('consolidation benchmark', () => {
-  it('runs its tiniest size: moves found, none leaves a pod without a place', () => {
-    const r = measureCase(20, 0.75, 1);
+  it('runs its tiniest size: moves found, none leaves a pod without a place', async () => {
+    const r = await measureCase(20, 0.75, 1, 2);
+    expect(r.milpCost).toBeGreaterThan(0);
     expect(r.nodes).toBeGreaterThan(5);
     expect(r.moveNodes).toBeGreaterThan(0);
     for (const loop of r.loops) {
