@@ -3,7 +3,7 @@ import { measureCase } from '../../../bench/consolidation.js';
 
 describe('consolidation benchmark', () => {
   it('runs its tiniest size: moves found, none leaves a pod without a place', async () => {
-    const r = await measureCase(20, 0.75, 1, 2);
+    const r = await measureCase(20, 0.75, 1, 1);
     expect(r.milpCost).toBeGreaterThan(0);
     expect(r.nodes).toBeGreaterThan(5);
     expect(r.moveNodes).toBeGreaterThan(0);
