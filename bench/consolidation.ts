@@ -190,10 +190,14 @@ export async function measureCase(
   const c = build();
   const times: number[] = [];
   let heap = 0;
-  // Warm-up run (JIT) only when several runs are measured.
+  // With several runs the first is a warm-up (JIT); with one it is the measured run.
+  const heapBefore = process.memoryUsage().heapUsed;
   const first = performance.now();
   let result = evaluate(c, () => Number.POSITIVE_INFINITY, first + EVAL_CAP_MS);
-  if (runs <= 1) times.push((performance.now() - first) / 1000);
+  if (runs <= 1) {
+    times.push((performance.now() - first) / 1000);
+    heap = process.memoryUsage().heapUsed - heapBefore;
+  }
   for (let i = 0; i < (runs <= 1 ? 0 : runs); i++) {
     const before = process.memoryUsage().heapUsed;
     const start = performance.now();
