@@ -4,29 +4,22 @@
  * draining ones, with every placement rule the scheduler knows), and the answer is the new nodes
  * they would need — none for a delete, one cheaper node for a replace.
  */
-import type {
-  DaemonSet,
-  Node,
-  PersistentVolume,
-  PersistentVolumeClaim,
-  Pod,
-} from '../../model/kube-objects.js';
+import type { Pod } from '../../model/kube-objects.js';
+import type { ClusterSnapshot } from '../../provisioning/cluster-snapshot.js';
+import { displacedPods } from '../../provisioning/displaced-pods.js';
 import { existingNodes } from '../../scheduling/cluster-view.js';
 import { schedule } from '../../scheduling/schedule.js';
 import type { ExistingNode, PlannedNodeClaim, SchedulingPool } from '../../scheduling/types.js';
-import { isReschedulable } from '../pod-policy.js';
 
-/** What every simulation of a round shares. */
-export interface SimulationCluster {
-  readonly nodes: readonly Node[];
-  readonly boundPods: readonly Pod[];
-  readonly daemonSets: readonly DaemonSet[];
-  readonly persistentVolumes: readonly PersistentVolume[];
-  readonly persistentVolumeClaims: readonly PersistentVolumeClaim[];
+/** What every simulation of a round shares: the cluster as a provisioning run reads it, and pools. */
+export type SimulationCluster = Pick<
+  ClusterSnapshot,
+  'nodes' | 'boundPods' | 'daemonSets' | 'persistentVolumes' | 'persistentVolumeClaims'
+> & {
   readonly pools: readonly SchedulingPool[];
   /** Nodes that are leaving anyway (draining): never capacity. */
   readonly leaving: ReadonlySet<string>;
-}
+};
 
 /** The outcome of removing a set of nodes. */
 export interface RemovalOutcome {
@@ -64,10 +57,10 @@ export function prepareCluster(cluster: SimulationCluster): PreparedCluster {
 
 /** Simulates removing the nodes named in `removed` (see the file comment). */
 export function simulateRemoval(prepared: PreparedCluster, removed: ReadonlySet<string>): RemovalOutcome {
-  const moving = [...removed].flatMap((name) =>
-    (prepared.podsByNode.get(name) ?? [])
-      .filter(isReschedulable)
-      .map((p) => ({ ...p, spec: { ...p.spec, nodeName: undefined } })),
+  // The pods that must move, as a drain's provisioning run would plan them.
+  const moving = displacedPods(
+    [...removed].flatMap((name) => prepared.podsByNode.get(name) ?? []),
+    removed,
   );
   if (moving.length === 0) return { pods: 0, newClaims: [], unschedulable: 0 };
   const { input } = prepared;
