@@ -16,10 +16,10 @@ import { nodeClass, nodePool } from '../../test/builders/config.js';
 
 const ZONE = 'topology.kubernetes.io/zone';
 const HOSTNAME = 'kubernetes.io/hostname';
-const CPU_MILLIS = [100, 250, 500, 1000, 2000];
+const CPU_MILLIS = [100, 250, 500, 750, 1000];
 const MEMORY_MI = [128, 256, 512, 1024, 2048, 4096];
 /** Pods per node the packed cluster aims at (the scheduler decides the real count). */
-export const PODS_PER_NODE = 8;
+export const PODS_PER_NODE = 15;
 
 /** A built cluster. */
 export interface SyntheticCluster {

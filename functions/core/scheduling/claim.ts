@@ -23,6 +23,17 @@ export interface ClaimEnv {
 }
 
 /** A claim under construction. */
+/** A claim's state at one moment (see {@link Claim.snapshot}). */
+export interface ClaimSnapshot {
+  readonly pods: number;
+  readonly used: Float64Array;
+  readonly maxAlloc: Float64Array;
+  readonly closed: boolean;
+  readonly reserved: Readonly<Record<string, number>>;
+  readonly reqs: Requirements;
+  readonly options: readonly number[];
+}
+
 export class Claim {
   readonly pods: PodEntry[] = [];
   readonly used: Float64Array;
@@ -71,6 +82,30 @@ export class Claim {
     if (typeof options === 'string') return options;
     this.commit(entry, cls, reqs, options, req, env);
     return undefined;
+  }
+
+  /** The claim's state now, to undo the pods added after it with {@link restore}. */
+  snapshot(): ClaimSnapshot {
+    return {
+      pods: this.pods.length,
+      used: this.used.slice(),
+      maxAlloc: this.maxAlloc,
+      closed: this.closed,
+      reserved: { ...this.reserved },
+      reqs: this.reqs,
+      options: this.options,
+    };
+  }
+
+  /** Goes back to a {@link snapshot} (the caller undoes the topology records of the pods dropped). */
+  restore(s: ClaimSnapshot): void {
+    this.pods.length = s.pods;
+    this.used.set(s.used);
+    this.maxAlloc = s.maxAlloc;
+    this.closed = s.closed;
+    this.reserved = { ...s.reserved };
+    this.reqs = s.reqs;
+    this.options = s.options;
   }
 
   /** Widens the options back to every pool type that meets the requirements and holds the pods. */

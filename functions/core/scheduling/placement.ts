@@ -36,8 +36,19 @@ class Placer {
   private readonly targetIndex = new Map<string, number>();
   readonly env: ClaimEnv;
 
-  constructor(private readonly s: RunState) {
+  constructor(
+    private readonly s: RunState,
+    open: readonly Claim[] = [],
+  ) {
     for (const [i, t] of s.targets.entries()) this.targetIndex.set(t.hostname, i);
+    for (const claim of open) {
+      this.claimIndex.set(claim.name, this.claims.length);
+      this.claims.push(claim);
+      this.counters.set(claim.pool.name, (this.counters.get(claim.pool.name) ?? 0) + 1);
+      const reserved = this.reserved.get(claim.pool.name) ?? {};
+      for (const [k, v] of Object.entries(claim.reserved)) reserved[k] = (reserved[k] ?? 0) + v;
+      this.reserved.set(claim.pool.name, reserved);
+    }
     this.minReq = new Float64Array(s.dims.names.length).fill(Number.POSITIVE_INFINITY);
     for (const v of s.vectors.values())
       for (let i = 0; i < v.length; i++) this.minReq[i] = Math.min(this.minReq[i], v[i]);
@@ -244,10 +255,12 @@ function placeRounds(placer: Placer, order: readonly PodEntry[]): PodEntry[] {
 
 /**
  * Places pending pods, largest first (cpu, then memory, then name). Pods with required pod
- * affinity go first, so the nodes of the pods they follow still have room for them.
+ * affinity go first, so the nodes of the pods they follow still have room for them. `open` claims
+ * (from an earlier placement on the same state) are filled before new ones are made, and come
+ * back first in the claims.
  */
-export function placeAll(s: RunState): Placement {
-  const placer = new Placer(s);
+export function placeAll(s: RunState, open: readonly Claim[] = []): Placement {
+  const placer = new Placer(s, open);
   const cpu = s.dims.names.indexOf('cpu');
   const mem = s.dims.names.indexOf('memory');
   const order = [...s.entries].sort((a, b) => {

@@ -39,7 +39,8 @@ function errorClass(pod: Pod, message: string): PodClass {
   };
 }
 
-function ownedAntiGroups(pod: Pod, topology: Topology): TopologyGroup[] {
+/** The anti-affinity groups a pod's required anti-affinity terms own. */
+export function ownedAntiGroups(pod: Pod, topology: Topology): TopologyGroup[] {
   const ns = pod.metadata.namespace ?? 'default';
   return (pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map(
     (t) =>

@@ -55,6 +55,23 @@ export class TopologyGroup {
     this.owners.set(domain, (this.owners.get(domain) ?? 0) + 1);
     this.version++;
   }
+
+  /** Forgets one matching pod recorded in a domain (the inverse of {@link add}). */
+  remove(domain: string): void {
+    const n = (this.counts.get(domain) ?? 0) - 1;
+    if (n > 0) this.counts.set(domain, n);
+    else this.counts.delete(domain);
+    this.total--;
+    this.version++;
+  }
+
+  /** Forgets one pod carrying this anti-affinity term in a domain (the inverse of {@link addOwner}). */
+  removeOwner(domain: string): void {
+    const n = (this.owners.get(domain) ?? 0) - 1;
+    if (n > 0) this.owners.set(domain, n);
+    else this.owners.delete(domain);
+    this.version++;
+  }
 }
 
 /** Builds the stable key of a group. */

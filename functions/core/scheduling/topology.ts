@@ -47,14 +47,32 @@ export type TopologyVerdict =
 
 const OK_NONE: TopologyVerdict = { ok: true, narrow: [] };
 
+/** One change a journaled topology can undo. */
+type Change =
+  | {
+      readonly group: TopologyGroup;
+      readonly owner: boolean;
+      readonly domain: string;
+      readonly delta: 1 | -1;
+    }
+  | { readonly host: string; readonly labels: Readonly<Record<string, string>> };
+
 /** Groups and domains of one scheduling run. */
 export class Topology {
   readonly groups = new Map<string, TopologyGroup>();
-  /** Known domains per topology key (sorted). */
+  /** Domains per topology key (sorted), computed when read: declared ones and existing nodes' label values. */
   private readonly universe = new Map<string, string[]>();
+  /** Domains declared by {@link addDomains} (they stay). */
+  private readonly declared = new Map<string, Set<string>>();
+  /** Per label key, how many existing nodes carry each value. */
+  private readonly nodeValues = new Map<string, Map<string, number>>();
   /** Labels of existing nodes by hostname, to find the hostnames a pod may use. */
   private readonly hostLabels = new Map<string, Readonly<Record<string, string>>>();
   private readonly minCache = new Map<string, { version: number; min: number }>();
+  /** {@link groupsSelecting} by namespace and labels; cleared when a group is added. */
+  private readonly selectingCache = new Map<string, TopologyGroup[]>();
+  /** Changes since {@link startJournal}, undone by {@link undoTo}; undefined when not journaling. */
+  private journal?: Change[];
 
   /** @param canCreateNodes whether new nodes may be created (a new hostname domain always has count 0). */
   constructor(readonly canCreateNodes: boolean) {}
@@ -71,42 +89,140 @@ export class Topology {
     if (!g) {
       g = new TopologyGroup(key, kind, topologyKey, namespaces, selector);
       this.groups.set(key, g);
+      this.selectingCache.clear();
     }
     return g;
   }
 
   /** Declares domains of a key (e.g. the zones NodePools can launch in). */
   addDomains(key: string, domains: Iterable<string>): void {
-    const set = new Set(this.universe.get(key) ?? []);
-    for (const d of domains) set.add(d);
-    this.universe.set(key, [...set].sort());
+    const declared = this.declared.get(key) ?? new Set<string>();
+    this.declared.set(key, declared);
+    for (const d of domains) declared.add(d);
+    this.refresh(key);
   }
 
   /** Declares an existing node (its hostname and labels are domains). */
   addNode(hostname: string, labels: Readonly<Record<string, string>>): void {
     this.hostLabels.set(hostname, labels);
-    for (const [k, v] of Object.entries(labels)) if (k !== HOSTNAME) this.addDomains(k, [v]);
+    this.countNodeLabels(labels, 1);
+  }
+
+  /** The domains of a key changed: recomputed when next read. */
+  private refresh(key: string): void {
+    this.universe.delete(key);
+  }
+
+  /** Counts (or uncounts) the label values of a node as domains. */
+  private countNodeLabels(labels: Readonly<Record<string, string>>, delta: 1 | -1): void {
+    for (const [k, v] of Object.entries(labels)) {
+      if (k === HOSTNAME) continue;
+      const values = this.nodeValues.get(k) ?? new Map<string, number>();
+      this.nodeValues.set(k, values);
+      const n = (values.get(v) ?? 0) + delta;
+      if (n > 0) values.set(v, n);
+      else values.delete(v);
+      if (n === 0 || (delta > 0 && n === 1)) this.refresh(k);
+    }
   }
 
   domainsOf(key: string): readonly string[] {
-    return this.universe.get(key) ?? [];
+    let domains = this.universe.get(key);
+    if (!domains) {
+      const set = new Set(this.declared.get(key));
+      for (const v of this.nodeValues.get(key)?.keys() ?? []) set.add(v);
+      domains = [...set].sort();
+      this.universe.set(key, domains);
+    }
+    return domains;
   }
 
   /** Groups whose selector matches a pod. */
   groupsSelecting(namespace: string, labels: Readonly<Record<string, string>>): TopologyGroup[] {
+    const key = `${namespace}\u0000${labelsKey(labels)}`;
+    const cached = this.selectingCache.get(key);
+    if (cached) return cached;
     const out: TopologyGroup[] = [];
     for (const g of this.groups.values()) if (g.selects(namespace, labels)) out.push(g);
+    this.selectingCache.set(key, out);
     return out;
   }
 
   /** Records a placed pod: counts it in every group selecting it, and as owner of its anti terms. */
   record(selecting: readonly TopologyGroup[], owned: readonly TopologyGroup[], target: TopologyTarget): void {
+    this.count(selecting, owned, target, 1);
+  }
+
+  /** Forgets a pod {@link record}ed on `target` (its node is being taken away). */
+  unrecord(
+    selecting: readonly TopologyGroup[],
+    owned: readonly TopologyGroup[],
+    target: TopologyTarget,
+  ): void {
+    this.count(selecting, owned, target, -1);
+  }
+
+  private count(
+    selecting: readonly TopologyGroup[],
+    owned: readonly TopologyGroup[],
+    target: TopologyTarget,
+    delta: 1 | -1,
+  ): void {
     for (const g of selecting) {
       const domains = target.domains(g.topologyKey);
-      if (domains.length === 1) g.add(domains[0]);
-      else if (g.kind === 'anti') for (const d of domains) g.add(d);
+      if (domains.length === 1) this.change(g, false, domains[0], delta);
+      else if (g.kind === 'anti') for (const d of domains) this.change(g, false, d, delta);
     }
-    for (const g of owned) for (const d of target.domains(g.topologyKey)) g.addOwner(d);
+    for (const g of owned) for (const d of target.domains(g.topologyKey)) this.change(g, true, d, delta);
+  }
+
+  private change(group: TopologyGroup, owner: boolean, domain: string, delta: 1 | -1): void {
+    if (owner) {
+      if (delta > 0) group.addOwner(domain);
+      else group.removeOwner(domain);
+    } else if (delta > 0) group.add(domain);
+    else group.remove(domain);
+    this.journal?.push({ group, owner, domain, delta });
+  }
+
+  /**
+   * Takes an existing node away: its hostname, and label values no other node or pool gives, stop
+   * being domains (its pods are {@link unrecord}ed by the caller).
+   */
+  removeNode(hostname: string): void {
+    const labels = this.hostLabels.get(hostname);
+    if (!labels) return;
+    this.hostLabels.delete(hostname);
+    this.countNodeLabels(labels, -1);
+    this.minCache.clear();
+    this.journal?.push({ host: hostname, labels });
+  }
+
+  /** Starts recording changes so that they can be undone. */
+  startJournal(): void {
+    this.journal ??= [];
+  }
+
+  /** A point of the journal to undo to. */
+  mark(): number {
+    return this.journal?.length ?? 0;
+  }
+
+  /** Undoes every change recorded after `mark`, newest first. */
+  undoTo(mark: number): void {
+    const journal = this.journal;
+    if (!journal) return;
+    while (journal.length > mark) {
+      const c = journal.pop()!;
+      if ('host' in c) {
+        this.addNode(c.host, c.labels);
+        this.minCache.clear();
+      } else if (c.owner) {
+        if (c.delta > 0) c.group.removeOwner(c.domain);
+        else c.group.addOwner(c.domain);
+      } else if (c.delta > 0) c.group.remove(c.domain);
+      else c.group.add(c.domain);
+    }
   }
 
   /** Checks a pod's topology constraints against a target; for unpinned claims returns the domains left. */
@@ -184,6 +300,14 @@ export class Topology {
     this.minCache.set(cacheKey, { version: s.group.version, min });
     return min;
   }
+}
+
+function labelsKey(labels: Readonly<Record<string, string>>): string {
+  const keys = Object.keys(labels);
+  if (keys.length > 1) keys.sort();
+  let out = '';
+  for (const k of keys) out += `${k}\u0001${labels[k]}\u0002`;
+  return out;
 }
 
 function minOver(eligible: readonly string[], s: SpreadRule): number {

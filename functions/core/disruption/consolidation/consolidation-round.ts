@@ -149,7 +149,8 @@ async function act(
   context: ReturnType<typeof prepareCluster>,
   allowed: (pool: string) => number,
 ): Promise<ConsolidationOutcome> {
-  const ids = due[0].consolidation?.claims ?? [];
+  const proposal = due[0].consolidation;
+  const ids = proposal?.claims ?? [];
   const set = ids.map((id) => candidates.find((c) => c.claim.id === id));
   const perPool = new Map<string, number>();
   for (const c of set) if (c) perPool.set(c.pool.name, (perPool.get(c.pool.name) ?? 0) + 1);
@@ -157,7 +158,7 @@ async function act(
   const move =
     set.every((c): c is Candidate => c !== undefined) && withinBudget ? evaluate(context, set) : undefined;
   const members = view.claims.filter((c) => ids.includes(c.id) || due.includes(c));
-  if (!move || move.method !== due[0].consolidation?.method) {
+  if (!move || move.method !== proposal?.method) {
     deps.log.info('consolidation no longer holds, dropped', { nodeclaims: ids });
     return { started: [], dropped: await drop(deps, members) };
   }

@@ -6,14 +6,21 @@
  * and then tries candidates one by one (single-node, 3 min cap). joiner grows the set greedily in
  * disruption-cost order instead, trying the next candidates in runs that double while they fit and
  * halve when they do not, so a candidate that does not fit is skipped rather than ending the
- * search: the set keeps growing past it towards what a global re-pack would remove, with a number
- * of scheduler calls that grows with the rejected candidates, not with the cluster. The search
- * runs twice, once for deletes only and once allowing one replacement; a replace wins only when it
- * saves more, since a delete launches nothing.
+ * search: the set keeps growing past it towards what a global re-pack would remove. Each accepted
+ * run is kept in the simulation (its pods stay where they were placed, a new node it opened stays
+ * open for the next runs), so a trial places only the pods of the nodes it adds: a whole search
+ * costs about the pods of the cluster plus the rejected candidates' pods, not a scheduler run of
+ * the cluster per trial. Two searches run: deletes only, growing from one node; and with one new
+ * node allowed, starting from every candidate at once as Karpenter's multi-node search does (so
+ * several nodes can go into one cheaper one). The move each search finds is then checked with all
+ * its pods planned at once, as its drain will plan them; a replace wins only when it saves more,
+ * since a delete launches nothing.
  */
+
+import type { RemovalRuns, TrialOutcome } from '../../scheduling/removal-runs.js';
 import type { PlannedNodeClaim } from '../../scheduling/types.js';
 import type { Candidate } from './candidates.js';
-import { type PreparedCluster, type RemovalOutcome, simulateRemoval } from './removal-simulation.js';
+import type { PreparedCluster } from './removal-simulation.js';
 
 /** A consolidation move. */
 export interface ConsolidationMove {
@@ -44,51 +51,89 @@ export function planConsolidation(
   candidates: readonly Candidate[],
   limits: SearchLimits,
 ): ConsolidationMove | undefined {
-  const deletes = grow(prepared, candidates, limits, false);
-  const replaces = grow(prepared, candidates, limits, true);
+  const runs = prepared.runs();
+  const found = [
+    search(runs, candidates, limits, 0, 1),
+    search(runs, candidates, limits, 1, candidates.length),
+  ];
+  const [deletes, replaces] = found.map((f) => f && verified(runs, f, limits));
   if (!replaces || (deletes && deletes.savings >= replaces.savings - 1e-9)) return deletes;
   return replaces;
 }
 
-/** The greedy search (see the file comment); `replace` allows one new node. */
-function grow(
-  prepared: PreparedCluster,
+/** A search's result: its move and the sizes of the runs it took, in order. */
+interface Found {
+  readonly move: ConsolidationMove;
+  readonly steps: readonly number[];
+}
+
+/**
+ * One greedy search (see the file comment) with at most `maxClaims` new nodes for the whole set,
+ * trying `firstRun` candidates first. Each run that raises the savings is committed (its pods stay
+ * where they went, a new node it opened stays open for the next runs); the others are undone.
+ * Leaves `runs` reset.
+ */
+function search(
+  runs: RemovalRuns,
   candidates: readonly Candidate[],
   limits: SearchLimits,
-  replace: boolean,
-): ConsolidationMove | undefined {
-  let chosen: Candidate[] = [];
-  let best: ConsolidationMove | undefined;
+  maxClaims: number,
+  firstRun: number,
+): Found | undefined {
   const taken = new Map<string, number>();
+  const chosen: Candidate[] = [];
+  const steps: number[] = [];
+  let best: ConsolidationMove | undefined;
   let i = 0;
-  let run = 1;
+  let run = Math.max(1, firstRun);
   while (i < candidates.length && !limits.expired?.()) {
-    const next = withinBudget(candidates.slice(i, i + run), taken, limits);
+    const slice = candidates.slice(i, i + run).filter((c) => runs.canRemove(c.node.metadata.name));
+    const next = withinBudget(slice, taken, limits);
     if (next.length === 0) {
       i += run;
       continue;
     }
-    const trial = [...chosen, ...next];
-    const move = evaluate(prepared, trial, limits);
-    if (move && (replace || move.method === 'delete') && move.savings > (best?.savings ?? 0)) {
-      chosen = trial;
+    const move = moveOf(runs.trial(names(next)), [...chosen, ...next], maxClaims, limits);
+    if (move && move.savings > (best?.savings ?? 0) + 1e-9) {
+      runs.commit();
+      chosen.push(...next);
+      steps.push(next.length);
       best = move;
       for (const c of next) taken.set(c.pool.name, (taken.get(c.pool.name) ?? 0) + 1);
       i += run;
       run *= 2;
-    } else if (run > 1) {
-      run = Math.max(1, Math.floor(run / 2));
-    } else {
-      i++;
+      continue;
     }
+    runs.rollback();
+    if (run > 1) run = Math.max(1, Math.floor(run / 2));
+    else i++;
   }
-  return best;
+  runs.reset();
+  return best && { move: best, steps };
+}
+
+/**
+ * The search's move checked the way it will be carried out: all its pods planned at once on the
+ * cluster without its nodes, as the provisioning run of its drain plans them. Placing the runs one
+ * after the other can succeed where planning them together does not; then the last runs are dropped
+ * until the rest holds.
+ */
+function verified(runs: RemovalRuns, found: Found, limits: SearchLimits): ConsolidationMove | undefined {
+  let size = found.move.candidates.length;
+  for (let k = found.steps.length - 1; k >= 0 && size > 0; k--) {
+    const set = found.move.candidates.slice(0, size);
+    const move = moveOf(runs.trial(names(set)), set, 1, limits);
+    runs.rollback();
+    if (move) return move;
+    size -= found.steps[k];
+  }
+  return undefined;
 }
 
 /** The candidates of `run` their NodePool's budget still allows, in order. */
 function withinBudget(
   run: readonly Candidate[],
-  taken: Map<string, number>,
+  taken: ReadonlyMap<string, number>,
   limits: SearchLimits,
 ): Candidate[] {
   const counts = new Map(taken);
@@ -100,23 +145,48 @@ function withinBudget(
   });
 }
 
-/** The move removing `set`, or undefined when it is not a valid consolidation. */
-export function evaluate(
-  prepared: PreparedCluster,
+function names(set: readonly Candidate[]): string[] {
+  return set.map((c) => c.node.metadata.name);
+}
+
+function priceOf(set: readonly Candidate[]): number {
+  return set.reduce((sum, c) => sum + c.price, 0);
+}
+
+/**
+ * The move of removing `set` given the trial's outcome: a delete when its pods need no new node, a
+ * replace when they need one (at most `maxClaims`) with options cheaper than the set and the spot
+ * rule holds; otherwise undefined.
+ */
+function moveOf(
+  outcome: TrialOutcome,
   set: readonly Candidate[],
-  limits: Pick<SearchLimits, 'minSpotOptions'> = {},
+  maxClaims: number,
+  limits: Pick<SearchLimits, 'minSpotOptions'>,
 ): ConsolidationMove | undefined {
-  const outcome: RemovalOutcome = simulateRemoval(prepared, new Set(set.map((c) => c.node.metadata.name)));
-  if (outcome.unschedulable > 0 || outcome.newClaims.length > 1) return undefined;
-  const price = set.reduce((sum, c) => sum + c.price, 0);
+  if (outcome.unschedulable > 0 || outcome.newClaims.length > Math.min(1, maxClaims)) return undefined;
+  const price = priceOf(set);
   const [claim] = outcome.newClaims;
   if (!claim) return { method: 'delete', candidates: set, savings: price };
   const cheaper = claim.instanceTypeOptions.filter((o) => o.price < price);
   if (cheaper.length === 0) return undefined;
   const replacement = { ...claim, instanceTypeOptions: cheaper };
   if (!spotRuleHolds(set, replacement, limits.minSpotOptions ?? MIN_SPOT_TO_SPOT_OPTIONS)) return undefined;
-  const cheapest = Math.min(...cheaper.map((o) => o.price));
-  return { method: 'replace', candidates: set, replacement, savings: price - cheapest };
+  const savings = price - Math.min(...cheaper.map((o) => o.price));
+  return { method: 'replace', candidates: set, replacement, savings };
+}
+
+/** The move removing `set` at once, or undefined when it is not a valid consolidation. */
+export function evaluate(
+  prepared: PreparedCluster,
+  set: readonly Candidate[],
+  limits: Pick<SearchLimits, 'minSpotOptions'> = {},
+): ConsolidationMove | undefined {
+  if (set.length === 0) return undefined;
+  const runs = prepared.runs();
+  const move = moveOf(runs.trial(names(set)), set, 1, limits);
+  runs.rollback();
+  return move;
 }
 
 /**
