@@ -155,14 +155,20 @@ describe('user data', () => {
         localStorage: { strategy: 'RAID0' },
       });
       expect(nodeConfigOf(renderUserData(input)).spec.instance).toBeUndefined();
-      expect(parseUserData(renderUserData(raid))).toMatchObject({ format: 'AL2023', maxPods: 27 });
+      expect(parseUserData(renderUserData(raid))).toMatchObject({
+        format: 'AL2023',
+        maxPods: 27,
+        localStorageRaid0: true,
+      });
+      expect(parseUserData(renderUserData(input)).localStorageRaid0).toBeFalsy();
     });
 
     it('AL2: bootstrap.sh gets --local-disks raid0', () => {
       const text = renderUserData({ ...raid, family: 'AL2' });
       expect(text).toMatch(/\/etc\/eks\/bootstrap\.sh .* --local-disks raid0\n$/);
       expect(renderUserData({ ...input, family: 'AL2' })).not.toContain('--local-disks');
-      expect(parseUserData(text)).toMatchObject({ format: 'AL2', maxPods: 27 });
+      expect(parseUserData(text)).toMatchObject({ format: 'AL2', maxPods: 27, localStorageRaid0: true });
+      expect(parseUserData(renderUserData({ ...input, family: 'AL2' })).localStorageRaid0).toBe(false);
     });
 
     it('Bottlerocket: an essential bootstrap command builds the array and binds the kubelet dirs on it', () => {
@@ -176,12 +182,18 @@ describe('user data', () => {
         ].join('\n'),
       );
       expect(renderUserData({ ...input, family: 'Bottlerocket' })).not.toContain('bootstrap-commands');
-      // Still valid settings a node boots from.
+      // Still valid settings a node boots from, and the (simulated) node sees the array.
       expect(parseUserData(text)).toMatchObject({
         format: 'Bottlerocket',
         clusterName: 'eks-telco',
         maxPods: 27,
+        localStorageRaid0: true,
       });
+      expect(parseUserData(renderUserData({ ...input, family: 'Bottlerocket' })).localStorageRaid0).toBe(
+        false,
+      );
+      const off = text.replace('mode = "always"', 'mode = "off"');
+      expect(parseUserData(off).localStorageRaid0).toBe(false);
     });
   });
 });
