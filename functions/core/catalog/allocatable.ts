@@ -1,10 +1,14 @@
 import type { InstanceType } from '../model/instance-type.js';
-import type { KubeletConfiguration } from '../model/node-class.js';
+import type { AmiFamily, KubeletConfiguration } from '../model/node-class.js';
 import type { Resources } from '../model/resources.js';
 import { evictionThreshold, kubeReserved, parseResourceMap } from './reserved.js';
 
 const MIB = 2 ** 20;
 const GIB = 2 ** 30;
+/** EC2 reports instance store sizes in decimal gigabytes. */
+const GB = 1e9;
+/** Memory Graviton (arm64) instances keep for the contiguous memory allocator, not usable by pods. */
+const ARM64_CMA_MIB = 64;
 
 /** What changes the allocatable of an instance type beyond the type itself (from the NodeClass). */
 export interface AllocatableOptions {
@@ -14,10 +18,15 @@ export interface AllocatableOptions {
   readonly multusEnis?: number;
   /** Share of memory the hypervisor keeps. Default 0.075. */
   readonly vmMemoryOverheadPercent?: number;
-  /** Root volume size in bytes (from the NodeClass blockDeviceMappings). Default 20 GiB. */
+  /**
+   * Size in bytes of the volume backing ephemeral storage (from the NodeClass blockDeviceMappings:
+   * the root volume, or Bottlerocket's data volume). Default 20 GiB.
+   */
   readonly rootVolumeBytes?: number;
-  /** With `RAID0`, ephemeral storage is the local NVMe instance store when the type has one. */
+  /** With `RAID0`, ephemeral storage is the instance store (all its disks) when the type has one. */
   readonly instanceStorePolicy?: 'RAID0';
+  /** The AMI family the nodes boot (Bottlerocket ignores `podsPerCore`). */
+  readonly amiFamily?: AmiFamily;
 }
 
 /** Capacity, allocatable and the overhead between them. */
@@ -40,14 +49,16 @@ export function eniLimitedPods(it: InstanceType, multusEnis = 0): number {
 
 /**
  * Max pods of a node of this type: an explicit `maxPods` on the catalog entry wins; otherwise the
- * kubelet maxPods or the ENI-limited count (Multus ENIs subtracted), capped by podsPerCore x vCPUs.
+ * kubelet maxPods or the ENI-limited count (Multus ENIs subtracted), capped by podsPerCore x vCPUs
+ * except on Bottlerocket, whose settings have no pods-per-core (Karpenter ignores it there too).
  */
 export function maxPods(it: InstanceType, options: AllocatableOptions = {}): number {
   if (it.maxPods !== undefined) return it.maxPods;
   const kubelet = options.kubelet;
   let pods = kubelet?.maxPods ?? eniLimitedPods(it, options.multusEnis ?? 0);
-  if (kubelet?.podsPerCore !== undefined && kubelet.podsPerCore > 0) {
-    pods = Math.min(pods, kubelet.podsPerCore * it.vcpu);
+  const podsPerCore = options.amiFamily === 'Bottlerocket' ? undefined : kubelet?.podsPerCore;
+  if (podsPerCore !== undefined && podsPerCore > 0) {
+    pods = Math.min(pods, podsPerCore * it.vcpu);
   }
   return pods;
 }
@@ -58,11 +69,16 @@ function memoryCapacityBytes(it: InstanceType, overheadPercent: number): number 
       `vmMemoryOverheadPercent ${overheadPercent} must be a fraction between 0 and 1 (e.g. 0.075)`,
     );
   }
-  return (it.memoryMiB - Math.ceil(it.memoryMiB * overheadPercent)) * MIB;
+  const mib = it.arch === 'arm64' ? it.memoryMiB - ARM64_CMA_MIB : it.memoryMiB;
+  return (mib - Math.ceil(mib * overheadPercent)) * MIB;
 }
 
+/**
+ * Ephemeral storage capacity: with RAID0 the whole instance store (its size as EC2 reports it, in
+ * decimal GB, as Karpenter counts it), else the volume that backs the kubelet's storage.
+ */
 function storageBytes(it: InstanceType, options: AllocatableOptions): number {
-  if (options.instanceStorePolicy === 'RAID0' && it.localNvmeGiB) return it.localNvmeGiB * GIB;
+  if (options.instanceStorePolicy === 'RAID0' && it.localNvmeGiB) return it.localNvmeGiB * GB;
   return options.rootVolumeBytes ?? 20 * GIB;
 }
 
@@ -73,7 +89,7 @@ function gpuResource(manufacturer: string): string {
 
 /**
  * Capacity and allocatable of a node of this type, with Karpenter's AWS formulas: memory after the
- * VM overhead, kube-reserved (cpu steps, 11 MiB x pods + 255 MiB, 1 GiB storage), system-reserved
+ * VM overhead (and, on arm64, the 64 MiB CMA reserve), kube-reserved (cpu steps, 11 MiB x pods + 255 MiB, 1 GiB storage), system-reserved
  * (kubelet only), eviction threshold (100 MiB memory, 10% nodefs) and ENI-limited max pods.
  */
 export function nodeCapacity(it: InstanceType, options: AllocatableOptions = {}): NodeCapacity {

@@ -73,7 +73,8 @@ function signal(value: string, capacity: number, where: string): number {
 
 /**
  * The eviction threshold kept free: memory.available 100Mi and nodefs.available 10% by default;
- * evictionHard and evictionSoft override per signal (the larger of the two wins).
+ * evictionHard overrides per signal. evictionSoft only warns before evicting and does not lower
+ * allocatable (as Karpenter computes it since v1.9).
  */
 export function evictionThreshold(
   memoryBytes: number,
@@ -81,21 +82,12 @@ export function evictionThreshold(
   kubelet?: KubeletConfiguration,
 ): Resources {
   const out: Resources = { memory: 100 * MIB, 'ephemeral-storage': Math.ceil(storageBytes / 10) };
-  const overrides: Resources = {};
-  for (const [name, map] of [
-    ['evictionHard', kubelet?.evictionHard],
-    ['evictionSoft', kubelet?.evictionSoft],
-  ] as const) {
-    const memory = map?.['memory.available'];
-    const nodefs = map?.['nodefs.available'];
-    if (memory !== undefined) {
-      const v = signal(memory, memoryBytes, `${name}.memory.available`);
-      overrides.memory = Math.max(overrides.memory ?? 0, v);
-    }
-    if (nodefs !== undefined) {
-      const v = signal(nodefs, storageBytes, `${name}.nodefs.available`);
-      overrides['ephemeral-storage'] = Math.max(overrides['ephemeral-storage'] ?? 0, v);
-    }
+  const hard = kubelet?.evictionHard;
+  const memory = hard?.['memory.available'];
+  const nodefs = hard?.['nodefs.available'];
+  if (memory !== undefined) out.memory = signal(memory, memoryBytes, 'evictionHard.memory.available');
+  if (nodefs !== undefined) {
+    out['ephemeral-storage'] = signal(nodefs, storageBytes, 'evictionHard.nodefs.available');
   }
-  return { ...out, ...overrides };
+  return out;
 }

@@ -1,3 +1,4 @@
+import { nodeClassAmiFamily } from '../model/ami-family.js';
 import type {
   CapacityType,
   Catalog,
@@ -17,9 +18,10 @@ export interface ResolveOptions {
   readonly vmMemoryOverheadPercent?: number;
 }
 
-/** The allocatable options a NodeClass implies: kubelet, Multus ENIs, root volume, instance store policy. */
+/** The allocatable options a NodeClass implies: kubelet, Multus ENIs, root volume, instance store policy, AMI family. */
 export function allocatableOptionsFor(nodeClass: NodeClass | undefined): AllocatableOptions {
   return {
+    amiFamily: nodeClass === undefined ? undefined : nodeClassAmiFamily(nodeClass),
     kubelet: nodeClass?.kubelet,
     multusEnis: nodeClass?.multusInterfaces.length ?? 0,
     rootVolumeBytes: rootVolumeBytes(nodeClass),

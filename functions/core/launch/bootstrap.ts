@@ -16,6 +16,8 @@ export interface BootstrapInput {
   readonly kubelet: KubeletConfiguration;
   /** The NodeClass's own user data, merged in. */
   readonly customUserData?: string;
+  /** `RAID0`: assemble the instance store disks into one array for the kubelet's and containerd's storage. */
+  readonly instanceStorePolicy?: 'RAID0';
 }
 
 /**

@@ -102,6 +102,7 @@ export function buildLaunchTemplate(input: LaunchTemplateInput): LaunchTemplateS
     maxPods: input.maxPods,
     kubelet: nodeClass.kubelet,
     customUserData: nodeClass.userData,
+    instanceStorePolicy: nodeClass.instanceStorePolicy,
   });
   const data: LaunchTemplateData = {
     ImageId: imageId,

@@ -47,6 +47,8 @@ export function al2UserData(input: BootstrapInput): string {
     ...(input.kubelet.clusterDNS?.length ? ['--dns-cluster-ip', quote(input.kubelet.clusterDNS[0])] : []),
     '--kubelet-extra-args',
     quote(kubeletArgs(input)),
+    // bootstrap.sh builds the RAID0 array of the instance store disks for the kubelet and containerd.
+    ...(input.instanceStorePolicy === 'RAID0' ? ['--local-disks', 'raid0'] : []),
   ].join(' ');
   return ['#!/bin/bash', 'set -e', ...(custom ? [custom] : []), bootstrap, ''].join('\n');
 }

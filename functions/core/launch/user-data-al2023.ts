@@ -19,6 +19,8 @@ export function nodeConfig(input: BootstrapInput): Record<string, unknown> {
         cidr: input.cluster.serviceCidr,
       },
       kubelet: { config: kubeletConfig(input.kubelet, input.maxPods), flags },
+      // nodeadm builds the RAID0 array of the instance store disks and mounts the kubelet and containerd dirs on it.
+      ...(input.instanceStorePolicy === 'RAID0' ? { instance: { localStorage: { strategy: 'RAID0' } } } : {}),
     },
   };
 }

@@ -11,6 +11,28 @@ function table(name: string, entries: Readonly<Record<string, string>>): string[
   return ['', `[${name}]`, ...keys.map((k) => `${str(k)} = ${str(entries[k])}`)];
 }
 
+/** Directories Bottlerocket binds onto the instance store array. */
+const EPHEMERAL_DIRS = ['/var/lib/containerd', '/var/lib/kubelet', '/var/log/pods'];
+
+/**
+ * The bootstrap command that builds the RAID0 array of the instance store disks
+ * (`apiclient ephemeral-storage init`) and binds the kubelet's and containerd's directories on it,
+ * on every boot, before the kubelet starts; the node fails to boot when it fails.
+ */
+function raid0BootstrapCommand(): string[] {
+  const commands = [
+    ['apiclient', 'ephemeral-storage', 'init'],
+    ['apiclient', 'ephemeral-storage', 'bind', '--dirs', ...EPHEMERAL_DIRS],
+  ];
+  return [
+    '',
+    '[settings.bootstrap-commands.000-mount-instance-storage]',
+    `commands = [${commands.map((c) => `[${c.map(str).join(', ')}]`).join(', ')}]`,
+    'essential = true',
+    'mode = "always"',
+  ];
+}
+
 /**
  * Bottlerocket user data (TOML settings). The NodeClass's own TOML comes first; it may not set
  * the `settings.kubernetes` tables joiner writes (TOML forbids defining a table twice).
@@ -44,5 +66,6 @@ export function bottlerocketUserData(input: BootstrapInput): string {
   lines.push(...table('settings.kubernetes.system-reserved', k.systemReserved ?? {}));
   lines.push(...table('settings.kubernetes.kube-reserved', k.kubeReserved ?? {}));
   lines.push(...table('settings.kubernetes.eviction-hard', k.evictionHard ?? {}));
+  if (input.instanceStorePolicy === 'RAID0') lines.push(...raid0BootstrapCommand());
   return `${custom ? `${custom}\n\n` : ''}${lines.join('\n')}\n`;
 }

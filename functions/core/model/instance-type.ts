@@ -27,7 +27,10 @@ export interface InstanceType {
   readonly ipv4PerEni: number;
   /** Default 1. */
   readonly networkCards?: number;
-  /** Total local NVMe instance storage in GiB; absent or 0 when none. */
+  /**
+   * Total local NVMe instance storage as EC2 reports it (`TotalSizeInGB`, decimal gigabytes despite
+   * the field name); absent or 0 when none.
+   */
   readonly localNvmeGiB?: number;
   readonly networkBandwidthMbps?: number;
   /** Default `nitro`. */

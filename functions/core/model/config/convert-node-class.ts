@@ -14,6 +14,7 @@ import { DEFAULT_MULTUS } from './defaults.js';
 import type { NodeClassJoinerV1 } from './schema/joiner-v1.js';
 import type { EC2NodeClassV1 } from './schema/v1.js';
 import type { EC2NodeClassV1beta1 } from './schema/v1beta1.js';
+import { unsupportedIssues } from './unsupported.js';
 
 type Spec = EC2NodeClassV1['spec'] &
   Partial<Pick<NodeClassJoinerV1['spec'], 'multusInterfaces' | 'multusReadyTaint'>>;
@@ -104,7 +105,9 @@ export function convertNodeClassV1(
 ): Converted {
   const out = emptyConverted();
   out.issues.push(...nodeClassIssues(doc.spec));
-  out.nodeClasses.push(buildNodeClass(doc.metadata.name, source, doc.spec));
+  const nodeClass = buildNodeClass(doc.metadata.name, source, doc.spec);
+  out.issues.push(...unsupportedIssues(nodeClass));
+  out.nodeClasses.push(nodeClass);
   return out;
 }
 
@@ -112,6 +115,8 @@ export function convertNodeClassV1(
 export function convertNodeClassV1beta1(doc: EC2NodeClassV1beta1, source: DocumentSource): Converted {
   const out = emptyConverted();
   out.issues.push(...nodeClassIssues(doc.spec));
-  out.nodeClasses.push(buildNodeClass(doc.metadata.name, source, doc.spec));
+  const nodeClass = buildNodeClass(doc.metadata.name, source, doc.spec);
+  out.issues.push(...unsupportedIssues(nodeClass));
+  out.nodeClasses.push(nodeClass);
   return out;
 }

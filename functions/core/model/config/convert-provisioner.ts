@@ -1,5 +1,6 @@
 import type { AmiFamily, AmiSelectorTerm, NodeClass } from '../node-class.js';
 import type { Disruption, DocumentSource, NodeClassRef, NodePool } from '../node-pool.js';
+import type { Requirement } from '../requirement.js';
 import {
   selectorMapToTerms,
   toBlockDeviceMappings,
@@ -14,6 +15,7 @@ import type { Converted } from './convert-result.js';
 import { emptyConverted } from './convert-result.js';
 import { DEFAULT_WEIGHT, EC2_NODE_CLASS_GROUP } from './defaults.js';
 import type { AWSNodeTemplateV1alpha1, AwsProvider, ProvisionerV1alpha5 } from './schema/v1alpha5.js';
+import { unsupportedIssues } from './unsupported.js';
 
 /** The kind a v1alpha5 Provisioner's `providerRef` points to. */
 export const AWS_NODE_TEMPLATE_KIND = 'AWSNodeTemplate';
@@ -56,6 +58,46 @@ export function providerToNodeClass(name: string, source: DocumentSource, p: Aws
     multusInterfaces: [],
     launchTemplateName: p.launchTemplate,
   });
+}
+
+/** Instance type keys any of which stops the v1alpha5 default instance category / generation. */
+const INSTANCE_TYPE_KEYS = [
+  'node.kubernetes.io/instance-type',
+  'karpenter.k8s.aws/instance-family',
+  'karpenter.k8s.aws/instance-category',
+  'karpenter.k8s.aws/instance-generation',
+];
+
+/** Deprecated keys Karpenter reads as their stable names. */
+const BETA_KEYS: Readonly<Record<string, string>> = {
+  'beta.kubernetes.io/os': 'kubernetes.io/os',
+  'beta.kubernetes.io/arch': 'kubernetes.io/arch',
+  'beta.kubernetes.io/instance-type': 'node.kubernetes.io/instance-type',
+};
+
+/**
+ * The requirements Karpenter's AWS defaulting webhook added to a v1alpha5 Provisioner for what its
+ * requirements leave open: `kubernetes.io/os In [linux]`, `kubernetes.io/arch In [amd64]`,
+ * `karpenter.sh/capacity-type In [on-demand]`, and `instance-category In [c, m, r]` with
+ * `instance-generation Gt 2` unless an instance type, family, category or generation is constrained.
+ * (v1beta1 and v1 NodePools dropped these defaults: there, an open key allows every value.)
+ */
+export function v1alpha5DefaultRequirements(requirements: readonly Requirement[]): Requirement[] {
+  const keys = new Set(requirements.map((r) => BETA_KEYS[r.key] ?? r.key));
+  const has = (key: string) => keys.has(key);
+  const out: Requirement[] = [];
+  if (!has('kubernetes.io/os')) out.push({ key: 'kubernetes.io/os', operator: 'In', values: ['linux'] });
+  if (!has('kubernetes.io/arch')) out.push({ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] });
+  if (!has('karpenter.sh/capacity-type')) {
+    out.push({ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] });
+  }
+  if (!INSTANCE_TYPE_KEYS.some(has)) {
+    out.push(
+      { key: 'karpenter.k8s.aws/instance-category', operator: 'In', values: ['c', 'm', 'r'] },
+      { key: 'karpenter.k8s.aws/instance-generation', operator: 'Gt', values: ['2'] },
+    );
+  }
+  return out;
 }
 
 /**
@@ -108,11 +150,15 @@ function nodeClassRefOf(doc: ProvisionerV1alpha5, out: Converted): NodeClassRef 
   return { group: EC2_NODE_CLASS_GROUP, kind: 'EC2NodeClass', name: doc.metadata.name };
 }
 
+function withV1alpha5Defaults(requirements: Requirement[]): Requirement[] {
+  return [...requirements, ...v1alpha5DefaultRequirements(requirements)];
+}
+
 /**
  * Converts a karpenter.sh/v1alpha5 Provisioner into a NodePool and, for an inline `provider`, a
  * NodeClass named after the Provisioner. ttlSecondsAfterEmpty becomes WhenEmpty + consolidateAfter,
  * consolidation.enabled becomes WhenEmptyOrUnderutilized, ttlSecondsUntilExpired becomes expireAfter
- * (absent = Never, as v1alpha5 behaved).
+ * (absent = Never, as v1alpha5 behaved), and the requirements get the webhook's defaults.
  */
 export function convertProvisioner(doc: ProvisionerV1alpha5, source: DocumentSource): Converted {
   const out = emptyConverted();
@@ -136,7 +182,7 @@ export function convertProvisioner(doc: ProvisionerV1alpha5, source: DocumentSou
     annotations: { ...(spec.annotations ?? {}) },
     taints: (spec.taints ?? []).map(toTaint),
     startupTaints: (spec.startupTaints ?? []).map(toTaint),
-    requirements: (spec.requirements ?? []).map(toRequirement),
+    requirements: withV1alpha5Defaults((spec.requirements ?? []).map(toRequirement)),
     nodeClassRef: ref,
     expireAfterMs: spec.ttlSecondsUntilExpired === undefined ? null : spec.ttlSecondsUntilExpired * 1000,
     limits: toLimits(spec.limits?.resources),
@@ -145,7 +191,9 @@ export function convertProvisioner(doc: ProvisionerV1alpha5, source: DocumentSou
   };
   out.nodePools.push(dropUndefined(pool));
   if (spec.provider !== undefined) {
-    out.nodeClasses.push(providerToNodeClass(doc.metadata.name, source, spec.provider));
+    const nodeClass = providerToNodeClass(doc.metadata.name, source, spec.provider);
+    out.issues.push(...unsupportedIssues(nodeClass, 'spec.provider'));
+    out.nodeClasses.push(nodeClass);
   }
   return out;
 }
@@ -153,6 +201,8 @@ export function convertProvisioner(doc: ProvisionerV1alpha5, source: DocumentSou
 /** Converts a karpenter.k8s.aws/v1alpha1 AWSNodeTemplate into a NodeClass. */
 export function convertAwsNodeTemplate(doc: AWSNodeTemplateV1alpha1, source: DocumentSource): Converted {
   const out = emptyConverted();
-  out.nodeClasses.push(providerToNodeClass(doc.metadata.name, source, doc.spec));
+  const nodeClass = providerToNodeClass(doc.metadata.name, source, doc.spec);
+  out.issues.push(...unsupportedIssues(nodeClass));
+  out.nodeClasses.push(nodeClass);
   return out;
 }

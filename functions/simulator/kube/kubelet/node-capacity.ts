@@ -17,6 +17,8 @@ export interface KubeletOverrides {
   readonly kubeReserved?: Record<string, string>;
   readonly systemReserved?: Record<string, string>;
   readonly evictionHard?: Record<string, string>;
+  /** `RAID0` when the user data builds the instance store array: ephemeral storage is the instance store. */
+  readonly instanceStorePolicy?: 'RAID0';
 }
 
 /** Capacity and allocatable as Kubernetes quantity strings. */
@@ -44,6 +46,7 @@ export function nodeResources(type: InstanceType, kubelet: KubeletOverrides = {}
       systemReserved: kubelet.systemReserved,
       evictionHard: kubelet.evictionHard,
     },
+    instanceStorePolicy: kubelet.instanceStorePolicy,
   });
   return { capacity: quantities(capacity), allocatable: quantities(allocatable) };
 }

@@ -25,6 +25,7 @@ export function buildNode(
     kubeReserved: config.kubeReserved as Record<string, string> | undefined,
     systemReserved: config.systemReserved as Record<string, string> | undefined,
     evictionHard: config.evictionHard as Record<string, string> | undefined,
+    instanceStorePolicy: boot.localStorageRaid0 ? 'RAID0' : undefined,
   });
   const labels = {
     ...nodeLabels(type, region),

@@ -1,6 +1,6 @@
 /**
  * The TOML subset Bottlerocket settings use: `[dotted.table]` headers with bare or quoted keys,
- * and string, integer, boolean and string-array values.
+ * and string, integer, boolean and (nested) array values.
  */
 
 type TomlValue = string | number | boolean | TomlValue[] | { [k: string]: TomlValue };
@@ -17,6 +17,29 @@ function splitKey(key: string): string[] {
   return parts;
 }
 
+/** Splits the inside of an array at its top-level commas (strings and nested arrays kept whole). */
+function arrayItems(inner: string): string[] {
+  const items: string[] = [];
+  let depth = 0;
+  let quote: string | undefined;
+  let start = 0;
+  for (let i = 0; i < inner.length; i++) {
+    const c = inner[i];
+    if (quote) {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = undefined;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '[') depth++;
+    else if (c === ']') depth--;
+    else if (c === ',' && depth === 0) {
+      items.push(inner.slice(start, i));
+      start = i + 1;
+    }
+  }
+  items.push(inner.slice(start));
+  return items.map((x) => x.trim()).filter((x) => x !== '');
+}
+
 function parseValue(raw: string, where: string): TomlValue {
   const v = raw.trim();
   if (v.startsWith('"')) return JSON.parse(v) as string;
@@ -24,9 +47,7 @@ function parseValue(raw: string, where: string): TomlValue {
   if (v === 'true' || v === 'false') return v === 'true';
   if (/^[+-]?\d+$/.test(v)) return Number(v);
   if (v.startsWith('[') && v.endsWith(']')) {
-    const inner = v.slice(1, -1).trim();
-    if (inner === '') return [];
-    return (inner.match(/"(?:[^"\\]|\\.)*"|'[^']*'|[^,\s]+/g) ?? []).map((x) => parseValue(x, where));
+    return arrayItems(v.slice(1, -1)).map((x) => parseValue(x, where));
   }
   throw new Error(`${where}: unsupported TOML value ${JSON.stringify(v)}`);
 }

@@ -18,6 +18,13 @@ export interface NodeBootstrap {
   readonly maxPods?: number;
   /** The NodeConfig `spec.kubelet.config` (AL2023), e.g. systemReserved / kubeReserved / evictionHard. */
   readonly kubeletConfig?: Record<string, unknown>;
+  /**
+   * True when the user data builds a RAID0 array of the instance store disks for the kubelet's
+   * storage: NodeConfig `spec.instance.localStorage.strategy: RAID0` (AL2023), bootstrap.sh
+   * `--local-disks raid0` (AL2), an enabled bootstrap command running `apiclient ephemeral-storage
+   * init` (Bottlerocket).
+   */
+  readonly localStorageRaid0?: boolean;
 }
 
 /** Parses decoded (not base64) user data; throws an Error naming the format and what was wrong. */
@@ -80,6 +87,7 @@ function parseMime(text: string): NodeBootstrap {
     taints,
     maxPods: last((b) => b.maxPods) as number | undefined,
     kubeletConfig,
+    localStorageRaid0: last((b) => b.localStorageRaid0) as boolean | undefined,
   };
 }
 
@@ -88,7 +96,27 @@ interface NodeConfigDoc {
   spec?: {
     cluster?: { name?: string; apiServerEndpoint?: string };
     kubelet?: { config?: Record<string, unknown>; flags?: string[] };
+    instance?: { localStorage?: { strategy?: string } };
   };
+}
+
+/** The NodeConfig's local storage strategy as a RAID0 flag; undefined when it says nothing. */
+function localStorageRaid0(config: NodeConfigDoc): boolean | undefined {
+  const strategy = config.spec?.instance?.localStorage?.strategy;
+  return strategy === undefined ? undefined : strategy === 'RAID0';
+}
+
+/** Whether an enabled Bottlerocket bootstrap command initialises the ephemeral storage array. */
+function bottlerocketRaid0(commands: unknown): boolean {
+  if (typeof commands !== 'object' || commands === null) return false;
+  return Object.values(commands as Record<string, { commands?: unknown; mode?: unknown }>).some(
+    (c) =>
+      c.mode !== 'off' &&
+      Array.isArray(c.commands) &&
+      c.commands.some(
+        (argv) => Array.isArray(argv) && argv.join(' ').startsWith('apiclient ephemeral-storage init'),
+      ),
+  );
 }
 
 function parseNodeConfig(text: string): NodeBootstrap {
@@ -115,6 +143,7 @@ function parseNodeConfig(text: string): NodeBootstrap {
       taints: [...result.taints, ...flags.taints],
       maxPods: (maxPods as number | undefined) ?? flags.maxPods ?? result.maxPods,
       kubeletConfig: { ...result.kubeletConfig, ...kubeletConfig },
+      localStorageRaid0: localStorageRaid0(config) ?? result.localStorageRaid0,
     };
   }
   return result;
@@ -145,6 +174,7 @@ function parseBottlerocket(text: string): NodeBootstrap {
     labels: Object.fromEntries(Object.entries(labels).map(([k, v]) => [k, String(v)])),
     taints,
     maxPods: maxPods as number | undefined,
+    localStorageRaid0: bottlerocketRaid0(settings?.['bootstrap-commands']),
   };
 }
 
@@ -169,5 +199,6 @@ function parseAl2(text: string): NodeBootstrap {
     labels: flags.labels,
     taints: flags.taints,
     maxPods: flags.maxPods,
+    localStorageRaid0: arg('--local-disks') === 'raid0',
   };
 }

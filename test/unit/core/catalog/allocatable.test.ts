@@ -146,8 +146,10 @@ describe('nodeCapacity', () => {
     expect(nodeCapacity(type('m5.large'), { rootVolumeBytes: 100 * GI }).capacity['ephemeral-storage']).toBe(
       100 * GI,
     );
+    // EC2 reports r6gd.xlarge's instance store as 237 GB (decimal), which Karpenter counts as 237G.
     const raid = nodeCapacity(type('r6gd.xlarge'), { instanceStorePolicy: 'RAID0' });
-    expect(raid.capacity['ephemeral-storage']).toBe(237 * GI);
+    expect(raid.capacity['ephemeral-storage']).toBe(237e9);
+    expect(raid.allocatable['ephemeral-storage']).toBe(237e9 - GI - Math.ceil(237e9 / 10));
     expect(
       nodeCapacity(type('m5.large'), { instanceStorePolicy: 'RAID0' }).capacity['ephemeral-storage'],
     ).toBe(20 * GI);
@@ -170,5 +172,51 @@ describe('nodeCapacity', () => {
         },
       ),
     );
+  });
+});
+
+describe("Karpenter's capacity defaults", () => {
+  it('keeps 64 MiB of a Graviton (arm64) node for the CMA before the 7.5% VM overhead', () => {
+    // m6g.large: 8192 MiB - 64 MiB = 8128 MiB; 7.5% of it rounds up to 610 MiB.
+    expect(nodeCapacity(type('m6g.large')).capacity.memory).toBe((8128 - 610) * MI);
+    // The same size on amd64 keeps all of it: 8192 - 615.
+    expect(nodeCapacity(type('m5.large')).capacity.memory).toBe((8192 - 615) * MI);
+  });
+
+  it('reserves 100Mi memory and 10% nodefs for eviction by default', () => {
+    const { overhead } = nodeCapacity(type('m5.large'));
+    expect(overhead.evictionThreshold).toEqual({ memory: 100 * MI, 'ephemeral-storage': 2 * GI });
+  });
+
+  it('lowers allocatable by evictionHard only: evictionSoft is a warning threshold', () => {
+    const soft = nodeCapacity(type('m5.large'), {
+      kubelet: { evictionSoft: { 'memory.available': '1Gi', 'nodefs.available': '50%' } },
+    });
+    expect(soft.overhead.evictionThreshold).toEqual({ memory: 100 * MI, 'ephemeral-storage': 2 * GI });
+    const hard = nodeCapacity(type('m5.large'), {
+      kubelet: {
+        evictionHard: { 'memory.available': '500Mi' },
+        evictionSoft: { 'memory.available': '1Gi' },
+      },
+    });
+    expect(hard.overhead.evictionThreshold.memory).toBe(500 * MI);
+  });
+
+  it('ignores podsPerCore on Bottlerocket, which has no such setting', () => {
+    const kubelet = { podsPerCore: 4 };
+    expect(maxPods(type('c5.2xlarge'), { kubelet, amiFamily: 'AL2023' })).toBe(32);
+    expect(maxPods(type('c5.2xlarge'), { kubelet, amiFamily: 'Bottlerocket' })).toBe(58);
+    expect(
+      maxPods(type('c5.2xlarge'), { kubelet: { maxPods: 20, podsPerCore: 1 }, amiFamily: 'Bottlerocket' }),
+    ).toBe(20);
+  });
+
+  it('keeps ENI-limited max pods uncapped (no 110 ceiling) when maxPods is not set', () => {
+    expect(maxPods(type('m5.4xlarge'), { amiFamily: 'AL2023' })).toBe(234);
+    expect(maxPods(type('m5.4xlarge'), { amiFamily: 'Bottlerocket' })).toBe(234);
+  });
+
+  it('reserves 1Gi of ephemeral storage for the kubelet', () => {
+    expect(nodeCapacity(type('m5.large')).overhead.kubeReserved['ephemeral-storage']).toBe(GI);
   });
 });

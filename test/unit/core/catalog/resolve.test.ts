@@ -71,4 +71,90 @@ describe('resolveInstanceTypes', () => {
       /NodeClass broken .*\/dev\/xvda ebs\.volumeSize/,
     );
   });
+
+  it('sizes Bottlerocket ephemeral storage from the data volume /dev/xvdb, family written or from an alias', () => {
+    const mappings = [
+      { deviceName: '/dev/xvda', ebs: { volumeSize: '4Gi' } },
+      { deviceName: '/dev/xvdb', ebs: { volumeSize: '80Gi' } },
+    ];
+    for (const c of [
+      nodeClass({ amiFamily: 'Bottlerocket', amiSelectorTerms: [], blockDeviceMappings: mappings }),
+      nodeClass({
+        amiFamily: undefined,
+        amiSelectorTerms: [{ alias: 'bottlerocket@latest' }],
+        blockDeviceMappings: mappings,
+      }),
+    ]) {
+      expect(find(resolveInstanceTypes(bundledCatalog, c), 'm5.large').capacity['ephemeral-storage']).toBe(
+        80 * GI,
+      );
+    }
+    // AL2023 keeps its storage on the root volume /dev/xvda.
+    const al2023 = nodeClass({ blockDeviceMappings: mappings });
+    expect(find(resolveInstanceTypes(bundledCatalog, al2023), 'm5.large').capacity['ephemeral-storage']).toBe(
+      4 * GI,
+    );
+  });
+
+  it('uses the default 20 GiB when no mapping sizes the ephemeral device (Bottlerocket: 20 GiB data volume)', () => {
+    const osOnly = nodeClass({
+      amiFamily: undefined,
+      amiSelectorTerms: [{ alias: 'bottlerocket@v1.20.0' }],
+      blockDeviceMappings: [{ deviceName: '/dev/xvda', ebs: { volumeSize: '8Gi' } }],
+    });
+    expect(find(resolveInstanceTypes(bundledCatalog, osOnly), 'm5.large').capacity['ephemeral-storage']).toBe(
+      20 * GI,
+    );
+    expect(
+      find(resolveInstanceTypes(bundledCatalog, nodeClass({ amiFamily: 'Bottlerocket' })), 'm5.large')
+        .capacity['ephemeral-storage'],
+    ).toBe(20 * GI);
+  });
+
+  it('takes a sized rootVolume mapping first, and the last mapping for Custom', () => {
+    const marked = nodeClass({
+      amiFamily: 'Bottlerocket',
+      blockDeviceMappings: [
+        { deviceName: '/dev/xvda', rootVolume: true, ebs: { volumeSize: '50Gi' } },
+        { deviceName: '/dev/xvdb', ebs: { volumeSize: '80Gi' } },
+      ],
+    });
+    expect(find(resolveInstanceTypes(bundledCatalog, marked), 'm5.large').capacity['ephemeral-storage']).toBe(
+      50 * GI,
+    );
+    const custom = nodeClass({
+      amiFamily: 'Custom',
+      amiSelectorTerms: [{ id: 'ami-123' }],
+      blockDeviceMappings: [
+        { deviceName: '/dev/xvda', ebs: { volumeSize: '30Gi' } },
+        { deviceName: '/dev/sdf', ebs: { volumeSize: '60Gi' } },
+      ],
+    });
+    expect(find(resolveInstanceTypes(bundledCatalog, custom), 'm5.large').capacity['ephemeral-storage']).toBe(
+      60 * GI,
+    );
+  });
+
+  it('with RAID0 sizes ephemeral storage from the instance store, whatever the volumes', () => {
+    const raid = nodeClass({
+      instanceStorePolicy: 'RAID0',
+      blockDeviceMappings: [{ deviceName: '/dev/xvda', ebs: { volumeSize: '100Gi' } }],
+    });
+    const resolved = resolveInstanceTypes(bundledCatalog, raid);
+    expect(find(resolved, 'm5d.large').capacity['ephemeral-storage']).toBe(75e9);
+    expect(find(resolved, 'm5.large').capacity['ephemeral-storage']).toBe(100 * GI);
+  });
+
+  it('applies podsPerCore except for Bottlerocket nodes', () => {
+    const kubelet = { podsPerCore: 2 };
+    expect(
+      find(resolveInstanceTypes(bundledCatalog, nodeClass({ kubelet })), 'c5.2xlarge').allocatable.pods,
+    ).toBe(16);
+    const br = nodeClass({
+      kubelet,
+      amiFamily: undefined,
+      amiSelectorTerms: [{ alias: 'bottlerocket@latest' }],
+    });
+    expect(find(resolveInstanceTypes(bundledCatalog, br), 'c5.2xlarge').allocatable.pods).toBe(58);
+  });
 });

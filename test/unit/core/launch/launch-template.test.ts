@@ -147,4 +147,23 @@ describe('launch templates with Multus interfaces', () => {
     expect(nodeClassHash({ ...a, source: { ...a.source, file: 'other.yaml' } })).toBe(nodeClassHash(a));
     expect(nodeClassHash({ ...a, tags: { team: 'x' } })).not.toBe(nodeClassHash(a));
   });
+
+  it('passes the NodeClass instanceStorePolicy RAID0 to the user data', () => {
+    const options = [option('c6i.2xlarge', 'us-west-2a', 'spot', 0.1)];
+    const launch = (nodeClass: ReturnType<typeof multusNodeClass>) =>
+      planLaunch({
+        claim: claim(options),
+        nodeClass,
+        family: 'AL2023',
+        resolved: resolved(),
+        options,
+        capacityType: 'spot',
+        clientToken: 'joiner-raid-1',
+        instanceFacts: facts,
+      }).templates[0];
+    expect(launch(multusNodeClass({ instanceStorePolicy: 'RAID0' })).userData).toContain(
+      '"strategy": "RAID0"',
+    );
+    expect(launch(multusNodeClass()).userData).not.toContain('RAID0');
+  });
 });

@@ -142,4 +142,58 @@ describe('user data', () => {
       }),
     ).toEqual({ team: 'a', 'node.kubernetes.io/lifecycle': 'spot' });
   });
+
+  describe('instanceStorePolicy RAID0', () => {
+    const raid: BootstrapInput = { ...input, instanceStorePolicy: 'RAID0' };
+
+    function nodeConfigOf(text: string) {
+      return JSON.parse(text.split('Content-Type: application/node.eks.aws\n\n')[1].split('\n--')[0]);
+    }
+
+    it('AL2023: the NodeConfig asks nodeadm for the RAID0 local storage strategy', () => {
+      expect(nodeConfigOf(renderUserData(raid)).spec.instance).toEqual({
+        localStorage: { strategy: 'RAID0' },
+      });
+      expect(nodeConfigOf(renderUserData(input)).spec.instance).toBeUndefined();
+      expect(parseUserData(renderUserData(raid))).toMatchObject({
+        format: 'AL2023',
+        maxPods: 27,
+        localStorageRaid0: true,
+      });
+      expect(parseUserData(renderUserData(input)).localStorageRaid0).toBeFalsy();
+    });
+
+    it('AL2: bootstrap.sh gets --local-disks raid0', () => {
+      const text = renderUserData({ ...raid, family: 'AL2' });
+      expect(text).toMatch(/\/etc\/eks\/bootstrap\.sh .* --local-disks raid0\n$/);
+      expect(renderUserData({ ...input, family: 'AL2' })).not.toContain('--local-disks');
+      expect(parseUserData(text)).toMatchObject({ format: 'AL2', maxPods: 27, localStorageRaid0: true });
+      expect(parseUserData(renderUserData({ ...input, family: 'AL2' })).localStorageRaid0).toBe(false);
+    });
+
+    it('Bottlerocket: an essential bootstrap command builds the array and binds the kubelet dirs on it', () => {
+      const text = renderUserData({ ...raid, family: 'Bottlerocket' });
+      expect(text).toContain(
+        [
+          '[settings.bootstrap-commands.000-mount-instance-storage]',
+          'commands = [["apiclient", "ephemeral-storage", "init"], ["apiclient", "ephemeral-storage", "bind", "--dirs", "/var/lib/containerd", "/var/lib/kubelet", "/var/log/pods"]]',
+          'essential = true',
+          'mode = "always"',
+        ].join('\n'),
+      );
+      expect(renderUserData({ ...input, family: 'Bottlerocket' })).not.toContain('bootstrap-commands');
+      // Still valid settings a node boots from, and the (simulated) node sees the array.
+      expect(parseUserData(text)).toMatchObject({
+        format: 'Bottlerocket',
+        clusterName: 'eks-telco',
+        maxPods: 27,
+        localStorageRaid0: true,
+      });
+      expect(parseUserData(renderUserData({ ...input, family: 'Bottlerocket' })).localStorageRaid0).toBe(
+        false,
+      );
+      const off = text.replace('mode = "always"', 'mode = "off"');
+      expect(parseUserData(off).localStorageRaid0).toBe(false);
+    });
+  });
 });

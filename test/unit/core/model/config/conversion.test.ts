@@ -108,7 +108,6 @@ describe('karpenter.k8s.aws/v1 EC2NodeClass fields', () => {
       spec: {
         subnetSelectorTerms: [{ tags: { a: 'b' } }, { id: 'subnet-1' }],
         securityGroupSelectorTerms: [{ name: 'sg-name' }],
-        capacityReservationSelectorTerms: [{ id: 'cr-1' }, { tags: { x: 'y' }, ownerID: '123' }],
         amiSelectorTerms: [{ alias: 'bottlerocket@v1.20.0' }, { ssmParameter: '/my/ami' }],
         amiFamily: 'AL2023',
         instanceProfile: 'profile',
@@ -132,7 +131,7 @@ describe('karpenter.k8s.aws/v1 EC2NodeClass fields', () => {
     expect(loaded.nodeClasses[0]).toMatchObject({
       subnetSelectorTerms: [{ tags: { a: 'b' } }, { id: 'subnet-1' }],
       securityGroupSelectorTerms: [{ name: 'sg-name' }],
-      capacityReservationSelectorTerms: [{ id: 'cr-1' }, { tags: { x: 'y' }, ownerId: '123' }],
+      capacityReservationSelectorTerms: [],
       amiSelectorTerms: [{ alias: 'bottlerocket@v1.20.0' }, { ssmParameter: '/my/ami' }],
       kubelet: {
         maxPods: 50,

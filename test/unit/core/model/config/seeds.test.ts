@@ -107,7 +107,14 @@ describe('seed 002: spot-only Provisioner', async () => {
   it('loads spot only, discovery-tag selectors, instance profile, 4 inflate pods', () => {
     expect(loaded.diagnostics).toEqual([]);
     const p = pool(loaded, 'default');
-    expect(p.requirements).toEqual([{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot'] }]);
+    // Karpenter's v1alpha5 webhook defaults the keys the Provisioner leaves open (capacity type is set).
+    expect(p.requirements).toEqual([
+      { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot'] },
+      { key: 'kubernetes.io/os', operator: 'In', values: ['linux'] },
+      { key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] },
+      { key: 'karpenter.k8s.aws/instance-category', operator: 'In', values: ['c', 'm', 'r'] },
+      { key: 'karpenter.k8s.aws/instance-generation', operator: 'Gt', values: ['2'] },
+    ]);
     expect(p.disruption.consolidateAfterMs).toBe(30_000);
     expect(loaded.nodeClasses[0]).toMatchObject({
       instanceProfile: 'KarpenterNodeInstanceProfile-karpenter-demo',

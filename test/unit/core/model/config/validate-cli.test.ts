@@ -30,6 +30,14 @@ describe('joiner validate', () => {
       'missing-nodeclass.yaml',
       'NodePool/missing-class: spec.template.spec.nodeClassRef.name: EC2NodeClass "nowhere" is not among',
     ],
+    [
+      'windows-nodeclass.yaml',
+      'EC2NodeClass/windows: spec.amiSelectorTerms[0].alias: alias "windows2022@latest" selects Windows2022 AMIs: joiner does not launch Windows nodes yet',
+    ],
+    [
+      'capacity-reservation.yaml',
+      'EC2NodeClass/reserved: spec.capacityReservationSelectorTerms: capacityReservationSelectorTerms is not supported yet',
+    ],
   ])('%s: exits 1 with an error naming file, document and field path', async (file, expected) => {
     const r = await validate(`${FIX}/${file}`, `${FIX}/nodeclass.yaml`);
     expect(r.code).toBe(1);
