@@ -11,6 +11,8 @@ import { ClusterStore } from './api/cluster-store.js';
 import { KubeApi } from './api/kube-api.js';
 import { ObjectStore } from './api/object-store.js';
 import { ResourceRegistry } from './api/resource-registry.js';
+import { AccessEntries, type AccessEntry } from './auth/access-entries.js';
+import { RequestAuthorizer } from './auth/request-authorizer.js';
 import { ControlLoop } from './control-loop.js';
 import { DisruptionLedger, type LostPod, type PdbViolation } from './disruption-ledger.js';
 import { startApiHttpServer } from './http/api-server.js';
@@ -36,8 +38,11 @@ export interface KubeSimulatorOptions {
 export interface KubeSimulator {
   /** `http://127.0.0.1:PORT`. */
   readonly url: string;
-  /** Kubeconfig YAML pointing at `url` with a static token. */
-  kubeconfig(): string;
+  /**
+   * Kubeconfig YAML pointing at `url`: the cluster creator's (a cluster admin) by default, or the
+   * one of a principal given an access entry (its requests are authorized by RBAC).
+   */
+  kubeconfig(entry?: AccessEntry): string;
   /** The simulated EC2 reports instance lifecycle here; kubelets register the nodes. */
   readonly observer: InstanceObserver;
   /** Direct in-process access (get / list / create / apply / patch / delete). */
@@ -86,7 +91,8 @@ export async function startKubeSimulator(options: KubeSimulatorOptions): Promise
     tasks,
   );
   const loop = new ControlLoop(api, scheduler, tasks, clock, timings.schedulerIntervalMs);
-  const http = await startApiHttpServer(api);
+  const access = new AccessEntries();
+  const http = await startApiHttpServer(api, new RequestAuthorizer(api, access));
   let closed = false;
   const repeat = (periodMs: number, fn: () => void): void => {
     const tick = (): void => {
@@ -99,7 +105,7 @@ export async function startKubeSimulator(options: KubeSimulatorOptions): Promise
   repeat(timings.bookmarkIntervalMs, () => http.bookmarkAll());
   return {
     url: http.url,
-    kubeconfig: () => kubeconfigYaml(http.url),
+    kubeconfig: (entry) => kubeconfigYaml(http.url, entry && access.addAccessEntry(entry)),
     observer: kubelets,
     store: new ClusterStore(api),
     endWatches: () => http.endWatches(),
