@@ -45,6 +45,8 @@ export interface KubeSimulator {
   kubeconfig(entry?: AccessEntry): string;
   /** The simulated EC2 reports instance lifecycle here; kubelets register the nodes. */
   readonly observer: InstanceObserver;
+  /** Authentication and RBAC of the HTTP API: refused requests, permissions each user used. */
+  readonly authorizer: RequestAuthorizer;
   /** Direct in-process access (get / list / create / apply / patch / delete). */
   readonly store: ClusterStore;
   /** Ends every open watch, as a watch timeout or an API server restart does; clients re-watch. */
@@ -53,7 +55,10 @@ export interface KubeSimulator {
   scheduleNow(): Promise<void>;
   /** Resolves when the controllers, scheduler and kubelets have nothing left to do right now. */
   idle(): Promise<void>;
-  /** Errors of background work (controllers, kubelets), and instances whose user data was unusable. */
+  /**
+   * Errors of background work (controllers, kubelets), instances whose user data was unusable,
+   * and requests RBAC refused (403).
+   */
   problems(): string[];
   /**
    * PodDisruptionBudgets left below their desired healthy pods by a pod deleted, evicted or lost
@@ -92,7 +97,8 @@ export async function startKubeSimulator(options: KubeSimulatorOptions): Promise
   );
   const loop = new ControlLoop(api, scheduler, tasks, clock, timings.schedulerIntervalMs);
   const access = new AccessEntries();
-  const http = await startApiHttpServer(api, new RequestAuthorizer(api, access));
+  const authorizer = new RequestAuthorizer(api, access);
+  const http = await startApiHttpServer(api, authorizer);
   let closed = false;
   const repeat = (periodMs: number, fn: () => void): void => {
     const tick = (): void => {
@@ -107,6 +113,7 @@ export async function startKubeSimulator(options: KubeSimulatorOptions): Promise
     url: http.url,
     kubeconfig: (entry) => kubeconfigYaml(http.url, entry && access.addAccessEntry(entry)),
     observer: kubelets,
+    authorizer,
     store: new ClusterStore(api),
     endWatches: () => http.endWatches(),
     scheduleNow: async () => {
@@ -117,6 +124,7 @@ export async function startKubeSimulator(options: KubeSimulatorOptions): Promise
     problems: () => [
       ...tasks.errors,
       ...kubelets.failures.map((f) => `instance ${f.instanceId}: ${f.reason}`),
+      ...authorizer.denials().map((d) => `forbidden ${d}`),
     ],
     disruptionViolations: () => [...ledger.violations],
     podsLost: () => [...ledger.lost],
