@@ -63,8 +63,8 @@ export class RequestAuthorizer {
 
   private recordUse(username: string, request: ResourceAttributes): void {
     const resource = request.subresource ? `${request.resource}/${request.subresource}` : request.resource;
-    let used = this.used.get(username);
-    if (!used) this.used.set(username, (used = new Set()));
+    const used = this.used.get(username) ?? new Set<string>();
+    this.used.set(username, used);
     used.add(`${request.verb} ${request.apiGroup || '""'} ${resource}`);
   }
 
