@@ -13,6 +13,11 @@ import { createDocumentClient } from '../adapters/store/create-state-store.js';
 import { DynamoStateStore } from '../adapters/store/dynamo-state-store.js';
 import { ensureTable } from '../adapters/store/ensure-table.js';
 import { bundledCatalog } from '../core/catalog/bundled.js';
+import {
+  controllerClusterRole,
+  controllerClusterRoleBinding,
+  DEFAULT_LAMBDA_GROUP,
+} from '../core/install/rbac.js';
 import type { Catalog } from '../core/model/instance-type.js';
 import { ENV } from '../shared/env.js';
 import { DEFAULT_BUS_NAME, JOINER_BUS_NAME } from '../shared/event-rules.js';
@@ -59,8 +64,15 @@ export interface SimulatedCloud {
     readonly sqs: string;
     readonly dynamodb: string;
   };
-  /** A kubeconfig file for the simulated API server (removed by close()). */
+  /** A cluster-admin kubeconfig file for the simulated API server (removed by close()). */
   readonly kubeconfigPath: string;
+  /**
+   * The kubeconfig file of joiner's functions (in `env()`): the controller role's identity, whose
+   * requests RBAC authorizes against joiner's ClusterRole (removed by close()).
+   */
+  readonly controllerKubeconfigPath: string;
+  /** IAM role of joiner's functions; its access entry maps it to {@link DEFAULT_LAMBDA_GROUP}. */
+  readonly controllerRoleArn: string;
   readonly clusterName: string;
   readonly region: string;
   readonly queueUrls: Readonly<Record<QueueName, string>>;
@@ -140,8 +152,19 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       credentials: SIMULATOR_CREDENTIALS,
     });
     closers.push(async () => documents.destroy());
-    const kubeconfigPath = await writeKubeconfig(kube.kubeconfig());
-    closers.push(() => rm(join(kubeconfigPath, '..'), { recursive: true, force: true }));
+    const controllerRoleArn = `arn:aws:iam::${topology.accountId}:role/${clusterName}-joiner-controller`;
+    // What the deployment does: the access entry maps the functions' role to a group, the installer
+    // binds joiner's ClusterRole to that group.
+    await kube.store.apply(controllerClusterRole());
+    await kube.store.apply(controllerClusterRoleBinding(DEFAULT_LAMBDA_GROUP));
+    const kubeconfigDir = await mkdtemp(join(tmpdir(), 'joiner-sim-'));
+    closers.push(() => rm(kubeconfigDir, { recursive: true, force: true }));
+    const kubeconfigPath = await writeKubeconfig(kubeconfigDir, 'kubeconfig.yaml', kube.kubeconfig());
+    const controllerKubeconfigPath = await writeKubeconfig(
+      kubeconfigDir,
+      'controller-kubeconfig.yaml',
+      kube.kubeconfig({ principalArn: controllerRoleArn, kubernetesGroups: [DEFAULT_LAMBDA_GROUP] }),
+    );
     const runner = new LambdaRunner({
       sqs: sqs.client,
       clock,
@@ -166,6 +189,8 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
     return {
       endpoints,
       kubeconfigPath,
+      controllerKubeconfigPath,
+      controllerRoleArn,
       clusterName,
       region,
       queueUrls: mapValues(queues.queues, (q) => q.url),
@@ -182,7 +207,14 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       ec2,
       events,
       runner,
-      env: () => cloudEnv(endpoints, { clusterName, region, kubeconfigPath, tableName, queues }),
+      env: () =>
+        cloudEnv(endpoints, {
+          clusterName,
+          region,
+          kubeconfigPath: controllerKubeconfigPath,
+          tableName,
+          queues,
+        }),
       close: () => closeAll(clock, closers),
     };
   } catch (error) {
@@ -250,9 +282,8 @@ async function createTable(dynamo: DynamoDbSimulator, region: string, tableName:
   }
 }
 
-async function writeKubeconfig(yaml: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'joiner-sim-'));
-  const path = join(dir, 'kubeconfig.yaml');
+async function writeKubeconfig(dir: string, name: string, yaml: string): Promise<string> {
+  const path = join(dir, name);
   await writeFile(path, yaml, { mode: 0o600 });
   return path;
 }

@@ -1,5 +1,6 @@
+import { CONTROLLER_ROLE_NAME, missingRuleText } from '../../core/install/rbac.js';
 import type { ConfigDocument } from '../../core/ports/cluster-api.js';
-import { isNotFound, kubeError } from './kube-errors.js';
+import { isNotFound, KubeApiError, kubeError, statusOf } from './kube-errors.js';
 import { listAll } from './kube-lists.js';
 import { resourcePath } from './kube-paths.js';
 import type { KubeTransport } from './kube-transport.js';
@@ -28,7 +29,8 @@ export const NODE_CLASS_RESOURCES: readonly ConfigResource[] = [
 /**
  * Lists the documents of each resource. A resource is read at its first served version only (the
  * API server converts every object to each served version, so reading two would duplicate them);
- * a group or version that is not installed (404) is skipped.
+ * a group or version that is not installed (404) is skipped. A refusal (403) is an error naming
+ * the rule joiner's ClusterRole lacks: skipping it would plan with NodePools missing.
  */
 export async function listConfigDocuments(
   rest: KubeTransport,
@@ -48,6 +50,7 @@ async function listFirstServed(rest: KubeTransport, resource: ConfigResource): P
       );
       return items.map((item) => withTypeMeta(item, apiVersion));
     } catch (error) {
+      if (statusOf(error) === 403) throw new MissingRuleError(resource, error as KubeApiError);
       if (!isNotFound(error)) throw kubeError(`listing ${resource.plural}.${apiVersion}`, error);
     }
   }
@@ -57,4 +60,20 @@ async function listFirstServed(rest: KubeTransport, resource: ConfigResource): P
 /** List items may lack apiVersion/kind; the config loader needs them. */
 function withTypeMeta(item: ConfigDocument, apiVersion: string): ConfigDocument {
   return { ...item, apiVersion: item.apiVersion ?? apiVersion, kind: item.kind };
+}
+
+/**
+ * A config read the API server refused (403): names the rule joiner's ClusterRole lacks, e.g.
+ * `joiner cannot list nodepools.karpenter.sh (403 Forbidden): the ClusterRole joiner-controller
+ * needs {apiGroups: [karpenter.sh], resources: [nodepools], verbs: [list]}`.
+ */
+export class MissingRuleError extends KubeApiError {
+  constructor(resource: ConfigResource, error: KubeApiError) {
+    super(`listing ${resource.plural}.${resource.group}`, 403, error.serverMessage, error.reason);
+    const rule = missingRuleText({ apiGroup: resource.group, resource: resource.plural, verb: 'list' });
+    this.name = 'MissingRuleError';
+    this.message =
+      `joiner cannot list ${resource.plural}.${resource.group} (403 Forbidden): the ClusterRole ` +
+      `${CONTROLLER_ROLE_NAME} needs ${rule} (the API server said: ${error.serverMessage})`;
+  }
 }

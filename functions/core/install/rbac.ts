@@ -6,29 +6,41 @@ export const CONTROLLER_ROLE_NAME = 'joiner-controller';
 /** Default Kubernetes group the Lambda role is mapped to by its EKS access entry. */
 export const DEFAULT_LAMBDA_GROUP = 'joiner-controllers';
 
-const READ = ['get', 'list', 'watch'];
+/** One rule of the ClusterRole. */
+export interface ControllerRule {
+  readonly apiGroups: readonly string[];
+  readonly resources: readonly string[];
+  readonly verbs: readonly string[];
+}
 
-/** What the provisioner, lifecycle, interruption and disruption functions need, and no more. */
-const rules = [
-  { apiGroups: [''], resources: ['persistentvolumes', 'persistentvolumeclaims', 'namespaces'], verbs: READ },
-  // delete: pods still running when a drained node's terminationGracePeriod ends.
-  { apiGroups: [''], resources: ['pods'], verbs: [...READ, 'delete'] },
-  { apiGroups: [''], resources: ['nodes'], verbs: [...READ, 'patch', 'update', 'delete'] },
+/**
+ * What the provisioner, lifecycle, interruption and disruption functions read and write, and no
+ * more: every request the Kubernetes adapter sends is one of these. joiner never watches (each
+ * invocation lists what it needs) and never writes status.
+ */
+const rules: readonly ControllerRule[] = [
+  // list: pending pods, pods per node (provisioning, consolidation, drains); get: one pod while
+  // draining; delete: pods still running when a drained node's terminationGracePeriod ends.
+  { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'delete'] },
+  // Drains evict through the Eviction API, so PodDisruptionBudgets are honoured.
   { apiGroups: [''], resources: ['pods/eviction'], verbs: ['create'] },
-  { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
-  { apiGroups: ['apps'], resources: ['daemonsets', 'replicasets', 'statefulsets'], verbs: READ },
-  { apiGroups: ['policy'], resources: ['poddisruptionbudgets'], verbs: READ },
-  {
-    apiGroups: ['storage.k8s.io'],
-    resources: ['storageclasses', 'csinodes', 'volumeattachments'],
-    verbs: READ,
-  },
-  { apiGroups: [JOINER_API_GROUP], resources: ['nodepools', 'nodeclasses'], verbs: READ },
-  {
-    apiGroups: [JOINER_API_GROUP],
-    resources: ['nodepools/status', 'nodeclasses/status'],
-    verbs: ['get', 'patch', 'update'],
-  },
+  // list/get: cluster state and node registration; patch: labels, annotations, taints (cordon,
+  // disruption taints) and finalizers; delete: a terminated instance's node.
+  { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'patch', 'delete'] },
+  // Events on pods and nodes (launch, disruption, failures).
+  { apiGroups: [''], resources: ['events'], verbs: ['create'] },
+  // Volume topology of pending pods' claims.
+  { apiGroups: [''], resources: ['persistentvolumes', 'persistentvolumeclaims'], verbs: ['list'] },
+  // DaemonSet overhead of each new node.
+  { apiGroups: ['apps'], resources: ['daemonsets'], verbs: ['list'] },
+  // Disruption budgets of pods on nodes being drained or consolidated.
+  { apiGroups: ['policy'], resources: ['poddisruptionbudgets'], verbs: ['list'] },
+  // Configuration: joiner's own NodePools and NodeClasses.
+  { apiGroups: [JOINER_API_GROUP], resources: ['nodepools', 'nodeclasses'], verbs: ['list'] },
+  // Configuration written for Karpenter: NodePools (v1, v1beta1) and Provisioners (v1alpha5)...
+  { apiGroups: ['karpenter.sh'], resources: ['nodepools', 'provisioners'], verbs: ['list'] },
+  // ...and EC2NodeClasses (v1, v1beta1) and AWSNodeTemplates (v1alpha1).
+  { apiGroups: ['karpenter.k8s.aws'], resources: ['ec2nodeclasses', 'awsnodetemplates'], verbs: ['list'] },
 ];
 
 /** Validates a Kubernetes group name the way EKS access entries do. */
@@ -47,7 +59,11 @@ export function controllerClusterRole(): KubeManifest {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRole',
     metadata: managedMetadata(CONTROLLER_ROLE_NAME),
-    rules,
+    rules: rules.map((r) => ({
+      apiGroups: [...r.apiGroups],
+      resources: [...r.resources],
+      verbs: [...r.verbs],
+    })),
   };
 }
 
@@ -61,4 +77,12 @@ export function controllerClusterRoleBinding(group: string): KubeManifest {
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: CONTROLLER_ROLE_NAME },
     subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: group }],
   };
+}
+
+/**
+ * The rule a refused request needed, as an operator would add it to the ClusterRole, e.g.
+ * `{apiGroups: [karpenter.sh], resources: [nodepools], verbs: [list]}`.
+ */
+export function missingRuleText(rule: { apiGroup: string; resource: string; verb: string }): string {
+  return `{apiGroups: [${rule.apiGroup === '' ? '""' : rule.apiGroup}], resources: [${rule.resource}], verbs: [${rule.verb}]}`;
 }

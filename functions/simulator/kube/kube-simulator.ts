@@ -11,6 +11,8 @@ import { ClusterStore } from './api/cluster-store.js';
 import { KubeApi } from './api/kube-api.js';
 import { ObjectStore } from './api/object-store.js';
 import { ResourceRegistry } from './api/resource-registry.js';
+import { AccessEntries, type AccessEntry } from './auth/access-entries.js';
+import { RequestAuthorizer } from './auth/request-authorizer.js';
 import { ControlLoop } from './control-loop.js';
 import { DisruptionLedger, type LostPod, type PdbViolation } from './disruption-ledger.js';
 import { startApiHttpServer } from './http/api-server.js';
@@ -36,10 +38,15 @@ export interface KubeSimulatorOptions {
 export interface KubeSimulator {
   /** `http://127.0.0.1:PORT`. */
   readonly url: string;
-  /** Kubeconfig YAML pointing at `url` with a static token. */
-  kubeconfig(): string;
+  /**
+   * Kubeconfig YAML pointing at `url`: the cluster creator's (a cluster admin) by default, or the
+   * one of a principal given an access entry (its requests are authorized by RBAC).
+   */
+  kubeconfig(entry?: AccessEntry): string;
   /** The simulated EC2 reports instance lifecycle here; kubelets register the nodes. */
   readonly observer: InstanceObserver;
+  /** Authentication and RBAC of the HTTP API: refused requests, permissions each user used. */
+  readonly authorizer: RequestAuthorizer;
   /** Direct in-process access (get / list / create / apply / patch / delete). */
   readonly store: ClusterStore;
   /** Ends every open watch, as a watch timeout or an API server restart does; clients re-watch. */
@@ -48,7 +55,10 @@ export interface KubeSimulator {
   scheduleNow(): Promise<void>;
   /** Resolves when the controllers, scheduler and kubelets have nothing left to do right now. */
   idle(): Promise<void>;
-  /** Errors of background work (controllers, kubelets), and instances whose user data was unusable. */
+  /**
+   * Errors of background work (controllers, kubelets), instances whose user data was unusable,
+   * and requests RBAC refused (403).
+   */
   problems(): string[];
   /**
    * PodDisruptionBudgets left below their desired healthy pods by a pod deleted, evicted or lost
@@ -86,7 +96,9 @@ export async function startKubeSimulator(options: KubeSimulatorOptions): Promise
     tasks,
   );
   const loop = new ControlLoop(api, scheduler, tasks, clock, timings.schedulerIntervalMs);
-  const http = await startApiHttpServer(api);
+  const access = new AccessEntries();
+  const authorizer = new RequestAuthorizer(api, access);
+  const http = await startApiHttpServer(api, authorizer);
   let closed = false;
   const repeat = (periodMs: number, fn: () => void): void => {
     const tick = (): void => {
@@ -99,8 +111,9 @@ export async function startKubeSimulator(options: KubeSimulatorOptions): Promise
   repeat(timings.bookmarkIntervalMs, () => http.bookmarkAll());
   return {
     url: http.url,
-    kubeconfig: () => kubeconfigYaml(http.url),
+    kubeconfig: (entry) => kubeconfigYaml(http.url, entry && access.addAccessEntry(entry)),
     observer: kubelets,
+    authorizer,
     store: new ClusterStore(api),
     endWatches: () => http.endWatches(),
     scheduleNow: async () => {
@@ -111,6 +124,7 @@ export async function startKubeSimulator(options: KubeSimulatorOptions): Promise
     problems: () => [
       ...tasks.errors,
       ...kubelets.failures.map((f) => `instance ${f.instanceId}: ${f.reason}`),
+      ...authorizer.denials().map((d) => `forbidden ${d}`),
     ],
     disruptionViolations: () => [...ledger.violations],
     podsLost: () => [...ledger.lost],

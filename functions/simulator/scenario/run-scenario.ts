@@ -106,6 +106,8 @@ export async function runScenario(
     const summary = await summarize();
     const failures = [
       ...played.failures,
+      // joiner acts with the installer's RBAC: a refused request is a rule the ClusterRole lacks.
+      ...cloud.kube.authorizer.denials().map((d) => `RBAC refused a request of joiner: ${d}`),
       ...(scenario.expect
         ? checkExpectations(scenario.expect, summary, recorder, placements).map((f) => formatFailure(f))
         : []),

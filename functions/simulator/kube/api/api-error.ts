@@ -16,7 +16,8 @@ export type StatusReason =
   | 'MethodNotAllowed'
   | 'UnsupportedMediaType'
   | 'InternalError'
-  | 'Forbidden';
+  | 'Forbidden'
+  | 'Unauthorized';
 
 /** One cause in `Status.details.causes`. */
 export interface StatusCause {

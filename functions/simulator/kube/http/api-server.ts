@@ -1,7 +1,7 @@
 /**
  * The HTTP front of the simulated API server: Kubernetes REST on 127.0.0.1 as
  * `@kubernetes/client-node` speaks it (JSON bodies, patch content types, chunked watches, `Status`
- * errors).
+ * errors). Every request is authenticated and authorized by RBAC before it is routed.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +11,7 @@ import type { KubeObject } from '../api/object-store.js';
 import { patchTypeOf } from '../api/patch.js';
 import { bindPod, evictPod } from '../api/pod-subresources.js';
 import { scaleOf, updateScale } from '../api/scale.js';
+import type { RequestAuthorizer } from '../auth/request-authorizer.js';
 import { coreVersions, group, groupList, resourceList, versionInfo } from './discovery.js';
 import { type DiscoveryPath, parseRequestPath, type ResourcePath } from './request-path.js';
 import { type OpenWatch, startWatch } from './watch-stream.js';
@@ -27,11 +28,18 @@ export interface ApiHttpServer {
   close(): Promise<void>;
 }
 
-/** Starts the HTTP server on 127.0.0.1 (port 0 = a free port). */
-export async function startApiHttpServer(api: KubeApi, port = 0): Promise<ApiHttpServer> {
+/**
+ * Starts the HTTP server on 127.0.0.1 (port 0 = a free port); `authorizer` admits or refuses each
+ * request (401 / 403) before it is routed.
+ */
+export async function startApiHttpServer(
+  api: KubeApi,
+  authorizer: RequestAuthorizer,
+  port = 0,
+): Promise<ApiHttpServer> {
   const watches = new Set<OpenWatch>();
   const server: Server = createServer((req, res) => {
-    handle(api, req, res, watches).catch((err: unknown) => sendError(res, err));
+    handle(api, authorizer, req, res, watches).catch((err: unknown) => sendError(res, err));
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const { port: bound } = server.address() as AddressInfo;
@@ -53,11 +61,13 @@ export async function startApiHttpServer(api: KubeApi, port = 0): Promise<ApiHtt
 
 async function handle(
   api: KubeApi,
+  authorizer: RequestAuthorizer,
   req: IncomingMessage,
   res: ServerResponse,
   watches: Set<OpenWatch>,
 ): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  authorizer.check(req.method ?? 'GET', url, req.headers.authorization);
   const path = parseRequestPath(api.registry, url.pathname);
   if (path.kind === 'discovery') return sendJson(res, 200, discovery(api, path));
   const q = url.searchParams;

@@ -63,7 +63,7 @@ describe('startSimulatedCloud', () => {
     expect(existsSync(cloud.kubeconfigPath)).toBe(true);
     const env = cloud.env();
     expect(env[ENV.clusterName]).toBe('joiner-sim');
-    expect(env[ENV.kubeconfig]).toBe(cloud.kubeconfigPath);
+    expect(env[ENV.kubeconfig]).toBe(cloud.controllerKubeconfigPath);
     expect(env[ENV.busName]).toBe(JOINER_BUS_NAME);
     expect(env[ENV.provisioningQueueUrl]).toBe(cloud.queueUrls.provisioning);
     expect(env[ENV.timersQueueUrl]).toBe(cloud.queueUrls.timers);

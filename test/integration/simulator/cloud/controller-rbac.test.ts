@@ -1,0 +1,165 @@
+import { KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import type { SQSEvent } from 'aws-lambda';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClusterApi } from '../../../../functions/adapters/kube/create-cluster-api.js';
+import { controllerClusterRole } from '../../../../functions/core/install/rbac.js';
+import { createProvisionerHandler } from '../../../../functions/handlers/provisioner.js';
+import { DETAIL_TYPES, JOINER_EVENT_SOURCE } from '../../../../functions/shared/event-rules.js';
+import { type SimulatedCloud, startSimulatedCloud } from '../../../../functions/simulator/cloud.js';
+import { createLambdaContext } from '../../../../functions/simulator/runner/lambda-context.js';
+import { RecordingLog } from '../../../unit/core/provisioning/fakes.js';
+import { type SimProvisioning, startWithSeed } from '../../provisioning/sim-harness.js';
+import { nodeBody, podBody } from '../kube/fixtures.js';
+import { smallCatalog } from './small-catalog.js';
+
+let cloud: SimulatedCloud | undefined;
+let sim: SimProvisioning | undefined;
+
+afterEach(async () => {
+  await cloud?.close();
+  await sim?.cloud.close();
+  cloud = sim = undefined;
+});
+
+type Rule = { apiGroups: string[]; resources: string[]; verbs: string[] };
+
+/** Every `verb group resource` the installer's ClusterRole grants. */
+function granted(): string[] {
+  const rules = controllerClusterRole().rules as Rule[];
+  return rules
+    .flatMap((r) =>
+      r.apiGroups.flatMap((g) =>
+        r.resources.flatMap((res) => r.verbs.map((v) => `${v} ${g || '""'} ${res}`)),
+      ),
+    )
+    .sort();
+}
+
+/** The Kubernetes username the controller role's access entry gives. */
+function controllerUser(c: SimulatedCloud): string {
+  const [, account, role] = /^arn:aws:iam::(\d+):role\/(.+)$/.exec(c.controllerRoleArn) ?? [];
+  return `arn:aws:sts::${account}:assumed-role/${role}/joiner`;
+}
+
+function provisioningEvent(name: string, uid: string): SQSEvent {
+  const body = JSON.stringify({
+    id: `evt-${uid}`,
+    'detail-type': DETAIL_TYPES.podUnschedulable,
+    source: JOINER_EVENT_SOURCE,
+    time: '2025-01-01T00:00:00Z',
+    detail: { namespace: 'default', name, uid },
+  });
+  return {
+    Records: [
+      {
+        messageId: 'm1',
+        receiptHandle: 'rh-m1',
+        body,
+        attributes: {
+          ApproximateReceiveCount: '1',
+          SentTimestamp: '0',
+          SenderId: 'events',
+          ApproximateFirstReceiveTimestamp: '0',
+        },
+        messageAttributes: {},
+        md5OfBody: '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: 'arn:aws:sqs:us-west-2:123456789012:joiner-provisioning',
+        awsRegion: 'us-west-2',
+      },
+    ],
+  };
+}
+
+const context = () =>
+  createLambdaContext(
+    { region: 'us-west-2', account: '123456789012', functionPrefix: 'joiner' },
+    'provisioner',
+    60_000,
+  );
+
+describe("joiner's functions under the installer's RBAC", () => {
+  it('every call of the Kubernetes adapter is allowed, and together they use every permission granted', async () => {
+    cloud = await startSimulatedCloud({ seed: 2, catalog: smallCatalog });
+    const admin = cloud.kube.store;
+    await admin.create(nodeBody('n1'));
+    await admin.create({ ...podBody('bound'), spec: { ...podBody('bound').spec, nodeName: 'n1' } });
+    await admin.create({ ...podBody('doomed'), spec: { ...podBody('doomed').spec, nodeName: 'n1' } });
+    await admin.create({
+      ...podBody('pending'),
+      spec: { ...podBody('pending').spec, nodeSelector: { zone: 'none' } },
+    });
+    const log = new RecordingLog();
+    const api = createClusterApi(
+      { kubeconfigPath: cloud.controllerKubeconfigPath },
+      { log, clock: cloud.clock },
+    );
+    await api.listPendingPods();
+    expect((await api.listPodsOnNode('n1')).map((p) => p.metadata.name).sort()).toEqual(['bound', 'doomed']);
+    await api.listPodsOnNode();
+    expect(await api.getPod('default', 'bound')).toBeDefined();
+    expect((await api.listNodes()).map((n) => n.metadata.name)).toEqual(['n1']);
+    expect(await api.getNode('n1')).toBeDefined();
+    await api.listDaemonSets();
+    await api.listPersistentVolumes();
+    await api.listPersistentVolumeClaims();
+    await api.listPodDisruptionBudgets();
+    await api.listNodePoolDocuments();
+    await api.listNodeClassDocuments();
+    await api.patchNode('n1', {
+      labels: { 'joiner.sh/registered': 'true' },
+      taints: [{ key: 'joiner.sh/disrupted', effect: 'NoSchedule' }],
+    });
+    await api.createEvents([
+      { involvedObject: { kind: 'Node', name: 'n1' }, type: 'Normal', reason: 'Test', message: 'hello' },
+    ]);
+    expect(await api.evictPod('default', 'bound')).toBe('evicted');
+    expect(await api.deletePod('default', 'doomed', 0)).toBe('deleted');
+    await api.deleteNode('n1');
+    expect(log.lines.filter((e) => e.level === 'warn')).toEqual([]);
+    expect(cloud.kube.problems().filter((p) => p.startsWith('forbidden'))).toEqual([]);
+    expect(cloud.kube.authorizer.permissionsUsedBy(controllerUser(cloud))).toEqual(granted());
+  });
+
+  it('the controller identity is refused what the ClusterRole does not grant', async () => {
+    cloud = await startSimulatedCloud({ seed: 2, catalog: smallCatalog });
+    const kc = new KubeConfig();
+    kc.loadFromFile(cloud.controllerKubeconfigPath);
+    const error = await kc
+      .makeApiClient(RbacAuthorizationV1Api)
+      .listClusterRole()
+      .catch((e: unknown) => e);
+    expect((error as { code: number }).code).toBe(403);
+    expect(cloud.kube.problems()).toEqual([
+      `forbidden GET /apis/rbac.authorization.k8s.io/v1/clusterroles: clusterroles.rbac.authorization.k8s.io is forbidden: User "${controllerUser(cloud)}" cannot list resource "clusterroles" in API group "rbac.authorization.k8s.io" at the cluster scope`,
+    ]);
+  });
+
+  it('without the Provisioners rule the provisioner run fails naming that rule and launches nothing; with it, it provisions', async () => {
+    sim = await startWithSeed('examples/seed-004');
+    const installed = controllerClusterRole();
+    const rules = (installed.rules as Rule[]).map((r) =>
+      r.apiGroups.includes('karpenter.sh')
+        ? { ...r, resources: r.resources.filter((x) => x !== 'provisioners') }
+        : r,
+    );
+    await sim.cloud.kube.store.apply({ ...installed, rules });
+    const pods = sim.cloud.kube.store.api.list(sim.cloud.kube.store.api.typeOf('v1', 'Pod'), {
+      namespace: 'default',
+    }).items;
+    const pod = pods[0].metadata;
+    const handler = createProvisionerHandler(() => sim!.deps);
+    await expect(handler(provisioningEvent(pod.name, pod.uid ?? ''), context())).rejects.toThrow(
+      'joiner cannot list provisioners.karpenter.sh (403 Forbidden): the ClusterRole joiner-controller needs {apiGroups: [karpenter.sh], resources: [provisioners], verbs: [list]}',
+    );
+    expect(sim.liveInstances()).toEqual([]);
+    expect(sim.cloud.kube.problems().some((p) => p.includes('cannot list resource "provisioners"'))).toBe(
+      true,
+    );
+
+    await sim.cloud.kube.store.apply(installed);
+    const response = await handler(provisioningEvent(pod.name, pod.uid ?? ''), context());
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(sim.liveInstances()).toHaveLength(4);
+  });
+});
