@@ -96,7 +96,11 @@ beforeAll(async () => {
       subnets: new SubnetProvider(ec2, now),
       securityGroups: new SecurityGroupProvider(ec2, now),
       amis: new AmiProvider(ec2, ssm, '1.30', now),
-      instanceProfiles: new InstanceProfileProvider('joiner-node'),
+      instanceProfiles: new InstanceProfileProvider({
+        clusterName: cluster.name,
+        region: 'us-west-2',
+        defaultProfile: 'joiner-node',
+      }),
     },
   });
 });
