@@ -1,6 +1,6 @@
 /**
- * The whole simulated cloud in one call: Kubernetes API server, EC2, SSM, EventBridge, SQS and
- * DynamoDB on 127.0.0.1 free ports, wired together like AWS and EKS are (EC2 instances boot
+ * The whole simulated cloud in one call: Kubernetes API server, EC2, IAM, SSM, EventBridge, SQS
+ * and DynamoDB on 127.0.0.1 free ports, wired together like AWS and EKS are (EC2 instances boot
  * simulated kubelets, EC2 and AWS Health events go to the default bus), with joiner's bus, rules,
  * queues, DLQs and table created from the shared descriptions, and the Lambda runner feeding
  * joiner's handlers from the queues and the sweep schedule.
@@ -13,6 +13,7 @@ import { createDocumentClient } from '../adapters/store/create-state-store.js';
 import { DynamoStateStore } from '../adapters/store/dynamo-state-store.js';
 import { ensureTable } from '../adapters/store/ensure-table.js';
 import { bundledCatalog } from '../core/catalog/bundled.js';
+import { TAG } from '../core/launch/tags.js';
 import type { Catalog } from '../core/model/instance-type.js';
 import { ENV } from '../shared/env.js';
 import { DEFAULT_BUS_NAME, JOINER_BUS_NAME } from '../shared/event-rules.js';
@@ -25,6 +26,7 @@ import { EventBusRegistry } from './eventbridge/event-bus.js';
 import { startEventBridgeServer } from './eventbridge/eventbridge-server.js';
 import { installJoinerRules } from './eventbridge/joiner-rules.js';
 import { FaultInjector } from './faults.js';
+import { type IamSimulator, startIamSimulator } from './iam/iam-simulator.js';
 import { type KubeSimulator, startKubeSimulator } from './kube/kube-simulator.js';
 import { type FunctionHandler, LambdaRunner } from './runner/lambda-runner.js';
 import { createJoinerQueues, type JoinerQueues } from './sqs/joiner-queues.js';
@@ -47,6 +49,13 @@ export interface SimulatedCloudOptions {
   readonly handlers?: Partial<Record<FunctionName, FunctionHandler>>;
   /** Wall-time scale of batching windows, visibility and function timeouts (see LambdaRunner). Default 1. */
   readonly timeScale?: number;
+  /**
+   * Names of IAM roles that exist besides the stack's node role (`<cluster>-node`) and that
+   * joiner may pass, as `joiner:nodeRoleArns` allows them. Default none.
+   */
+  readonly nodeRoles?: readonly string[];
+  /** Names of instance profiles that exist in the account (holding the stack's node role). */
+  readonly instanceProfiles?: readonly string[];
 }
 
 /** A running simulated cloud. */
@@ -54,6 +63,7 @@ export interface SimulatedCloud {
   readonly endpoints: {
     readonly kubernetes: string;
     readonly ec2: string;
+    readonly iam: string;
     readonly ssm: string;
     readonly eventbridge: string;
     readonly sqs: string;
@@ -77,6 +87,8 @@ export interface SimulatedCloud {
   readonly faults: FaultInjector;
   readonly kube: KubeSimulator;
   readonly ec2: Ec2Simulator;
+  /** Roles and instance profiles; the stack's node role and profile are `<cluster>-node`. */
+  readonly iam: IamSimulator;
   readonly events: EventBusRegistry;
   readonly runner: LambdaRunner;
   /** The environment a handler needs to reach this cloud (JOINER_* names plus AWS region and credentials). */
@@ -109,6 +121,27 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       account: topology.accountId,
       now: () => clock.now(),
     });
+    const nodeRole = `${clusterName}-node`;
+    const roleArn = (name: string) => `arn:aws:iam::${topology.accountId}:role/${name}`;
+    const nodeRoleArns = [nodeRole, ...(options.nodeRoles ?? [])].map(roleArn);
+    const iam = await startIamSimulator({
+      accountId: topology.accountId,
+      now: () => clock.now(),
+      roles: [nodeRole, ...(options.nodeRoles ?? [])],
+      // The stack's own profile, made by CloudFormation with the node role.
+      instanceProfiles: [nodeRole, ...(options.instanceProfiles ?? [])].map((name) => ({
+        name,
+        role: nodeRole,
+      })),
+      // What the stack's policy grants the functions (see ControllerPermissions).
+      authorization: {
+        passRoleArns: nodeRoleArns,
+        ownerTag: { key: TAG.cluster, value: clusterName },
+        callerArn: `arn:aws:sts::${topology.accountId}:assumed-role/${clusterName}-joiner/function`,
+      },
+      faults,
+    });
+    closers.push(iam.close);
     const emitting = new Set<Promise<unknown>>();
     const ec2 = await startEc2Simulator({
       clock,
@@ -118,6 +151,7 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       topology,
       faults,
       observer: kube.observer,
+      instanceProfileExists: (ref) => iam.state.findProfile(ref) !== undefined,
       emit: (event) => {
         const put = events.putEvent(DEFAULT_BUS_NAME, event).catch(() => undefined);
         emitting.add(put);
@@ -158,6 +192,7 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
     const endpoints = {
       kubernetes: kube.url,
       ec2: ec2.url,
+      iam: iam.url,
       ssm: ssm.url,
       eventbridge: eventbridge.url,
       sqs: sqs.url,
@@ -180,9 +215,11 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       faults,
       kube,
       ec2,
+      iam,
       events,
       runner,
-      env: () => cloudEnv(endpoints, { clusterName, region, kubeconfigPath, tableName, queues }),
+      env: () =>
+        cloudEnv(endpoints, { clusterName, region, kubeconfigPath, tableName, queues, nodeRoleArns }),
       close: () => closeAll(clock, closers),
     };
   } catch (error) {
@@ -213,6 +250,7 @@ function cloudEnv(
     kubeconfigPath: string;
     tableName: string;
     queues: JoinerQueues;
+    nodeRoleArns: readonly string[];
   },
 ): Record<string, string> {
   return {
@@ -230,7 +268,9 @@ function cloudEnv(
     [ENV.webhookSecret]: 'simulated-webhook-secret',
     [ENV.nodeRoleName]: `${at.clusterName}-node`,
     [ENV.instanceProfileName]: `${at.clusterName}-node`,
+    [ENV.nodeRoleArns]: at.nodeRoleArns.join(','),
     [ENV.ec2Endpoint]: endpoints.ec2,
+    [ENV.iamEndpoint]: endpoints.iam,
     [ENV.ssmEndpoint]: endpoints.ssm,
     [ENV.eventBridgeEndpoint]: endpoints.eventbridge,
     [ENV.sqsEndpoint]: endpoints.sqs,
