@@ -86,13 +86,15 @@ export class IamInstanceProfiles {
     const current = profile.tags;
     const missing = Object.entries(desired.tags).filter(([k, v]) => current[k] !== v);
     if (missing.length > 0) {
+      // Every desired tag, not only the missing ones: the policy conditions TagInstanceProfile on
+      // the cluster tag being in the request (aws:RequestTag), as Karpenter's policy does.
       await this.iam.send(
         new TagInstanceProfileCommand({
           InstanceProfileName: desired.name,
-          Tags: missing.map(([Key, Value]) => ({ Key, Value })),
+          Tags: Object.entries(desired.tags).map(([Key, Value]) => ({ Key, Value })),
         }),
       );
-      profile = { ...profile, tags: { ...profile.tags, ...Object.fromEntries(missing) } };
+      profile = { ...profile, tags: { ...profile.tags, ...desired.tags } };
     }
     return { profile, created, ...(replacedRole ? { replacedRole } : {}), tagged: missing.length > 0 };
   }

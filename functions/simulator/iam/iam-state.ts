@@ -154,7 +154,7 @@ export class IamState {
   tagInstanceProfile(name: string, tags: Record<string, string>): void {
     const profile = this.getInstanceProfile(name);
     this.authorizeOwner('TagInstanceProfile', profile.name, profile.path, profile.tags);
-    this.authorizeOwner('TagInstanceProfile', profile.name, profile.path, { ...profile.tags, ...tags });
+    this.authorizeOwner('TagInstanceProfile', profile.name, profile.path, tags, 'aws:RequestTag');
     const merged = { ...profile.tags, ...tags };
     if (Object.keys(merged).length > 50)
       throw new IamError('LimitExceeded', 'Cannot exceed quota for TagsPerInstanceProfile: 50');
