@@ -38,6 +38,8 @@ const cluster = {
 };
 const discovery = { tags: { 'karpenter.sh/discovery': CLUSTER } };
 const klass: NodeClass = nodeClass({
+  // The stack's node role profile (NodeClass roles are covered in instance-profiles.test.ts).
+  role: undefined,
   subnetSelectorTerms: [discovery],
   securityGroupSelectorTerms: [discovery],
 });
