@@ -12,7 +12,7 @@ export interface IamSimulatorOptions {
   readonly accountId: string;
   /** Creation dates (virtual clock). Default: Date.now. */
   readonly now?: () => number;
-  /** Roles that exist (names). */
+  /** Roles that exist: names, or `path/name` for a role with a path. */
   readonly roles?: readonly string[];
   /** Profiles that exist, each with its role (e.g. the stack's node role profile). */
   readonly instanceProfiles?: readonly { readonly name: string; readonly role: string }[];
@@ -31,7 +31,11 @@ export interface IamSimulator {
 /** Starts the simulated IAM on 127.0.0.1 and a free port. */
 export async function startIamSimulator(options: IamSimulatorOptions): Promise<IamSimulator> {
   const state = new IamState(options.accountId, options.now ?? Date.now, options.authorization);
-  for (const role of options.roles ?? []) state.addRole(role);
+  for (const role of options.roles ?? []) {
+    const segments = role.split('/');
+    const name = segments.pop() ?? role;
+    state.addRole(name, segments.length > 0 ? `/${segments.join('/')}/` : '/');
+  }
   for (const { name, role } of options.instanceProfiles ?? []) {
     const profile = state.profiles.get(name) ?? state.setupInstanceProfile(name);
     profile.roles = [state.addRole(role)];
