@@ -46,8 +46,10 @@ describe('node roles of NodeClasses', () => {
   });
 
   it('rejects what is not a role name or ARN, saying why', () => {
-    expect(nodeRoleProblem({ name: 'x', role: 'KarpenterNodeRole-${CLUSTER_NAME}' }, undefined)).toBe(
-      "EC2NodeClass x: role 'KarpenterNodeRole-${CLUSTER_NAME}' is not an IAM role name or ARN: a role name is 1-64 of letters, digits and +=,.@_-",
+    // A name whose variable was never substituted, as in some published examples.
+    const unsubstituted = ['KarpenterNodeRole-', '{CLUSTER_NAME}'].join('$');
+    expect(nodeRoleProblem({ name: 'x', role: unsubstituted }, undefined)).toBe(
+      `EC2NodeClass x: role '${unsubstituted}' is not an IAM role name or ARN: a role name is 1-64 of letters, digits and +=,.@_-`,
     );
     expect(() => parseRoleReference('')).toThrow('is not an IAM role name or ARN');
     expect(() => parseRoleReference('a'.repeat(65))).toThrow('is not an IAM role name or ARN');
