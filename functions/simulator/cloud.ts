@@ -56,6 +56,11 @@ export interface SimulatedCloudOptions {
   readonly nodeRoles?: readonly string[];
   /** Names of instance profiles that exist in the account (holding the stack's node role). */
   readonly instanceProfiles?: readonly string[];
+  /**
+   * Virtual milliseconds before EC2 accepts an instance profile IAM just created (IAM is
+   * eventually consistent; launches before then get "Invalid IAM Instance Profile name"). Default 0.
+   */
+  readonly iamPropagationMs?: number;
 }
 
 /** A running simulated cloud. */
@@ -151,7 +156,10 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       topology,
       faults,
       observer: kube.observer,
-      instanceProfileExists: (ref) => iam.state.findProfile(ref) !== undefined,
+      instanceProfileExists: (ref) => {
+        const profile = iam.state.findProfile(ref);
+        return !!profile && clock.now() >= profile.createDate.getTime() + (options.iamPropagationMs ?? 0);
+      },
       emit: (event) => {
         const put = events.putEvent(DEFAULT_BUS_NAME, event).catch(() => undefined);
         emitting.add(put);

@@ -63,8 +63,13 @@ afterEach(async () => {
 });
 
 /** A simulated cloud where SomeRole exists and joiner may pass it, with `role` on the NodeClass. */
-async function start(role: string) {
-  cloud = await startSimulatedCloud({ seed: 5, clusterName: CLUSTER, nodeRoles: ['SomeRole'] });
+async function start(role: string, iamPropagationMs = 0) {
+  cloud = await startSimulatedCloud({
+    seed: 5,
+    clusterName: CLUSTER,
+    nodeRoles: ['SomeRole'],
+    iamPropagationMs,
+  });
   await applyManifests(cloud.kube.store, manifests(role));
   await cloud.kube.idle();
   await cloud.kube.scheduleNow();
@@ -149,5 +154,25 @@ describe('EC2NodeClass roles in the simulated cloud', () => {
     expect(lines).toContain(
       'nodepool ml: EC2NodeClass ml: role OtherRole is not in the node roles joiner may pass (joiner:nodeRoleArns)',
     );
+  });
+
+  it('retries the launch EC2 refuses while the new profile propagates, then launches with it', async () => {
+    const { cloud, deps, log } = await start('SomeRole', 10_000);
+    const first = await runHandler(deps);
+    // The run could not launch: the message comes back, and the claim waits, Pending.
+    expect(first.batchItemFailures.map((f) => f.itemIdentifier)).toEqual(['m1']);
+    expect(live(cloud)).toEqual([]);
+    const [claim] = await deps.store.listNodeClaims(['Pending']);
+    expect(claim.lastAttempt).toBeUndefined();
+    expect(JSON.stringify(log.lines)).toContain('EC2 does not know the instance profile yet');
+    await cloud.clock.advance(10_000);
+    const second = await runHandler(deps);
+    expect(second.batchItemFailures).toEqual([]);
+    const instances = live(cloud);
+    expect(instances).toHaveLength(1);
+    expect(instances[0].iamInstanceProfile?.name).toBe(
+      nodeClassInstanceProfileName(CLUSTER, cloud.region, 'ml'),
+    );
+    expect((await deps.store.getNodeClaim(claim.id))?.state).toBe('Launched');
   });
 });
