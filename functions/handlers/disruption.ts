@@ -55,6 +55,7 @@ export function createDisruptionHandler(getDeps: () => DisruptionHandlerDeps) {
         terminated: d.terminated.length,
         'orphaned-instances': outcome.orphans.terminatedInstances.length,
         'retired-nodeclaims': outcome.orphans.retiredClaims.length,
+        'deleted-instance-profiles': outcome.nodeClassResources.length,
         republished: outcome.republished.length,
       });
       recordMetrics({
