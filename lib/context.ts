@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Node } from 'constructs';
 import type { LogLevel } from './constructs/handler-function.js';
+import { checkNodeRoleArn } from './constructs/node-role.js';
 import type { JoinerStackProps } from './joiner-stack.js';
 
 /** The `cdk.json` context keys joiner reads. */
@@ -19,6 +20,7 @@ export const CONTEXT_KEYS = {
   logLevel: 'joiner:logLevel',
   lambdaGroup: 'joiner:lambdaGroup',
   stackName: 'joiner:stackName',
+  nodeRoleArns: 'joiner:nodeRoleArns',
 } as const;
 
 const LOG_LEVELS: readonly LogLevel[] = ['DEBUG', 'INFO', 'WARN', 'ERROR'];
@@ -60,7 +62,22 @@ export function joinerPropsFromContext(node: Node, baseDir = process.cwd()): Joi
     provisioningBatchingWindowSeconds: seconds(node.tryGetContext(CONTEXT_KEYS.batchingWindowSeconds)),
     logLevel: logLevel(text(CONTEXT_KEYS.logLevel)),
     lambdaGroup: text(CONTEXT_KEYS.lambdaGroup),
+    nodeRoleArns: nodeRoleArns(node.tryGetContext(CONTEXT_KEYS.nodeRoleArns)),
   };
+}
+
+/** `joiner:nodeRoleArns`: a list of IAM role ARNs, or one comma-separated string of them. */
+function nodeRoleArns(value: unknown): string[] | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const key = CONTEXT_KEYS.nodeRoleArns;
+  const arns = typeof value === 'string' ? value.split(',').map((a) => a.trim()) : value;
+  if (!Array.isArray(arns) || arns.some((a) => typeof a !== 'string' || a === '')) {
+    throw new Error(`context ${key} must be a list of IAM role ARNs or a comma-separated string of them`);
+  }
+  arns.forEach((arn: string, i) => {
+    checkNodeRoleArn(arn, `context ${key}[${i}]`);
+  });
+  return arns;
 }
 
 function readDocuments(value: unknown, baseDir: string) {

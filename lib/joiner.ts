@@ -31,6 +31,11 @@ export interface JoinerProps {
   readonly serviceCidr?: string;
   /** The cluster's VPC: launches may then only use its subnets and security groups. @default any VPC */
   readonly vpcId?: string;
+  /**
+   * ARNs of node roles EC2NodeClasses may name in `role` (joiner makes an instance profile for
+   * each and may pass only these and its own node role to EC2). @default none
+   */
+  readonly nodeRoleArns?: readonly string[];
   /** NodePool / NodeClass YAML documents to install into the cluster. @default none */
   readonly documents?: readonly ClusterDocument[];
   /** Seconds the provisioning queue gathers unschedulable pods into one plan. @default 1 */
@@ -68,7 +73,10 @@ export class Joiner extends Construct {
     this.queues = new WorkQueues(this, 'Queues');
     this.events = new JoinerEventBus(this, 'Events', { queues: this.queues, busName: props.busName });
     new InterruptionRules(this, 'Interruptions', { queues: this.queues });
-    this.nodeRole = new NodeRole(this, 'NodeRole', { clusterName: props.clusterName });
+    this.nodeRole = new NodeRole(this, 'NodeRole', {
+      clusterName: props.clusterName,
+      additionalRoleArns: props.nodeRoleArns,
+    });
     this.functions = new JoinerFunctions(this, 'Functions', {
       ...props,
       table: this.table.table,
@@ -80,6 +88,7 @@ export class Joiner extends Construct {
     new ControllerPermissions(this, 'ControllerPermissions', {
       role: this.functions.controllerRole,
       nodeRole: this.nodeRole.role,
+      additionalNodeRoleArns: props.nodeRoleArns,
       clusterName: props.clusterName,
       vpcId: props.vpcId,
     });

@@ -3,9 +3,10 @@ import type { Plugin } from 'esbuild';
 
 /**
  * The schema modules of the AWS SDK clients whose keys are rewritten: EC2 (1.3 MB of source) and
- * SSM, the two whose schemas are most of a bundle's SDK code.
+ * SSM, the two whose schemas are most of a bundle's SDK code, and IAM (of which joiner sends only
+ * the instance-profile calls).
  */
-const SCHEMA_MODULE = /[\\/]@aws-sdk[\\/]client-(ec2|ssm)[\\/]dist-es[\\/]schemas[\\/]schemas_0\.js$/;
+const SCHEMA_MODULE = /[\\/]@aws-sdk[\\/]client-(ec2|ssm|iam)[\\/]dist-es[\\/]schemas[\\/]schemas_0\.js$/;
 
 /** `const _xN = "xmlName";`: a top-level string constant of a generated schema module. */
 const STRING_CONSTANT = /^const (_[A-Za-z0-9_$]+) = ("[^"\\\r\n]*");$/gm;
@@ -29,7 +30,7 @@ export function literalSchemaKeys(source: string): string {
   });
 }
 
-/** The esbuild plugin applying {@link literalSchemaKeys} to the EC2 and SSM schema modules. */
+/** The esbuild plugin applying {@link literalSchemaKeys} to the EC2, SSM and IAM schema modules. */
 export const sdkSchemaKeys: Plugin = {
   name: 'joiner-sdk-schema-keys',
   setup(build) {

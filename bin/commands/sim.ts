@@ -6,11 +6,12 @@ interface SimUpOptions {
   readonly catalog?: string;
   readonly seed: number;
   readonly speed: number;
+  readonly nodeRole: string[];
 }
 
 /**
  * Registers `joiner sim`: `joiner sim up` starts the simulated cloud (Kubernetes API server, EC2,
- * SSM, EventBridge, SQS, DynamoDB on 127.0.0.1), prints one JSON line with the endpoints and the
+ * IAM, SSM, EventBridge, SQS, DynamoDB on 127.0.0.1), prints one JSON line with the endpoints and the
  * kubeconfig path, and serves until SIGINT or SIGTERM.
  */
 export function registerSim(program: Command): void {
@@ -20,12 +21,18 @@ export function registerSim(program: Command): void {
   sim
     .command('up')
     .description(
-      'Start the simulated cloud, print {"kubernetes","ec2","ssm","eventbridge","sqs","dynamodb","kubeconfig"} ' +
+      'Start the simulated cloud, print {"kubernetes","ec2","iam","ssm","eventbridge","sqs","dynamodb","kubeconfig"} ' +
         'as one JSON line on stdout, and serve until interrupted (SIGINT/SIGTERM stop it cleanly).',
     )
     .option('--catalog <file>', 'instance catalog JSON (default: the bundled catalog)')
     .option('--seed <n>', 'seed of the simulated randomness (same seed, same cloud)', parseInteger, 1)
     .option('--speed <x>', 'virtual seconds per wall-clock second', parseSpeed, 1)
+    .option(
+      '--node-role <name>',
+      'an IAM role EC2NodeClasses may name in role (it exists, and joiner may pass it); repeatable',
+      (value: string, all: string[]) => [...all, value],
+      [] as string[],
+    )
     .action(async (options: SimUpOptions) => {
       process.exitCode = await simUp(options);
     });
@@ -35,7 +42,12 @@ async function simUp(options: SimUpOptions): Promise<number> {
   let cloud: SimulatedCloud;
   try {
     const catalog = options.catalog ? await readCatalog(options.catalog) : undefined;
-    cloud = await startSimulatedCloud({ catalog, seed: options.seed, autoAdvance: options.speed });
+    cloud = await startSimulatedCloud({
+      catalog,
+      seed: options.seed,
+      autoAdvance: options.speed,
+      nodeRoles: options.nodeRole,
+    });
   } catch (error) {
     console.error(`joiner sim up: ${error instanceof Error ? error.message : String(error)}`);
     return 1;

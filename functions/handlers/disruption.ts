@@ -16,7 +16,8 @@ import { lambdaHandler, parseSqsBatch, recordDimensionedMetric, recordMetrics } 
 export type DisruptionHandlerDeps = Pick<
   Dependencies,
   'clock' | 'log' | 'cluster' | 'store' | 'cloud' | 'events' | 'timers' | 'catalog'
->;
+> &
+  Partial<Pick<Dependencies, 'settings'>>;
 
 /** One message of the timers queue. */
 export const timerMessage = z.object({ nodeClaimId: z.string().min(1), dueAt: z.number().finite() });
@@ -42,7 +43,7 @@ export function createDisruptionHandler(getDeps: () => DisruptionHandlerDeps) {
       typeof context.getRemainingTimeInMillis === 'function'
         ? () => context.getRemainingTimeInMillis()
         : undefined;
-    const deps = sweepDepsFrom({ ...ports, remainingMs });
+    const deps = sweepDepsFrom({ ...ports, remainingMs, nodeRoles: ports.settings?.nodeRoleArns });
     if (isScheduledEvent(event)) {
       const outcome = await runSweep(deps);
       const d = outcome.disruption;
@@ -54,6 +55,7 @@ export function createDisruptionHandler(getDeps: () => DisruptionHandlerDeps) {
         terminated: d.terminated.length,
         'orphaned-instances': outcome.orphans.terminatedInstances.length,
         'retired-nodeclaims': outcome.orphans.retiredClaims.length,
+        'deleted-instance-profiles': outcome.nodeClassResources.length,
         republished: outcome.republished.length,
       });
       recordMetrics({

@@ -17,7 +17,8 @@ import { lambdaHandler, parseSqsBatch, recordMetrics } from './runtime/lambda.js
 export type ProvisionerDeps = Pick<
   Dependencies,
   'cluster' | 'store' | 'cloud' | 'timers' | 'clock' | 'log' | 'catalog'
->;
+> &
+  Partial<Pick<Dependencies, 'settings'>>;
 
 /** One message of the provisioning queue: the EventBridge envelope of a PodUnschedulable event. */
 export const provisioningMessage = eventEnvelope.extend({
@@ -60,7 +61,7 @@ export function createProvisionerHandler(getDeps: () => ProvisionerDeps) {
         ? () => context.getRemainingTimeInMillis()
         : undefined;
     const result = await provision(
-      { ...deps, remainingMs },
+      { ...deps, remainingMs, nodeRoles: deps.settings?.nodeRoleArns },
       {
         hints: batch.items.map((i) => i.body.detail),
         options: { holder: context.awsRequestId || undefined },

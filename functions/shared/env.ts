@@ -21,9 +21,15 @@ export const ENV = {
   webhookSecret: 'JOINER_WEBHOOK_SECRET',
   nodeRoleName: 'JOINER_NODE_ROLE_NAME',
   instanceProfileName: 'JOINER_INSTANCE_PROFILE_NAME',
+  /**
+   * Comma-separated ARNs of the node roles joiner may pass to EC2 (the stack's node role and
+   * joiner:nodeRoleArns): a NodeClass `role` must be one of them.
+   */
+  nodeRoleArns: 'JOINER_NODE_ROLE_ARNS',
   /** Endpoint overrides for the simulated cloud. */
   ec2Endpoint: 'JOINER_EC2_ENDPOINT',
   ssmEndpoint: 'JOINER_SSM_ENDPOINT',
+  iamEndpoint: 'JOINER_IAM_ENDPOINT',
   eventBridgeEndpoint: 'JOINER_EVENTBRIDGE_ENDPOINT',
   sqsEndpoint: 'JOINER_SQS_ENDPOINT',
   dynamoDbEndpoint: 'JOINER_DYNAMODB_ENDPOINT',

@@ -1,6 +1,6 @@
 /**
- * The whole simulated cloud in one call: Kubernetes API server, EC2, SSM, EventBridge, SQS and
- * DynamoDB on 127.0.0.1 free ports, wired together like AWS and EKS are (EC2 instances boot
+ * The whole simulated cloud in one call: Kubernetes API server, EC2, IAM, SSM, EventBridge, SQS
+ * and DynamoDB on 127.0.0.1 free ports, wired together like AWS and EKS are (EC2 instances boot
  * simulated kubelets, EC2 and AWS Health events go to the default bus), with joiner's bus, rules,
  * queues, DLQs and table created from the shared descriptions, and the Lambda runner feeding
  * joiner's handlers from the queues and the sweep schedule.
@@ -18,6 +18,7 @@ import {
   controllerClusterRoleBinding,
   DEFAULT_LAMBDA_GROUP,
 } from '../core/install/rbac.js';
+import { TAG } from '../core/launch/tags.js';
 import type { Catalog } from '../core/model/instance-type.js';
 import { ENV } from '../shared/env.js';
 import { DEFAULT_BUS_NAME, JOINER_BUS_NAME } from '../shared/event-rules.js';
@@ -30,6 +31,7 @@ import { EventBusRegistry } from './eventbridge/event-bus.js';
 import { startEventBridgeServer } from './eventbridge/eventbridge-server.js';
 import { installJoinerRules } from './eventbridge/joiner-rules.js';
 import { FaultInjector } from './faults.js';
+import { type IamSimulator, startIamSimulator } from './iam/iam-simulator.js';
 import { type KubeSimulator, startKubeSimulator } from './kube/kube-simulator.js';
 import { type FunctionHandler, LambdaRunner } from './runner/lambda-runner.js';
 import { createJoinerQueues, type JoinerQueues } from './sqs/joiner-queues.js';
@@ -52,6 +54,18 @@ export interface SimulatedCloudOptions {
   readonly handlers?: Partial<Record<FunctionName, FunctionHandler>>;
   /** Wall-time scale of batching windows, visibility and function timeouts (see LambdaRunner). Default 1. */
   readonly timeScale?: number;
+  /**
+   * Names of IAM roles that exist besides the stack's node role (`<cluster>-node`) and that
+   * joiner may pass, as `joiner:nodeRoleArns` allows them. Default none.
+   */
+  readonly nodeRoles?: readonly string[];
+  /** Names of instance profiles that exist in the account (holding the stack's node role). */
+  readonly instanceProfiles?: readonly string[];
+  /**
+   * Virtual milliseconds before EC2 accepts an instance profile IAM just created (IAM is
+   * eventually consistent; launches before then get "Invalid IAM Instance Profile name"). Default 0.
+   */
+  readonly iamPropagationMs?: number;
 }
 
 /** A running simulated cloud. */
@@ -59,6 +73,7 @@ export interface SimulatedCloud {
   readonly endpoints: {
     readonly kubernetes: string;
     readonly ec2: string;
+    readonly iam: string;
     readonly ssm: string;
     readonly eventbridge: string;
     readonly sqs: string;
@@ -89,6 +104,8 @@ export interface SimulatedCloud {
   readonly faults: FaultInjector;
   readonly kube: KubeSimulator;
   readonly ec2: Ec2Simulator;
+  /** Roles and instance profiles; the stack's node role and profile are `<cluster>-node`. */
+  readonly iam: IamSimulator;
   readonly events: EventBusRegistry;
   readonly runner: LambdaRunner;
   /** The environment a handler needs to reach this cloud (JOINER_* names plus AWS region and credentials). */
@@ -121,6 +138,27 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       account: topology.accountId,
       now: () => clock.now(),
     });
+    const nodeRole = `${clusterName}-node`;
+    const roleArn = (name: string) => `arn:aws:iam::${topology.accountId}:role/${name}`;
+    const nodeRoleArns = [nodeRole, ...(options.nodeRoles ?? [])].map(roleArn);
+    const iam = await startIamSimulator({
+      accountId: topology.accountId,
+      now: () => clock.now(),
+      roles: [nodeRole, ...(options.nodeRoles ?? [])],
+      // The stack's own profile, made by CloudFormation with the node role.
+      instanceProfiles: [nodeRole, ...(options.instanceProfiles ?? [])].map((name) => ({
+        name,
+        role: nodeRole,
+      })),
+      // What the stack's policy grants the functions (see ControllerPermissions).
+      authorization: {
+        passRoleArns: nodeRoleArns,
+        ownerTag: { key: TAG.cluster, value: clusterName },
+        callerArn: `arn:aws:sts::${topology.accountId}:assumed-role/${clusterName}-joiner/function`,
+      },
+      faults,
+    });
+    closers.push(iam.close);
     const emitting = new Set<Promise<unknown>>();
     const ec2 = await startEc2Simulator({
       clock,
@@ -130,6 +168,10 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       topology,
       faults,
       observer: kube.observer,
+      instanceProfileExists: (ref) => {
+        const profile = iam.state.findProfile(ref);
+        return !!profile && clock.now() >= profile.createDate.getTime() + (options.iamPropagationMs ?? 0);
+      },
       emit: (event) => {
         const put = events.putEvent(DEFAULT_BUS_NAME, event).catch(() => undefined);
         emitting.add(put);
@@ -181,6 +223,7 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
     const endpoints = {
       kubernetes: kube.url,
       ec2: ec2.url,
+      iam: iam.url,
       ssm: ssm.url,
       eventbridge: eventbridge.url,
       sqs: sqs.url,
@@ -205,6 +248,7 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       faults,
       kube,
       ec2,
+      iam,
       events,
       runner,
       env: () =>
@@ -214,6 +258,7 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
           kubeconfigPath: controllerKubeconfigPath,
           tableName,
           queues,
+          nodeRoleArns,
         }),
       close: () => closeAll(clock, closers),
     };
@@ -245,6 +290,7 @@ function cloudEnv(
     kubeconfigPath: string;
     tableName: string;
     queues: JoinerQueues;
+    nodeRoleArns: readonly string[];
   },
 ): Record<string, string> {
   return {
@@ -262,7 +308,9 @@ function cloudEnv(
     [ENV.webhookSecret]: 'simulated-webhook-secret',
     [ENV.nodeRoleName]: `${at.clusterName}-node`,
     [ENV.instanceProfileName]: `${at.clusterName}-node`,
+    [ENV.nodeRoleArns]: at.nodeRoleArns.join(','),
     [ENV.ec2Endpoint]: endpoints.ec2,
+    [ENV.iamEndpoint]: endpoints.iam,
     [ENV.ssmEndpoint]: endpoints.ssm,
     [ENV.eventBridgeEndpoint]: endpoints.eventbridge,
     [ENV.sqsEndpoint]: endpoints.sqs,

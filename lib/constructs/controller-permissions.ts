@@ -1,8 +1,10 @@
 import { Stack, Token, Validations } from 'aws-cdk-lib';
 import { type IRole, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
+import { instanceProfilePath } from '../../functions/core/launch/node-role.js';
 import { TAG } from '../../functions/core/launch/tags.js';
 import { nagArn } from './nag-findings.js';
+import { checkNodeRoleArn } from './node-role.js';
 
 /** Tag key (value: the cluster name) on every EC2 resource joiner creates; IAM scopes writes by it. */
 export const CLUSTER_TAG_KEY = TAG.cluster;
@@ -25,8 +27,13 @@ export const EC2_READ_ACTIONS = [
 export interface ControllerPermissionsProps {
   /** The role of the functions that launch and terminate nodes. */
   readonly role: IRole;
-  /** The node role: the only role the functions may pass to EC2. */
+  /** The stack's node role: the functions may pass it to EC2. */
   readonly nodeRole: IRole;
+  /**
+   * Other node roles (ARNs) the functions may pass to EC2 and attach to the instance profiles
+   * they make for EC2NodeClass roles. @default none
+   */
+  readonly additionalNodeRoleArns?: readonly string[];
   /** EKS cluster name (a literal: it is part of IAM condition keys). */
   readonly clusterName: string;
   /** When set, launches may only use subnets and security groups of this VPC. */
@@ -36,8 +43,9 @@ export interface ControllerPermissionsProps {
 /**
  * Least-privilege AWS permissions of joiner's controller functions: EC2 writes only on resources
  * carrying the cluster tag (on creation via `aws:RequestTag`, afterwards via `aws:ResourceTag`),
- * PassRole only for the node role and only to EC2, public AMI parameters, price lists, and
- * read-only Describe calls.
+ * PassRole only for the node roles and only to EC2, instance profiles only under joiner's path
+ * for the cluster and (for writes) carrying the cluster tag, public AMI parameters, price lists,
+ * and read-only Describe calls.
  */
 export class ControllerPermissions extends Construct {
   /** The policy attached to the role. */
@@ -52,6 +60,10 @@ export class ControllerPermissions extends Construct {
     const ec2 = (type: string) => stack.formatArn({ service: 'ec2', resource: type, resourceName: '*' });
     const tag = CLUSTER_TAG_KEY;
     const owner = props.clusterName;
+    const profiles = profilesArn(stack, props.clusterName);
+    (props.additionalNodeRoleArns ?? []).forEach((arn, i) => {
+      checkNodeRoleArn(arn, `ControllerPermissions additionalNodeRoleArns[${i}]`);
+    });
     const created = [
       'fleet',
       'instance',
@@ -112,8 +124,37 @@ export class ControllerPermissions extends Construct {
       new PolicyStatement({
         sid: 'PassNodeRoleToEc2',
         actions: ['iam:PassRole'],
-        resources: [props.nodeRole.roleArn],
+        resources: [props.nodeRole.roleArn, ...new Set(props.additionalNodeRoleArns ?? [])],
         conditions: { StringEquals: { 'iam:PassedToService': 'ec2.amazonaws.com' } },
+      }),
+      // Instance profiles joiner makes for EC2NodeClass roles, all under its path for this
+      // cluster and region. aws:RequestTag / aws:ResourceTag apply to instance-profile resources.
+      new PolicyStatement({
+        sid: 'CreateNodeClassInstanceProfiles',
+        actions: ['iam:CreateInstanceProfile'],
+        resources: [profiles],
+        conditions: { StringEquals: { [`aws:RequestTag/${tag}`]: owner } },
+      }),
+      new PolicyStatement({
+        sid: 'TagNodeClassInstanceProfiles',
+        actions: ['iam:TagInstanceProfile'],
+        resources: [profiles],
+        conditions: { StringEquals: { [`aws:ResourceTag/${tag}`]: owner, [`aws:RequestTag/${tag}`]: owner } },
+      }),
+      new PolicyStatement({
+        sid: 'ManageNodeClassInstanceProfiles',
+        actions: [
+          'iam:AddRoleToInstanceProfile',
+          'iam:RemoveRoleFromInstanceProfile',
+          'iam:DeleteInstanceProfile',
+        ],
+        resources: [profiles],
+        conditions: { StringEquals: { [`aws:ResourceTag/${tag}`]: owner } },
+      }),
+      new PolicyStatement({
+        sid: 'ReadNodeClassInstanceProfiles',
+        actions: ['iam:GetInstanceProfile', 'iam:ListInstanceProfiles'],
+        resources: [profiles],
       }),
       new PolicyStatement({
         sid: 'ReadPublicAmiParameters',
@@ -139,10 +180,10 @@ export class ControllerPermissions extends Construct {
     ];
     this.policy = new Policy(this, 'Policy', { statements });
     props.role.attachInlinePolicy(this.policy);
-    this.acknowledgeWildcards();
+    this.acknowledgeWildcards(props.clusterName);
   }
 
-  private acknowledgeWildcards(): void {
+  private acknowledgeWildcards(clusterName: string): void {
     const ack = (finding: string, reason: string) =>
       Validations.of(this.policy).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason });
     const byTag =
@@ -176,10 +217,32 @@ export class ControllerPermissions extends Construct {
       );
     }
     ack(
+      `Resource::${nagProfilesArn(this, clusterName)}`,
+      "Instance profiles are named per EC2NodeClass at run time; the resource is bounded to joiner's IAM path for this cluster and region, and writes to the cluster tag.",
+    );
+    ack(
       'Resource::*',
       'EC2 Describe* calls and pricing:GetProducts do not support resource-level permissions; all statements on * are read-only.',
     );
   }
+}
+
+/** The instance profiles joiner makes for the cluster: under its IAM path (global service, no region in the ARN). */
+function profilesArn(stack: Stack, clusterName: string): string {
+  return stack.formatArn({
+    service: 'iam',
+    region: '',
+    resource: 'instance-profile',
+    resourceName: `${instanceProfilePath(stack.region, clusterName).slice(1)}*`,
+  });
+}
+
+/** {@link profilesArn} as cdk-nag prints it. */
+function nagProfilesArn(scope: Construct, clusterName: string): string {
+  const stack = Stack.of(scope);
+  const region = Token.isUnresolved(stack.region) ? '<AWS::Region>' : stack.region;
+  const account = Token.isUnresolved(stack.account) ? '<AWS::AccountId>' : stack.account;
+  return `arn:<AWS::Partition>:iam::${account}:instance-profile${instanceProfilePath(region, clusterName)}*`;
 }
 
 function ec2Vpc(stack: Stack, vpcId: string): string {

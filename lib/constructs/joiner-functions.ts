@@ -1,4 +1,4 @@
-import { Stack, Validations } from 'aws-cdk-lib';
+import { Fn, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -89,6 +89,7 @@ export class JoinerFunctions extends Construct {
       [ENV.provisioningQueueUrl]: props.queues.queue('provisioning').queueUrl,
       [ENV.nodeRoleName]: props.nodeRole.role.roleName,
       [ENV.instanceProfileName]: props.nodeRole.instanceProfile.instanceProfileName,
+      [ENV.nodeRoleArns]: Fn.join(',', [...props.nodeRole.passableRoleArns]),
     };
     if (props.clusterEndpoint) env[ENV.clusterEndpoint] = props.clusterEndpoint;
     if (props.clusterCertificateAuthority) env[ENV.clusterCa] = props.clusterCertificateAuthority;

@@ -10,6 +10,8 @@ export const CACHE_TTLS = {
   amisMs: 5 * 60_000,
   /** Launch templates known to exist (names are content hashes, so entries never go wrong). */
   launchTemplatesMs: 30 * 60_000,
+  /** Instance profiles joiner ensured for NodeClass roles (role and tags as last set). */
+  instanceProfilesMs: 5 * 60_000,
 } as const;
 
 /** A map whose entries expire `ttlMs` after they were set, on an injectable clock. */

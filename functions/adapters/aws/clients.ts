@@ -1,4 +1,5 @@
 import { EC2Client } from '@aws-sdk/client-ec2';
+import { IAMClient } from '@aws-sdk/client-iam';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { ENV } from '../../shared/env.js';
 
@@ -7,6 +8,7 @@ export interface AwsClientOptions {
   readonly region: string;
   readonly ec2Endpoint?: string;
   readonly ssmEndpoint?: string;
+  readonly iamEndpoint?: string;
   readonly credentials?: { accessKeyId: string; secretAccessKey: string };
   /** SDK attempts per call, throttling included (default 8, adaptive retry mode). */
   readonly maxAttempts?: number;
@@ -39,6 +41,14 @@ export function createSsmClient(options: AwsClientOptions): SSMClient {
   });
 }
 
+/** IAM (instance profiles for NodeClass roles); a global service, reached through the region's partition. */
+export function createIamClient(options: AwsClientOptions): IAMClient {
+  return new IAMClient({
+    ...common(options),
+    ...(options.iamEndpoint ? { endpoint: options.iamEndpoint } : {}),
+  });
+}
+
 /** Client options from the Lambda environment (AWS_REGION and the endpoint overrides). */
 export function awsClientOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): AwsClientOptions {
   const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
@@ -47,5 +57,6 @@ export function awsClientOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): A
     region,
     ec2Endpoint: env[ENV.ec2Endpoint] || undefined,
     ssmEndpoint: env[ENV.ssmEndpoint] || undefined,
+    iamEndpoint: env[ENV.iamEndpoint] || undefined,
   };
 }

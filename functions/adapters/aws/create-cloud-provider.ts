@@ -1,8 +1,9 @@
 import type { ClusterInfo } from '../../core/launch/cluster-info.js';
 import { AmiProvider } from './ami-provider.js';
-import { type AwsClientOptions, createEc2Client, createSsmClient } from './clients.js';
+import { type AwsClientOptions, createEc2Client, createIamClient, createSsmClient } from './clients.js';
 import { createEc2Api } from './ec2-api.js';
 import { type ClusterLookup, Ec2CloudProvider } from './ec2-cloud-provider.js';
+import { IamInstanceProfiles } from './iam-instance-profiles.js';
 import { InstanceProfileProvider } from './instance-profile-provider.js';
 import { LaunchTemplateProvider } from './launch-template-provider.js';
 import { SecurityGroupProvider } from './security-group-provider.js';
@@ -15,6 +16,8 @@ export interface CloudProviderOptions extends AwsClientOptions {
   /** Kubernetes minor version (e.g. `1.30`) for AMI aliases, or its lookup (made when first needed). */
   readonly kubernetesVersion: string | (() => Promise<string>);
   readonly defaultInstanceProfile?: string;
+  /** Node role ARNs joiner may pass (JOINER_NODE_ROLE_ARNS); undefined: not checked. */
+  readonly nodeRoleArns?: readonly string[];
   readonly now?: () => number;
 }
 
@@ -30,7 +33,14 @@ export function createCloudProvider(options: CloudProviderOptions): Ec2CloudProv
       subnets: new SubnetProvider(ec2, now),
       securityGroups: new SecurityGroupProvider(ec2, now),
       amis: new AmiProvider(ec2, createSsmClient(options), options.kubernetesVersion, now),
-      instanceProfiles: new InstanceProfileProvider(options.defaultInstanceProfile),
+      instanceProfiles: new InstanceProfileProvider({
+        clusterName: options.cluster.name,
+        region: options.region,
+        defaultProfile: options.defaultInstanceProfile,
+        profiles: new IamInstanceProfiles(createIamClient(options)),
+        allowedRoles: options.nodeRoleArns,
+        now,
+      }),
     },
   });
 }

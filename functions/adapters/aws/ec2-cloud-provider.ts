@@ -7,6 +7,7 @@ import type {
 import { bootstrapFamily } from '../../core/launch/bootstrap.js';
 import type { ClusterInfo } from '../../core/launch/cluster-info.js';
 import { type LaunchPlan, planLaunch } from '../../core/launch/fleet-request.js';
+import { isInstanceProfilePropagationError } from '../../core/launch/node-role.js';
 import { resourceTags, TAG } from '../../core/launch/tags.js';
 import type { CapacityType } from '../../core/model/instance-type.js';
 import type { NodeClass } from '../../core/model/node-class.js';
@@ -75,7 +76,12 @@ export class Ec2CloudProvider implements CloudProvider {
     const errors = fleetErrors(out);
     const fleetInstance = out.Instances?.find((i) => i.InstanceIds?.length);
     const instanceId = fleetInstance?.InstanceIds?.[0];
-    if (!fleetInstance || !instanceId) return { ok: false, errors };
+    if (!fleetInstance || !instanceId) {
+      // A profile joiner ensured may have been deleted since (or is not visible to EC2 yet).
+      if (errors.some(isInstanceProfilePropagationError))
+        this.options.providers.instanceProfiles.invalidate();
+      return { ok: false, errors };
+    }
     const zone = fleetInstance.LaunchTemplateAndOverrides?.Overrides?.AvailabilityZone ?? '';
     await this.finishLaunch(instanceId, input, plan);
     return {
@@ -150,6 +156,14 @@ export class Ec2CloudProvider implements CloudProvider {
         )
         .map((e) => ec2.disableSourceDestCheck(e.NetworkInterfaceId!)),
     );
+  }
+
+  async collectNodeClassResources(nodeClassNames: ReadonlySet<string>): Promise<readonly string[]> {
+    const live = await this.options.ec2.describeInstances(this.filters());
+    const inUse = new Set(
+      live.map((i) => i.IamInstanceProfile?.Arn?.split('/').pop()).filter((name): name is string => !!name),
+    );
+    return this.options.providers.instanceProfiles.collect(nodeClassNames, inUse);
   }
 
   async terminate(instanceIds: readonly string[]): Promise<void> {

@@ -46,7 +46,7 @@ export async function resolveNodeClass(
   nodeClass: NodeClass,
 ): Promise<ResolvedNodeClass> {
   const where = `NodeClass ${nodeClass.name}`;
-  const [own, multus] = await Promise.all([
+  const [own, multus, instanceProfile] = await Promise.all([
     resolveSelectors(providers, cluster, nodeClass),
     Promise.all(
       nodeClass.multusInterfaces.map(async (m, i) => ({
@@ -60,11 +60,12 @@ export async function resolveNodeClass(
         ),
       })),
     ),
+    providers.instanceProfiles.resolve(nodeClass),
   ]);
   return {
     cluster,
     images: own.images,
-    instanceProfile: providers.instanceProfiles.resolve(nodeClass),
+    instanceProfile,
     subnets: own.subnets,
     securityGroupIds: own.securityGroupIds,
     multus,

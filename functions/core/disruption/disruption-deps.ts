@@ -49,6 +49,8 @@ export interface DisruptionDeps {
   readonly config: () => Promise<ClusterConfig>;
   /** Instance types for the replacement capacity the drain launches. */
   readonly catalog: Catalog;
+  /** The node role ARNs joiner may pass (see ProvisionDeps.nodeRoles); default: not checked. */
+  readonly nodeRoles?: readonly string[];
   /** Clock of the provisioning and disruption leases (wall time; see ProvisionDeps.leaseClock). */
   readonly leaseClock?: Clock;
   readonly disruptionSettings?: Partial<DisruptionSettings>;

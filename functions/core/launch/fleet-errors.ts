@@ -2,6 +2,7 @@ import type { NodeClaimOption } from '../nodeclaim/nodeclaim.js';
 import type { FleetError } from '../ports/cloud-provider.js';
 import type { OfferingKey } from '../ports/state-store.js';
 import { offeringKey } from './launch-options.js';
+import { isInstanceProfilePropagationError } from './node-role.js';
 
 /** Error codes that mean "this capacity is not there now: try other offerings". */
 export const CAPACITY_ERROR_CODES = [
@@ -17,6 +18,11 @@ export interface ClassifiedFleetErrors {
   readonly unavailable: readonly { readonly offering: OfferingKey; readonly reason: string }[];
   /** Errors that no other offering will fix (bad parameters, permissions...). */
   readonly fatal: readonly FleetError[];
+  /**
+   * Errors the same request fixes a little later: the instance profile is not visible to EC2 yet
+   * (IAM eventual consistency after joiner created it).
+   */
+  readonly retryable: readonly FleetError[];
 }
 
 /**
@@ -24,7 +30,9 @@ export interface ClassifiedFleetErrors {
  * InsufficientInstanceCapacity / UnfulfillableCapacity -> that instance type in that zone (or,
  * without an override, every attempted offering in the zone); InsufficientFreeAddressesInSubnet
  * -> every attempted offering in that zone; MaxSpotInstanceCountExceeded -> every attempted spot
- * offering; VcpuLimitExceeded -> every attempted offering of that capacity type. Other codes are fatal.
+ * offering; VcpuLimitExceeded -> every attempted offering of that capacity type. An instance
+ * profile EC2 does not know yet (InvalidParameterValue "Invalid IAM Instance Profile") is
+ * retryable. Other codes are fatal.
  */
 export function classifyFleetErrors(
   errors: readonly FleetError[],
@@ -32,6 +40,7 @@ export function classifyFleetErrors(
 ): ClassifiedFleetErrors {
   const marks = new Map<string, { offering: OfferingKey; reason: string }>();
   const fatal: FleetError[] = [];
+  const retryable: FleetError[] = [];
   const mark = (options: readonly NodeClaimOption[], reason: string) => {
     for (const o of options) {
       const offering = { instanceType: o.instanceType, zone: o.zone, capacityType: o.capacityType };
@@ -62,8 +71,9 @@ export function classifyFleetErrors(
         mark(ofType, error.code);
         break;
       default:
-        fatal.push(error);
+        if (isInstanceProfilePropagationError(error)) retryable.push(error);
+        else fatal.push(error);
     }
   }
-  return { unavailable: [...marks.values()], fatal };
+  return { unavailable: [...marks.values()], fatal, retryable };
 }

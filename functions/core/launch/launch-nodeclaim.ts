@@ -36,6 +36,21 @@ export interface LaunchConfig {
   readonly unavailable?: readonly OfferingKey[];
 }
 
+/**
+ * A launch EC2 refused because the instance profile is not visible to it yet (IAM is eventually
+ * consistent): the claim stays Pending and the next run launches it again.
+ */
+export class InstanceProfileNotReadyError extends Error {
+  constructor(nodeClaimId: string, errors: readonly { code: string; message: string }[]) {
+    super(
+      `nodeclaim ${nodeClaimId}: EC2 does not know the instance profile yet (IAM propagation), the launch is retried: ${errors
+        .map((e) => `${e.code}: ${e.message}`)
+        .join('; ')}`,
+    );
+    this.name = 'InstanceProfileNotReadyError';
+  }
+}
+
 /** How a launch ended. */
 export type LaunchResult =
   | {
@@ -138,6 +153,12 @@ async function attempt(
     return { outcome: 'launched', claim: await markLaunched(deps, claim, instance), adopted: false, marked };
   }
   if (classified.unavailable.length > 0) return undefined;
+  if (classified.fatal.length === 0 && classified.retryable.length > 0) {
+    // The request was answered, so a resumed launch need not replay it (EC2 would answer the
+    // same ClientToken with the same error): it makes a new attempt once the profile is visible.
+    await deps.store.updateNodeClaim({ ...claim, lastAttempt: undefined });
+    throw new InstanceProfileNotReadyError(claim.id, classified.retryable);
+  }
   const message =
     classified.fatal.map((e) => `${e.code}: ${e.message}`).join('; ') || 'CreateFleet returned no instance';
   return fail(deps, claim, 'LaunchFailed', message, marked);

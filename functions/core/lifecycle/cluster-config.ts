@@ -12,6 +12,11 @@ export interface ClusterConfig {
    * from `nodePools` but named here is invalid, not deleted, and its nodes stay.
    */
   readonly nodePoolNames: ReadonlySet<string>;
+  /**
+   * Names of every NodeClass in the cluster, valid or not (Provisioners' own included): what
+   * joiner made for a NodeClass (its instance profile) stays while its name is here.
+   */
+  readonly nodeClassNames?: ReadonlySet<string>;
 }
 
 /**
@@ -31,5 +36,9 @@ export async function readClusterConfig(
     nodePools: loaded.nodePools,
     nodeClasses: loaded.nodeClasses,
     nodePoolNames: new Set(pools.map((d) => d.metadata.name)),
+    nodeClassNames: new Set([
+      ...classes.map((d) => d.metadata.name),
+      ...loaded.nodeClasses.map((c) => c.name),
+    ]),
   };
 }

@@ -84,6 +84,12 @@ export interface CloudProvider {
    * drift is not checked. Rejects when a selector matches nothing or a call fails.
    */
   resolveNodeClass?(nodeClass: NodeClass): Promise<NodeClassResolution>;
+  /**
+   * Deletes what joiner made in the cloud for NodeClasses that no longer exist (the instance
+   * profiles of their roles), except what a live instance still uses. `nodeClassNames` are the
+   * NodeClasses that exist, valid or not. Returns what was deleted. Optional.
+   */
+  collectNodeClassResources?(nodeClassNames: ReadonlySet<string>): Promise<readonly string[]>;
   /** Terminates instances; already-terminated or unknown instances are not an error. */
   terminate(instanceIds: readonly string[]): Promise<void>;
   get(instanceId: string): Promise<CloudInstance | undefined>;

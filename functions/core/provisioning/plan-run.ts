@@ -36,17 +36,20 @@ const EMPTY_PLAN: SchedulePlan = { nodeClaims: [], existingPlacements: [], unsch
  * Plans the pending pods that no in-flight claim waits for, onto existing nodes, in-flight claims
  * and new claims. Offerings marked unavailable are not offered to new claims. The pods that must
  * leave the nodes of Draining claims are planned as if pending, and those nodes are no capacity:
- * that is how a drain gets its replacement capacity before it evicts.
+ * that is how a drain gets its replacement capacity before it evicts. A NodeClass whose role is
+ * not in `allowedNodeRoles` (when given) launches nothing; its pods are unschedulable, saying why.
  */
 export function planRun(
   snapshot: ClusterSnapshot,
   claims: readonly NodeClaim[],
   unavailable: readonly UnavailableOffering[],
   catalog: Catalog,
+  allowedNodeRoles?: readonly string[],
 ): RunPlan {
   const marks = new Set(unavailable.map((u) => `${u.instanceType}|${u.zone}|${u.capacityType}`));
   const pools = schedulingPools(snapshot.nodePools, snapshot.nodeClasses, catalog, {
     isUnavailable: (type, zone, capacityType) => marks.has(`${type}|${zone}|${capacityType}`),
+    allowedNodeRoles,
   });
   const leaving = leavingNodes(claims, snapshot.nodes);
   const pending = [...pendingPods(snapshot.pendingPods), ...displacedPods(snapshot.boundPods, leaving)];

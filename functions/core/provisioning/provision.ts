@@ -165,7 +165,7 @@ async function run(
   for (let round = 1; round <= MAX_ROUNDS; round++) {
     const [claims, unavailable] = await (round === 1 ? firstState : readState(deps));
     const { live, superseded } = splitSuperseded(claims);
-    const planned = planRun(snapshot, live, unavailable, deps.catalog);
+    const planned = planRun(snapshot, live, unavailable, deps.catalog, deps.nodeRoles);
     let resume: NodeClaim[] = [];
     if (!first) {
       first = planned;

@@ -20,6 +20,11 @@ export interface ProvisionDeps {
   /** The instance types (with offerings and prices) the NodePools may launch. */
   readonly catalog: Catalog;
   /**
+   * The node role ARNs joiner may pass to EC2 (JOINER_NODE_ROLE_ARNS): a NodeClass naming another
+   * role launches nothing and its pods get the reason. Default: roles are not checked.
+   */
+  readonly nodeRoles?: readonly string[];
+  /**
    * The clock of the provisioning lease. A lease guards a run while it executes, so it runs on
    * wall time even where `clock` is virtual (the simulated cloud). Default: the system clock.
    */

@@ -1,5 +1,6 @@
 /** Builds the scheduler's pools from NodePools, NodeClasses and a catalog (pure). */
 import { resolveInstanceTypes } from '../catalog/resolve.js';
+import { nodeRoleProblem } from '../launch/node-role.js';
 import type { CapacityType, Catalog } from '../model/instance-type.js';
 import type { NodeClass } from '../model/node-class.js';
 import type { NodePool } from '../model/node-pool.js';
@@ -9,12 +10,18 @@ import type { SchedulingPool } from './types.js';
 export interface SchedulingPoolOptions {
   /** True while an offering is marked unavailable (e.g. after InsufficientInstanceCapacity). */
   readonly isUnavailable?: (type: string, zone: string, capacityType: CapacityType) => boolean;
+  /**
+   * The node role ARNs joiner may pass to EC2: a pool whose NodeClass names another `role` gets
+   * a problem. Undefined: roles are not checked against a list.
+   */
+  readonly allowedNodeRoles?: readonly string[];
 }
 
 /**
  * One scheduling pool per NodePool: its NodeClass (kubelet settings of v1beta1 / v1alpha5 pools
- * merged in) and the catalog's instance types resolved for it. A pool whose NodeClass is missing
- * gets a `problem` and no instance types; the scheduler reports it as the reason.
+ * merged in) and the catalog's instance types resolved for it. A pool whose NodeClass is missing,
+ * or names a role joiner may not pass, gets a `problem` and no instance types; the scheduler
+ * reports it as the reason.
  */
 export function schedulingPools(
   nodePools: readonly NodePool[],
@@ -32,6 +39,8 @@ export function schedulingPools(
         problem: `nodeClassRef ${pool.nodeClassRef.kind}/${pool.nodeClassRef.name} not found`,
       };
     }
+    const roleProblem = nodeRoleProblem(found, options.allowedNodeRoles);
+    if (roleProblem) return { pool, nodeClass: found, instanceTypes: [], problem: roleProblem };
     const nodeClass = pool.kubelet ? { ...found, kubelet: { ...found.kubelet, ...pool.kubelet } } : found;
     return {
       pool,

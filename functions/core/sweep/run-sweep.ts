@@ -1,14 +1,15 @@
 /**
  * The disruption function's sweep (every minute) and its timer wake-ups (timers queue): the
  * lifecycle timers (launch, registration, termination) of every due claim first, then the
- * disruption round (drain steps, decisions, emptiness timers), then the orphan GC, then the
- * safety net, so pods a timeout released are offered to the provisioner in the same minute.
+ * disruption round (drain steps, decisions, emptiness timers), then the orphan GC and the GC of
+ * deleted NodeClasses' instance profiles, then the safety net, so pods a timeout released are offered to the provisioner in the same minute.
  */
 import type { DisruptionOutcome } from '../disruption/run-disruption.js';
 import { runDisruption } from '../disruption/run-disruption.js';
 import type { PodRefDetail } from '../events/joiner-events.js';
 import type { TimerOutcome } from './due-timers.js';
 import { actOnDueTimers } from './due-timers.js';
+import { collectNodeClassResources } from './nodeclass-resources.js';
 import type { OrphanOutcome } from './orphans.js';
 import { collectOrphans } from './orphans.js';
 import { republishUnschedulable } from './safety-net.js';
@@ -20,6 +21,8 @@ export interface SweepOutcome {
   readonly timers: readonly TimerOutcome[];
   readonly disruption: DisruptionOutcome;
   readonly orphans: OrphanOutcome;
+  /** Cloud resources of deleted NodeClasses deleted (instance profile names). */
+  readonly nodeClassResources: readonly string[];
   readonly republished: readonly PodRefDetail[];
 }
 
@@ -39,8 +42,9 @@ export async function runSweep(deps: SweepDeps): Promise<SweepOutcome> {
   }
   const disruption = await runDisruption(deps, due, { full: true });
   const orphans = await collectOrphans(deps);
+  const nodeClassResources = await collectNodeClassResources(deps);
   const republished = await republishUnschedulable(deps);
-  return { timers, disruption, orphans, republished };
+  return { timers, disruption, orphans, nodeClassResources, republished };
 }
 
 /** Due claims whose lifecycle timers are acted on at once. */

@@ -20,6 +20,8 @@ export interface SweepPorts {
   readonly timers: TimerScheduler;
   /** Instance types for the replacement capacity drains launch. */
   readonly catalog: Catalog;
+  /** The node role ARNs joiner may pass; default: not checked. */
+  readonly nodeRoles?: readonly string[];
   /** Wall clock of the leases (the simulated cloud's clock is virtual). */
   readonly leaseClock?: Clock;
   /** Wall milliseconds left in the invocation. */
@@ -39,6 +41,7 @@ export function sweepDepsFrom(ports: SweepPorts, settings?: Partial<SweepSetting
     cloud: ports.cloud,
     events: ports.events,
     catalog: ports.catalog,
+    ...(ports.nodeRoles ? { nodeRoles: ports.nodeRoles } : {}),
     ...(ports.leaseClock ? { leaseClock: ports.leaseClock } : {}),
     ...(ports.remainingMs ? { remainingMs: ports.remainingMs } : {}),
     settings,

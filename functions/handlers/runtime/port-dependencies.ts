@@ -74,10 +74,12 @@ const BUILDERS: Builders = {
       region: d.settings.region,
       ec2Endpoint: d.settings.endpoints.ec2,
       ssmEndpoint: d.settings.endpoints.ssm,
+      iamEndpoint: d.settings.endpoints.iam,
       credentials: d.settings.credentials,
       cluster: clusterInfoOf(d.settings),
       kubernetesVersion: kubernetesVersionOf(d.settings),
       defaultInstanceProfile: d.settings.instanceProfileName,
+      nodeRoleArns: d.settings.nodeRoleArns,
       now: () => d.clock.now(),
     };
     return lazyPort(async () => {

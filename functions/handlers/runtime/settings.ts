@@ -21,6 +21,8 @@ export interface Settings {
   readonly timersQueueUrl?: string;
   readonly nodeRoleName?: string;
   readonly instanceProfileName?: string;
+  /** Node role ARNs joiner may pass (JOINER_NODE_ROLE_ARNS, comma-separated); unset: not checked. */
+  readonly nodeRoleArns?: readonly string[];
   readonly webhookSecret?: string;
   readonly webhookSecretArn?: string;
   /** Kubernetes minor version for AMI aliases (JOINER_KUBERNETES_VERSION); looked up when unset. */
@@ -38,6 +40,7 @@ export interface Settings {
   readonly endpoints: {
     readonly ec2?: string;
     readonly ssm?: string;
+    readonly iam?: string;
     readonly eventBridge?: string;
     readonly sqs?: string;
     readonly dynamoDb?: string;
@@ -82,6 +85,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
     timersQueueUrl: optional(ENV.timersQueueUrl),
     nodeRoleName: optional(ENV.nodeRoleName),
     instanceProfileName: optional(ENV.instanceProfileName),
+    nodeRoleArns: list(optional(ENV.nodeRoleArns)),
     webhookSecret: optional(ENV.webhookSecret),
     webhookSecretArn: optional(ENV.webhookSecretArn),
     kubernetesVersion: optional(ENV.kubernetesVersion),
@@ -91,12 +95,22 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
     endpoints: {
       ec2: optional(ENV.ec2Endpoint),
       ssm: optional(ENV.ssmEndpoint),
+      iam: optional(ENV.iamEndpoint),
       eventBridge: optional(ENV.eventBridgeEndpoint),
       sqs: optional(ENV.sqsEndpoint),
       dynamoDb: optional(ENV.dynamoDbEndpoint),
       eks: optional(ENV.eksEndpoint),
     },
   };
+}
+
+/** A comma-separated list (blanks dropped), or undefined when unset. */
+function list(value: string | undefined): readonly string[] | undefined {
+  if (value === undefined) return undefined;
+  return value
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 }
 
 function credentialsOf(env: NodeJS.ProcessEnv): AwsCredentials | undefined {

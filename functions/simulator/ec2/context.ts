@@ -44,4 +44,6 @@ export interface Ec2Context {
   readonly timings: Ec2Timings;
   readonly observer?: InstanceObserver;
   readonly emit?: (event: CloudEvent) => void;
+  /** Whether IAM has the instance profile a launch names; without it every profile is accepted. */
+  readonly instanceProfileExists?: (ref: { readonly arn?: string; readonly name?: string }) => boolean;
 }

@@ -29,6 +29,8 @@ export interface Ec2SimulatorOptions {
   readonly emit?: (event: CloudEvent) => void;
   readonly faults?: FaultInjector;
   readonly timings?: Partial<Ec2Timings>;
+  /** Whether IAM has an instance profile (launches naming another are refused); default: any. */
+  readonly instanceProfileExists?: Ec2Context['instanceProfileExists'];
 }
 
 export interface Ec2Simulator {
@@ -61,6 +63,7 @@ export async function startEc2Simulator(options: Ec2SimulatorOptions): Promise<E
     timings: { ...DEFAULT_EC2_TIMINGS, ...options.timings },
     observer: options.observer,
     emit: options.emit,
+    instanceProfileExists: options.instanceProfileExists,
   };
   const { server, url } = await startEc2Server(ctx, options.faults);
   const live = (instanceId: string): Ec2Instance => {

@@ -38,6 +38,7 @@ export function launchInstance(ctx: Ec2Context, request: LaunchRequest): Ec2Inst
       `The instance type '${request.instanceType}' does not exist in ${ctx.region}`,
     );
   }
+  checkInstanceProfile(ctx, request);
   const image = resolveImage(ctx, request, type);
   const plan = planNetwork(state, request.data, type, request.subnetId, request.availabilityZone);
   checkCapacity(ctx, request, type, plan.zone);
@@ -83,6 +84,17 @@ export function launchInstance(ctx: Ec2Context, request: LaunchRequest): Ec2Inst
   state.adjustPool(type.name, plan.zone, request.capacityType, -1);
   scheduleRunning(ctx, instance);
   return instance;
+}
+
+/** An instance profile the simulated IAM does not have is refused, with EC2's wording. */
+function checkInstanceProfile(ctx: Ec2Context, request: LaunchRequest): void {
+  const ref = request.data.iamInstanceProfile;
+  if (!ref || !ctx.instanceProfileExists || ctx.instanceProfileExists(ref)) return;
+  const [member, value, what] = ref.arn ? ['arn', ref.arn, 'ARN'] : ['name', ref.name ?? '', 'name'];
+  throw new Ec2Error(
+    'InvalidParameterValue',
+    `Value (${value}) for parameter iamInstanceProfile.${member} is invalid. Invalid IAM Instance Profile ${what}`,
+  );
 }
 
 function resolveImage(ctx: Ec2Context, request: LaunchRequest, type: InstanceType): string {

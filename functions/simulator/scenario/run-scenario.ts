@@ -4,12 +4,14 @@
  * cluster manifests, sets joiner's real handlers on the Lambda runner, plays the steps while
  * virtual time runs, and returns the summary with the expectation results.
  */
+
 import { joinerManifests, WEBHOOK_SECRET_PLACEHOLDER, withWebhookSecret } from '../../core/install/index.js';
 import type { Catalog } from '../../core/model/instance-type.js';
 import { formatLine } from '../../handlers/runtime/log.js';
 import { ENV } from '../../shared/env.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../cloud.js';
 import { SIMULATOR_CREDENTIALS } from '../sqs/sqs-simulator.js';
+import { iamOfManifests } from './account-iam.js';
 import { applyManifests } from './cluster-manifests.js';
 import { DisruptionRecorder } from './disruption-recorder.js';
 import { checkExpectations, formatFailure } from './expectations.js';
@@ -65,6 +67,10 @@ export async function runScenario(
     clusterName: scenario.clusterName,
     autoAdvance: speed,
     timeScale: options.timeScale ?? DEFAULT_TIME_SCALE,
+    ...iamOfManifests([
+      ...scenario.cluster,
+      ...scenario.steps.flatMap((s) => (s.kind === 'apply' ? s.manifests : [])),
+    ]),
   });
   const emit = options.onLog ?? (() => undefined);
   const say = (message: string): void =>

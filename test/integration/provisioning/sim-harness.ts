@@ -10,6 +10,7 @@ import { parseYamlDocuments } from '../../../functions/core/model/config/raw-doc
 import type { ProvisionDeps } from '../../../functions/core/provisioning/types.js';
 import { type Dependencies, dependenciesFromEnv } from '../../../functions/handlers/runtime/dependencies.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../../../functions/simulator/cloud.js';
+import { iamOfManifests } from '../../../functions/simulator/scenario/account-iam.js';
 import { applyManifests } from '../../../functions/simulator/scenario/cluster-manifests.js';
 import type { Manifest } from '../../../functions/simulator/scenario/load-scenario.js';
 import { RecordingLog } from '../../unit/core/provisioning/fakes.js';
@@ -36,9 +37,10 @@ export interface SimProvisioning {
 
 /** Starts the cloud, applies the seed and runs the kube-scheduler so its pods are Unschedulable. */
 export async function startWithSeed(dir: string, clusterName = 'joiner-sim'): Promise<SimProvisioning> {
-  const cloud = await startSimulatedCloud({ seed: 5, clusterName });
+  const manifests = await seedManifests(dir);
+  const cloud = await startSimulatedCloud({ seed: 5, clusterName, ...iamOfManifests(manifests) });
   try {
-    await applyManifests(cloud.kube.store, await seedManifests(dir));
+    await applyManifests(cloud.kube.store, manifests);
     await cloud.kube.idle();
     await cloud.kube.scheduleNow();
     await cloud.kube.idle();

@@ -102,6 +102,7 @@ async function simulationContext(deps: DisruptionDeps, view: DisruptionView) {
   const marks = new Set(unavailable.map((u) => `${u.instanceType}|${u.zone}|${u.capacityType}`));
   const pools = schedulingPools(view.config.nodePools, view.config.nodeClasses, deps.catalog, {
     isUnavailable: (type, zone, capacityType) => marks.has(`${type}|${zone}|${capacityType}`),
+    allowedNodeRoles: deps.nodeRoles,
   });
   const boundPods = view.nodes.flatMap((n) => [...view.podsOn(n.metadata.name)]);
   return prepareCluster({

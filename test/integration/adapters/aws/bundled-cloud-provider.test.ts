@@ -88,6 +88,8 @@ describe('the bundled EC2 cloud provider', () => {
       now: () => clock.now(),
     });
     const multus = nodeClass({
+      // The stack's node role profile (NodeClass roles are covered in instance-profiles.test.ts).
+      role: undefined,
       subnetSelectorTerms: [{ tags: { 'karpenter.sh/discovery': CLUSTER } }],
       securityGroupSelectorTerms: [{ tags: { 'karpenter.sh/discovery': CLUSTER } }],
       multusInterfaces: [

@@ -38,6 +38,8 @@ const cluster = {
 };
 const discovery = { tags: { 'karpenter.sh/discovery': CLUSTER } };
 const klass: NodeClass = nodeClass({
+  // The stack's node role profile (NodeClass roles are covered in instance-profiles.test.ts).
+  role: undefined,
   subnetSelectorTerms: [discovery],
   securityGroupSelectorTerms: [discovery],
 });
@@ -96,7 +98,11 @@ beforeAll(async () => {
       subnets: new SubnetProvider(ec2, now),
       securityGroups: new SecurityGroupProvider(ec2, now),
       amis: new AmiProvider(ec2, ssm, '1.30', now),
-      instanceProfiles: new InstanceProfileProvider('joiner-node'),
+      instanceProfiles: new InstanceProfileProvider({
+        clusterName: cluster.name,
+        region: 'us-west-2',
+        defaultProfile: 'joiner-node',
+      }),
     },
   });
 });

@@ -40,6 +40,8 @@ let store: DynamoStateStore;
 let tables = 0;
 
 const multusClass: NodeClass = nodeClass({
+  // The stack's node role profile (NodeClass roles are covered in instance-profiles.test.ts).
+  role: undefined,
   subnetSelectorTerms: [{ tags: { 'karpenter.sh/discovery': CLUSTER } }],
   securityGroupSelectorTerms: [{ tags: { 'karpenter.sh/discovery': CLUSTER } }],
   multusInterfaces: [1, 2].map((n) => ({

@@ -20,7 +20,11 @@ export interface Harness {
 
 /** A simulated EC2 for cluster `eks-karpenterwithmultus` and a real SDK client pointing at it. */
 export async function startHarness(
-  options: { maxAttempts?: number; topology?: VpcTopology } = {},
+  options: {
+    maxAttempts?: number;
+    topology?: VpcTopology;
+    instanceProfileExists?: (ref: { arn?: string; name?: string }) => boolean;
+  } = {},
 ): Promise<Harness> {
   const clock = new VirtualClock();
   const random = new SeededRandom(42);
@@ -34,6 +38,7 @@ export async function startHarness(
     catalog: testCatalog,
     topology: options.topology ?? defaultTopology('eks-karpenterwithmultus', 'us-west-2'),
     faults,
+    instanceProfileExists: options.instanceProfileExists,
     emit: (event) => events.push(event),
     observer: { instanceRunning: (i) => running.push(i), instanceTerminated: (i) => terminated.push(i) },
   });

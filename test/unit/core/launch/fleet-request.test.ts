@@ -184,4 +184,24 @@ describe('fleet error classification', () => {
     expect(c.unavailable).toHaveLength(3);
     expect(c.fatal.map((e) => e.code)).toEqual(['InvalidParameterValue']);
   });
+
+  it('retries an instance profile EC2 does not know yet, and keeps other InvalidParameterValue fatal', () => {
+    const c = classifyFleetErrors(
+      [
+        {
+          code: 'InvalidParameterValue',
+          message:
+            'Value (prod_0a1b) for parameter iamInstanceProfile.name is invalid. Invalid IAM Instance Profile name',
+        },
+        { code: 'InvalidParameterValue', message: 'Invalid IAM Instance Profile ARN' },
+      ],
+      attempted,
+    );
+    expect(c.retryable).toHaveLength(2);
+    expect(c.fatal).toEqual([]);
+    expect(c.unavailable).toEqual([]);
+    expect(
+      classifyFleetErrors([{ code: 'InvalidParameterValue', message: 'bad AMI' }], attempted).retryable,
+    ).toEqual([]);
+  });
 });

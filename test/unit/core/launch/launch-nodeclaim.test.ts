@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { type CreateFleetRequest, planLaunch } from '../../../../functions/core/launch/fleet-request.js';
-import { launchNodeClaim } from '../../../../functions/core/launch/launch-nodeclaim.js';
+import {
+  InstanceProfileNotReadyError,
+  launchNodeClaim,
+} from '../../../../functions/core/launch/launch-nodeclaim.js';
 import { MAX_FLEET_OVERRIDES, nextAttemptOptions } from '../../../../functions/core/launch/launch-options.js';
 import type { ResolvedInstanceType } from '../../../../functions/core/model/instance-type.js';
 import type { NodeClaim, NodeClaimOption } from '../../../../functions/core/nodeclaim/nodeclaim.js';
@@ -200,5 +203,62 @@ describe('attempt options of a claim that prefers on-demand', () => {
     ];
     expect(nextAttemptOptions(opts, [])).toEqual({ capacityType: 'on-demand', options: [opts[0]] });
     expect(nextAttemptOptions(opts, [opts[0]])).toEqual({ capacityType: 'spot', options: [opts[1]] });
+  });
+});
+
+describe('a launch EC2 refuses for an instance profile it does not know yet', () => {
+  const propagation: FleetError = {
+    code: 'InvalidParameterValue',
+    message:
+      'Value (prod_0a1b) for parameter iamInstanceProfile.name is invalid. Invalid IAM Instance Profile name',
+  };
+
+  it('leaves the claim Pending without a recorded attempt to replay, and throws for a retry', async () => {
+    const store = new MemoryStore();
+    const claim = claimOf([option('c5.large', 'us-west-2a', 'spot', 0.03)]);
+    await store.createNodeClaim(claim);
+    let calls = 0;
+    const cloud: CloudProvider = {
+      launch: async () => {
+        calls++;
+        return { ok: false, errors: [propagation] };
+      },
+      terminate: async () => {},
+      get: async () => undefined,
+      findByNodeClaim: async () => undefined,
+      list: async () => [],
+    };
+    const config = {
+      nodePool: nodePool({ name: 'multus' }),
+      nodeClass: multusNodeClass(),
+      instanceFacts: facts,
+    };
+    await expect(
+      launchNodeClaim(
+        { cloud, store, clock: { now: () => 0 } },
+        config,
+        (await store.getNodeClaim(claim.id))!,
+      ),
+    ).rejects.toBeInstanceOf(InstanceProfileNotReadyError);
+    expect(calls).toBe(1);
+    const after = (await store.getNodeClaim(claim.id))!;
+    expect(after.state).toBe('Pending');
+    expect(after.lastAttempt).toBeUndefined();
+    expect(after.launchAttempts).toBe(1);
+    // The next run makes a new attempt (a new ClientToken), which launches once the profile is visible.
+    cloud.launch = async (input) => ({
+      ok: true,
+      errors: [],
+      instance: {
+        instanceId: 'i-1',
+        instanceType: input.options[0].instanceType,
+        zone: input.options[0].zone,
+        capacityType: input.options[0].capacityType,
+        providerId: `aws:///${input.options[0].zone}/i-1`,
+      },
+    });
+    const result = await launchNodeClaim({ cloud, store, clock: { now: () => 0 } }, config, after);
+    expect(result.outcome).toBe('launched');
+    expect((await store.getNodeClaim(claim.id))!.launchAttempts).toBe(2);
   });
 });

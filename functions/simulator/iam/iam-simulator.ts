@@ -1,0 +1,52 @@
+/**
+ * The simulated IAM: the Query API of instance profiles (create, get, list, tag, add / remove
+ * role, delete) and GetRole over one account's roles and profiles, authorizing the caller the
+ * way joiner's stack does (see {@link IamAuthorization}).
+ */
+import type { Server } from 'node:http';
+import type { FaultInjector } from '../faults.js';
+import { startIamServer } from './iam-server.js';
+import { type IamAuthorization, IamState } from './iam-state.js';
+
+export interface IamSimulatorOptions {
+  readonly accountId: string;
+  /** Creation dates (virtual clock). Default: Date.now. */
+  readonly now?: () => number;
+  /** Roles that exist: names, or `path/name` for a role with a path. */
+  readonly roles?: readonly string[];
+  /** Profiles that exist, each with its role (e.g. the stack's node role profile). */
+  readonly instanceProfiles?: readonly { readonly name: string; readonly role: string }[];
+  readonly authorization?: IamAuthorization;
+  readonly faults?: FaultInjector;
+}
+
+export interface IamSimulator {
+  /** Endpoint for `new IAMClient({ endpoint })`. */
+  readonly url: string;
+  /** The roles and profiles, for setup and inspection in tests. */
+  readonly state: IamState;
+  close(): Promise<void>;
+}
+
+/** Starts the simulated IAM on 127.0.0.1 and a free port. */
+export async function startIamSimulator(options: IamSimulatorOptions): Promise<IamSimulator> {
+  const state = new IamState(options.accountId, options.now ?? Date.now, options.authorization);
+  for (const role of options.roles ?? []) {
+    const segments = role.split('/');
+    const name = segments.pop() ?? role;
+    state.addRole(name, segments.length > 0 ? `/${segments.join('/')}/` : '/');
+  }
+  for (const { name, role } of options.instanceProfiles ?? []) {
+    const profile = state.profiles.get(name) ?? state.setupInstanceProfile(name);
+    profile.roles = [state.addRole(role)];
+  }
+  const { server, url } = await startIamServer(state, options.faults);
+  return { url, state, close: () => closeServer(server) };
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.close((error) => (error ? reject(error) : resolve()));
+    server.closeAllConnections();
+  });
+}
