@@ -21,7 +21,7 @@ export { StateTable, type StateTableProps } from './constructs/state-table.js';
 export { SweepSchedule, type SweepScheduleProps } from './constructs/sweep-schedule.js';
 export { WebhookEndpoint, type WebhookEndpointProps } from './constructs/webhook-endpoint.js';
 export { WorkQueues, type WorkQueuesProps } from './constructs/work-queues.js';
-export { CONTEXT_KEYS, joinerPropsFromContext } from './context.js';
+export { CONTEXT_KEYS, ContextError, type ContextProps, joinerPropsFromContext } from './context.js';
 export { buildHandler, bundleHandler, handlerBuildOptions } from './handler-bundle.js';
 export { Joiner, type JoinerProps } from './joiner.js';
 export { JoinerStack, type JoinerStackProps } from './joiner-stack.js';
