@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Node } from 'constructs';
+import { JOINER_API_GROUP } from '../functions/core/install/kube-manifest.js';
 import { formatDiagnostic } from '../functions/core/model/config/diagnostic.js';
 import { loadDocuments } from '../functions/core/model/config/load.js';
 import { parseYamlDocuments } from '../functions/core/model/config/raw-document.js';
@@ -188,6 +189,7 @@ function nodePoolDocuments(
     return { documents: [], warnings: [] };
   }
   const documents: ClusterDocument[] = [];
+  const foreign: string[] = [];
   for (const file of files as string[]) {
     try {
       documents.push({ file, content: readFileSync(resolve(baseDir, file), 'utf8') });
@@ -207,10 +209,18 @@ function nodePoolDocuments(
     if (p.documents.length === 0 && p.diagnostics.length === 0)
       problems.push(`${key}: ${documents[i]?.file}: holds no YAML document`);
   });
+  for (const { source, ok } of loaded.documents) {
+    const group = source.apiVersion.split('/')[0];
+    if (ok && (group === 'karpenter.sh' || group === 'karpenter.k8s.aws')) {
+      foreign.push(
+        `${key}: ${source.file}: ${source.kind}/${source.name}: ${source.apiVersion} is applied only if Karpenter's CRDs are installed in the cluster (joiner installs the ${JOINER_API_GROUP} kinds); write it as ${JOINER_API_GROUP}/v1 otherwise`,
+      );
+    }
+  }
   const warnings = diagnostics
     .filter((x) => x.severity === 'warning')
     .map((x) => `${key}: ${formatDiagnostic(x)}`);
-  return { documents, warnings };
+  return { documents, warnings: [...warnings, ...foreign] };
 }
 
 function batchingWindow(value: unknown, problem: (key: string, message: string) => void): number | undefined {

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ENV } from '../../functions/shared/env.js';
@@ -44,7 +45,11 @@ describe('the CDK app', () => {
     ['joiner:account', '1234', /must be a 12-digit AWS account id like 111111111111 \(got '1234'\)/],
     ['joiner:region', 'Oregon', /must be an AWS region like us-west-2 \(got 'Oregon'\)/],
     ['joiner:clusterEndpoint', 'http://api.example', /must be the https URL of the API server/],
-    ['joiner:clusterCertificateAuthority', 'not base64!', /must be the cluster's base64 certificate authority data/],
+    [
+      'joiner:clusterCertificateAuthority',
+      'not base64!',
+      /must be the cluster's base64 certificate authority data/,
+    ],
     [
       'joiner:kubernetesVersion',
       'v1.31.2',
@@ -56,7 +61,11 @@ describe('the CDK app', () => {
     ['joiner:nodePoolFiles', 'missing.yaml', /cannot read missing\.yaml \(relative to .*\): no such file/],
     ['joiner:batchingWindowSeconds', 0, /must be whole seconds in 1\.\.300 \(got 0\).*at least 1 s/],
     ['joiner:batchingWindowSeconds', '2.5', /must be whole seconds in 1\.\.300 \(got "2\.5"\)/],
-    ['joiner:batchingWindowSeconds', 301, /must be whole seconds in 1\.\.300 \(got 301\): SQS allows at most 300/],
+    [
+      'joiner:batchingWindowSeconds',
+      301,
+      /must be whole seconds in 1\.\.300 \(got 301\): SQS allows at most 300/,
+    ],
     ['joiner:logLevel', 'LOUD', /must be one of DEBUG, INFO, WARN, ERROR \(got "LOUD"\)/],
     ['joiner:lambdaGroup', 'has space', /must be a Kubernetes group name/],
     ['joiner:stackName', '1stack', /must be a CloudFormation stack name/],
@@ -130,6 +139,22 @@ describe('the CDK app', () => {
         ),
         'joiner:nodePoolFiles: empty.yaml: holds no YAML document',
       ]),
+    );
+  });
+
+  it('warns at synth about Karpenter kinds, which the deploy applies only where their CRDs exist', () => {
+    writeFileSync(join(dir, 'karpenter.yaml'), readFileSync('examples/seed-003-drift/nodepool.yaml', 'utf8'));
+    const { stack } = createJoinerApp({
+      context: { ...context, 'joiner:nodePoolFiles': 'karpenter.yaml' },
+      baseDir: dir,
+      ...stubbed,
+    });
+    const warnings = Annotations.fromStack(stack).findWarning('*', Match.anyValue());
+    const texts = warnings.map((w) => String(w.entry.data));
+    expect(texts).toContainEqual(
+      expect.stringMatching(
+        /^joiner:nodePoolFiles: karpenter\.yaml: NodePool\/\S+: karpenter\.sh\/v1 is applied only if Karpenter's CRDs are installed/,
+      ),
     );
   });
 
