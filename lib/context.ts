@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, resolve } from 'node:path';
 import type { Node } from 'constructs';
 import { JOINER_API_GROUP } from '../functions/core/install/kube-manifest.js';
 import { formatDiagnostic } from '../functions/core/model/config/diagnostic.js';
@@ -190,7 +190,7 @@ function nodePoolDocuments(
   }
   const documents: ClusterDocument[] = [];
   const foreign: string[] = [];
-  for (const file of files as string[]) {
+  for (const file of expandDirectories(files as string[], baseDir, problems)) {
     try {
       documents.push({ file, content: readFileSync(resolve(baseDir, file), 'utf8') });
     } catch (error) {
@@ -221,6 +221,37 @@ function nodePoolDocuments(
     .filter((x) => x.severity === 'warning')
     .map((x) => `${key}: ${formatDiagnostic(x)}`);
   return { documents, warnings: [...warnings, ...foreign] };
+}
+
+const DOCUMENT_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
+
+/**
+ * The files to read: a directory stands for its .yaml / .yml / .json files, recursively, in name
+ * order, as with `joiner validate -f DIR`.
+ */
+function expandDirectories(paths: readonly string[], baseDir: string, problems: string[]): string[] {
+  const out: string[] = [];
+  for (const path of paths) {
+    let isDirectory = false;
+    try {
+      isDirectory = statSync(resolve(baseDir, path)).isDirectory();
+    } catch {
+      // Reported when the file is read.
+    }
+    if (!isDirectory) {
+      out.push(path);
+      continue;
+    }
+    const found = readdirSync(resolve(baseDir, path), { recursive: true, encoding: 'utf8' })
+      .filter((f) => DOCUMENT_EXTENSIONS.has(extname(f).toLowerCase()))
+      .map((f) => join(path, f))
+      .filter((f) => statSync(resolve(baseDir, f)).isFile())
+      .sort();
+    if (found.length === 0)
+      problems.push(`${CONTEXT_KEYS.nodePoolFiles}: directory ${path} holds no .yaml, .yml or .json files`);
+    out.push(...found);
+  }
+  return out;
 }
 
 function batchingWindow(value: unknown, problem: (key: string, message: string) => void): number | undefined {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
@@ -140,6 +140,29 @@ describe('the CDK app', () => {
         'joiner:nodePoolFiles: empty.yaml: holds no YAML document',
       ]),
     );
+  });
+
+  it('reads a directory in joiner:nodePoolFiles as joiner validate -f DIR does', () => {
+    mkdirSync(join(dir, 'pools', 'nested'), { recursive: true });
+    mkdirSync(join(dir, 'nothing'), { recursive: true });
+    const pools = readFileSync('examples/seed-000/nodepool.yaml', 'utf8');
+    writeFileSync(join(dir, 'pools', 'nested', 'multus.yaml'), pools);
+    writeFileSync(join(dir, 'pools', 'notes.txt'), 'not yaml');
+    const { app, stack } = createJoinerApp({
+      context: { ...context, 'joiner:nodePoolFiles': 'pools' },
+      baseDir: dir,
+      ...stubbed,
+    });
+    const template = app.synth().getStackArtifact(stack.artifactId).template;
+    const install = Object.values(
+      template.Resources as Record<string, { Type: string; Properties: { Documents: string } }>,
+    ).find((r) => r.Type === 'Custom::JoinerClusterInstall');
+    expect(JSON.parse(install?.Properties.Documents ?? '[]')).toEqual([
+      { file: join('pools', 'nested', 'multus.yaml'), content: pools },
+    ]);
+    expect(problemsOf({ 'joiner:nodePoolFiles': 'nothing' })).toEqual([
+      'joiner:nodePoolFiles: directory nothing holds no .yaml, .yml or .json files',
+    ]);
   });
 
   it('warns at synth about Karpenter kinds, which the deploy applies only where their CRDs exist', () => {
