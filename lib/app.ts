@@ -1,6 +1,6 @@
-import { App, type AppProps, Validations } from 'aws-cdk-lib';
+import { Annotations, App, type AppProps, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { joinerPropsFromContext } from './context.js';
+import { type ContextError, joinerPropsFromContext } from './context.js';
 import { JoinerStack, type JoinerStackProps } from './joiner-stack.js';
 
 /** Options of {@link createJoinerApp}. */
@@ -13,12 +13,15 @@ export interface JoinerAppOptions extends AppProps {
 
 /**
  * The CDK app of `cdk deploy`: one {@link JoinerStack} configured from context, with the cdk-nag
- * AwsSolutions checks registered so every synth fails on an unacknowledged finding.
+ * AwsSolutions checks registered so every synth fails on an unacknowledged finding. A mistake in
+ * the context or the NodePool files throws a {@link ContextError} listing every problem.
  */
 export function createJoinerApp(options: JoinerAppOptions = {}): { app: App; stack: JoinerStack } {
   const app = new App(options);
-  const props = { ...joinerPropsFromContext(app.node, options.baseDir), ...options.overrides };
+  const { warnings, ...fromContext } = joinerPropsFromContext(app.node, options.baseDir);
+  const props = { ...fromContext, ...options.overrides };
   const stack = new JoinerStack(app, props.stackName ?? 'Joiner', props);
+  for (const warning of warnings) Annotations.of(stack).addWarningV2('joiner:nodePoolFiles', warning);
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return { app, stack };
 }

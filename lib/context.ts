@@ -1,6 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, resolve } from 'node:path';
 import type { Node } from 'constructs';
+import { JOINER_API_GROUP } from '../functions/core/install/kube-manifest.js';
+import { formatDiagnostic } from '../functions/core/model/config/diagnostic.js';
+import { loadDocuments } from '../functions/core/model/config/load.js';
+import { parseYamlDocuments } from '../functions/core/model/config/raw-document.js';
+import { EVENT_SOURCES } from '../functions/shared/event-sources.js';
+import type { ClusterDocument } from './constructs/cluster-installer.js';
 import type { LogLevel } from './constructs/handler-function.js';
 import { checkNodeRoleArn } from './constructs/node-role.js';
 import type { JoinerStackProps } from './joiner-stack.js';
@@ -21,116 +27,276 @@ export const CONTEXT_KEYS = {
   lambdaGroup: 'joiner:lambdaGroup',
   stackName: 'joiner:stackName',
   nodeRoleArns: 'joiner:nodeRoleArns',
+  alarmEmail: 'joiner:alarmEmail',
+  alarmTopicArn: 'joiner:alarmTopicArn',
 } as const;
+
+/**
+ * A mistake in the user's configuration (context values or NodePool files): one message per
+ * problem, each naming the context key, or the file, document and field. The CDK app prints the
+ * messages, without a stack trace, and exits non-zero.
+ */
+export class ContextError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(
+      `joiner: ${problems.length} problem(s) in the configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
+    this.name = 'ContextError';
+  }
+}
+
+/** Configuration read from context, and the warnings worth showing at synth. */
+export interface ContextProps extends JoinerStackProps {
+  /** Warnings of the NodePool files (`joiner validate` prints the same ones). */
+  readonly warnings: readonly string[];
+  /** Address that gets the alarm notifications (an SNS topic with this subscription is created). */
+  readonly alarmEmail?: string;
+  /** Existing SNS topic the alarms notify. */
+  readonly alarmTopicArn?: string;
+}
 
 const LOG_LEVELS: readonly LogLevel[] = ['DEBUG', 'INFO', 'WARN', 'ERROR'];
 
+/** A format a context value must have, and how it is described in messages. */
+interface Format {
+  readonly pattern: RegExp;
+  readonly what: string;
+}
+
+const FORMATS = {
+  clusterName: {
+    pattern: /^[0-9A-Za-z][A-Za-z0-9_-]{0,99}$/,
+    what: "an EKS cluster name (1-100 letters, digits, '-' or '_', starting with a letter or digit)",
+  },
+  account: { pattern: /^\d{12}$/, what: 'a 12-digit AWS account id like 111111111111' },
+  region: { pattern: /^[a-z]{2}(-[a-z]+)+-\d{1,2}$/, what: 'an AWS region like us-west-2' },
+  clusterEndpoint: {
+    pattern: /^https:\/\/[A-Za-z0-9.-]+(:\d+)?\/?$/,
+    what: 'the https URL of the API server, like https://ABC123.gr7.us-west-2.eks.amazonaws.com',
+  },
+  clusterCertificateAuthority: {
+    pattern: /^[A-Za-z0-9+/]+={0,2}$/,
+    what: "the cluster's base64 certificate authority data (as eks describe-cluster prints it)",
+  },
+  kubernetesVersion: { pattern: /^1\.\d{1,3}$/, what: 'a Kubernetes minor version like 1.31' },
+  serviceCidr: {
+    pattern: /^(\d{1,3}(\.\d{1,3}){3}\/\d{1,2}|[0-9A-Fa-f:]+\/\d{1,3})$/,
+    what: 'a CIDR like 172.20.0.0/16 or fd00::/108',
+  },
+  vpcId: { pattern: /^vpc-([0-9a-f]{8}|[0-9a-f]{17})$/, what: 'a VPC id like vpc-0123456789abcdef0' },
+  lambdaGroup: {
+    pattern: /^[A-Za-z0-9]([A-Za-z0-9:._-]{0,61}[A-Za-z0-9])?$/,
+    what: "a Kubernetes group name (1-63 letters, digits, ':', '.', '_' or '-')",
+  },
+  stackName: {
+    pattern: /^[A-Za-z][A-Za-z0-9-]{0,127}$/,
+    what: "a CloudFormation stack name (1-128 letters, digits or '-', starting with a letter)",
+  },
+  alarmEmail: { pattern: /^[^\s@]+@[^\s@]+\.[^\s@]+$/, what: 'an email address like ops@example.com' },
+  alarmTopicArn: {
+    pattern: /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/,
+    what: 'an SNS topic ARN like arn:aws:sns:us-west-2:111111111111:oncall',
+  },
+} satisfies Partial<Record<keyof typeof CONTEXT_KEYS, Format>>;
+
+/** What a provisioning batch of more than 10 messages needs (AWS Lambda's rule for SQS sources). */
+const WINDOW = { min: 1, max: 300 } as const;
+const PROVISIONING_BATCH = EVENT_SOURCES.find((s) => s.queue === 'provisioning')?.batchSize ?? 0;
+
 /**
- * Reads joiner's configuration from CDK context (`cdk.json` or `-c key=value`). NodePool files
- * are read relative to `baseDir` (the directory `cdk` runs in). Every bad value is reported
- * with its context key.
+ * Reads joiner's configuration from CDK context (`cdk.json` or `-c key=value`). NodePool files are
+ * read relative to `baseDir` (the directory `cdk` runs in) and checked with the loader of
+ * `joiner validate`. Every problem is collected; when there is any, a {@link ContextError} lists
+ * them all, each with its context key (or file, document and field) and the allowed values.
  */
-export function joinerPropsFromContext(node: Node, baseDir = process.cwd()): JoinerStackProps {
-  const text = (key: string): string | undefined => {
+export function joinerPropsFromContext(node: Node, baseDir = process.cwd()): ContextProps {
+  const problems: string[] = [];
+  const problem = (key: string, message: string) => problems.push(`${key}: ${message}`);
+  for (const key of unknownKeys(node)) {
+    problem(key, `is not a joiner context key (known: ${Object.values(CONTEXT_KEYS).join(', ')})`);
+  }
+  const text = (name: keyof typeof CONTEXT_KEYS): string | undefined => {
+    const key = CONTEXT_KEYS[name];
     const value = node.tryGetContext(key);
     if (value === undefined || value === null || value === '') return undefined;
-    if (typeof value !== 'string')
-      throw new Error(`context ${key} must be a string (got ${JSON.stringify(value)})`);
+    if (typeof value !== 'string') {
+      problem(key, `must be a string (got ${JSON.stringify(value)})`);
+      return undefined;
+    }
+    const format: Format | undefined = (FORMATS as Partial<Record<string, Format>>)[name];
+    if (format && !format.pattern.test(value)) {
+      problem(key, `must be ${format.what} (got '${value}')`);
+      return undefined;
+    }
     return value;
   };
-  const clusterName = text(CONTEXT_KEYS.clusterName);
-  if (!clusterName) {
-    throw new Error(
-      `joiner: the EKS cluster name is missing. Set "${CONTEXT_KEYS.clusterName}" in cdk.json context ` +
-        `or pass -c ${CONTEXT_KEYS.clusterName}=<name>.`,
+  const clusterName = text('clusterName');
+  if (clusterName === undefined && !problems.some((p) => p.startsWith(`${CONTEXT_KEYS.clusterName}:`))) {
+    problem(
+      CONTEXT_KEYS.clusterName,
+      'the EKS cluster name is missing. Set it in cdk.json context or pass -c joiner:clusterName=<name>',
     );
   }
-  return {
-    clusterName,
-    env: { account: text(CONTEXT_KEYS.account), region: text(CONTEXT_KEYS.region) },
-    stackName: text(CONTEXT_KEYS.stackName),
-    clusterEndpoint: text(CONTEXT_KEYS.clusterEndpoint),
-    clusterCertificateAuthority: text(CONTEXT_KEYS.clusterCertificateAuthority),
-    kubernetesVersion: matching(
-      text(CONTEXT_KEYS.kubernetesVersion),
-      CONTEXT_KEYS.kubernetesVersion,
-      VERSION,
+  const alarmEmail = text('alarmEmail');
+  const alarmTopicArn = text('alarmTopicArn');
+  if (alarmEmail && alarmTopicArn) {
+    problem(CONTEXT_KEYS.alarmEmail, `set either it or ${CONTEXT_KEYS.alarmTopicArn}, not both`);
+  }
+  const props: ContextProps = {
+    clusterName: clusterName ?? '',
+    env: { account: text('account'), region: text('region') },
+    stackName: text('stackName'),
+    clusterEndpoint: text('clusterEndpoint'),
+    clusterCertificateAuthority: text('clusterCertificateAuthority'),
+    kubernetesVersion: text('kubernetesVersion'),
+    serviceCidr: text('serviceCidr'),
+    vpcId: text('vpcId'),
+    provisioningBatchingWindowSeconds: batchingWindow(
+      node.tryGetContext(CONTEXT_KEYS.batchingWindowSeconds),
+      problem,
     ),
-    serviceCidr: matching(text(CONTEXT_KEYS.serviceCidr), CONTEXT_KEYS.serviceCidr, CIDR),
-    vpcId: text(CONTEXT_KEYS.vpcId),
-    documents: readDocuments(node.tryGetContext(CONTEXT_KEYS.nodePoolFiles), baseDir),
-    provisioningBatchingWindowSeconds: seconds(node.tryGetContext(CONTEXT_KEYS.batchingWindowSeconds)),
-    logLevel: logLevel(text(CONTEXT_KEYS.logLevel)),
-    lambdaGroup: text(CONTEXT_KEYS.lambdaGroup),
-    nodeRoleArns: nodeRoleArns(node.tryGetContext(CONTEXT_KEYS.nodeRoleArns)),
+    logLevel: logLevel(node.tryGetContext(CONTEXT_KEYS.logLevel), problem),
+    lambdaGroup: text('lambdaGroup'),
+    nodeRoleArns: nodeRoleArns(node.tryGetContext(CONTEXT_KEYS.nodeRoleArns), problems),
+    alarmEmail,
+    alarmTopicArn,
+    ...nodePoolDocuments(node.tryGetContext(CONTEXT_KEYS.nodePoolFiles), baseDir, problems),
   };
+  if (problems.length > 0) throw new ContextError(problems);
+  return props;
 }
 
 /** `joiner:nodeRoleArns`: a list of IAM role ARNs, or one comma-separated string of them. */
-function nodeRoleArns(value: unknown): string[] | undefined {
+function nodeRoleArns(value: unknown, problems: string[]): string[] | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   const key = CONTEXT_KEYS.nodeRoleArns;
   const arns = typeof value === 'string' ? value.split(',').map((a) => a.trim()) : value;
   if (!Array.isArray(arns) || arns.some((a) => typeof a !== 'string' || a === '')) {
-    throw new Error(`context ${key} must be a list of IAM role ARNs or a comma-separated string of them`);
+    problems.push(`${key}: must be a list of IAM role ARNs or a comma-separated string of them`);
+    return undefined;
   }
-  arns.forEach((arn: string, i) => {
-    checkNodeRoleArn(arn, `context ${key}[${i}]`);
-  });
+  for (const [i, arn] of (arns as string[]).entries()) {
+    try {
+      checkNodeRoleArn(arn, `${key}[${i}]`);
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
   return arns;
 }
 
-function readDocuments(value: unknown, baseDir: string) {
-  if (value === undefined || value === null || value === '') return [];
+function unknownKeys(node: Node): string[] {
+  const known = new Set<string>(Object.values(CONTEXT_KEYS));
+  const all = node.getAllContext() as Record<string, unknown>;
+  return Object.keys(all).filter((key) => key.startsWith('joiner:') && !known.has(key));
+}
+
+/**
+ * Reads the NodePool files and checks them as `joiner validate` does: YAML syntax, every document
+ * a valid NodePool / NodeClass (any supported version) or workload, and the cross-checks between
+ * them. Errors are problems (`file: Kind/name: field: message`); warnings are returned.
+ */
+function nodePoolDocuments(
+  value: unknown,
+  baseDir: string,
+  problems: string[],
+): { documents: ClusterDocument[]; warnings: string[] } {
+  const key = CONTEXT_KEYS.nodePoolFiles;
+  if (value === undefined || value === null || value === '') return { documents: [], warnings: [] };
   const files = typeof value === 'string' ? value.split(',').map((f) => f.trim()) : value;
   if (!Array.isArray(files) || files.some((f) => typeof f !== 'string' || f === '')) {
-    throw new Error(
-      `context ${CONTEXT_KEYS.nodePoolFiles} must be a list of file paths or a comma-separated string`,
+    problems.push(
+      `${key}: must be a list of file paths or a comma-separated string (got ${JSON.stringify(value)})`,
     );
+    return { documents: [], warnings: [] };
   }
-  return files.map((file: string) => {
+  const documents: ClusterDocument[] = [];
+  const foreign: string[] = [];
+  for (const file of expandDirectories(files as string[], baseDir, problems)) {
     try {
-      return { file, content: readFileSync(resolve(baseDir, file), 'utf8') };
+      documents.push({ file, content: readFileSync(resolve(baseDir, file), 'utf8') });
     } catch (error) {
-      throw new Error(
-        `context ${CONTEXT_KEYS.nodePoolFiles}: cannot read ${file}: ${(error as Error).message}`,
+      const reason =
+        (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+      problems.push(`${key}: cannot read ${file} (relative to ${baseDir}): ${reason}`);
+    }
+  }
+  const parsed = documents.map((d) => parseYamlDocuments(d.file, d.content));
+  const loaded = loadDocuments(parsed.flatMap((p) => p.documents));
+  const diagnostics = [...parsed.flatMap((p) => p.diagnostics), ...loaded.diagnostics];
+  for (const d of diagnostics.filter((x) => x.severity === 'error')) {
+    problems.push(`${key}: ${formatDiagnostic(d)}`);
+  }
+  parsed.forEach((p, i) => {
+    if (p.documents.length === 0 && p.diagnostics.length === 0)
+      problems.push(`${key}: ${documents[i]?.file}: holds no YAML document`);
+  });
+  for (const { source, ok } of loaded.documents) {
+    const group = source.apiVersion.split('/')[0];
+    if (ok && (group === 'karpenter.sh' || group === 'karpenter.k8s.aws')) {
+      foreign.push(
+        `${key}: ${source.file}: ${source.kind}/${source.name}: ${source.apiVersion} is applied only if Karpenter's CRDs are installed in the cluster (joiner installs the ${JOINER_API_GROUP} kinds); write it as ${JOINER_API_GROUP}/v1 otherwise`,
       );
     }
-  });
-}
-
-const VERSION = { pattern: /^1\.\d{1,3}$/, what: 'a Kubernetes minor version like 1.31' };
-const CIDR = { pattern: /^[0-9A-Fa-f.:]+\/\d{1,3}$/, what: 'a CIDR like 172.20.0.0/16 or fd00::/108' };
-
-function matching(
-  value: string | undefined,
-  key: string,
-  format: { pattern: RegExp; what: string },
-): string | undefined {
-  if (value !== undefined && !format.pattern.test(value)) {
-    throw new Error(`context ${key} must be ${format.what} (got '${value}')`);
   }
-  return value;
+  const warnings = diagnostics
+    .filter((x) => x.severity === 'warning')
+    .map((x) => `${key}: ${formatDiagnostic(x)}`);
+  return { documents, warnings: [...warnings, ...foreign] };
 }
 
-function seconds(value: unknown): number | undefined {
+const DOCUMENT_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
+
+/**
+ * The files to read: a directory stands for its .yaml / .yml / .json files, recursively, in name
+ * order, as with `joiner validate -f DIR`.
+ */
+function expandDirectories(paths: readonly string[], baseDir: string, problems: string[]): string[] {
+  const out: string[] = [];
+  for (const path of paths) {
+    let isDirectory = false;
+    try {
+      isDirectory = statSync(resolve(baseDir, path)).isDirectory();
+    } catch {
+      // Reported when the file is read.
+    }
+    if (!isDirectory) {
+      out.push(path);
+      continue;
+    }
+    const found = readdirSync(resolve(baseDir, path), { recursive: true, encoding: 'utf8' })
+      .filter((f) => DOCUMENT_EXTENSIONS.has(extname(f).toLowerCase()))
+      .map((f) => join(path, f))
+      .filter((f) => statSync(resolve(baseDir, f)).isFile())
+      .sort();
+    if (found.length === 0)
+      problems.push(`${CONTEXT_KEYS.nodePoolFiles}: directory ${path} holds no .yaml, .yml or .json files`);
+    out.push(...found);
+  }
+  return out;
+}
+
+function batchingWindow(value: unknown, problem: (key: string, message: string) => void): number | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   const n = typeof value === 'string' ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 300) {
-    throw new Error(
-      `context ${CONTEXT_KEYS.batchingWindowSeconds} must be whole seconds in 0..300 (got ${JSON.stringify(value)})`,
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < WINDOW.min || n > WINDOW.max) {
+    problem(
+      CONTEXT_KEYS.batchingWindowSeconds,
+      `must be whole seconds in ${WINDOW.min}..${WINDOW.max} (got ${JSON.stringify(value)}): SQS allows at ` +
+        `most ${WINDOW.max}, and the provisioning queue hands up to ${PROVISIONING_BATCH} pods to one plan, ` +
+        `which Lambda only allows with a batching window of at least ${WINDOW.min} s`,
     );
+    return undefined;
   }
   return n;
 }
 
-function logLevel(value: string | undefined): LogLevel | undefined {
-  if (value === undefined) return undefined;
-  const upper = value.toUpperCase() as LogLevel;
-  if (!LOG_LEVELS.includes(upper)) {
-    throw new Error(
-      `context ${CONTEXT_KEYS.logLevel} must be one of ${LOG_LEVELS.join(', ')} (got '${value}')`,
-    );
+function logLevel(value: unknown, problem: (key: string, message: string) => void): LogLevel | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const upper = typeof value === 'string' ? (value.toUpperCase() as LogLevel) : undefined;
+  if (upper === undefined || !LOG_LEVELS.includes(upper)) {
+    problem(CONTEXT_KEYS.logLevel, `must be one of ${LOG_LEVELS.join(', ')} (got ${JSON.stringify(value)})`);
+    return undefined;
   }
   return upper;
 }

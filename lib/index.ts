@@ -1,4 +1,5 @@
 export { createJoinerApp, type JoinerAppOptions } from './app.js';
+export { ALARM_THRESHOLDS, JoinerAlarms, type JoinerAlarmsProps } from './constructs/alarms.js';
 export { ClusterAccess, type ClusterAccessProps } from './constructs/cluster-access.js';
 export {
   type ClusterDocument,
@@ -15,13 +16,15 @@ export { JoinerEventBus, type JoinerEventBusProps } from './constructs/event-bus
 export { HandlerFunction, type HandlerFunctionProps, type LogLevel } from './constructs/handler-function.js';
 export { InterruptionRules, type InterruptionRulesProps } from './constructs/interruption-rules.js';
 export { JoinerFunctions, type JoinerFunctionsProps } from './constructs/joiner-functions.js';
+export { JoinerMetrics, type JoinerMetricsProps, METRIC_PERIOD } from './constructs/joiner-metrics.js';
 export { NodeRole, type NodeRoleProps } from './constructs/node-role.js';
+export { OperationsDashboard, type OperationsDashboardProps } from './constructs/operations-dashboard.js';
 export { QueueSubscriptions, type QueueSubscriptionsProps } from './constructs/queue-subscriptions.js';
 export { StateTable, type StateTableProps } from './constructs/state-table.js';
 export { SweepSchedule, type SweepScheduleProps } from './constructs/sweep-schedule.js';
 export { WebhookEndpoint, type WebhookEndpointProps } from './constructs/webhook-endpoint.js';
 export { WorkQueues, type WorkQueuesProps } from './constructs/work-queues.js';
-export { CONTEXT_KEYS, joinerPropsFromContext } from './context.js';
+export { CONTEXT_KEYS, ContextError, type ContextProps, joinerPropsFromContext } from './context.js';
 export { buildHandler, bundleHandler, handlerBuildOptions } from './handler-bundle.js';
 export { Joiner, type JoinerProps } from './joiner.js';
 export { JoinerStack, type JoinerStackProps } from './joiner-stack.js';

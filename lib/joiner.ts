@@ -1,8 +1,10 @@
 import { Token } from 'aws-cdk-lib';
 import type { Code } from 'aws-cdk-lib/aws-lambda';
+import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { joinerManifests } from '../functions/core/install/index.js';
 import type { FunctionName } from '../functions/shared/event-sources.js';
+import { JoinerAlarms } from './constructs/alarms.js';
 import { ClusterAccess } from './constructs/cluster-access.js';
 import { type ClusterDocument, ClusterInstaller } from './constructs/cluster-installer.js';
 import { ControllerPermissions } from './constructs/controller-permissions.js';
@@ -10,7 +12,9 @@ import { JoinerEventBus } from './constructs/event-bus.js';
 import type { LogLevel } from './constructs/handler-function.js';
 import { InterruptionRules } from './constructs/interruption-rules.js';
 import { JoinerFunctions } from './constructs/joiner-functions.js';
+import { JoinerMetrics } from './constructs/joiner-metrics.js';
 import { NodeRole } from './constructs/node-role.js';
+import { OperationsDashboard } from './constructs/operations-dashboard.js';
 import { QueueSubscriptions } from './constructs/queue-subscriptions.js';
 import { StateTable } from './constructs/state-table.js';
 import { SweepSchedule } from './constructs/sweep-schedule.js';
@@ -48,6 +52,10 @@ export interface JoinerProps {
   readonly busName?: string;
   /** Code per function instead of the esbuild bundles (pre-built bundles, test stubs). */
   readonly code?: (name: FunctionName) => Code;
+  /** An address that gets alarm notifications (an SNS topic is created). @default no notifications */
+  readonly alarmEmail?: string;
+  /** An existing SNS topic the alarms notify, instead of `alarmEmail`. @default no notifications */
+  readonly alarmTopicArn?: string;
 }
 
 const CLUSTER_NAME = /^[0-9A-Za-z][A-Za-z0-9_-]{0,99}$/;
@@ -55,7 +63,7 @@ const CLUSTER_NAME = /^[0-9A-Za-z][A-Za-z0-9_-]{0,99}$/;
 /**
  * joiner, the Lambda-only node autoscaler, for one existing EKS cluster: state table, event bus
  * and rules, queues, functions, the one-minute sweep, the webhook endpoint, node role, EKS access
- * entries and the in-cluster installation. Put it in any stack.
+ * entries, the in-cluster installation, and the alarms and operations dashboard. Put it in any stack.
  */
 export class Joiner extends Construct {
   readonly table: StateTable;
@@ -65,6 +73,8 @@ export class Joiner extends Construct {
   readonly functions: JoinerFunctions;
   readonly webhook: WebhookEndpoint;
   readonly installer: ClusterInstaller;
+  readonly alarms: JoinerAlarms;
+  readonly dashboard: OperationsDashboard;
 
   constructor(scope: Construct, id: string, props: JoinerProps) {
     super(scope, id);
@@ -114,6 +124,17 @@ export class Joiner extends Construct {
       documents: props.documents,
       webhookSecretArn: this.webhook.secret.secretArn,
       dependsOn: access.entries,
+    });
+    const metrics = new JoinerMetrics({ functions: fns, queues: this.queues });
+    this.alarms = new JoinerAlarms(this, 'Alarms', {
+      metrics,
+      email: props.alarmEmail,
+      topic: props.alarmTopicArn ? Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn) : undefined,
+    });
+    this.dashboard = new OperationsDashboard(this, 'Dashboard', {
+      clusterName: props.clusterName,
+      metrics,
+      alarms: this.alarms.all(),
     });
   }
 }

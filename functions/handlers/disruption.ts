@@ -9,6 +9,7 @@ import * as z from 'zod';
 import type { DisruptionOutcome } from '../core/disruption/run-disruption.js';
 import { handleTimerMessage, runSweep } from '../core/sweep/run-sweep.js';
 import { sweepDepsFrom } from '../core/sweep/sweep-deps-from.js';
+import { METRIC_NAMES } from '../shared/metrics.js';
 import { type Dependencies, dependenciesFromEnv } from './runtime/dependencies.js';
 import { lambdaHandler, parseSqsBatch, recordDimensionedMetric, recordMetrics } from './runtime/lambda.js';
 
@@ -87,7 +88,7 @@ export function createDisruptionHandler(getDeps: () => DisruptionHandlerDeps) {
         failures.push({ itemIdentifier: item.messageId });
       }
     }
-    recordMetrics({ TimersHandled: batch.items.length, FailedMessages: failures.length });
+    recordMetrics({ TimersHandled: batch.items.length, [METRIC_NAMES.failedMessages]: failures.length });
     for (const outcome of outcomes) recordDisruption(outcome);
     return { batchItemFailures: failures };
   });

@@ -8,6 +8,7 @@ import * as z from 'zod';
 import type { InterruptionDeps } from '../core/interruption/handle-interruption.js';
 import { handleInterruption } from '../core/interruption/handle-interruption.js';
 import { readInterruptionEvent } from '../core/interruption/interruption-notice.js';
+import { METRIC_NAMES } from '../shared/metrics.js';
 import { lambdaHandler, parseSqsBatch, recordMetrics } from './runtime/lambda.js';
 import { type PortDependencies, portDependenciesFromEnv } from './runtime/port-dependencies.js';
 
@@ -36,7 +37,10 @@ export function createInterruptionHandler(getDeps: () => InterruptionHandlerDeps
         }
       }),
     );
-    recordMetrics({ InterruptionEvents: batch.items.length, FailedMessages: failures.length });
+    recordMetrics({
+      [METRIC_NAMES.interruptionEvents]: batch.items.length,
+      [METRIC_NAMES.failedMessages]: failures.length,
+    });
     return { batchItemFailures: failures };
   });
 }

@@ -10,6 +10,7 @@ import { readClusterConfig } from '../core/lifecycle/cluster-config.js';
 import { handleLifecycleEvent } from '../core/lifecycle/handle-lifecycle-event.js';
 import { lifecycleDeps } from '../core/lifecycle/lifecycle-deps.js';
 import { DETAIL_TYPES } from '../shared/event-rules.js';
+import { METRIC_NAMES } from '../shared/metrics.js';
 import { lambdaHandler, parseSqsBatch, recordMetrics } from './runtime/lambda.js';
 import { type PortDependencies, portDependenciesFromEnv } from './runtime/port-dependencies.js';
 
@@ -49,7 +50,7 @@ export function createLifecycleHandler(getDeps: () => LifecycleHandlerDeps) {
     });
     recordMetrics({
       LifecycleEvents: batch.items.length,
-      FailedMessages: batch.failures.length + failed.length,
+      [METRIC_NAMES.failedMessages]: batch.failures.length + failed.length,
     });
     return {
       batchItemFailures: [...batch.failures, ...failed.map((i) => ({ itemIdentifier: i.messageId }))],

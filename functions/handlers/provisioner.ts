@@ -10,6 +10,7 @@ import { eventEnvelope, podUnschedulableDetail } from '../core/events/joiner-eve
 import { provision } from '../core/provisioning/provision.js';
 import type { ProvisionResult } from '../core/provisioning/types.js';
 import { DETAIL_TYPES } from '../shared/event-rules.js';
+import { METRIC_NAMES } from '../shared/metrics.js';
 import { type Dependencies, dependenciesFromEnv } from './runtime/dependencies.js';
 import { lambdaHandler, parseSqsBatch, recordMetrics } from './runtime/lambda.js';
 
@@ -73,15 +74,20 @@ export function createProvisionerHandler(getDeps: () => ProvisionerDeps) {
     );
     recordMetrics(
       {
-        PendingPods: result.pendingPods,
+        [METRIC_NAMES.pendingPods]: result.pendingPods,
         NodeClaimsCreated: result.created.length,
-        NodeClaimsLaunched: result.launched.length,
-        NodeClaimsFailed: result.failed.length,
+        [METRIC_NAMES.nodeClaimsLaunched]: result.launched.length,
+        [METRIC_NAMES.nodeClaimsFailed]: result.failed.length,
+        [METRIC_NAMES.insufficientCapacityErrors]: result.markedUnavailable.length,
         PodsNominated: result.nominated,
-        UnschedulablePods: result.unschedulable.length,
+        [METRIC_NAMES.unschedulablePods]: result.unschedulable.length,
         MalformedMessages: batch.failures.length,
       },
-      { SchedulingTime: result.schedulingMs, ProvisioningTime: result.totalMs },
+      {
+        SchedulingTime: result.schedulingMs,
+        [METRIC_NAMES.provisioningTime]: result.totalMs,
+        ...(result.deferred ? {} : { [METRIC_NAMES.oldestPendingPodAge]: result.oldestPendingPodAgeMs }),
+      },
     );
     if (!result.deferred && !result.incomplete) return { batchItemFailures: batch.failures };
     return {

@@ -1,3 +1,5 @@
+import type { FunctionName } from './event-sources.js';
+
 /**
  * Environment variable names the Lambda functions read. The CDK stack sets them from the same
  * constants, so names cannot drift apart.
@@ -38,3 +40,19 @@ export const ENV = {
   serviceName: 'POWERTOOLS_SERVICE_NAME',
   metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
 } as const;
+
+const CONTROLLER_ENV = [ENV.clusterName, ENV.tableName, ENV.busName, ENV.timersQueueUrl] as const;
+
+/**
+ * The variables each deployed function cannot run without (the others are optional or looked up).
+ * The infrastructure tests check the synthesized stack sets every one of them.
+ */
+export const REQUIRED_ENV: Readonly<Record<FunctionName, readonly string[]>> = {
+  webhook: [ENV.busName, ENV.webhookSecretArn],
+  provisioner: CONTROLLER_ENV,
+  lifecycle: CONTROLLER_ENV,
+  interruption: CONTROLLER_ENV,
+  disruption: CONTROLLER_ENV,
+  // The cluster name and secret ARN come with each custom resource request.
+  installer: [],
+};

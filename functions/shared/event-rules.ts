@@ -5,6 +5,7 @@
  * {@link DETAIL_TYPES}; AWS services publish on the default bus.
  */
 import type { QueueName } from './event-sources.js';
+import type { TargetInput } from './target-input.js';
 
 /** Name of joiner's custom event bus. */
 export const JOINER_BUS_NAME = 'joiner';
@@ -51,8 +52,13 @@ export interface EventRuleSpec {
   readonly bus: typeof JOINER_BUS_NAME | typeof DEFAULT_BUS_NAME;
   readonly description: string;
   readonly pattern: EventPattern;
-  /** The joiner queue that receives matching events (the whole event envelope as the message body). */
+  /** The joiner queue that receives matching events. */
   readonly queue: QueueName;
+  /**
+   * What the queue receives of a matching event (`Input` / `InputPath` / `InputTransformer`).
+   * @default the whole event envelope as the message body
+   */
+  readonly input?: TargetInput;
 }
 
 /** Instance states whose state-change notifications matter to joiner (the node goes away). */

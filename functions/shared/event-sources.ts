@@ -3,6 +3,7 @@
  * (lib/) and the simulated cloud's Lambda runner (functions/simulator/) both read it, so the
  * batch sizes, batching windows and timeouts they use cannot drift apart.
  */
+import type { TargetInput } from './target-input.js';
 
 /** The Lambda functions joiner deploys. */
 export type FunctionName =
@@ -98,5 +99,34 @@ export function visibilityTimeoutSeconds(source: EventSourceSpec): number {
   return 6 * FUNCTIONS[source.function].timeoutSeconds;
 }
 
+/** An EventBridge schedule rule that invokes one function. */
+export interface ScheduleSpec {
+  /** Construct id and simulated rule name suffix. */
+  readonly id: string;
+  readonly rateMinutes: number;
+  readonly function: FunctionName;
+  /** Retries of a failed asynchronous invocation (the next run replaces a missed one). */
+  readonly retryAttempts: number;
+  /** Age after which an undelivered event is dropped. */
+  readonly maxEventAgeSeconds: number;
+  /**
+   * What the function receives (`Input` / `InputPath` / `InputTransformer`).
+   * @default the whole "Scheduled Event", which is how the disruption handler tells a sweep apart
+   */
+  readonly input?: TargetInput;
+}
+
 /** The safety-net / timer sweep schedule: every minute, invoking the disruption function. */
-export const SWEEP_SCHEDULE = { rateMinutes: 1, function: 'disruption' as FunctionName };
+export const SWEEP_SCHEDULE: ScheduleSpec = {
+  id: 'Sweep',
+  rateMinutes: 1,
+  function: 'disruption',
+  retryAttempts: 0,
+  maxEventAgeSeconds: 60,
+};
+
+/** The EventBridge schedule expression of a schedule, as the template holds it. */
+export function scheduleExpression(schedule: ScheduleSpec): string {
+  const n = schedule.rateMinutes;
+  return `rate(${n} ${n === 1 ? 'minute' : 'minutes'})`;
+}

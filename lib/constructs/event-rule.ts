@@ -2,6 +2,7 @@ import { type EventPattern, type IEventBus, Rule } from 'aws-cdk-lib/aws-events'
 import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
 import type { EventRuleSpec } from '../../functions/shared/event-rules.js';
+import { applyTargetInput } from './target-input.js';
 import type { WorkQueues } from './work-queues.js';
 
 /** Maps an event pattern's JSON field names to the CDK `EventPattern` property names. */
@@ -14,8 +15,9 @@ function toCdkPattern(pattern: EventRuleSpec['pattern']): EventPattern {
 }
 
 /**
- * Creates the EventBridge rule a shared rule description asks for, delivering the whole event to
- * the described queue (the queue policy only lets this rule send).
+ * Creates the EventBridge rule a shared rule description asks for, delivering the event (or what the
+ * description's target input makes of it) to the described queue (the queue policy only lets this
+ * rule send).
  */
 export function ruleFromSpec(
   scope: Construct,
@@ -29,5 +31,6 @@ export function ruleFromSpec(
     eventPattern: toCdkPattern(spec.pattern),
   });
   rule.addTarget(new SqsQueue(queues.queue(spec.queue)));
+  applyTargetInput(rule, spec.input);
   return rule;
 }

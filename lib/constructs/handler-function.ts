@@ -5,6 +5,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ENV } from '../../functions/shared/env.js';
 import { FUNCTIONS, type FunctionName } from '../../functions/shared/event-sources.js';
+import { METRICS_NAMESPACE } from '../../functions/shared/metrics.js';
 import { bundleHandler } from '../handler-bundle.js';
 
 /** Log levels of the Powertools logger. */
@@ -59,7 +60,7 @@ export class HandlerFunction extends Construct {
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         [ENV.serviceName]: `joiner-${props.name}`,
-        [ENV.metricsNamespace]: 'joiner',
+        [ENV.metricsNamespace]: METRICS_NAMESPACE,
         [ENV.logLevel]: props.logLevel ?? 'INFO',
         ...props.environment,
       },

@@ -4,6 +4,7 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { SWEEP_SCHEDULE } from '../../functions/shared/event-sources.js';
+import { applyTargetInput } from './target-input.js';
 
 /** Properties of {@link SweepSchedule}. */
 export interface SweepScheduleProps {
@@ -26,14 +27,14 @@ export class SweepSchedule extends Construct {
       description: 'joiner safety-net sweep of timers and pending pods',
       schedule: Schedule.rate(Duration.minutes(SWEEP_SCHEDULE.rateMinutes)),
     });
+    // Retries, event age and input come from the shared description the simulator's runner uses;
+    // without input the function receives EventBridge's own "Scheduled Event".
     this.rule.addTarget(
-      // No custom input: the function receives EventBridge's own "Scheduled Event", which is how
-      // the disruption handler tells a sweep from a timers-queue batch (and what the simulator sends).
       new LambdaFunction(props.function, {
-        // A missed sweep is replaced by the next one a minute later.
-        retryAttempts: 0,
-        maxEventAge: Duration.minutes(1),
+        retryAttempts: SWEEP_SCHEDULE.retryAttempts,
+        maxEventAge: Duration.seconds(SWEEP_SCHEDULE.maxEventAgeSeconds),
       }),
     );
+    applyTargetInput(this.rule, SWEEP_SCHEDULE.input);
   }
 }

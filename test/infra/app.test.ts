@@ -1,10 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ENV } from '../../functions/shared/env.js';
 import { createJoinerApp } from '../../lib/app.js';
+import { ContextError } from '../../lib/context.js';
 import { stubCode } from './stack-fixture.js';
 
 const context = {
@@ -18,35 +21,187 @@ describe('the CDK app', () => {
   const dir = mkdtempSync(join(tmpdir(), 'joiner-app-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+  /** The problems a context is rejected with. */
+  function problemsOf(extra: Record<string, unknown>, base: Record<string, unknown> = context): string[] {
+    try {
+      createJoinerApp({ context: { ...base, ...extra }, baseDir: dir, ...stubbed });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ContextError);
+      return [...(error as ContextError).problems];
+    }
+    throw new Error(`context ${JSON.stringify(extra)} was accepted`);
+  }
+
   it('fails with a clear message when the cluster name is missing', () => {
-    expect(() => createJoinerApp({ context: { 'joiner:region': 'us-west-2' } })).toThrow(
-      /EKS cluster name is missing.*"joiner:clusterName" in cdk\.json context/,
+    expect(problemsOf({}, { 'joiner:region': 'us-west-2' })).toEqual([
+      'joiner:clusterName: the EKS cluster name is missing. Set it in cdk.json context or pass -c joiner:clusterName=<name>',
+    ]);
+    expect(problemsOf({ 'joiner:clusterName': '' })[0]).toMatch(/cluster name is missing/);
+  });
+
+  it.each([
+    ['joiner:clusterName', 'bad name!', /must be an EKS cluster name \(1-100 letters/],
+    ['joiner:clusterName', 42, /must be a string \(got 42\)/],
+    ['joiner:account', '1234', /must be a 12-digit AWS account id like 111111111111 \(got '1234'\)/],
+    ['joiner:region', 'Oregon', /must be an AWS region like us-west-2 \(got 'Oregon'\)/],
+    ['joiner:clusterEndpoint', 'http://api.example', /must be the https URL of the API server/],
+    [
+      'joiner:clusterCertificateAuthority',
+      'not base64!',
+      /must be the cluster's base64 certificate authority data/,
+    ],
+    [
+      'joiner:kubernetesVersion',
+      'v1.31.2',
+      /must be a Kubernetes minor version like 1\.31 \(got 'v1\.31\.2'\)/,
+    ],
+    ['joiner:serviceCidr', '172.20.0.0', /must be a CIDR like 172\.20\.0\.0\/16 or fd00::\/108/],
+    ['joiner:vpcId', 'vpc-12', /must be a VPC id like vpc-0123456789abcdef0 \(got 'vpc-12'\)/],
+    ['joiner:nodePoolFiles', 7, /must be a list of file paths or a comma-separated string \(got 7\)/],
+    ['joiner:nodePoolFiles', 'missing.yaml', /cannot read missing\.yaml \(relative to .*\): no such file/],
+    ['joiner:batchingWindowSeconds', 0, /must be whole seconds in 1\.\.300 \(got 0\).*at least 1 s/],
+    ['joiner:batchingWindowSeconds', '2.5', /must be whole seconds in 1\.\.300 \(got "2\.5"\)/],
+    [
+      'joiner:batchingWindowSeconds',
+      301,
+      /must be whole seconds in 1\.\.300 \(got 301\): SQS allows at most 300/,
+    ],
+    ['joiner:logLevel', 'LOUD', /must be one of DEBUG, INFO, WARN, ERROR \(got "LOUD"\)/],
+    ['joiner:lambdaGroup', 'has space', /must be a Kubernetes group name/],
+    ['joiner:stackName', '1stack', /must be a CloudFormation stack name/],
+    ['joiner:alarmEmail', 'ops', /must be an email address like ops@example\.com \(got 'ops'\)/],
+    ['joiner:alarmTopicArn', 'arn:aws:sqs:us-west-2:1:q', /must be an SNS topic ARN like arn:aws:sns:/],
+    ['joiner:clustername', 'prod', /is not a joiner context key \(known: joiner:clusterName, /],
+  ])('rejects %s = %j, naming the key and what is allowed', (key, value, message) => {
+    const problems = problemsOf({ [key]: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(new RegExp(`^${key}: ${message.source}`));
+  });
+
+  it('accepts good values of every key', () => {
+    writeFileSync(join(dir, 'good.yaml'), readFileSync('examples/seed-000/nodepool.yaml', 'utf8'));
+    const good = {
+      'joiner:clusterEndpoint': 'https://ABC123.gr7.us-west-2.eks.amazonaws.com',
+      'joiner:clusterCertificateAuthority': 'LS0tLS1CRUdJTg==',
+      'joiner:kubernetesVersion': '1.31',
+      'joiner:serviceCidr': 'fd00::/108',
+      'joiner:vpcId': 'vpc-0123456789abcdef0',
+      'joiner:nodePoolFiles': 'good.yaml',
+      'joiner:batchingWindowSeconds': '300',
+      'joiner:logLevel': 'debug',
+      'joiner:lambdaGroup': 'joiner:controllers',
+      'joiner:stackName': 'Joiner-prod',
+      'joiner:alarmEmail': 'ops@example.com',
+    };
+    const { stack } = createJoinerApp({ context: { ...context, ...good }, baseDir: dir, ...stubbed });
+    expect(stack.stackName).toBe('Joiner-prod');
+  });
+
+  it('lists every problem at once', () => {
+    const problems = problemsOf({ 'joiner:region': 'x', 'joiner:logLevel': 'LOUD', 'joiner:vpcId': 'v' });
+    expect(problems.map((p) => p.split(':').slice(0, 2).join(':'))).toEqual([
+      'joiner:region',
+      'joiner:vpcId',
+      'joiner:logLevel',
+    ]);
+    expect(
+      problemsOf({
+        'joiner:alarmEmail': 'a@b.co',
+        'joiner:alarmTopicArn': 'arn:aws:sns:us-west-2:111111111111:t',
+      }),
+    ).toEqual(['joiner:alarmEmail: set either it or joiner:alarmTopicArn, not both']);
+  });
+
+  it('checks the NodePool files with the loader of joiner validate: file, document, field', () => {
+    writeFileSync(
+      join(dir, 'bad.yaml'),
+      [
+        'apiVersion: karpenter.sh/v1',
+        'kind: NodePool',
+        'metadata: { name: web }',
+        'spec:',
+        '  template:',
+        '    spec:',
+        '      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }',
+        '      requirements:',
+        '        - { key: karpenter.sh/capacity-type, operator: Within, values: [spot] }',
+        '---',
+        'kind: [',
+      ].join('\n'),
     );
-    expect(() => createJoinerApp({ context: { 'joiner:clusterName': '' } })).toThrow(
-      /cluster name is missing/,
+    writeFileSync(join(dir, 'empty.yaml'), '# nothing here\n');
+    const problems = problemsOf({ 'joiner:nodePoolFiles': ['bad.yaml', 'empty.yaml'] });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^joiner:nodePoolFiles: bad\.yaml: document 2: YAML syntax error/),
+        expect.stringMatching(
+          /^joiner:nodePoolFiles: bad\.yaml: NodePool\/web: spec\.template\.spec\.requirements\[0\]\.operator: /,
+        ),
+        'joiner:nodePoolFiles: empty.yaml: holds no YAML document',
+      ]),
     );
   });
 
-  it('rejects bad context values, naming the key', () => {
-    expect(() => createJoinerApp({ context: { ...context, 'joiner:logLevel': 'LOUD' } })).toThrow(
-      /joiner:logLevel/,
-    );
-    expect(() => createJoinerApp({ context: { ...context, 'joiner:batchingWindowSeconds': '2.5' } })).toThrow(
-      /joiner:batchingWindowSeconds/,
-    );
-    expect(() =>
-      createJoinerApp({ context: { ...context, 'joiner:nodePoolFiles': 'missing.yaml' }, baseDir: dir }),
-    ).toThrow(/joiner:nodePoolFiles: cannot read missing\.yaml/);
-    expect(() => createJoinerApp({ context: { ...context, 'joiner:clusterName': 'bad name!' } })).toThrow(
-      /not a valid EKS cluster name/,
-    );
-    expect(() => createJoinerApp({ context: { ...context, 'joiner:kubernetesVersion': 'v1.31.2' } })).toThrow(
-      /joiner:kubernetesVersion must be a Kubernetes minor version like 1\.31 \(got 'v1\.31\.2'\)/,
-    );
-    expect(() => createJoinerApp({ context: { ...context, 'joiner:serviceCidr': '172.20.0.0' } })).toThrow(
-      /joiner:serviceCidr must be a CIDR/,
+  it('reads a directory in joiner:nodePoolFiles as joiner validate -f DIR does', () => {
+    mkdirSync(join(dir, 'pools', 'nested'), { recursive: true });
+    mkdirSync(join(dir, 'nothing'), { recursive: true });
+    const pools = readFileSync('examples/seed-000/nodepool.yaml', 'utf8');
+    writeFileSync(join(dir, 'pools', 'nested', 'multus.yaml'), pools);
+    writeFileSync(join(dir, 'pools', 'notes.txt'), 'not yaml');
+    const { app, stack } = createJoinerApp({
+      context: { ...context, 'joiner:nodePoolFiles': 'pools' },
+      baseDir: dir,
+      ...stubbed,
+    });
+    const template = app.synth().getStackArtifact(stack.artifactId).template;
+    const install = Object.values(
+      template.Resources as Record<string, { Type: string; Properties: { Documents: string } }>,
+    ).find((r) => r.Type === 'Custom::JoinerClusterInstall');
+    expect(JSON.parse(install?.Properties.Documents ?? '[]')).toEqual([
+      { file: join('pools', 'nested', 'multus.yaml'), content: pools },
+    ]);
+    expect(problemsOf({ 'joiner:nodePoolFiles': 'nothing' })).toEqual([
+      'joiner:nodePoolFiles: directory nothing holds no .yaml, .yml or .json files',
+    ]);
+  });
+
+  it('warns at synth about Karpenter kinds, which the deploy applies only where their CRDs exist', () => {
+    writeFileSync(join(dir, 'karpenter.yaml'), readFileSync('examples/seed-003-drift/nodepool.yaml', 'utf8'));
+    const { stack } = createJoinerApp({
+      context: { ...context, 'joiner:nodePoolFiles': 'karpenter.yaml' },
+      baseDir: dir,
+      ...stubbed,
+    });
+    const warnings = Annotations.fromStack(stack).findWarning('*', Match.anyValue());
+    const texts = warnings.map((w) => String(w.entry.data));
+    expect(texts).toContainEqual(
+      expect.stringMatching(
+        /^joiner:nodePoolFiles: karpenter\.yaml: NodePool\/\S+: karpenter\.sh\/v1 is applied only if Karpenter's CRDs are installed/,
+      ),
     );
   });
+
+  it('the app entry prints the problems without a stack trace and exits 1', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'bin/app.ts'], {
+      env: {
+        ...process.env,
+        CDK_CONTEXT_JSON: JSON.stringify({
+          ...context,
+          'joiner:batchingWindowSeconds': 0,
+          'joiner:vpcId': 'v',
+        }),
+        CDK_OUTDIR: dir,
+      },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(
+      /^joiner: 2 problem\(s\) in the configuration:\n {2}- joiner:vpcId: must be a VPC id/,
+    );
+    expect(run.stderr).toMatch(/joiner:batchingWindowSeconds: must be whole seconds in 1\.\.300 \(got 0\)/);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  }, 60_000);
 
   it("gives the functions the cluster's version and service CIDR from context", () => {
     const extra = { 'joiner:kubernetesVersion': '1.31', 'joiner:serviceCidr': '172.20.0.0/16' };
@@ -66,7 +221,8 @@ describe('the CDK app', () => {
   });
 
   it('installs the NodePool files named in context', () => {
-    writeFileSync(join(dir, 'pools.yaml'), 'apiVersion: joiner.sh/v1\nkind: NodePool\n');
+    const pools = readFileSync('examples/seed-000/nodepool.yaml', 'utf8');
+    writeFileSync(join(dir, 'pools.yaml'), pools);
     const { app, stack } = createJoinerApp({
       context: { ...context, 'joiner:nodePoolFiles': ['pools.yaml'] },
       baseDir: dir,
@@ -76,9 +232,7 @@ describe('the CDK app', () => {
     const install = Object.values(template.Resources as Record<string, any>).find(
       (r) => r.Type === 'Custom::JoinerClusterInstall',
     );
-    expect(JSON.parse(install.Properties.Documents)).toEqual([
-      { file: 'pools.yaml', content: 'apiVersion: joiner.sh/v1\nkind: NodePool\n' },
-    ]);
+    expect(JSON.parse(install.Properties.Documents)).toEqual([{ file: 'pools.yaml', content: pools }]);
   });
 
   it('fails synth when a construct is not compliant with the AwsSolutions checks', () => {

@@ -115,13 +115,13 @@ describe('context joiner:nodeRoleArns', () => {
 
   it('refuses a bad ARN with the key, the position and the value', () => {
     expect(() => propsOf([GPU, 'GpuNodes'])).toThrow(
-      "context joiner:nodeRoleArns[1]: 'GpuNodes' is not an IAM role ARN (arn:aws:iam::<12-digit account>:role/[<path>/]<name>)",
+      "joiner:nodeRoleArns[1]: 'GpuNodes' is not an IAM role ARN (arn:aws:iam::<12-digit account>:role/[<path>/]<name>)",
     );
     expect(() => propsOf('arn:aws:iam::1111:role/Short')).toThrow(
       /joiner:nodeRoleArns\[0\]: 'arn:aws:iam::1111:role\/Short'/,
     );
     expect(() => propsOf([GPU, 3])).toThrow(
-      'context joiner:nodeRoleArns must be a list of IAM role ARNs or a comma-separated string of them',
+      'joiner:nodeRoleArns: must be a list of IAM role ARNs or a comma-separated string of them',
     );
     expect(() => propsOf({ arn: GPU })).toThrow(/joiner:nodeRoleArns must be a list/);
   });

@@ -12,6 +12,7 @@ import { type ClusterSnapshot, readClusterSnapshot } from './cluster-snapshot.js
 import { IN_FLIGHT_STATES } from './in-flight.js';
 import { type LaunchClaimsOutcome, launchClaims, mergeOutcomes } from './launch-claims.js';
 import { logPlan, type Nominations, nominationsOf, reportEvents } from './nominations.js';
+import { oldestPendingAgeMs } from './oldest-pending-age.js';
 import { planRun, type RunPlan } from './plan-run.js';
 import { claimFromPlan } from './planned-claims.js';
 import type { Nomination } from './pod-events.js';
@@ -210,6 +211,7 @@ async function run(
     ...emptyResult(hints.length),
     staleHints: hints.filter((h) => !pendingUids.has(h.uid)).length,
     pendingPods: first.pending.length,
+    oldestPendingPodAgeMs: oldestPendingAgeMs(snapshot.pendingPods, deps.clock.now()),
     waitingForInFlight: first.waiting.size,
     created: acc.created,
     launched: acc.launched,
@@ -343,6 +345,7 @@ function emptyResult(hints: number): ProvisionResult {
     hints,
     staleHints: 0,
     pendingPods: 0,
+    oldestPendingPodAgeMs: 0,
     waitingForInFlight: 0,
     created: [],
     launched: [],

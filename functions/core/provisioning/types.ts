@@ -112,6 +112,8 @@ export interface ProvisionResult {
   readonly staleHints: number;
   /** Pending pods read from the API server (including pods not in the hints). */
   readonly pendingPods: number;
+  /** Age of the oldest of those pending pods (ms since its creation; 0 when none is pending). */
+  readonly oldestPendingPodAgeMs: number;
   /** Pending pods already waiting for an in-flight nodeclaim. */
   readonly waitingForInFlight: number;
   /** Ids of the nodeclaims this run wrote. */

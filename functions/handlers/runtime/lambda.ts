@@ -3,6 +3,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import middy, { type MiddlewareObj, type MiddyfiedHandler } from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { METRICS_NAMESPACE, METRICS_SERVICE } from '../../shared/metrics.js';
 
 /** Service name of joiner's logs and metrics (POWERTOOLS_SERVICE_NAME overrides it). */
 export const SERVICE_NAME = 'joiner';
@@ -10,8 +11,11 @@ export const SERVICE_NAME = 'joiner';
 /** The Powertools logger of this Lambda process (JSON lines with the invocation context). */
 export const logger = new Logger({ serviceName: SERVICE_NAME });
 
-/** The Powertools metrics of this Lambda process (EMF, flushed after each invocation). */
-export const metrics = new Metrics({ namespace: SERVICE_NAME, serviceName: SERVICE_NAME });
+/**
+ * The Powertools metrics of this Lambda process (EMF, flushed after each invocation), in the
+ * namespace and with the `service` dimension the stack's dashboard and alarms query.
+ */
+export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: METRICS_SERVICE });
 
 /** A plain async Lambda handler. */
 export type LambdaFunction<TEvent, TResult> = (event: TEvent, context: Context) => Promise<TResult>;

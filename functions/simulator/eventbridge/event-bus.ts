@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetQueueUrlCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { DEFAULT_BUS_NAME, type EventPattern } from '../../shared/event-rules.js';
+import { type TargetInput, targetPayloadText } from '../../shared/target-input.js';
 import { compileEventPattern, type EventMatcher } from './event-pattern.js';
 
 /** The envelope EventBridge delivers to targets. */
@@ -35,6 +36,8 @@ export interface BusEvent {
 export interface RuleTarget {
   readonly id: string;
   readonly arn: string;
+  /** What the queue receives of the event, as in AWS. @default the whole envelope */
+  readonly input?: TargetInput;
 }
 
 /** A rule on a bus. */
@@ -115,6 +118,11 @@ export class EventBusRegistry {
     const matcher = compileEventPattern(pattern);
     const targets = rules.get(name)?.targets ?? [];
     rules.set(name, { name, bus: busName(bus), pattern, targets, state, matcher });
+    return this.ruleArn(bus, name);
+  }
+
+  /** ARN of a rule on a bus. */
+  ruleArn(bus: string, name: string): string {
     return `arn:aws:events:${this.region}:${this.account}:rule/${busName(bus) === DEFAULT_BUS_NAME ? '' : `${busName(bus)}/`}${name}`;
   }
 
@@ -179,9 +187,11 @@ export class EventBusRegistry {
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         const QueueUrl = await this.queueUrl(target.arn);
-        await this.options.sqs.send(
-          new SendMessageCommand({ QueueUrl, MessageBody: JSON.stringify(envelope) }),
-        );
+        const MessageBody = targetPayloadText(envelope, target.input, {
+          name: rule.name,
+          arn: this.ruleArn(rule.bus, rule.name),
+        });
+        await this.options.sqs.send(new SendMessageCommand({ QueueUrl, MessageBody }));
         return;
       } catch (error) {
         lastError = error instanceof Error ? `${error.name}: ${error.message}` : String(error);

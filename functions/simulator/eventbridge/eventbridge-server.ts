@@ -7,10 +7,20 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { TargetInput } from '../../shared/target-input.js';
 import type { FaultInjector } from '../faults.js';
 import { EventBusError, type EventBusRegistry } from './event-bus.js';
 import { InvalidEventPatternError } from './event-pattern.js';
 import { putEvents, RequestError } from './put-events.js';
+
+/** The Input / InputPath / InputTransformer of a PutTargets target, when it has any. */
+function targetInputOf(target: Record<string, unknown>): TargetInput | undefined {
+  const input: Record<string, unknown> = {};
+  for (const field of ['Input', 'InputPath', 'InputTransformer'] as const) {
+    if (target[field] !== undefined) input[field] = target[field];
+  }
+  return Object.keys(input).length > 0 ? (input as TargetInput) : undefined;
+}
 
 /** A running EventBridge endpoint. */
 export interface EventBridgeServer {
@@ -36,7 +46,11 @@ const ACTIONS: Record<string, Action> = {
     registry.putTargets(
       busOf(body),
       required(body, 'Rule'),
-      targets.map((t: Record<string, unknown>) => ({ id: required(t, 'Id'), arn: required(t, 'Arn') })),
+      targets.map((t: Record<string, unknown>) => ({
+        id: required(t, 'Id'),
+        arn: required(t, 'Arn'),
+        input: targetInputOf(t),
+      })),
     );
     return { FailedEntryCount: 0, FailedEntries: [] };
   },
@@ -51,7 +65,7 @@ const ACTIONS: Record<string, Action> = {
   ListTargetsByRule: (registry, body) => {
     const rule = registry.listRules(busOf(body)).find((r) => r.name === required(body, 'Rule'));
     if (!rule) throw new EventBusError('ResourceNotFoundException', `Rule ${body.Rule} does not exist.`);
-    return { Targets: rule.targets.map((t) => ({ Id: t.id, Arn: t.arn })) };
+    return { Targets: rule.targets.map((t) => ({ Id: t.id, Arn: t.arn, ...t.input })) };
   },
 };
 

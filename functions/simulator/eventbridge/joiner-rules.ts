@@ -1,6 +1,6 @@
 /**
  * Installs joiner's bus and rules (functions/shared/event-rules.ts) in the simulated EventBridge,
- * each rule targeting its queue, as the CDK stack does in AWS.
+ * each rule targeting its queue with the same target input, as the CDK stack does in AWS.
  */
 import { EVENT_RULES, JOINER_BUS_NAME } from '../../shared/event-rules.js';
 import type { QueueName } from '../../shared/event-sources.js';
@@ -11,6 +11,8 @@ export function installJoinerRules(registry: EventBusRegistry, queueArns: Record
   if (!registry.hasBus(JOINER_BUS_NAME)) registry.createBus(JOINER_BUS_NAME);
   for (const rule of EVENT_RULES) {
     registry.putRule(rule.bus, rule.id, rule.pattern);
-    registry.putTargets(rule.bus, rule.id, [{ id: `${rule.queue}-queue`, arn: queueArns[rule.queue] }]);
+    registry.putTargets(rule.bus, rule.id, [
+      { id: `${rule.queue}-queue`, arn: queueArns[rule.queue], input: rule.input },
+    ]);
   }
 }

@@ -26,6 +26,7 @@ import {
   SWEEP_SCHEDULE,
   visibilityTimeoutSeconds,
 } from '../../shared/event-sources.js';
+import { targetPayload } from '../../shared/target-input.js';
 import type { VirtualClock } from '../clock.js';
 import type { QueueRef } from '../sqs/sqs-simulator.js';
 import { batchOutcome } from './batch-outcome.js';
@@ -218,8 +219,14 @@ export class LambdaRunner {
   private fireSweep(now: number): void {
     const name = SWEEP_SCHEDULE.function;
     if (!this.running || !this.handlers.has(name)) return;
-    const ruleArn = `arn:aws:events:${this.env.region}:${this.env.account}:rule/${this.env.functionPrefix}-sweep`;
-    const event = scheduledEvent(ruleArn, this.env.region, this.env.account, now);
+    const ruleName = `${this.env.functionPrefix}-${SWEEP_SCHEDULE.id.toLowerCase()}`;
+    const ruleArn = `arn:aws:events:${this.env.region}:${this.env.account}:rule/${ruleName}`;
+    // What the deployed rule's target delivers: the Scheduled Event, or its target input applied.
+    const event = targetPayload(
+      scheduledEvent(ruleArn, this.env.region, this.env.account, now),
+      SWEEP_SCHEDULE.input,
+      { name: ruleName, arn: ruleArn },
+    ) as ScheduledEvent;
     const started = Date.now();
     void this.track(
       this.call(name, event).then(

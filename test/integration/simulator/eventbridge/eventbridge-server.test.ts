@@ -1,5 +1,6 @@
 import {
   EventBridgeClient,
+  ListTargetsByRuleCommand,
   PutEventsCommand,
   PutRuleCommand,
   PutTargetsCommand,
@@ -214,6 +215,44 @@ describe('simulated EventBridge', () => {
       name: 'InvalidEventPatternException',
       message: expect.stringMatching(/source/),
     });
+  });
+
+  it("applies a target's InputPath / InputTransformer as AWS does", async () => {
+    await client.send(
+      new PutRuleCommand({
+        Name: 'shaped',
+        EventBusName: JOINER_BUS_NAME,
+        EventPattern: JSON.stringify({ source: ['shape'] }),
+      }),
+    );
+    const transformer = {
+      InputPathsMap: { name: '$.detail.name' },
+      InputTemplate: '{"pod":"<name>","rule":"<aws.events.rule-name>"}',
+    };
+    await client.send(
+      new PutTargetsCommand({
+        Rule: 'shaped',
+        EventBusName: JOINER_BUS_NAME,
+        Targets: [
+          { Id: 'path', Arn: queues.queues.timers.arn, InputPath: '$.detail' },
+          { Id: 'template', Arn: queues.queues.timers.arn, InputTransformer: transformer },
+        ],
+      }),
+    );
+    const listed = await client.send(
+      new ListTargetsByRuleCommand({ Rule: 'shaped', EventBusName: JOINER_BUS_NAME }),
+    );
+    expect(listed.Targets?.[1]).toMatchObject({ Id: 'template', InputTransformer: transformer });
+    await client.send(
+      new PutEventsCommand({
+        Entries: [
+          { EventBusName: JOINER_BUS_NAME, Source: 'shape', DetailType: 'Y', Detail: '{"name":"web-1"}' },
+        ],
+      }),
+    );
+    const bodies = await drain(queues.queues.timers.url);
+    expect(bodies).toEqual(expect.arrayContaining([{ name: 'web-1' }, { pod: 'web-1', rule: 'shaped' }]));
+    expect(bodies).toHaveLength(2);
   });
 
   it('answers injected faults with the named error', async () => {
