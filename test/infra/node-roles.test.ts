@@ -123,7 +123,7 @@ describe('context joiner:nodeRoleArns', () => {
     expect(() => propsOf([GPU, 3])).toThrow(
       'joiner:nodeRoleArns: must be a list of IAM role ARNs or a comma-separated string of them',
     );
-    expect(() => propsOf({ arn: GPU })).toThrow(/joiner:nodeRoleArns must be a list/);
+    expect(() => propsOf({ arn: GPU })).toThrow(/joiner:nodeRoleArns: must be a list/);
   });
 
   it('reaches every controller function as JOINER_NODE_ROLE_ARNS, the stack node role first', () => {
