@@ -6,7 +6,8 @@
  * The final cost is compared with the HiGHS MILP optimum of re-packing the remaining pods (their
  * requests only, placement rules left out: a lower bound of any valid packing; its proven bound
  * when the time limit is hit), and with a fresh re-pack by `schedule()` (a heuristic, labelled so).
- * `npm run bench:consolidation` prints a table; `-- --json` prints JSON; `-- --sizes 500` picks sizes.
+ * `npm run bench:consolidation` prints a table; `-- --json` prints JSON; `-- --sizes 500` picks sizes;
+ * `-- --milp-seconds 0` skips the MILP reference.
  */
 import { consolidationCandidates } from '../functions/core/disruption/consolidation/candidates.js';
 import {
@@ -237,6 +238,8 @@ async function main(): Promise<void> {
   const json = process.argv.includes('--json');
   const i = process.argv.indexOf('--sizes');
   const sizes = i >= 0 ? process.argv[i + 1].split(',').map(Number) : SIZES;
+  const m = process.argv.indexOf('--milp-seconds');
+  const milpSeconds = m >= 0 ? Number(process.argv[m + 1]) : 20;
   const rows: CaseResult[] = [];
   for (const size of sizes)
     for (const share of SHARES) {
@@ -244,7 +247,7 @@ async function main(): Promise<void> {
         size,
         share,
         size >= 2000 ? 1 : 3,
-        20,
+        milpSeconds,
         !process.argv.includes('--evaluate-only'),
       );
       rows.push(r);
