@@ -3,6 +3,7 @@ import { extname, join, resolve } from 'node:path';
 import type { Node } from 'constructs';
 import { JOINER_API_GROUP } from '../functions/core/install/kube-manifest.js';
 import { formatDiagnostic } from '../functions/core/model/config/diagnostic.js';
+import { type KarpenterKinds, parseKarpenterKinds } from '../functions/core/model/config/karpenter-kinds.js';
 import { loadDocuments } from '../functions/core/model/config/load.js';
 import { parseYamlDocuments } from '../functions/core/model/config/raw-document.js';
 import { EVENT_SOURCES } from '../functions/shared/event-sources.js';
@@ -29,6 +30,7 @@ export const CONTEXT_KEYS = {
   nodeRoleArns: 'joiner:nodeRoleArns',
   alarmEmail: 'joiner:alarmEmail',
   alarmTopicArn: 'joiner:alarmTopicArn',
+  karpenterKinds: 'joiner:karpenterKinds',
 } as const;
 
 /**
@@ -158,12 +160,26 @@ export function joinerPropsFromContext(node: Node, baseDir = process.cwd()): Con
     logLevel: logLevel(node.tryGetContext(CONTEXT_KEYS.logLevel), problem),
     lambdaGroup: text('lambdaGroup'),
     nodeRoleArns: nodeRoleArns(node.tryGetContext(CONTEXT_KEYS.nodeRoleArns), problems),
+    karpenterKinds: karpenterKinds(node.tryGetContext(CONTEXT_KEYS.karpenterKinds), problems),
     alarmEmail,
     alarmTopicArn,
     ...nodePoolDocuments(node.tryGetContext(CONTEXT_KEYS.nodePoolFiles), baseDir, problems),
   };
   if (problems.length > 0) throw new ContextError(problems);
   return props;
+}
+
+/** `joiner:karpenterKinds`: `manage` or `ignore`; unset keeps the functions' default (`manage`). */
+function karpenterKinds(value: unknown, problems: string[]): KarpenterKinds | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const key = CONTEXT_KEYS.karpenterKinds;
+  try {
+    if (typeof value !== 'string') throw new Error(`${key} must be a string (got ${JSON.stringify(value)})`);
+    return parseKarpenterKinds(value, key);
+  } catch (error) {
+    problems.push((error as Error).message.replace(`${key} `, `${key}: `));
+    return undefined;
+  }
 }
 
 /** `joiner:nodeRoleArns`: a list of IAM role ARNs, or one comma-separated string of them. */

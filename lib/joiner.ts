@@ -3,6 +3,7 @@ import type { Code } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { joinerManifests } from '../functions/core/install/index.js';
+import type { KarpenterKinds } from '../functions/core/model/config/karpenter-kinds.js';
 import type { FunctionName } from '../functions/shared/event-sources.js';
 import { JoinerAlarms } from './constructs/alarms.js';
 import { ClusterAccess } from './constructs/cluster-access.js';
@@ -33,6 +34,12 @@ export interface JoinerProps {
   readonly kubernetesVersion?: string;
   /** Service CIDR of the cluster (node user data). @default looked up with eks:DescribeCluster */
   readonly serviceCidr?: string;
+  /**
+   * Whether joiner acts on NodePools of Karpenter's kinds (karpenter.sh NodePool, Provisioner):
+   * `manage`, or `ignore` while a Karpenter controller runs in the cluster (joiner then acts only
+   * on joiner.sh NodePools). @default 'manage'
+   */
+  readonly karpenterKinds?: KarpenterKinds;
   /** The cluster's VPC: launches may then only use its subnets and security groups. @default any VPC */
   readonly vpcId?: string;
   /**

@@ -44,7 +44,12 @@ export function createDisruptionHandler(getDeps: () => DisruptionHandlerDeps) {
       typeof context.getRemainingTimeInMillis === 'function'
         ? () => context.getRemainingTimeInMillis()
         : undefined;
-    const deps = sweepDepsFrom({ ...ports, remainingMs, nodeRoles: ports.settings?.nodeRoleArns });
+    const deps = sweepDepsFrom({
+      ...ports,
+      remainingMs,
+      nodeRoles: ports.settings?.nodeRoleArns,
+      karpenterKinds: ports.settings?.karpenterKinds,
+    });
     if (isScheduledEvent(event)) {
       const outcome = await runSweep(deps);
       const d = outcome.disruption;

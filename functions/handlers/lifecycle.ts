@@ -15,7 +15,8 @@ import { lambdaHandler, parseSqsBatch, recordMetrics } from './runtime/lambda.js
 import { type PortDependencies, portDependenciesFromEnv } from './runtime/port-dependencies.js';
 
 /** What the lifecycle function needs. */
-export type LifecycleHandlerDeps = Pick<PortDependencies, 'clock' | 'log' | 'cluster' | 'store' | 'timers'>;
+export type LifecycleHandlerDeps = Pick<PortDependencies, 'clock' | 'log' | 'cluster' | 'store' | 'timers'> &
+  Partial<Pick<PortDependencies, 'settings'>>;
 
 /** One message of the lifecycle queue: the EventBridge envelope of a node or pod hint. */
 export const lifecycleMessage = z.union([
@@ -33,7 +34,7 @@ export const lifecycleMessage = z.union([
 export function createLifecycleHandler(getDeps: () => LifecycleHandlerDeps) {
   return lambdaHandler<SQSEvent, SQSBatchResponse>(async (event) => {
     const ports = getDeps();
-    const deps = lifecycleDeps(ports, () => readClusterConfig(ports.cluster));
+    const deps = lifecycleDeps(ports, () => readClusterConfig(ports.cluster, ports.settings?.karpenterKinds));
     const batch = parseSqsBatch(event, lifecycleMessage, ports.log);
     const results = await Promise.allSettled(
       batch.items.map(({ body }) =>

@@ -62,7 +62,12 @@ export function createProvisionerHandler(getDeps: () => ProvisionerDeps) {
         ? () => context.getRemainingTimeInMillis()
         : undefined;
     const result = await provision(
-      { ...deps, remainingMs, nodeRoles: deps.settings?.nodeRoleArns },
+      {
+        ...deps,
+        remainingMs,
+        nodeRoles: deps.settings?.nodeRoleArns,
+        karpenterKinds: deps.settings?.karpenterKinds,
+      },
       {
         hints: batch.items.map((i) => i.body.detail),
         options: { holder: context.awsRequestId || undefined },

@@ -28,6 +28,11 @@ export const ENV = {
    * joiner:nodeRoleArns): a NodeClass `role` must be one of them.
    */
   nodeRoleArns: 'JOINER_NODE_ROLE_ARNS',
+  /**
+   * `manage` (default) or `ignore` (joiner:karpenterKinds): whether joiner acts on NodePools of
+   * Karpenter's kinds, or leaves them to a Karpenter controller running in the cluster.
+   */
+  karpenterKinds: 'JOINER_KARPENTER_KINDS',
   /** Endpoint overrides for the simulated cloud. */
   ec2Endpoint: 'JOINER_EC2_ENDPOINT',
   ssmEndpoint: 'JOINER_SSM_ENDPOINT',

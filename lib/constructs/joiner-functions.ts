@@ -4,6 +4,7 @@ import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Code, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
+import type { KarpenterKinds } from '../../functions/core/model/config/karpenter-kinds.js';
 import { ENV } from '../../functions/shared/env.js';
 import { FUNCTIONS, type FunctionName } from '../../functions/shared/event-sources.js';
 import { HandlerFunction, type LogLevel } from './handler-function.js';
@@ -22,6 +23,12 @@ export interface JoinerFunctionsProps {
   readonly kubernetesVersion?: string;
   /** Service CIDR of the cluster; when omitted the functions call eks:DescribeCluster. */
   readonly serviceCidr?: string;
+  /**
+   * Whether joiner acts on NodePools of Karpenter's kinds (karpenter.sh NodePool, Provisioner):
+   * `manage`, or `ignore` while a Karpenter controller runs in the cluster (joiner then acts only
+   * on joiner.sh NodePools). @default 'manage'
+   */
+  readonly karpenterKinds?: KarpenterKinds;
   readonly table: ITable;
   readonly bus: IEventBus;
   readonly queues: WorkQueues;
@@ -95,6 +102,7 @@ export class JoinerFunctions extends Construct {
     if (props.clusterCertificateAuthority) env[ENV.clusterCa] = props.clusterCertificateAuthority;
     if (props.kubernetesVersion) env[ENV.kubernetesVersion] = props.kubernetesVersion;
     if (props.serviceCidr) env[ENV.serviceCidr] = props.serviceCidr;
+    if (props.karpenterKinds) env[ENV.karpenterKinds] = props.karpenterKinds;
     return env;
   }
 

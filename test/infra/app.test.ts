@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ENV } from '../../functions/shared/env.js';
@@ -71,6 +71,8 @@ describe('the CDK app', () => {
     ['joiner:stackName', '1stack', /must be a CloudFormation stack name/],
     ['joiner:alarmEmail', 'ops', /must be an email address like ops@example\.com \(got 'ops'\)/],
     ['joiner:alarmTopicArn', 'arn:aws:sqs:us-west-2:1:q', /must be an SNS topic ARN like arn:aws:sns:/],
+    ['joiner:karpenterKinds', 'sometimes', /must be one of manage, ignore \(got 'sometimes'\)/],
+    ['joiner:karpenterKinds', true, /must be a string \(got true\)/],
     ['joiner:clustername', 'prod', /is not a joiner context key \(known: joiner:clusterName, /],
   ])('rejects %s = %j, naming the key and what is allowed', (key, value, message) => {
     const problems = problemsOf({ [key]: value });
@@ -92,9 +94,28 @@ describe('the CDK app', () => {
       'joiner:lambdaGroup': 'joiner:controllers',
       'joiner:stackName': 'Joiner-prod',
       'joiner:alarmEmail': 'ops@example.com',
+      'joiner:karpenterKinds': 'ignore',
     };
     const { stack } = createJoinerApp({ context: { ...context, ...good }, baseDir: dir, ...stubbed });
     expect(stack.stackName).toBe('Joiner-prod');
+  });
+
+  it('passes joiner:karpenterKinds to the controller functions, and leaves it unset by default', () => {
+    const settingOf = (extra: Record<string, unknown>) => {
+      const { stack } = createJoinerApp({ context: { ...context, ...extra }, baseDir: dir, ...stubbed });
+      type Fn = { Properties: { Environment?: { Variables?: Record<string, unknown> } } };
+      const lambdas = Object.values(
+        Template.fromStack(stack).findResources('AWS::Lambda::Function') as Record<string, Fn>,
+      );
+      return new Set(
+        lambdas
+          .map((l) => l.Properties.Environment?.Variables ?? {})
+          .filter((vars) => vars[ENV.clusterName] !== undefined)
+          .map((vars) => vars[ENV.karpenterKinds]),
+      );
+    };
+    expect(settingOf({ 'joiner:karpenterKinds': 'ignore' })).toEqual(new Set(['ignore']));
+    expect(settingOf({})).toEqual(new Set([undefined]));
   });
 
   it('lists every problem at once', () => {

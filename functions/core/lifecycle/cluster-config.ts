@@ -1,3 +1,9 @@
+import {
+  DEFAULT_KARPENTER_KINDS,
+  type KarpenterKinds,
+  managedNodeClasses,
+  selectManagedNodePools,
+} from '../model/config/karpenter-kinds.js';
 import { loadDocuments } from '../model/config/load.js';
 import type { NodeClass } from '../model/node-class.js';
 import type { NodePool } from '../model/node-pool.js';
@@ -22,19 +28,23 @@ export interface ClusterConfig {
 /**
  * Reads the NodePool and NodeClass custom resources from the API server and converts them. Bad
  * documents are left out (the provisioner reports their diagnostics); the good ones are returned.
+ * NodePools joiner does not manage (`karpenterKinds: ignore`) are not in `nodePools` but are
+ * named in `nodePoolNames`: joiner's own nodes of such a pool stay, nothing is launched for it.
  */
 export async function readClusterConfig(
   cluster: Pick<ClusterApi, 'listNodePoolDocuments' | 'listNodeClassDocuments'>,
+  karpenterKinds: KarpenterKinds = DEFAULT_KARPENTER_KINDS,
 ): Promise<ClusterConfig> {
   const [pools, classes] = await Promise.all([
     cluster.listNodePoolDocuments(),
     cluster.listNodeClassDocuments(),
   ]);
-  const documents = [...pools, ...classes].map((object, index) => ({ file: 'cluster', index, object }));
+  const { managed } = selectManagedNodePools(pools, karpenterKinds);
+  const documents = [...managed, ...classes].map((object, index) => ({ file: 'cluster', index, object }));
   const loaded = loadDocuments(documents);
   return {
     nodePools: loaded.nodePools,
-    nodeClasses: loaded.nodeClasses,
+    nodeClasses: managedNodeClasses(loaded.nodeClasses, loaded.nodePools, karpenterKinds),
     nodePoolNames: new Set(pools.map((d) => d.metadata.name)),
     nodeClassNames: new Set([
       ...classes.map((d) => d.metadata.name),

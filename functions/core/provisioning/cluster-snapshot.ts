@@ -1,5 +1,12 @@
 /** Reads what a provisioning run plans from: the API server's view of the cluster and its configuration. */
 import { formatDiagnostic } from '../model/config/diagnostic.js';
+import {
+  DEFAULT_KARPENTER_KINDS,
+  type KarpenterKinds,
+  managedNodeClasses,
+  selectManagedNodePools,
+  type UnmanagedNodePool,
+} from '../model/config/karpenter-kinds.js';
 import { loadDocuments } from '../model/config/load.js';
 import type { RawDocument } from '../model/config/raw-document.js';
 import type { DaemonSet, Node, PersistentVolume, PersistentVolumeClaim, Pod } from '../model/kube-objects.js';
@@ -21,6 +28,8 @@ export interface ClusterSnapshot {
   readonly nodeClasses: readonly NodeClass[];
   /** Configuration documents left out because they are invalid. */
   readonly invalidDocuments: number;
+  /** NodePool documents joiner does not act on (Karpenter's kinds when they are ignored). */
+  readonly unmanagedNodePools: readonly UnmanagedNodePool[];
 }
 
 /** Where documents read from the API server say they come from. */
@@ -30,19 +39,21 @@ export const CLUSTER_SOURCE = 'cluster';
  * Reads pending pods, nodes, bound pods, daemonsets, PVs/PVCs and the NodePool / NodeClass
  * documents in parallel. Invalid documents are logged with their diagnostics and skipped.
  * `onNodeClasses` is given the valid NodeClasses (of NodeClass documents and of Provisioners with
- * an inline provider) as soon as the configuration is read, before the rest. Errors of the API
- * server propagate (the run is retried as a whole).
+ * an inline provider) as soon as the configuration is read, before the rest. NodePools of
+ * Karpenter's kinds are left out when `karpenterKinds` is `ignore` (see karpenter-kinds.ts).
+ * Errors of the API server propagate (the run is retried as a whole).
  */
 export async function readClusterSnapshot(
   cluster: ClusterApi,
   log: Log,
   onNodeClasses?: (nodeClasses: readonly NodeClass[]) => void,
+  karpenterKinds: KarpenterKinds = DEFAULT_KARPENTER_KINDS,
 ): Promise<ClusterSnapshot> {
   const pools = cluster.listNodePoolDocuments();
   const classes = cluster.listNodeClassDocuments();
   if (onNodeClasses)
     Promise.all([pools, classes]).then(
-      ([p, c]) => onNodeClasses(parseConfiguration([...p, ...c], silentLog).nodeClasses),
+      ([p, c]) => onNodeClasses(parseConfiguration([...p, ...c], silentLog, karpenterKinds).nodeClasses),
       () => {},
     );
   const [pendingPods, nodes, boundPods, daemonSets, pvs, pvcs, poolDocs, classDocs] = await Promise.all([
@@ -55,7 +66,7 @@ export async function readClusterSnapshot(
     pools,
     classes,
   ]);
-  const config = parseConfiguration([...poolDocs, ...classDocs], log);
+  const config = parseConfiguration([...poolDocs, ...classDocs], log, karpenterKinds);
   return {
     pendingPods,
     nodes,
@@ -67,12 +78,27 @@ export async function readClusterSnapshot(
   };
 }
 
-/** Converts cluster documents into NodePools and NodeClasses; bad ones are logged and left out. */
+/**
+ * Converts cluster documents into NodePools and NodeClasses; bad ones are logged and left out.
+ * NodePools joiner does not manage are not converted (their problems are not joiner's to report)
+ * and are returned by name with the reason.
+ */
 export function parseConfiguration(
   documents: readonly ConfigDocument[],
   log: Log,
-): { nodePools: NodePool[]; nodeClasses: NodeClass[]; invalidDocuments: number } {
-  const raw: RawDocument[] = documents.map((object, index) => ({ file: CLUSTER_SOURCE, index, object }));
+  karpenterKinds: KarpenterKinds = DEFAULT_KARPENTER_KINDS,
+): {
+  nodePools: NodePool[];
+  nodeClasses: NodeClass[];
+  invalidDocuments: number;
+  unmanagedNodePools: UnmanagedNodePool[];
+} {
+  const { managed, unmanaged } = selectManagedNodePools(documents, karpenterKinds);
+  const raw: RawDocument[] = managed.map((object, index) => ({
+    file: CLUSTER_SOURCE,
+    index,
+    object,
+  }));
   const loaded = loadDocuments(raw);
   for (const d of loaded.diagnostics) {
     const fields = { document: d.document, path: d.path, ...(d.hint ? { hint: d.hint } : {}) };
@@ -81,7 +107,8 @@ export function parseConfiguration(
   }
   return {
     nodePools: loaded.nodePools,
-    nodeClasses: loaded.nodeClasses,
+    nodeClasses: managedNodeClasses(loaded.nodeClasses, loaded.nodePools, karpenterKinds),
     invalidDocuments: loaded.documents.filter((d) => !d.ok).length,
+    unmanagedNodePools: unmanaged,
   };
 }

@@ -1,4 +1,5 @@
 /** Builds the scheduler's input from a cluster snapshot and the state store, and runs the scheduler. */
+import { unmanagedPoolsSentence } from '../model/config/karpenter-kinds.js';
 import type { Catalog } from '../model/instance-type.js';
 import type { Pod } from '../model/kube-objects.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
@@ -38,6 +39,7 @@ const EMPTY_PLAN: SchedulePlan = { nodeClaims: [], existingPlacements: [], unsch
  * leave the nodes of Draining claims are planned as if pending, and those nodes are no capacity:
  * that is how a drain gets its replacement capacity before it evicts. A NodeClass whose role is
  * not in `allowedNodeRoles` (when given) launches nothing; its pods are unschedulable, saying why.
+ * NodePools joiner leaves to another autoscaler are named in the reason of every unschedulable pod.
  */
 export function planRun(
   snapshot: ClusterSnapshot,
@@ -70,7 +72,7 @@ export function planRun(
     };
   }
   const started = performance.now();
-  const plan = schedule({
+  const scheduled = schedule({
     pods: planned,
     nodes: withoutStartupTaints(
       existingNodes(
@@ -88,5 +90,16 @@ export function planRun(
     pools,
   });
   const schedulingMs = performance.now() - started;
+  const plan = withUnmanagedReason(scheduled, snapshot);
   return { pools, pending, podsById, inFlight, waiting: view.waiting, planned, plan, schedulingMs };
+}
+
+/** Adds the NodePools joiner does not manage to the reasons of the unschedulable pods. */
+function withUnmanagedReason(plan: SchedulePlan, snapshot: ClusterSnapshot): SchedulePlan {
+  const sentence = unmanagedPoolsSentence(snapshot.unmanagedNodePools ?? []);
+  if (sentence === undefined || plan.unschedulable.length === 0) return plan;
+  return {
+    ...plan,
+    unschedulable: plan.unschedulable.map((u) => ({ ...u, reason: `${u.reason}; ${sentence}` })),
+  };
 }

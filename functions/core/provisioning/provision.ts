@@ -90,7 +90,12 @@ export async function provision(deps: ProvisionDeps, input: ProvisionInput): Pro
   const leaseClock = deps.leaseClock ?? systemClock;
   // The cluster is read while the lease is taken; a run that had to wait for the lease reads it again.
   const preparation = nodeClassPreparation(deps);
-  const early = readClusterSnapshot(deps.cluster, deps.log, hints.length > 0 ? preparation.start : undefined);
+  const early = readClusterSnapshot(
+    deps.cluster,
+    deps.log,
+    hints.length > 0 ? preparation.start : undefined,
+    deps.karpenterKinds,
+  );
   early.catch(() => {});
   const acquired = await acquireProvisioningLease(
     { store: deps.store, log: deps.log, clock: leaseClock, sleep },
@@ -116,7 +121,9 @@ export async function provision(deps: ProvisionDeps, input: ProvisionInput): Pro
   });
   let outcome: RunOutcome;
   try {
-    const snapshot = acquired.waited ? readClusterSnapshot(deps.cluster, deps.log) : early;
+    const snapshot = acquired.waited
+      ? readClusterSnapshot(deps.cluster, deps.log, undefined, deps.karpenterKinds)
+      : early;
     outcome = await run({ ...deps, sleep, fence }, snapshot, preparation, hints, settings, started);
   } finally {
     await releaseProvisioningLease(deps, fence.lease);
@@ -170,6 +177,7 @@ async function run(
     let resume: NodeClaim[] = [];
     if (!first) {
       first = planned;
+      logUnmanaged(deps, snapshot);
       logFound(deps, planned, hints);
       const decision = await claimsToResume(deps, planned.inFlight, planned.pending, superseded);
       resume = decision.resume;
@@ -285,6 +293,15 @@ function foundNoCapacity(launch: LaunchClaimsOutcome): boolean {
     launch.failed.length > 0 &&
     (launch.marked.length > 0 || launch.failed.some((f) => f.reason.startsWith('NoCapacity')))
   );
+}
+
+/** Says once per run which NodePools joiner leaves to another autoscaler, and why. */
+function logUnmanaged(deps: ProvisionDeps, snapshot: ClusterSnapshot): void {
+  if (snapshot.unmanagedNodePools.length === 0) return;
+  deps.log.info(`leaving ${snapshot.unmanagedNodePools.length} NodePool(s) to another autoscaler`, {
+    nodepools: snapshot.unmanagedNodePools.map((u) => `${u.kind}/${u.name}`),
+    reasons: [...new Set(snapshot.unmanagedNodePools.map((u) => u.reason))],
+  });
 }
 
 function logFound(deps: ProvisionDeps, planned: RunPlan, hints: readonly PodRefDetail[]): void {

@@ -1,5 +1,6 @@
 /** The provisioner's ports, options and result. */
 import type { PodRefDetail } from '../events/joiner-events.js';
+import type { KarpenterKinds } from '../model/config/karpenter-kinds.js';
 import type { Catalog } from '../model/instance-type.js';
 import type { NodeClaimTimeouts } from '../nodeclaim/state-machine.js';
 import type { Clock } from '../ports/clock.js';
@@ -24,6 +25,12 @@ export interface ProvisionDeps {
    * role launches nothing and its pods get the reason. Default: roles are not checked.
    */
   readonly nodeRoles?: readonly string[];
+  /**
+   * Whether NodePools of Karpenter's kinds are acted on (JOINER_KARPENTER_KINDS): with `ignore`
+   * they are left to Karpenter, logged once per run, and named in the reason of the pods no other
+   * NodePool takes. Default `manage`.
+   */
+  readonly karpenterKinds?: KarpenterKinds;
   /**
    * The clock of the provisioning lease. A lease guards a run while it executes, so it runs on
    * wall time even where `clock` is virtual (the simulated cloud). Default: the system clock.

@@ -1,5 +1,6 @@
 import { readClusterConfig } from '../lifecycle/cluster-config.js';
 import { lifecycleDeps } from '../lifecycle/lifecycle-deps.js';
+import type { KarpenterKinds } from '../model/config/karpenter-kinds.js';
 import type { Catalog } from '../model/instance-type.js';
 import type { Clock } from '../ports/clock.js';
 import type { CloudProvider } from '../ports/cloud-provider.js';
@@ -22,6 +23,8 @@ export interface SweepPorts {
   readonly catalog: Catalog;
   /** The node role ARNs joiner may pass; default: not checked. */
   readonly nodeRoles?: readonly string[];
+  /** Whether NodePools of Karpenter's kinds are acted on; default `manage`. */
+  readonly karpenterKinds?: KarpenterKinds;
   /** Wall clock of the leases (the simulated cloud's clock is virtual). */
   readonly leaseClock?: Clock;
   /** Wall milliseconds left in the invocation. */
@@ -33,7 +36,7 @@ export interface SweepPorts {
  * from the API server at most once per call of this function.
  */
 export function sweepDepsFrom(ports: SweepPorts, settings?: Partial<SweepSettings>): SweepDeps {
-  const lifecycle = lifecycleDeps(ports, () => readClusterConfig(ports.cluster));
+  const lifecycle = lifecycleDeps(ports, () => readClusterConfig(ports.cluster, ports.karpenterKinds));
   return {
     ...lifecycle,
     cluster: ports.cluster,

@@ -1,3 +1,4 @@
+import { type KarpenterKinds, parseKarpenterKinds } from '../../core/model/config/karpenter-kinds.js';
 import { ENV } from '../../shared/env.js';
 
 /**
@@ -23,6 +24,11 @@ export interface Settings {
   readonly instanceProfileName?: string;
   /** Node role ARNs joiner may pass (JOINER_NODE_ROLE_ARNS, comma-separated); unset: not checked. */
   readonly nodeRoleArns?: readonly string[];
+  /**
+   * Whether NodePools of Karpenter's kinds are acted on (JOINER_KARPENTER_KINDS: `manage`, the
+   * default, or `ignore`); any other value throws on first access, naming the variable.
+   */
+  readonly karpenterKinds: KarpenterKinds;
   readonly webhookSecret?: string;
   readonly webhookSecretArn?: string;
   /** Kubernetes minor version for AMI aliases (JOINER_KUBERNETES_VERSION); looked up when unset. */
@@ -86,6 +92,9 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
     nodeRoleName: optional(ENV.nodeRoleName),
     instanceProfileName: optional(ENV.instanceProfileName),
     nodeRoleArns: list(optional(ENV.nodeRoleArns)),
+    get karpenterKinds() {
+      return parseKarpenterKinds(optional(ENV.karpenterKinds), `environment variable ${ENV.karpenterKinds}`);
+    },
     webhookSecret: optional(ENV.webhookSecret),
     webhookSecretArn: optional(ENV.webhookSecretArn),
     kubernetesVersion: optional(ENV.kubernetesVersion),
