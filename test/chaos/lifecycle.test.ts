@@ -70,5 +70,5 @@ describe('lifecycle chaos in the simulated cloud', () => {
         expect(await ports.cluster.getNode(gone.nodeName)).toBeUndefined();
     }
     for (const u of untouched) expect((await ports.store.getNodeClaim(u.id))?.state).toBe('Initialized');
-  });
+  }, 120_000);
 });
