@@ -35,8 +35,8 @@ import {
 } from './actions/network-actions.js';
 import type { Ec2Context } from './context.js';
 import { Ec2Error } from './ec2-error.js';
-import { parseQueryBody } from './query.js';
-import { errorXml, successXml } from './xml-response.js';
+import { parseQueryBody, readQueryBody } from './query.js';
+import { errorXml, sendXml, successXml } from './xml-response.js';
 
 const ACTIONS: Readonly<Record<string, Ec2Action>> = {
   DescribeInstanceTypes: describeInstanceTypes,
@@ -89,7 +89,9 @@ async function handle(
   try {
     if (req.method !== 'POST')
       throw new Ec2Error('InvalidHttpRequest', `The simulated EC2 accepts POST, not ${req.method}`);
-    const params = parseQueryBody(await readBody(req));
+    const params = parseQueryBody(
+      await readQueryBody(req, MAX_BODY_BYTES, (m) => new Ec2Error('RequestEntityTooLarge', m, 413)),
+    );
     const action = params.str('Action');
     if (!action) throw new Ec2Error('MissingAction', 'The request must contain the parameter Action');
     const fault = faults?.check('ec2', action);
@@ -100,39 +102,12 @@ async function handle(
     const handler = ACTIONS[action];
     if (!handler)
       throw new Ec2Error('InvalidAction', `The action ${action} is not valid for this web service.`);
-    send(res, 200, successXml(action, requestId, handler(ctx, params)), requestId);
+    sendXml(res, 200, successXml(action, requestId, handler(ctx, params)), requestId);
   } catch (error) {
     const e =
       error instanceof Ec2Error
         ? error
         : new Ec2Error('InternalError', `Simulated EC2 failed: ${(error as Error).message}`, 500);
-    send(res, e.httpStatus, errorXml(e.code, e.message, requestId), requestId);
+    sendXml(res, e.httpStatus, errorXml(e.code, e.message, requestId), requestId);
   }
-}
-
-function send(res: ServerResponse, status: number, body: string, requestId: string): void {
-  res.writeHead(status, {
-    'content-type': 'text/xml;charset=UTF-8',
-    'content-length': Buffer.byteLength(body),
-    'x-amzn-requestid': requestId,
-  });
-  res.end(body);
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new Ec2Error('RequestEntityTooLarge', `Request body exceeds ${MAX_BODY_BYTES} bytes`, 413));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }

@@ -3,6 +3,7 @@
  * `Filter.1.Name=tag:k&Filter.1.Value.1=v` becomes a tree, read with small typed accessors that
  * raise EC2-style errors naming the parameter that was wrong.
  */
+import type { IncomingMessage } from 'node:http';
 import { Ec2Error } from './ec2-error.js';
 
 /** A node of the parameter tree: a value or named / numbered children. */
@@ -127,4 +128,30 @@ export class QueryParams {
   private invalid(name: string, what: string): Ec2Error {
     return new Ec2Error('InvalidParameterValue', `Parameter ${this.name(name)} ${what}`);
   }
+}
+
+/**
+ * Reads a Query-protocol request body (EC2, IAM); a body over `maxBytes` is refused with the
+ * service's own error, made by `tooLarge`.
+ */
+export function readQueryBody(
+  req: IncomingMessage,
+  maxBytes: number,
+  tooLarge: (message: string) => Error,
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        reject(tooLarge(`Request body exceeds ${maxBytes} bytes`));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
 }

@@ -1,9 +1,11 @@
 /**
  * The EC2 Query protocol's response side: a plain object becomes the `<ActionResponse>` document
  * in the 2016-11-15 namespace. Arrays become `<item>` lists, `undefined` members are left out,
- * dates become ISO timestamps. Written directly (not through a generic XML builder) because
+ * dates become ISO timestamps. The element writer also serves IAM's Query protocol (`<member>`
+ * lists). Written directly (not through a generic XML builder) because
  * DescribeInstanceTypes pages are large and a generic builder made them several times slower.
  */
+import type { ServerResponse } from 'node:http';
 
 export const EC2_NAMESPACE = 'http://ec2.amazonaws.com/doc/2016-11-15/';
 
@@ -13,44 +15,57 @@ export interface XmlObject {
   [name: string]: XmlValue;
 }
 
-const HEADER = '<?xml version="1.0" encoding="UTF-8"?>\n';
+/** The XML declaration every Query-protocol response starts with. */
+export const XML_HEADER = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
 /** Renders a successful response of `action`. */
 export function successXml(action: string, requestId: string, body: XmlObject): string {
   const parts: string[] = [
-    HEADER,
+    XML_HEADER,
     `<${action}Response xmlns="${EC2_NAMESPACE}">`,
-    element('requestId', requestId),
+    xmlElement('requestId', requestId),
   ];
-  for (const [name, value] of Object.entries(body)) write(parts, name, value);
+  for (const [name, value] of Object.entries(body)) writeXml(parts, name, value);
   parts.push(`</${action}Response>`);
   return parts.join('');
 }
 
 /** Renders the EC2 error envelope. */
 export function errorXml(code: string, message: string, requestId: string): string {
-  return `${HEADER}<Response><Errors><Error>${element('Code', code)}${element('Message', message)}</Error></Errors>${element('RequestID', requestId)}</Response>`;
+  return `${XML_HEADER}<Response><Errors><Error>${xmlElement('Code', code)}${xmlElement('Message', message)}</Error></Errors>${xmlElement('RequestID', requestId)}</Response>`;
 }
 
-function element(name: string, text: string): string {
+/** One element with escaped text. */
+export function xmlElement(name: string, text: string): string {
   return `<${name}>${escapeXml(text)}</${name}>`;
 }
 
-function write(parts: string[], name: string, value: XmlValue): void {
+/** Appends `value` as element `name`; array entries become `listItem` elements (EC2 `item`, IAM `member`). */
+export function writeXml(parts: string[], name: string, value: XmlValue, listItem = 'item'): void {
   if (value === undefined || value === null) return;
   if (value instanceof Date) {
-    parts.push(element(name, value.toISOString()));
+    parts.push(xmlElement(name, value.toISOString()));
   } else if (Array.isArray(value)) {
     parts.push(`<${name}>`);
-    for (const item of value) write(parts, 'item', item);
+    for (const item of value) writeXml(parts, listItem, item, listItem);
     parts.push(`</${name}>`);
   } else if (typeof value === 'object') {
     parts.push(`<${name}>`);
-    for (const [child, childValue] of Object.entries(value)) write(parts, child, childValue);
+    for (const [child, childValue] of Object.entries(value)) writeXml(parts, child, childValue, listItem);
     parts.push(`</${name}>`);
   } else {
-    parts.push(element(name, String(value)));
+    parts.push(xmlElement(name, String(value)));
   }
+}
+
+/** Sends a Query-protocol XML response with its request id header. */
+export function sendXml(res: ServerResponse, status: number, body: string, requestId: string): void {
+  res.writeHead(status, {
+    'content-type': 'text/xml;charset=UTF-8',
+    'content-length': Buffer.byteLength(body),
+    'x-amzn-requestid': requestId,
+  });
+  res.end(body);
 }
 
 const ENTITIES: Record<string, string> = {

@@ -8,14 +8,13 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Ec2Error } from '../ec2/ec2-error.js';
-import { parseQueryBody, type QueryParams } from '../ec2/query.js';
+import { parseQueryBody, type QueryParams, readQueryBody } from '../ec2/query.js';
+import { sendXml, writeXml, XML_HEADER, type XmlValue, xmlElement } from '../ec2/xml-response.js';
 import { delay, type FaultInjector } from '../faults.js';
 import { IamError } from './iam-error.js';
 import type { IamInstanceProfile, IamRole, IamState } from './iam-state.js';
 
 export const IAM_NAMESPACE = 'https://iam.amazonaws.com/doc/2010-05-08/';
-
-type XmlValue = string | number | boolean | Date | undefined | XmlValue[] | { [name: string]: XmlValue };
 
 /** An action: the `<ActionResult>` members, or undefined for actions that return none. */
 type IamAction = (state: IamState, params: QueryParams) => Record<string, XmlValue> | undefined;
@@ -94,7 +93,9 @@ async function handle(
   try {
     if (req.method !== 'POST')
       throw new IamError('InvalidHttpRequest', `The simulated IAM accepts POST, not ${req.method}`);
-    const params = parseQueryBody(await readBody(req));
+    const params = parseQueryBody(
+      await readQueryBody(req, MAX_BODY_BYTES, (m) => new IamError('RequestEntityTooLarge', m, 413)),
+    );
     const action = params.str('Action');
     if (!action) throw new IamError('MissingAction', 'The request must contain the parameter Action');
     const fault = faults?.check('iam', action);
@@ -104,7 +105,7 @@ async function handle(
     const handler = ACTIONS[action];
     if (!handler)
       throw new IamError('InvalidAction', `Could not find operation ${action} for version 2010-05-08`);
-    send(res, 200, successXml(action, requestId, handler(state, params)), requestId);
+    sendXml(res, 200, successXml(action, requestId, handler(state, params)), requestId);
   } catch (error) {
     const e =
       error instanceof IamError
@@ -112,7 +113,7 @@ async function handle(
         : error instanceof Ec2Error
           ? new IamError(error.code === 'MissingParameter' ? 'ValidationError' : error.code, error.message)
           : new IamError('ServiceFailure', `Simulated IAM failed: ${(error as Error).message}`);
-    send(res, e.httpStatus, errorXml(e, requestId), requestId);
+    sendXml(res, e.httpStatus, errorXml(e, requestId), requestId);
   }
 }
 
@@ -153,17 +154,15 @@ function profileXml(profile: IamInstanceProfile, withTags = true): Record<string
   };
 }
 
-const HEADER = '<?xml version="1.0" encoding="UTF-8"?>\n';
-
 function successXml(action: string, requestId: string, result: Record<string, XmlValue> | undefined): string {
-  const parts = [HEADER, `<${action}Response xmlns="${IAM_NAMESPACE}">`];
+  const parts = [XML_HEADER, `<${action}Response xmlns="${IAM_NAMESPACE}">`];
   if (result) {
     parts.push(`<${action}Result>`);
-    for (const [name, value] of Object.entries(result)) write(parts, name, value);
+    for (const [name, value] of Object.entries(result)) writeXml(parts, name, value, 'member');
     parts.push(`</${action}Result>`);
   }
   parts.push(
-    `<ResponseMetadata>${element('RequestId', requestId)}</ResponseMetadata>`,
+    `<ResponseMetadata>${xmlElement('RequestId', requestId)}</ResponseMetadata>`,
     `</${action}Response>`,
   );
   return parts.join('');
@@ -171,58 +170,5 @@ function successXml(action: string, requestId: string, result: Record<string, Xm
 
 function errorXml(error: IamError, requestId: string): string {
   const type = error.httpStatus >= 500 ? 'Receiver' : 'Sender';
-  return `${HEADER}<ErrorResponse xmlns="${IAM_NAMESPACE}"><Error>${element('Type', type)}${element('Code', error.code)}${element('Message', error.message)}</Error>${element('RequestId', requestId)}</ErrorResponse>`;
-}
-
-function write(parts: string[], name: string, value: XmlValue): void {
-  if (value === undefined) return;
-  if (value instanceof Date) parts.push(element(name, value.toISOString()));
-  else if (Array.isArray(value)) {
-    parts.push(`<${name}>`);
-    for (const item of value) write(parts, 'member', item);
-    parts.push(`</${name}>`);
-  } else if (typeof value === 'object') {
-    parts.push(`<${name}>`);
-    for (const [child, childValue] of Object.entries(value)) write(parts, child, childValue);
-    parts.push(`</${name}>`);
-  } else parts.push(element(name, String(value)));
-}
-
-function element(name: string, text: string): string {
-  return `<${name}>${text.replace(/[&<>"']/g, (c) => ENTITIES[c])}</${name}>`;
-}
-
-const ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&apos;',
-};
-
-function send(res: ServerResponse, status: number, body: string, requestId: string): void {
-  res.writeHead(status, {
-    'content-type': 'text/xml',
-    'content-length': Buffer.byteLength(body),
-    'x-amzn-requestid': requestId,
-  });
-  res.end(body);
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new IamError('RequestEntityTooLarge', `Request body exceeds ${MAX_BODY_BYTES} bytes`, 413));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
+  return `${XML_HEADER}<ErrorResponse xmlns="${IAM_NAMESPACE}"><Error>${xmlElement('Type', type)}${xmlElement('Code', error.code)}${xmlElement('Message', error.message)}</Error>${xmlElement('RequestId', requestId)}</ErrorResponse>`;
 }
