@@ -7,7 +7,6 @@
  * reason say so, while joiner.sh NodePools still launch.
  */
 import { EC2Client, RunInstancesCommand } from '@aws-sdk/client-ec2';
-import type { SQSEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Node } from '../../../functions/core/model/kube-objects.js';
 import { provision } from '../../../functions/core/provisioning/provision.js';
@@ -17,12 +16,11 @@ import { sweepDepsFrom } from '../../../functions/core/sweep/sweep-deps-from.js'
 import { createProvisionerHandler } from '../../../functions/handlers/provisioner.js';
 import { type Dependencies, dependenciesFromEnv } from '../../../functions/handlers/runtime/dependencies.js';
 import { ENV } from '../../../functions/shared/env.js';
-import { DETAIL_TYPES, JOINER_EVENT_SOURCE } from '../../../functions/shared/event-rules.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../../../functions/simulator/cloud.js';
-import { createLambdaContext } from '../../../functions/simulator/runner/lambda-context.js';
 import { iamOfManifests } from '../../../functions/simulator/scenario/account-iam.js';
 import { applyManifests } from '../../../functions/simulator/scenario/cluster-manifests.js';
 import type { Manifest } from '../../../functions/simulator/scenario/load-scenario.js';
+import { podUnschedulableEvent, provisionerContext } from '../../builders/provisioning-event.js';
 import { RecordingLog } from '../../unit/core/provisioning/fakes.js';
 
 const CLUSTER = 'joiner-sim';
@@ -194,37 +192,7 @@ function karpenterNodeClaim(pool: string, node: Node, instanceId: string): Manif
 }
 
 async function runProvisionerHandler(deps: Dependencies & ProvisionDeps, pods: string[]) {
-  const handler = createProvisionerHandler(() => deps);
-  const event: SQSEvent = {
-    Records: pods.map((name, i) => ({
-      messageId: `m${i}`,
-      receiptHandle: `rh${i}`,
-      body: JSON.stringify({
-        id: `evt-${i}`,
-        'detail-type': DETAIL_TYPES.podUnschedulable,
-        source: JOINER_EVENT_SOURCE,
-        time: '2025-01-01T00:00:00Z',
-        detail: { namespace: 'default', name, uid: `uid-${name}` },
-      }),
-      attributes: {
-        ApproximateReceiveCount: '1',
-        SentTimestamp: '0',
-        SenderId: 'events',
-        ApproximateFirstReceiveTimestamp: '0',
-      },
-      messageAttributes: {},
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:us-west-2:123456789012:joiner-provisioning',
-      awsRegion: 'us-west-2',
-    })),
-  };
-  const context = createLambdaContext(
-    { region: 'us-west-2', account: '123456789012', functionPrefix: 'joiner' },
-    'provisioner',
-    60_000,
-  );
-  return handler(event, context);
+  return createProvisionerHandler(() => deps)(podUnschedulableEvent(pods), provisionerContext());
 }
 
 describe('coexistence with Karpenter in the simulated cloud', () => {

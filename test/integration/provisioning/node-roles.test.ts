@@ -3,17 +3,15 @@
  * joiner may pass gets the instance profile joiner makes, and the node launches with it; a role
  * it may not pass launches nothing, and the plan says why.
  */
-import type { SQSEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodeClassInstanceProfileName } from '../../../functions/core/launch/node-role.js';
 import type { ProvisionDeps } from '../../../functions/core/provisioning/types.js';
 import { createProvisionerHandler } from '../../../functions/handlers/provisioner.js';
 import { type Dependencies, dependenciesFromEnv } from '../../../functions/handlers/runtime/dependencies.js';
-import { DETAIL_TYPES, JOINER_EVENT_SOURCE } from '../../../functions/shared/event-rules.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../../../functions/simulator/cloud.js';
-import { createLambdaContext } from '../../../functions/simulator/runner/lambda-context.js';
 import { applyManifests } from '../../../functions/simulator/scenario/cluster-manifests.js';
 import type { Manifest } from '../../../functions/simulator/scenario/load-scenario.js';
+import { podUnschedulableEvent, provisionerContext } from '../../builders/provisioning-event.js';
 import { RecordingLog } from '../../unit/core/provisioning/fakes.js';
 
 const CLUSTER = 'joiner-sim';
@@ -88,39 +86,7 @@ async function start(role: string, iamPropagationMs = 0) {
 
 /** One PodUnschedulable message for the trainer pod, through the provisioner handler. */
 async function runHandler(deps: Dependencies & ProvisionDeps) {
-  const handler = createProvisionerHandler(() => deps);
-  const event: SQSEvent = {
-    Records: [
-      {
-        messageId: 'm1',
-        receiptHandle: 'rh',
-        body: JSON.stringify({
-          id: 'evt-1',
-          'detail-type': DETAIL_TYPES.podUnschedulable,
-          source: JOINER_EVENT_SOURCE,
-          time: '2025-01-01T00:00:00Z',
-          detail: { namespace: 'default', name: 'trainer', uid: 'uid-trainer' },
-        }),
-        attributes: {
-          ApproximateReceiveCount: '1',
-          SentTimestamp: '0',
-          SenderId: 'events',
-          ApproximateFirstReceiveTimestamp: '0',
-        },
-        messageAttributes: {},
-        md5OfBody: '',
-        eventSource: 'aws:sqs',
-        eventSourceARN: 'arn:aws:sqs:us-west-2:123456789012:joiner-provisioning',
-        awsRegion: 'us-west-2',
-      },
-    ],
-  };
-  const context = createLambdaContext(
-    { region: 'us-west-2', account: '123456789012', functionPrefix: 'joiner' },
-    'provisioner',
-    60_000,
-  );
-  return handler(event, context);
+  return createProvisionerHandler(() => deps)(podUnschedulableEvent(['trainer']), provisionerContext());
 }
 
 const live = (c: SimulatedCloud) =>
@@ -160,7 +126,7 @@ describe('EC2NodeClass roles in the simulated cloud', () => {
     const { cloud, deps, log } = await start('SomeRole', 10_000);
     const first = await runHandler(deps);
     // The run could not launch: the message comes back, and the claim waits, Pending.
-    expect(first.batchItemFailures.map((f) => f.itemIdentifier)).toEqual(['m1']);
+    expect(first.batchItemFailures.map((f) => f.itemIdentifier)).toEqual(['m0']);
     expect(live(cloud)).toEqual([]);
     const [claim] = await deps.store.listNodeClaims(['Pending']);
     expect(claim.lastAttempt).toBeUndefined();

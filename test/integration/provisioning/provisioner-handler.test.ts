@@ -1,46 +1,17 @@
-import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { createProvisionerHandler } from '../../../functions/handlers/provisioner.js';
-import { DETAIL_TYPES, JOINER_EVENT_SOURCE } from '../../../functions/shared/event-rules.js';
-import { createLambdaContext } from '../../../functions/simulator/runner/lambda-context.js';
+import {
+  podUnschedulableEnvelope,
+  provisionerContext,
+  provisioningRecord,
+} from '../../builders/provisioning-event.js';
 import { harness } from '../../unit/core/provisioning/harness.js';
 import { seedCluster } from '../../unit/core/provisioning/seed-cluster.js';
 
-const context = () =>
-  createLambdaContext(
-    { region: 'us-west-2', account: '123456789012', functionPrefix: 'joiner' },
-    'provisioner',
-    60_000,
-  );
-
-function record(messageId: string, body: string): SQSRecord {
-  return {
-    messageId,
-    receiptHandle: `rh-${messageId}`,
-    body,
-    attributes: {
-      ApproximateReceiveCount: '1',
-      SentTimestamp: '0',
-      SenderId: 'events',
-      ApproximateFirstReceiveTimestamp: '0',
-    },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:us-west-2:123456789012:joiner-provisioning',
-    awsRegion: 'us-west-2',
-  };
-}
-
-function envelope(name: string, uid: string): string {
-  return JSON.stringify({
-    id: `evt-${uid}`,
-    'detail-type': DETAIL_TYPES.podUnschedulable,
-    source: JOINER_EVENT_SOURCE,
-    time: '2025-01-01T00:00:00Z',
-    detail: { namespace: 'default', name, uid },
-  });
-}
+const context = provisionerContext;
+const record = provisioningRecord;
+const envelope = podUnschedulableEnvelope;
 
 describe('provisioner handler', () => {
   it('provisions for the valid messages and reports only the poison ones as failures', async () => {

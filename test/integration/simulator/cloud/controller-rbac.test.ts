@@ -4,9 +4,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createClusterApi } from '../../../../functions/adapters/kube/create-cluster-api.js';
 import { controllerClusterRole } from '../../../../functions/core/install/rbac.js';
 import { createProvisionerHandler } from '../../../../functions/handlers/provisioner.js';
-import { DETAIL_TYPES, JOINER_EVENT_SOURCE } from '../../../../functions/shared/event-rules.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../../../../functions/simulator/cloud.js';
-import { createLambdaContext } from '../../../../functions/simulator/runner/lambda-context.js';
+import {
+  podUnschedulableEnvelope,
+  provisionerContext,
+  provisioningRecord,
+} from '../../../builders/provisioning-event.js';
 import { RecordingLog } from '../../../unit/core/provisioning/fakes.js';
 import { type SimProvisioning, startWithSeed } from '../../provisioning/sim-harness.js';
 import { nodeBody, podBody } from '../kube/fixtures.js';
@@ -42,41 +45,10 @@ function controllerUser(c: SimulatedCloud): string {
 }
 
 function provisioningEvent(name: string, uid: string): SQSEvent {
-  const body = JSON.stringify({
-    id: `evt-${uid}`,
-    'detail-type': DETAIL_TYPES.podUnschedulable,
-    source: JOINER_EVENT_SOURCE,
-    time: '2025-01-01T00:00:00Z',
-    detail: { namespace: 'default', name, uid },
-  });
-  return {
-    Records: [
-      {
-        messageId: 'm1',
-        receiptHandle: 'rh-m1',
-        body,
-        attributes: {
-          ApproximateReceiveCount: '1',
-          SentTimestamp: '0',
-          SenderId: 'events',
-          ApproximateFirstReceiveTimestamp: '0',
-        },
-        messageAttributes: {},
-        md5OfBody: '',
-        eventSource: 'aws:sqs',
-        eventSourceARN: 'arn:aws:sqs:us-west-2:123456789012:joiner-provisioning',
-        awsRegion: 'us-west-2',
-      },
-    ],
-  };
+  return { Records: [provisioningRecord('m1', podUnschedulableEnvelope(name, uid))] };
 }
 
-const context = () =>
-  createLambdaContext(
-    { region: 'us-west-2', account: '123456789012', functionPrefix: 'joiner' },
-    'provisioner',
-    60_000,
-  );
+const context = provisionerContext;
 
 describe("joiner's functions under the installer's RBAC", () => {
   it('every call of the Kubernetes adapter is allowed, and together they use every permission granted', async () => {

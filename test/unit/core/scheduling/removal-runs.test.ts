@@ -91,10 +91,10 @@ function runsOf(c: Built): RemovalRuns {
   });
 }
 
-/** The same question asked of a fresh scheduler run. */
-function fromScratch(c: Built, removed: readonly string[]) {
+/** The same question asked of a fresh scheduler run: the plan of the removed nodes' pods on the rest. */
+function planWithout(c: Built, removed: readonly string[]) {
   const gone = new Set(removed);
-  const plan = schedule({
+  return schedule({
     pods: removed.flatMap((name) => c.movable.get(name) ?? []),
     nodes: c.nodes.filter((n) => !gone.has(n.name)),
     inFlight: [],
@@ -104,6 +104,10 @@ function fromScratch(c: Built, removed: readonly string[]) {
     pools: c.pools,
     skipImprovement: true,
   });
+}
+
+function fromScratch(c: Built, removed: readonly string[]) {
+  const plan = planWithout(c, removed);
   return { claims: plan.nodeClaims.length, unschedulable: plan.unschedulable.length };
 }
 
@@ -261,16 +265,7 @@ describe('RemovalRuns: what if these nodes went', () => {
 /** A fresh scheduler run of `next`'s pods after `first` went (their pods placed where a fresh run puts them). */
 function fromScratchAfter(c: Built, first: readonly string[], next: readonly string[]) {
   const gone = new Set(first);
-  const plan = schedule({
-    pods: first.flatMap((name) => c.movable.get(name) ?? []),
-    nodes: c.nodes.filter((n) => !gone.has(n.name)),
-    inFlight: [],
-    daemonSets: [],
-    persistentVolumes: [],
-    persistentVolumeClaims: [],
-    pools: c.pools,
-    skipImprovement: true,
-  });
+  const plan = planWithout(c, first);
   const byId = new Map(
     first.flatMap((name) => c.movable.get(name) ?? []).map((p) => [`default/${p.metadata.name}`, p]),
   );
