@@ -7,6 +7,7 @@ import type {
 import { bootstrapFamily } from '../../core/launch/bootstrap.js';
 import type { ClusterInfo } from '../../core/launch/cluster-info.js';
 import { type LaunchPlan, planLaunch } from '../../core/launch/fleet-request.js';
+import { launchZones } from '../../core/launch/launch-context.js';
 import { isInstanceProfilePropagationError } from '../../core/launch/node-role.js';
 import { resourceTags, TAG } from '../../core/launch/tags.js';
 import type { CapacityType } from '../../core/model/instance-type.js';
@@ -53,8 +54,8 @@ export interface ClusterLookup {
 export class Ec2CloudProvider implements CloudProvider {
   constructor(private readonly options: Ec2CloudProviderOptions) {}
 
-  async prepareNodeClass(nodeClass: NodeClass): Promise<void> {
-    await resolveNodeClass(this.options.providers, await this.clusterInfo(), nodeClass);
+  async prepareNodeClass(nodeClass: NodeClass): Promise<readonly string[]> {
+    return launchZones(await resolveNodeClass(this.options.providers, await this.clusterInfo(), nodeClass));
   }
 
   /** What `nodeClass` selects now, through the launch caches (needs no cluster lookup). */

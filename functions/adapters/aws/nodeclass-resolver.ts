@@ -1,5 +1,5 @@
 import type { ClusterInfo } from '../../core/launch/cluster-info.js';
-import type { ResolvedNodeClass } from '../../core/launch/launch-context.js';
+import { launchZones, type ResolvedNodeClass } from '../../core/launch/launch-context.js';
 import type { AmiSelectorTerm, NodeClass, SelectorTerm } from '../../core/model/node-class.js';
 import type { NodeClassResolution } from '../../core/ports/cloud-provider.js';
 import type { AmiProvider } from './ami-provider.js';
@@ -82,15 +82,23 @@ export async function resolveNodeClassSelection(
   clusterName: string,
   nodeClass: NodeClass,
 ): Promise<NodeClassResolution> {
-  const { subnets, securityGroupIds, images } = await resolveSelectors(
-    providers,
-    { name: clusterName },
-    nodeClass,
-  );
+  const where = `NodeClass ${nodeClass.name}`;
+  const [{ subnets, securityGroupIds, images }, multus] = await Promise.all([
+    resolveSelectors(providers, { name: clusterName }, nodeClass),
+    Promise.all(
+      nodeClass.multusInterfaces.map(async (m, i) => ({
+        subnets: await providers.subnets.resolve(
+          m.subnetSelectorTerms,
+          `${where} multusInterfaces[${i}].subnetSelectorTerms`,
+        ),
+      })),
+    ),
+  ]);
   return {
     imageIds: Object.values(images).filter((id): id is string => !!id),
     subnetIds: subnets.map((s) => s.subnetId),
     securityGroupIds: [...securityGroupIds],
+    zones: launchZones({ subnets, multus }),
   };
 }
 

@@ -14,6 +14,8 @@ import { rootVolumeBytes } from './root-volume.js';
 export interface ResolveOptions {
   /** True while an offering is marked unavailable (e.g. after InsufficientInstanceCapacity). */
   readonly isUnavailable?: (type: string, zone: string, capacityType: CapacityType) => boolean;
+  /** Only offerings in these zones (e.g. the zones of a NodeClass's subnets). Default: all. */
+  readonly zones?: readonly string[];
   /** Share of memory the hypervisor keeps. Default 0.075. */
   readonly vmMemoryOverheadPercent?: number;
 }
@@ -44,11 +46,13 @@ export function resolveInstanceTypes(
     vmMemoryOverheadPercent: options.vmMemoryOverheadPercent,
   };
   const isUnavailable = options.isUnavailable ?? (() => false);
+  const zones = options.zones && new Set(options.zones);
   return [...catalog.instanceTypes]
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((it) => {
       const { capacity, allocatable } = nodeCapacity(it, allocatableOptions);
-      const offerings: ResolvedOffering[] = it.offerings.map((o) => ({
+      const offered = zones ? it.offerings.filter((o) => zones.has(o.zone)) : it.offerings;
+      const offerings: ResolvedOffering[] = offered.map((o) => ({
         zone: o.zone,
         capacityType: o.capacityType,
         price: o.price,

@@ -52,7 +52,7 @@ export interface DriftInstance {
 }
 
 /** What the NodeClass's selector terms resolve to now (images of every architecture). */
-export type DriftResolution = NodeClassResolution;
+export type DriftResolution = Omit<NodeClassResolution, 'zones'>;
 
 /** A launched claim, its node's labels, its NodePool and NodeClass as they are now, and cloud facts. */
 export interface DriftInput {

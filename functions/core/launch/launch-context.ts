@@ -35,6 +35,23 @@ export interface InstanceFacts {
   readonly maxPods: number;
 }
 
+/**
+ * The zones a NodeClass can launch in: those where its own subnets and every Multus interface's
+ * subnets all have one. Offerings elsewhere are not offered to the scheduler, as Karpenter offers
+ * only the zones of a NodeClass's subnets.
+ */
+export function launchZones(resolved: {
+  readonly subnets: readonly ResolvedSubnet[];
+  readonly multus: readonly { readonly subnets: readonly ResolvedSubnet[] }[];
+}): string[] {
+  const zones = new Set(resolved.subnets.map((s) => s.zone));
+  for (const m of resolved.multus) {
+    const own = new Set(m.subnets.map((s) => s.zone));
+    for (const zone of zones) if (!own.has(zone)) zones.delete(zone);
+  }
+  return [...zones].sort();
+}
+
 /** The subnet with the most free addresses in `zone` (ties: lowest id). */
 export function pickSubnet(subnets: readonly ResolvedSubnet[], zone: string): ResolvedSubnet | undefined {
   return subnets

@@ -58,6 +58,8 @@ export interface NodeClassResolution {
   readonly imageIds: string[];
   readonly subnetIds: string[];
   readonly securityGroupIds: string[];
+  /** The zones it can launch in: where its own and every Multus interface's subnets have one. */
+  readonly zones: string[];
 }
 
 /**
@@ -74,10 +76,11 @@ export interface CloudProvider {
   prepare?(input: Omit<LaunchInput, 'clientToken'>): Promise<void>;
   /**
    * Resolves what every launch with `nodeClass` needs, whatever it launches (e.g. its subnets,
-   * security groups and images), before the claims are planned. Optional; a failure here is left
-   * for the launch to report.
+   * security groups and images), before the claims are planned, and returns the zones it can
+   * launch in (where all of its interfaces have a subnet); nothing when any zone will do.
+   * Optional; a failure here is left for the launch to report.
    */
-  prepareNodeClass?(nodeClass: NodeClass): Promise<void>;
+  prepareNodeClass?(nodeClass: NodeClass): Promise<readonly string[] | undefined>;
   /**
    * What `nodeClass` selects now (images, subnets, security groups), from the same caches launches
    * use, so a drift check within their time-to-live calls nothing. Optional: without it cloud

@@ -12,6 +12,7 @@ import type { SchedulePlan, SchedulingPool } from '../scheduling/types.js';
 import type { ClusterSnapshot } from './cluster-snapshot.js';
 import { displacedPods, leavingNodes } from './displaced-pods.js';
 import { inFlightClaims, inFlightView, withoutStartupTaints } from './in-flight.js';
+import type { LaunchZones } from './prepare-launches.js';
 
 /** What planning a run gave. */
 export interface RunPlan {
@@ -40,18 +41,20 @@ const EMPTY_PLAN: SchedulePlan = { nodeClaims: [], existingPlacements: [], unsch
  * that is how a drain gets its replacement capacity before it evicts. A NodeClass whose role is
  * not in `allowedNodeRoles` (when given) launches nothing; its pods are unschedulable, saying why.
  * NodePools joiner leaves to another autoscaler are named in the reason of every unschedulable pod.
+ * A NodeClass with known launch `zones` is offered in those zones only.
  */
 export function planRun(
   snapshot: ClusterSnapshot,
   claims: readonly NodeClaim[],
   unavailable: readonly UnavailableOffering[],
   catalog: Catalog,
-  allowedNodeRoles?: readonly string[],
+  options: { readonly allowedNodeRoles?: readonly string[]; readonly zones?: LaunchZones } = {},
 ): RunPlan {
   const marks = new Set(unavailable.map((u) => `${u.instanceType}|${u.zone}|${u.capacityType}`));
   const pools = schedulingPools(snapshot.nodePools, snapshot.nodeClasses, catalog, {
     isUnavailable: (type, zone, capacityType) => marks.has(`${type}|${zone}|${capacityType}`),
-    allowedNodeRoles,
+    allowedNodeRoles: options.allowedNodeRoles,
+    launchZones: (nodeClass) => options.zones?.get(nodeClass),
   });
   const leaving = leavingNodes(claims, snapshot.nodes);
   const pending = [...pendingPods(snapshot.pendingPods), ...displacedPods(snapshot.boundPods, leaving)];

@@ -14,18 +14,27 @@ import { type LaunchClaimsDeps, launchConfigOf } from './launch-claims.js';
 export interface NodeClassPreparation {
   /** Starts resolving `nodeClasses` unless it has started already (none: nothing starts). */
   readonly start: (nodeClasses: readonly NodeClass[]) => void;
-  /** Resolves when the resolution started (if any) has ended. */
-  readonly settled: () => Promise<void>;
+  /**
+   * Resolves when the resolution started (if any) has ended, with the zones each resolved
+   * NodeClass can launch in, by name (NodeClasses that failed, or whose cloud names no zones, are
+   * left out: any zone will do for them).
+   */
+  readonly settled: () => Promise<LaunchZones>;
 }
+
+/** The zones each NodeClass can launch in, by NodeClass name. */
+export type LaunchZones = ReadonlyMap<string, readonly string[]>;
+
+const NO_ZONES: LaunchZones = new Map();
 
 /** A {@link NodeClassPreparation} in the cloud of `deps`. */
 export function nodeClassPreparation(deps: Pick<LaunchClaimsDeps, 'cloud' | 'log'>): NodeClassPreparation {
-  let started: Promise<void> | undefined;
+  let started: Promise<LaunchZones> | undefined;
   return {
     start: (nodeClasses) => {
       if (nodeClasses.length > 0) started ??= prepareNodeClasses(deps, nodeClasses);
     },
-    settled: () => started ?? Promise.resolve(),
+    settled: () => started ?? Promise.resolve(NO_ZONES),
   };
 }
 
@@ -33,11 +42,13 @@ export function nodeClassPreparation(deps: Pick<LaunchClaimsDeps, 'cloud' | 'log
 async function prepareNodeClasses(
   deps: Pick<LaunchClaimsDeps, 'cloud' | 'log'>,
   nodeClasses: readonly NodeClass[],
-): Promise<void> {
+): Promise<LaunchZones> {
+  const zones = new Map<string, readonly string[]>();
   await Promise.all(
     nodeClasses.map(async (nodeClass) => {
       try {
-        await deps.cloud.prepareNodeClass?.(nodeClass);
+        const found = await deps.cloud.prepareNodeClass?.(nodeClass);
+        if (found) zones.set(nodeClass.name, found);
       } catch (error) {
         deps.log.debug('resolving the NodeClass failed, the launch will retry', {
           nodeclass: nodeClass.name,
@@ -46,6 +57,7 @@ async function prepareNodeClasses(
       }
     }),
   );
+  return zones;
 }
 
 /**

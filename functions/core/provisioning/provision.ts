@@ -167,13 +167,18 @@ async function run(
   const snapshot = await snapshotRead;
   // NodeClasses are resolved while the run plans (from when they were read, for a hinted run).
   if (snapshot.pendingPods.length > 0) preparation.start(snapshot.nodeClasses);
+  // Plans offer only the zones a NodeClass has subnets in (known once it is resolved).
+  const zones = await preparation.settled();
   const acc = newAccumulator();
   let first: RunPlan | undefined;
   let last: RunPlan | undefined;
   for (let round = 1; round <= MAX_ROUNDS; round++) {
     const [claims, unavailable] = await (round === 1 ? firstState : readState(deps));
     const { live, superseded } = splitSuperseded(claims);
-    const planned = planRun(snapshot, live, unavailable, deps.catalog, deps.nodeRoles);
+    const planned = planRun(snapshot, live, unavailable, deps.catalog, {
+      allowedNodeRoles: deps.nodeRoles,
+      zones,
+    });
     let resume: NodeClaim[] = [];
     if (!first) {
       first = planned;

@@ -15,6 +15,11 @@ export interface SchedulingPoolOptions {
    * a problem. Undefined: roles are not checked against a list.
    */
   readonly allowedNodeRoles?: readonly string[];
+  /**
+   * The zones a NodeClass (by name) can launch in; its offerings elsewhere are left out.
+   * Undefined (or undefined for a NodeClass): every zone of the catalog.
+   */
+  readonly launchZones?: (nodeClass: string) => readonly string[] | undefined;
 }
 
 /**
@@ -45,7 +50,10 @@ export function schedulingPools(
     return {
       pool,
       nodeClass,
-      instanceTypes: resolveInstanceTypes(catalog, nodeClass, { isUnavailable: options.isUnavailable }),
+      instanceTypes: resolveInstanceTypes(catalog, nodeClass, {
+        isUnavailable: options.isUnavailable,
+        zones: options.launchZones?.(found.name),
+      }),
     };
   });
 }

@@ -56,4 +56,14 @@ describe('provisioning in the simulated cloud with the real adapters', () => {
       }
     }
   });
+
+  it('plans only the zones the EC2NodeClass has subnets in: a zone spread launches in all of them', async () => {
+    sim = await startWithSeed('test/fixtures/zone-spread', 'demo');
+    const result = await provision(sim.deps, { hints: [] });
+    expect(result).toMatchObject({ pendingPods: 6, unschedulable: [], failed: [], incomplete: false });
+    const zones = sim.liveInstances().map((i) => i.zone);
+    expect(new Set(zones)).toEqual(new Set(['us-west-2a', 'us-west-2b', 'us-west-2c']));
+    const claims = await sim.deps.store.listNodeClaims(['Launched']);
+    expect(claims.flatMap((c) => c.options).every((o) => o.zone !== 'us-west-2d')).toBe(true);
+  });
 });

@@ -10,6 +10,7 @@
  * later), so a scale-in is looked at then rather than at the next sweep.
  */
 import { updateClaim } from '../../lifecycle/update-claim.js';
+import type { NodeClass } from '../../model/node-class.js';
 import type { NodeClaim } from '../../nodeclaim/nodeclaim.js';
 import { withTimer } from '../../nodeclaim/state-machine.js';
 import { IN_FLIGHT_STATES } from '../../provisioning/in-flight.js';
@@ -93,16 +94,18 @@ async function settled(deps: DisruptionDeps, view: DisruptionView): Promise<bool
 }
 
 async function simulationContext(deps: DisruptionDeps, view: DisruptionView) {
-  const [daemonSets, persistentVolumes, persistentVolumeClaims, unavailable] = await Promise.all([
+  const [daemonSets, persistentVolumes, persistentVolumeClaims, unavailable, zones] = await Promise.all([
     deps.cluster.listDaemonSets(),
     deps.cluster.listPersistentVolumes(),
     deps.cluster.listPersistentVolumeClaims(),
     deps.store.listUnavailableOfferings(view.now),
+    launchZonesOf(deps, view.config.nodeClasses),
   ]);
   const marks = new Set(unavailable.map((u) => `${u.instanceType}|${u.zone}|${u.capacityType}`));
   const pools = schedulingPools(view.config.nodePools, view.config.nodeClasses, deps.catalog, {
     isUnavailable: (type, zone, capacityType) => marks.has(`${type}|${zone}|${capacityType}`),
     allowedNodeRoles: deps.nodeRoles,
+    launchZones: (nodeClass) => zones.get(nodeClass),
   });
   const boundPods = view.nodes.flatMap((n) => [...view.podsOn(n.metadata.name)]);
   return prepareCluster({
@@ -114,6 +117,33 @@ async function simulationContext(deps: DisruptionDeps, view: DisruptionView) {
     pools,
     leaving: new Set(),
   });
+}
+
+/**
+ * The zones each NodeClass can launch in now (from the launch caches), so a replacement is only
+ * planned where the provisioner can launch it. A NodeClass that does not resolve is left out
+ * (every zone), and its launch reports the problem.
+ */
+async function launchZonesOf(
+  deps: Pick<DisruptionDeps, 'cloud' | 'log'>,
+  nodeClasses: readonly NodeClass[],
+): Promise<ReadonlyMap<string, readonly string[]>> {
+  const zones = new Map<string, readonly string[]>();
+  const resolve = deps.cloud.resolveNodeClass?.bind(deps.cloud);
+  if (!resolve) return zones;
+  await Promise.all(
+    nodeClasses.map(async (nodeClass) => {
+      try {
+        zones.set(nodeClass.name, (await resolve(nodeClass)).zones);
+      } catch (error) {
+        deps.log.debug('could not resolve NodeClass zones, consolidation plans every zone', {
+          nodeclass: nodeClass.name,
+          error: String(error),
+        });
+      }
+    }),
+  );
+  return zones;
 }
 
 /** Writes the proposal on its claims, due after the re-validation wait. */

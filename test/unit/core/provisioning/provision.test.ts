@@ -216,6 +216,33 @@ describe('provision: launches are prepared while their claims are written', () =
     expect(resolved).toBe(0);
   });
 
+  it('plans only the zones its NodeClasses have subnets in, once they are resolved', async () => {
+    const h = harness(await seedCluster(SEED_004));
+    const cloud = Object.assign(Object.create(h.cloud), {
+      prepareNodeClass: async () => ['us-west-2b'],
+    });
+    const hint = h.cluster.pods[0];
+    const hints = [{ namespace: 'default', name: hint.metadata.name, uid: hint.metadata.uid! }];
+    const result = await provision({ ...h.deps, cloud }, { hints });
+    expect(result.launched).toHaveLength(4);
+    const zones = new Set([...h.store.claims.values()].flatMap((c) => c.options.map((o) => o.zone)));
+    expect([...zones]).toEqual(['us-west-2b']);
+  });
+
+  it('a NodeClass that does not resolve ahead is planned in every zone (its launch reports the problem)', async () => {
+    const h = harness(await seedCluster(SEED_004));
+    const cloud = Object.assign(Object.create(h.cloud), {
+      prepareNodeClass: async () => {
+        throw new Error('DescribeSubnets throttled');
+      },
+    });
+    const hint = h.cluster.pods[0];
+    const hints = [{ namespace: 'default', name: hint.metadata.name, uid: hint.metadata.uid! }];
+    await provision({ ...h.deps, cloud }, { hints });
+    const zones = new Set([...h.store.claims.values()].flatMap((c) => c.options.map((o) => o.zone)));
+    expect(zones.size).toBeGreaterThan(1);
+  });
+
   it('a failing preparation does not stop the launches', async () => {
     const h = harness(await seedCluster(SEED_004));
     const cloud = Object.assign(Object.create(h.cloud), {
