@@ -81,10 +81,22 @@ export interface ResourceRequirements {
   limits?: Record<string, string | number>;
 }
 
+/** A port of a container; `hostPort` reserves the port on the node. */
+export interface ContainerPort {
+  containerPort: number;
+  hostPort?: number;
+  /** Defaults to `0.0.0.0` (every address of the node). */
+  hostIP?: string;
+  /** Defaults to `TCP`. */
+  protocol?: 'TCP' | 'UDP' | 'SCTP';
+  name?: string;
+}
+
 export interface Container {
   name: string;
   image?: string;
   resources?: ResourceRequirements;
+  ports?: ContainerPort[];
   restartPolicy?: string;
   [key: string]: unknown;
 }
@@ -100,6 +112,8 @@ export interface PodSpec {
   containers: Container[];
   initContainers?: Container[];
   overhead?: Record<string, string>;
+  /** Pod-level resources (KEP-2837): replace the containers' sum for cpu, memory and hugepages. */
+  resources?: ResourceRequirements;
   nodeName?: string;
   nodeSelector?: Record<string, string>;
   affinity?: Affinity;

@@ -3,6 +3,8 @@
  * (each option must keep fitting all pods plus daemonset overhead and meeting all requirements).
  */
 
+import { HostPortUsage } from './host-ports.js';
+import type { NodeFilter } from './node-filter.js';
 import type { PodClass, PodEntry, Variant } from './pod-class.js';
 import { type PoolContext, typeCompatible } from './pool-context.js';
 import { describeSet, valueAllowed } from './requirement-set.js';
@@ -42,6 +44,8 @@ export class Claim {
   closed = false;
   /** Limit usage this claim reserves (capacity of its cheapest option). */
   reserved: Record<string, number> = {};
+  /** Host ports of the pool's daemonsets and of the pods added. */
+  private ports: HostPortUsage;
 
   constructor(
     public name: string,
@@ -52,6 +56,7 @@ export class Claim {
   ) {
     this.used = new Float64Array(dims.names.length);
     this.maxAlloc = maxAllocOf(pool, options, this.used.length);
+    this.ports = portsOf(pool, []);
   }
 
   /** Tries to add a pod under one variant of its constraints; returns why not, or undefined on success. */
@@ -60,6 +65,10 @@ export class Claim {
     const req = env.vectorOf(cls);
     const over = env.dims.overflow(this.used, req, this.maxAlloc);
     if (over >= 0) return `no instance type has enough ${env.dims.names[over]}`;
+    if (cls.hostPorts.length > 0) {
+      const port = this.ports.conflict(cls.hostPorts);
+      if (port) return `host port ${port} is taken on the node (by another pod or a daemonset)`;
+    }
     const taint = untoleratedTaint(cls.tolerations, this.pool.taints, variant.strictPreferNoSchedule);
     if (taint) return `untolerated taint ${formatTaint(taint)}`;
     const alt = variant.alternatives[0];
@@ -69,7 +78,7 @@ export class Claim {
       if (why) return why;
     }
     this.candidate = reqs;
-    const verdict = env.topology.check(variant.topology, this, alt);
+    const verdict = env.topology.check(variant.topology, this);
     this.candidate = undefined;
     if (!verdict.ok) return verdict.reason;
     for (const n of verdict.narrow) {
@@ -106,6 +115,7 @@ export class Claim {
     this.reserved = { ...s.reserved };
     this.reqs = s.reqs;
     this.options = s.options;
+    this.ports = portsOf(this.pool, this.pods);
   }
 
   /** Widens the options back to every pool type that meets the requirements and holds the pods. */
@@ -133,6 +143,7 @@ export class Claim {
     this.reqs = reqs;
     this.options = options;
     this.pods.push(entry);
+    if (cls.hostPorts.length > 0) this.ports.add(cls.hostPorts);
     this.reserve(env);
     env.topology.record(cls.selecting, cls.owned, this);
   }
@@ -232,6 +243,24 @@ export class Claim {
   private candidate: Requirements | undefined;
   private zoneCache: { reqs: Requirements; options: readonly number[]; zones: readonly string[] } | undefined;
 
+  private admitted?: Map<string, boolean>;
+
+  /**
+   * Whether a spread group with this node filter counts the claim's pods: its NodePool's taints
+   * and requirements (fixed for the claim's life, so a count is always undone the way it was made).
+   */
+  admits(filter: NodeFilter): boolean {
+    this.admitted ??= new Map();
+    let ok = this.admitted.get(filter.key);
+    if (ok === undefined) {
+      ok =
+        (!filter.tolerations || untoleratedTaint(filter.tolerations, this.pool.taints) === undefined) &&
+        (!filter.affinity || filter.affinity.some((alt) => this.pool.reqs.and(alt).emptyKey() === undefined));
+      this.admitted.set(filter.key, ok);
+    }
+    return ok;
+  }
+
   /** Domains this claim may end up in for a topology key. */
   domains(key: string): readonly string[] {
     const reqs = this.candidate ?? this.reqs;
@@ -273,6 +302,13 @@ function alreadyWithin(reqs: Requirements, key: string, domains: readonly string
   if (!set || set.complement) return false;
   for (const v of set.values) if (!domains.includes(v)) return false;
   return true;
+}
+
+function portsOf(pool: PoolContext, pods: readonly PodEntry[]): HostPortUsage {
+  const usage = new HostPortUsage();
+  usage.add(pool.daemonPorts);
+  for (const p of pods) if (p.cls.hostPorts.length > 0) usage.add(p.cls.hostPorts);
+  return usage;
 }
 
 function maxAllocOf(pool: PoolContext, options: readonly number[], n: number): Float64Array {

@@ -4,13 +4,15 @@
  */
 import type { Pod } from '../model/kube-objects.js';
 import type { Taint } from '../model/taint.js';
+import { HostPortUsage, hostPortsOf } from './host-ports.js';
+import type { NodeFilter } from './node-filter.js';
 import type { PodClass, PodEntry, Variant } from './pod-class.js';
 import { podRequests } from './pod-requests.js';
 import { valueAllowed } from './requirement-set.js';
 import { Requirements } from './requirements.js';
 import type { Dims } from './resource-vector.js';
 import { untoleratedTaint } from './tolerations.js';
-import type { Topology, TopologyTarget } from './topology.js';
+import { nodeAdmitted, type Topology, type TopologyTarget } from './topology.js';
 import { HOSTNAME } from './well-known.js';
 
 /** A node (or in-flight claim) pods can be placed on. */
@@ -18,6 +20,8 @@ export class ExistingTarget implements TopologyTarget {
   readonly placed: PodEntry[] = [];
   readonly free: Float64Array;
   readonly hostname: string;
+  /** Host ports of the bound and placed pods. */
+  readonly ports = new HostPortUsage();
 
   constructor(
     readonly name: string,
@@ -33,6 +37,7 @@ export class ExistingTarget implements TopologyTarget {
     this.hostname = labels[HOSTNAME] ?? name;
     this.free = allocatable.slice();
     for (const pod of boundPods) {
+      this.ports.add(hostPortsOf(pod));
       let req: Float64Array;
       try {
         req = dims.vector(podRequests(pod));
@@ -49,6 +54,16 @@ export class ExistingTarget implements TopologyTarget {
     if (v !== undefined) return [v];
     const set = this.pending.get(key);
     return set && !set.complement ? [...set.values] : [];
+  }
+
+  admits(filter: NodeFilter): boolean {
+    if (this.pending.size === 0) return nodeAdmitted(filter, this.labels, this.taints);
+    if (filter.affinity && !this.matches(filter.affinity)) return false;
+    return nodeAdmitted(
+      { key: filter.key, ...(filter.tolerations ? { tolerations: filter.tolerations } : {}) },
+      this.labels,
+      this.taints,
+    );
   }
 
   /** Whether the pod's node requirements can hold here (any OR-alternative). */
@@ -83,10 +98,12 @@ export class ExistingTarget implements TopologyTarget {
   ): string | undefined {
     if (this.unschedulable) return 'node(s) were unschedulable';
     for (let i = 0; i < req.length; i++) if (req[i] > this.free[i]) return `Insufficient ${dims.names[i]}`;
+    if (entry.cls.hostPorts.length > 0 && this.ports.conflicts(entry.cls.hostPorts))
+      return "node(s) didn't have free ports for the requested pod ports";
     const taint = untoleratedTaint(entry.cls.tolerations, this.taints, variant.strictPreferNoSchedule);
     if (taint) return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
     if (!this.matches(variant.alternatives)) return "node(s) didn't match Pod's node affinity/selector";
-    const verdict = topology.check(variant.topology, this, variant.alternatives[0]);
+    const verdict = topology.check(variant.topology, this);
     if (!verdict.ok) return `node(s) didn't satisfy ${verdict.reason}`;
     return undefined;
   }
@@ -117,6 +134,7 @@ export class ExistingTarget implements TopologyTarget {
   private commit(entry: PodEntry, cls: PodClass, req: Float64Array, topology: Topology): void {
     for (let i = 0; i < req.length; i++) this.free[i] -= req[i];
     this.placed.push(entry);
+    if (cls.hostPorts.length > 0) this.ports.add(cls.hostPorts);
     topology.record(cls.selecting, cls.owned, this);
   }
 }

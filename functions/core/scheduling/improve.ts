@@ -27,7 +27,8 @@ const MAX_UNITS = 120_000;
 
 function isFree(entry: PodEntry): boolean {
   const c = entry.cls;
-  if (c.selecting.length > 0 || c.owned.length > 0 || c.variants.length !== 1) return false;
+  if (c.selecting.length > 0 || c.owned.length > 0 || c.variants.length !== 1 || c.hostPorts.length > 0)
+    return false;
   const v = c.variants[0];
   const t = v.topology;
   return (

@@ -5,7 +5,9 @@
 import type { LabelSelector, Pod, PodAffinityTerm, TopologySpreadConstraint } from '../model/kube-objects.js';
 import type { Resources } from '../model/resources.js';
 import type { Toleration } from '../model/taint.js';
+import { type HostPort, hostPortsOf } from './host-ports.js';
 import { preferredNodeTerms, requiredNodeAlternatives } from './node-affinity.js';
+import { spreadNodeFilter } from './node-filter.js';
 import { podRequests } from './pod-requests.js';
 import type { Requirements } from './requirements.js';
 import type { SpreadRule, TermRule, Topology, TopologyConstraints } from './topology.js';
@@ -28,6 +30,8 @@ export interface PodClass {
   readonly labels: Readonly<Record<string, string>>;
   readonly tolerations: readonly Toleration[];
   readonly requests: Resources;
+  /** Host ports the pods bind (NodePorts): two such pods never share a node when they conflict. */
+  readonly hostPorts: readonly HostPort[];
   readonly variants: Variant[];
   /** Every group that counts these pods. */
   selecting: readonly TopologyGroup[];
@@ -58,7 +62,7 @@ function flat(obj: Readonly<Record<string, unknown>> | undefined): string {
 function containersKey(containers: PodSpecContainers): string {
   let out = '';
   for (const c of containers ?? []) {
-    out += `[${flat(c.resources?.requests)}|${flat(c.resources?.limits)}|${c.restartPolicy ?? ''}]`;
+    out += `[${flat(c.resources?.requests)}|${flat(c.resources?.limits)}|${c.restartPolicy ?? ''}|${c.ports ? json(c.ports) : ''}]`;
   }
   return out;
 }
@@ -76,6 +80,7 @@ export function classKey(pod: Pod): string {
     containersKey(s.containers),
     containersKey(s.initContainers),
     flat(s.overhead),
+    json(s.resources),
     flat(s.nodeSelector),
     json(s.affinity),
     json(s.tolerations),
@@ -116,7 +121,13 @@ function parts(pod: Pod, topo: Topology, volumes: VolumeIndex): Parts {
   const labels = pod.metadata.labels ?? {};
   const volumeReqs = volumeRequirements(pod, volumes);
   const spreadRule = (c: TopologySpreadConstraint): SpreadRule => {
-    const group = topo.group('spread', c.topologyKey, new Set([ns]), spreadSelector(c, labels));
+    const group = topo.group(
+      'spread',
+      c.topologyKey,
+      new Set([ns]),
+      spreadSelector(c, labels),
+      spreadNodeFilter(pod, c),
+    );
     return { group, maxSkew: c.maxSkew, minDomains: c.minDomains ?? 1, selfMatch: group.selects(ns, labels) };
   };
   const termRule = (kind: 'affinity' | 'anti', t: PodAffinityTerm): TermRule => {
@@ -221,6 +232,7 @@ export function buildClass(
       labels,
       tolerations,
       requests,
+      hostPorts: hostPortsOf(pod),
       variants: variants(p, preferNoScheduleMatters),
       selecting: [],
       owned: p.antis.map((a) => a.group),
@@ -232,6 +244,7 @@ export function buildClass(
       labels,
       tolerations,
       requests: {},
+      hostPorts: [],
       variants: [],
       selecting: [],
       owned: [],

@@ -22,9 +22,36 @@ function addInto(target: Resources, add: Resources): void {
   for (const [k, v] of Object.entries(add)) target[k] = (target[k] ?? 0) + v;
 }
 
+/** Resources a pod-level `spec.resources` may set (the kube-scheduler ignores others there). */
+function podLevelSupported(name: string): boolean {
+  return name === 'cpu' || name === 'memory' || name.startsWith('hugepages-');
+}
+
 /**
- * Effective requests of a pod: the sum over containers (and restartable init containers, i.e.
- * sidecars), or the largest plain init container if larger, plus the pod overhead; `pods: 1`.
+ * Pod-level requests (`spec.resources`, KEP-2837): a pod-level limit without a request defaults
+ * the request, as the API server's defaulting does; only cpu, memory and hugepages count.
+ */
+function podLevelRequests(pod: Pod, where: string): Resources {
+  const out: Resources = {};
+  const level = pod.spec?.resources;
+  if (!level) return out;
+  for (const [name, value] of Object.entries({ ...(level.limits ?? {}), ...(level.requests ?? {}) })) {
+    if (!podLevelSupported(name)) continue;
+    try {
+      out[name] = parseResource(name, value);
+    } catch (error) {
+      throw new Error(`${where} spec.resources ${name}: ${(error as Error).message}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * Effective requests of a pod, as the kube-scheduler's NodeResourcesFit computes them: the sum
+ * over containers and restartable init containers (sidecars, `restartPolicy: Always`), or, when
+ * larger per resource, the largest plain init container plus the sidecars started before it; a
+ * pod-level request (`spec.resources`) replaces that sum for its resource; then the pod overhead
+ * (`spec.overhead`, set from the RuntimeClass's `overhead.podFixed`) is added; `pods: 1`.
  * Throws an Error naming the pod and container on an invalid quantity.
  */
 export function podRequests(pod: Pod): Resources {
@@ -45,8 +72,13 @@ export function podRequests(pod: Pod): Resources {
   }
   addInto(total, sidecars);
   for (const [k, v] of Object.entries(initPeak)) total[k] = Math.max(total[k] ?? 0, v);
+  Object.assign(total, podLevelRequests(pod, where));
   for (const [name, value] of Object.entries(pod.spec?.overhead ?? {})) {
-    total[name] = (total[name] ?? 0) + parseResource(name, value);
+    try {
+      total[name] = (total[name] ?? 0) + parseResource(name, value);
+    } catch (error) {
+      throw new Error(`${where} spec.overhead ${name}: ${(error as Error).message}`);
+    }
   }
   total[PODS] = 1;
   return total;

@@ -7,6 +7,7 @@ import type { ResolvedInstanceType, ResolvedOffering } from '../model/instance-t
 import type { DaemonSet, Pod } from '../model/kube-objects.js';
 import type { Resources } from '../model/resources.js';
 import type { Taint } from '../model/taint.js';
+import { type HostPort, hostPortsOf } from './host-ports.js';
 import { requiredNodeAlternatives } from './node-affinity.js';
 import { podRequests } from './pod-requests.js';
 import { labelSatisfies, valueAllowed } from './requirement-set.js';
@@ -50,6 +51,8 @@ export interface PoolContext {
   /** Every zone any offering is in (sorted); the bit positions of the zone masks. */
   readonly allZones: readonly string[];
   readonly limits: Readonly<Record<string, number>>;
+  /** Host ports the pool's daemonsets bind on each of its nodes. */
+  readonly daemonPorts: readonly HostPort[];
   /** Resources (and `nodes`) already used by existing and in-flight nodes of the pool. */
   readonly usedBase: Record<string, number>;
   /** Why it can launch nothing. */
@@ -67,6 +70,14 @@ function daemonPod(ds: DaemonSet): Pod {
   };
 }
 
+/** Whether a daemonset's pods would run on a node with these taints and labels. */
+function daemonRuns(pod: Pod, taints: readonly Taint[], labels: Readonly<Record<string, string>>): boolean {
+  if (untoleratedTaint(pod.spec.tolerations, taints)) return false;
+  return requiredNodeAlternatives(pod).some((alt) =>
+    [...alt.sets].every(([k, set]) => labels[k] === undefined || labelSatisfies(set, labels[k])),
+  );
+}
+
 function daemonOverhead(
   daemonSets: readonly DaemonSet[],
   taints: readonly Taint[],
@@ -75,12 +86,7 @@ function daemonOverhead(
   const total: Resources = {};
   for (const ds of daemonSets) {
     const pod = daemonPod(ds);
-    if (untoleratedTaint(pod.spec.tolerations, taints)) continue;
-    const alts = requiredNodeAlternatives(pod);
-    const ok = alts.some((alt) =>
-      [...alt.sets].every(([k, set]) => labels[k] === undefined || labelSatisfies(set, labels[k])),
-    );
-    if (!ok) continue;
+    if (!daemonRuns(pod, taints, labels)) continue;
     let req: Resources;
     try {
       req = podRequests(pod);
@@ -190,6 +196,10 @@ function poolContext(
     zones: [],
     allZones,
     limits: p.limits as Record<string, number>,
+    daemonPorts: daemonSets.flatMap((ds) => {
+      const pod = daemonPod(ds);
+      return daemonRuns(pod, p.taints, p.labels) ? hostPortsOf(pod) : [];
+    }),
     usedBase,
     problem,
   };

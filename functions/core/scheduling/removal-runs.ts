@@ -198,6 +198,7 @@ export class RemovalRuns {
         const entry = t.placed.pop()!;
         const req = vectors.get(entry.cls)!;
         for (let d = 0; d < req.length; d++) t.free[d] += req[d];
+        if (entry.cls.hostPorts.length > 0) t.ports.remove(entry.cls.hostPorts);
       }
     }
   }

@@ -32,6 +32,7 @@ function errorClass(pod: Pod, message: string): PodClass {
     labels: {},
     tolerations: [],
     requests: {},
+    hostPorts: [],
     variants: [],
     selecting: [],
     owned: [],
@@ -148,7 +149,7 @@ export function setupRun(input: ScheduleInput): RunState {
   for (const c of classes) for (const k of Object.keys(c.requests)) names.add(k);
   const dims = new Dims(names);
   const targets = existingTargets(input, dims);
-  for (const t of targets) topology.addNode(t.hostname, t.labels);
+  for (const t of targets) topology.addNode(t.hostname, t.labels, t.taints);
   const pools = poolContexts(input.pools, input.daemonSets, dims, usedBaseOf(input));
   for (const p of pools) if (!p.problem) topology.addDomains(ZONE, p.zones);
   addPoolDomains(topology, pools);

@@ -5,6 +5,7 @@
  */
 import type { LabelSelector } from '../model/kube-objects.js';
 import { matchesSelector } from './label-selector.js';
+import type { NodeFilter } from './node-filter.js';
 
 /** What a group is used for. */
 export type GroupKind = 'spread' | 'affinity' | 'anti';
@@ -27,6 +28,8 @@ export class TopologyGroup {
     /** `undefined` = all namespaces. */
     readonly namespaces: ReadonlySet<string> | undefined,
     readonly selector: LabelSelector | undefined,
+    /** Spread groups: the nodes whose pods count (node inclusion policies); undefined = every node. */
+    readonly filter?: NodeFilter,
   ) {}
 
   /** Whether the group counts a pod with these labels in this namespace. */
@@ -80,7 +83,8 @@ export function groupKey(
   topologyKey: string,
   namespaces: ReadonlySet<string> | undefined,
   selector: string,
+  filter?: NodeFilter,
 ): string {
   const ns = namespaces ? [...namespaces].sort().join(',') : '*';
-  return `${kind}|${topologyKey}|${ns}|${selector}`;
+  return `${kind}|${topologyKey}|${ns}|${selector}${filter ? `|${filter.key}` : ''}`;
 }

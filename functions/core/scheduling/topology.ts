@@ -5,8 +5,10 @@
  */
 
 import type { LabelSelector } from '../model/kube-objects.js';
+import type { Taint } from '../model/taint.js';
 import { selectorKey } from './label-selector.js';
-import type { Requirements } from './requirements.js';
+import type { NodeFilter } from './node-filter.js';
+import { untoleratedTaint } from './tolerations.js';
 import { type GroupKind, groupKey, TopologyGroup } from './topology-group.js';
 import { HOSTNAME } from './well-known.js';
 
@@ -15,6 +17,18 @@ export interface TopologyTarget {
   readonly name: string;
   /** Domains the target may end up in for a key: one when known, several for an unpinned claim, none when it lacks the label. */
   domains(key: string): readonly string[];
+  /** Whether a spread group with this node filter counts the pods on the target. */
+  admits(filter: NodeFilter): boolean;
+}
+
+/** Whether a node with these labels and taints passes a spread group's node filter. */
+export function nodeAdmitted(
+  filter: NodeFilter,
+  labels: Readonly<Record<string, string>>,
+  taints: readonly Taint[],
+): boolean {
+  if (filter.affinity && !filter.affinity.some((alt) => alt.matchesLabels(labels))) return false;
+  return !filter.tolerations || untoleratedTaint(filter.tolerations, taints) === undefined;
 }
 
 /** A topology spread constraint of a pod, bound to its group. */
@@ -55,7 +69,11 @@ type Change =
       readonly domain: string;
       readonly delta: 1 | -1;
     }
-  | { readonly host: string; readonly labels: Readonly<Record<string, string>> };
+  | {
+      readonly host: string;
+      readonly labels: Readonly<Record<string, string>>;
+      readonly taints: readonly Taint[];
+    };
 
 /** Groups and domains of one scheduling run. */
 export class Topology {
@@ -69,6 +87,10 @@ export class Topology {
   /** Labels of existing nodes by hostname, to find the hostnames a pod may use. */
   private readonly hostLabels = new Map<string, Readonly<Record<string, string>>>();
   private readonly minCache = new Map<string, { version: number; min: number }>();
+  /** Taints of existing nodes by hostname (for spread node filters). */
+  private readonly hostTaints = new Map<string, readonly Taint[]>();
+  /** Per filtered spread group: the domains of its key on the nodes it counts. */
+  private readonly filteredCache = new Map<string, readonly string[]>();
   /** {@link groupsSelecting} by namespace and labels; cleared when a group is added. */
   private readonly selectingCache = new Map<string, TopologyGroup[]>();
   /** Changes since {@link startJournal}, undone by {@link undoTo}; undefined when not journaling. */
@@ -83,11 +105,12 @@ export class Topology {
     topologyKey: string,
     namespaces: ReadonlySet<string> | undefined,
     selector: LabelSelector | undefined,
+    filter?: NodeFilter,
   ): TopologyGroup {
-    const key = groupKey(kind, topologyKey, namespaces, selectorKey(selector));
+    const key = groupKey(kind, topologyKey, namespaces, selectorKey(selector), filter);
     let g = this.groups.get(key);
     if (!g) {
-      g = new TopologyGroup(key, kind, topologyKey, namespaces, selector);
+      g = new TopologyGroup(key, kind, topologyKey, namespaces, selector, filter);
       this.groups.set(key, g);
       this.selectingCache.clear();
     }
@@ -103,14 +126,19 @@ export class Topology {
   }
 
   /** Declares an existing node (its hostname and labels are domains). */
-  addNode(hostname: string, labels: Readonly<Record<string, string>>): void {
+  addNode(hostname: string, labels: Readonly<Record<string, string>>, taints: readonly Taint[] = []): void {
     this.hostLabels.set(hostname, labels);
+    this.hostTaints.set(hostname, taints);
     this.countNodeLabels(labels, 1);
+    this.filteredCache.clear();
+    this.minCache.clear();
   }
 
   /** The domains of a key changed: recomputed when next read. */
   private refresh(key: string): void {
     this.universe.delete(key);
+    this.filteredCache.clear();
+    this.minCache.clear();
   }
 
   /** Counts (or uncounts) the label values of a node as domains. */
@@ -169,6 +197,7 @@ export class Topology {
     delta: 1 | -1,
   ): void {
     for (const g of selecting) {
+      if (g.filter && !target.admits(g.filter)) continue;
       const domains = target.domains(g.topologyKey);
       if (domains.length === 1) this.change(g, false, domains[0], delta);
       else if (g.kind === 'anti') for (const d of domains) this.change(g, false, d, delta);
@@ -192,10 +221,13 @@ export class Topology {
   removeNode(hostname: string): void {
     const labels = this.hostLabels.get(hostname);
     if (!labels) return;
+    const taints = this.hostTaints.get(hostname) ?? [];
     this.hostLabels.delete(hostname);
+    this.hostTaints.delete(hostname);
     this.countNodeLabels(labels, -1);
     this.minCache.clear();
-    this.journal?.push({ host: hostname, labels });
+    this.filteredCache.clear();
+    this.journal?.push({ host: hostname, labels, taints });
   }
 
   /** Starts recording changes so that they can be undone. */
@@ -215,7 +247,7 @@ export class Topology {
     while (journal.length > mark) {
       const c = journal.pop()!;
       if ('host' in c) {
-        this.addNode(c.host, c.labels);
+        this.addNode(c.host, c.labels, c.taints);
         this.minCache.clear();
       } else if (c.owner) {
         if (c.delta > 0) c.group.removeOwner(c.domain);
@@ -226,12 +258,12 @@ export class Topology {
   }
 
   /** Checks a pod's topology constraints against a target; for unpinned claims returns the domains left. */
-  check(c: TopologyConstraints, target: TopologyTarget, nodeReqs: Requirements): TopologyVerdict {
+  check(c: TopologyConstraints, target: TopologyTarget): TopologyVerdict {
     if (c.spreads.length + c.affinities.length + c.antis.length + c.repelledBy.length === 0) return OK_NONE;
     const allowed: { key: string; domains: readonly string[] }[] = [];
     for (const s of c.spreads) {
       const key = s.group.topologyKey;
-      const limit = this.minCount(s, nodeReqs) + s.maxSkew - (s.selfMatch ? 1 : 0);
+      const limit = this.minCount(s) + s.maxSkew - (s.selfMatch ? 1 : 0);
       const left = keep(domainsFor(allowed, target, key), s.group.counts, limit, false);
       if (left.length === 0)
         return fail(`topology spread ${short(key)} maxSkew ${s.maxSkew}: no ${short(key)} left`);
@@ -262,6 +294,19 @@ export class Topology {
     return { ok: true, narrow: allowed };
   }
 
+  private filteredDomains(groupKey: string, key: string, filter: NodeFilter): readonly string[] {
+    let domains = this.filteredCache.get(groupKey);
+    if (!domains) {
+      domains = filteredDomainsOf(
+        { declared: this.declared, hostLabels: this.hostLabels, hostTaints: this.hostTaints },
+        key,
+        filter,
+      );
+      this.filteredCache.set(groupKey, domains);
+    }
+    return domains;
+  }
+
   /** Pins a key to one domain when the pod's own constraints use it: the emptiest for spreads. */
   private pick(c: TopologyConstraints, key: string, domains: readonly string[]): readonly string[] {
     if (domains.length <= 1) return domains;
@@ -283,23 +328,49 @@ export class Topology {
     return [best];
   }
 
-  /** The smallest count over the domains the pod may use (0 when fewer than minDomains exist). */
-  private minCount(s: SpreadRule, nodeReqs: Requirements): number {
+  /**
+   * The smallest count over the domains the pod may use (0 when fewer than minDomains exist). A
+   * spread group with a node filter takes only the domains of the nodes it counts (and, for keys
+   * new nodes can bring, the declared domains its node affinity allows).
+   */
+  private minCount(s: SpreadRule): number {
     const key = s.group.topologyKey;
     if (key === HOSTNAME && this.canCreateNodes) return 0;
-    if (key !== HOSTNAME)
-      return minOver(
-        this.domainsOf(key).filter((d) => nodeReqs.allows(key, d)),
-        s,
-      );
-    const cacheKey = `${s.group.key}#${s.minDomains}#${nodeReqs.key()}`;
+    const cacheKey = `${s.group.key}#${s.minDomains}`;
     const cached = this.minCache.get(cacheKey);
     if (cached && cached.version === s.group.version) return cached.min;
-    const hosts = [...this.hostLabels].filter(([, labels]) => nodeReqs.matchesLabels(labels)).map(([h]) => h);
-    const min = minOver(hosts, s);
+    const filter = s.group.filter;
+    const domains = filter
+      ? this.filteredDomains(s.group.key, key, filter)
+      : key === HOSTNAME
+        ? [...this.hostLabels.keys()]
+        : this.domainsOf(key);
+    const min = minOver(domains, s);
     this.minCache.set(cacheKey, { version: s.group.version, min });
     return min;
   }
+}
+
+/** Domains of `key` that a filtered spread group counts (cached until nodes or domains change). */
+function filteredDomainsOf(
+  topo: {
+    readonly declared: ReadonlyMap<string, ReadonlySet<string>>;
+    readonly hostLabels: ReadonlyMap<string, Readonly<Record<string, string>>>;
+    readonly hostTaints: ReadonlyMap<string, readonly Taint[]>;
+  },
+  key: string,
+  filter: NodeFilter,
+): string[] {
+  const out = new Set<string>();
+  if (key !== HOSTNAME)
+    for (const d of topo.declared.get(key) ?? [])
+      if (!filter.affinity || filter.affinity.some((alt) => alt.allows(key, d))) out.add(d);
+  for (const [host, labels] of topo.hostLabels) {
+    const value = key === HOSTNAME ? host : labels[key];
+    if (value === undefined || out.has(value)) continue;
+    if (nodeAdmitted(filter, labels, topo.hostTaints.get(host) ?? [])) out.add(value);
+  }
+  return [...out].sort();
 }
 
 function labelsKey(labels: Readonly<Record<string, string>>): string {

@@ -57,6 +57,9 @@ function build(s: Scenario): ScheduleInput {
                 topologyKey: ZONE,
                 whenUnsatisfiable: 'DoNotSchedule' as const,
                 labelSelector: { matchLabels: { app: p.app } },
+                // Every pod of an app counts every node, so the skew holds across all of them
+                // (with the default Honor, pods with another nodeSelector count other nodes).
+                nodeAffinityPolicy: 'Ignore' as const,
               },
             ],
           }

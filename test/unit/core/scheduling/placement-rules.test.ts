@@ -1,0 +1,265 @@
+/**
+ * The kube-scheduler's placement rules the plan follows: PodTopologySpread node inclusion
+ * policies (nodeAffinityPolicy, nodeTaintsPolicy, with their defaults), NodePorts (hostPort,
+ * hostIP, protocol), and NodeResourcesFit's pod requests (sidecars, init containers, pod-level
+ * resources, overhead).
+ */
+import { describe, expect, it } from 'vitest';
+import type { Pod, TopologySpreadConstraint } from '../../../../functions/core/model/kube-objects.js';
+import { podRequests } from '../../../../functions/core/scheduling/pod-requests.js';
+import { schedule } from '../../../../functions/core/scheduling/schedule.js';
+import { nodePool } from '../../../builders/config.js';
+import { daemonSet, pod } from '../../../builders/workloads.js';
+import { existing, input, pool } from './fixtures.js';
+
+const HOST = 'kubernetes.io/hostname';
+const ZONE = 'topology.kubernetes.io/zone';
+const TAINT = { key: 'dedicated', value: 'x', effect: 'NoSchedule' as const };
+
+function spread(key: string, extra: Partial<TopologySpreadConstraint> = {}): TopologySpreadConstraint[] {
+  return [
+    {
+      maxSkew: 1,
+      topologyKey: key,
+      whenUnsatisfiable: 'DoNotSchedule',
+      labelSelector: { matchLabels: { app: 'w' } },
+      ...extra,
+    },
+  ];
+}
+
+const running = (name: string, node: string): Pod =>
+  pod({ name, nodeName: node, labels: { app: 'w' }, requests: { cpu: '100m' } });
+
+describe('topology spread: node inclusion policies', () => {
+  // n1 (team=x) is empty, n2 (team=y) already runs one pod of the app.
+  const nodes = [
+    existing('n1', { labels: { team: 'x' } }),
+    existing('n2', { labels: { team: 'y' }, pods: [running('old', 'n2')] }),
+  ];
+  const pending = (extra: Partial<TopologySpreadConstraint> = {}) =>
+    pod({
+      name: 'new',
+      labels: { app: 'w' },
+      requests: { cpu: '100m' },
+      nodeSelector: { team: 'y' },
+      topologySpreadConstraints: spread(HOST, extra),
+    });
+
+  it('nodeAffinityPolicy defaults to Honor: nodes the pod cannot use are not domains', () => {
+    const plan = schedule(input({ pods: [pending()], nodes }));
+    expect(plan.unschedulable).toEqual([]);
+    expect(plan.existingPlacements).toEqual([{ node: 'n2', pods: ['default/new'] }]);
+  });
+
+  it('nodeAffinityPolicy Ignore counts every node (the empty n1 makes the skew 2 on n2)', () => {
+    const plan = schedule(input({ pods: [pending({ nodeAffinityPolicy: 'Ignore' })], nodes }));
+    expect(plan.existingPlacements).toEqual([]);
+    expect(plan.unschedulable[0].reason).toMatch(/topology spread hostname/);
+  });
+
+  it('Honor does not count pods on nodes outside the pod affinity (new claims spread over every zone)', () => {
+    // Two pods of the app run on a team=x node in zone-a; the new pods need team=y nodes.
+    const other = existing('x-a', {
+      labels: { team: 'x', [ZONE]: 'zone-a' },
+      pods: [running('o1', 'x-a'), running('o2', 'x-a')],
+    });
+    const pods = (extra: Partial<TopologySpreadConstraint>) =>
+      [1, 2, 3].map((i) =>
+        pod({
+          name: `p${i}`,
+          labels: { app: 'w' },
+          requests: { cpu: '1' },
+          nodeSelector: { team: 'y' },
+          topologySpreadConstraints: spread(ZONE, extra),
+        }),
+      );
+    const pools = [pool(nodePool({ labels: { team: 'y' } }))];
+    const zones = (extra: Partial<TopologySpreadConstraint>) =>
+      schedule(input({ pods: pods(extra), nodes: [other], pools }))
+        .nodeClaims.map((c) => c.labels[ZONE])
+        .sort();
+    expect(zones({})).toEqual(['zone-a', 'zone-b', 'zone-c']);
+    expect(zones({ nodeAffinityPolicy: 'Ignore' })).not.toContain('zone-a');
+  });
+
+  describe('nodeTaintsPolicy', () => {
+    // t1 is tainted and empty, n2 runs one pod of the app.
+    const tainted = [existing('t1', { taints: [TAINT] }), existing('n2', { pods: [running('old', 'n2')] })];
+    const p = (extra: Partial<TopologySpreadConstraint> = {}) =>
+      pod({
+        name: 'new',
+        labels: { app: 'w' },
+        requests: { cpu: '100m' },
+        topologySpreadConstraints: spread(HOST, extra),
+      });
+
+    it('defaults to Ignore: the tainted empty node is a domain, so n2 would exceed maxSkew', () => {
+      const plan = schedule(input({ pods: [p()], nodes: tainted }));
+      expect(plan.existingPlacements).toEqual([]);
+      expect(plan.unschedulable).toHaveLength(1);
+    });
+
+    it('Honor leaves out nodes whose taints the pod does not tolerate', () => {
+      const plan = schedule(input({ pods: [p({ nodeTaintsPolicy: 'Honor' })], nodes: tainted }));
+      expect(plan.existingPlacements).toEqual([{ node: 'n2', pods: ['default/new'] }]);
+    });
+
+    it('Honor keeps a tainted node the pod tolerates', () => {
+      const tolerating = p({ nodeTaintsPolicy: 'Honor' });
+      tolerating.spec.tolerations = [{ key: 'dedicated', operator: 'Exists' }];
+      const plan = schedule(input({ pods: [tolerating], nodes: tainted }));
+      expect(plan.existingPlacements).toEqual([{ node: 't1', pods: ['default/new'] }]);
+    });
+  });
+});
+
+function withPorts(
+  name: string,
+  ports: { hostPort: number; hostIP?: string; protocol?: 'TCP' | 'UDP' }[],
+): Pod {
+  const p = pod({ name, requests: { cpu: '100m' } });
+  p.spec.containers[0].ports = ports.map((x) => ({ containerPort: x.hostPort, ...x }));
+  return p;
+}
+
+describe('host ports (NodePorts)', () => {
+  const pools = [pool(nodePool())];
+  const claimsFor = (pods: Pod[]) => schedule(input({ pods, pools })).nodeClaims.length;
+
+  it('two pods with the same hostPort (protocol TCP and hostIP 0.0.0.0 by default) need two nodes', () => {
+    expect(claimsFor([withPorts('a', [{ hostPort: 8080 }]), withPorts('b', [{ hostPort: 8080 }])])).toBe(2);
+    expect(
+      claimsFor([
+        withPorts('a', [{ hostPort: 8080, protocol: 'TCP', hostIP: '0.0.0.0' }]),
+        withPorts('b', [{ hostPort: 8080 }]),
+      ]),
+    ).toBe(2);
+  });
+
+  it('another protocol or another specific host IP does not conflict', () => {
+    expect(
+      claimsFor([withPorts('a', [{ hostPort: 53, protocol: 'UDP' }]), withPorts('b', [{ hostPort: 53 }])]),
+    ).toBe(1);
+    expect(
+      claimsFor([
+        withPorts('a', [{ hostPort: 80, hostIP: '10.0.0.1' }]),
+        withPorts('b', [{ hostPort: 80, hostIP: '10.0.0.2' }]),
+      ]),
+    ).toBe(1);
+  });
+
+  it('0.0.0.0 conflicts with any host IP of the same port and protocol', () => {
+    expect(
+      claimsFor([withPorts('a', [{ hostPort: 80, hostIP: '10.0.0.1' }]), withPorts('b', [{ hostPort: 80 }])]),
+    ).toBe(2);
+    expect(
+      claimsFor([withPorts('a', [{ hostPort: 80 }]), withPorts('b', [{ hostPort: 80, hostIP: '10.0.0.1' }])]),
+    ).toBe(2);
+  });
+
+  it('a port without hostPort, or only in an init container, reserves nothing', () => {
+    const plain = pod({ name: 'a', requests: { cpu: '100m' } });
+    plain.spec.containers[0].ports = [{ containerPort: 8080 }];
+    const init = pod({ name: 'b', requests: { cpu: '100m' }, initRequests: { cpu: '100m' } });
+    init.spec.initContainers![0].ports = [{ containerPort: 8080, hostPort: 8080 }];
+    expect(claimsFor([plain, init, withPorts('c', [{ hostPort: 8080 }])])).toBe(1);
+  });
+
+  it('a port bound on an existing node keeps the pod off that node, with the kube-scheduler reason', () => {
+    const bound = withPorts('old', [{ hostPort: 9000 }]);
+    bound.spec.nodeName = 'n1';
+    const plan = schedule(
+      input({ pods: [withPorts('new', [{ hostPort: 9000 }])], nodes: [existing('n1', { pods: [bound] })] }),
+    );
+    expect(plan.unschedulable[0].reason).toMatch(/didn't have free ports for the requested pod ports/);
+    const ok = schedule(
+      input({ pods: [withPorts('new', [{ hostPort: 9001 }])], nodes: [existing('n1', { pods: [bound] })] }),
+    );
+    expect(ok.existingPlacements).toEqual([{ node: 'n1', pods: ['default/new'] }]);
+  });
+
+  it("a daemonset's host port is taken on every new node of the pools it runs in", () => {
+    const ds = daemonSet({ name: 'exporter', requests: { cpu: '50m' } });
+    ds.spec.template.spec.containers[0].ports = [{ containerPort: 9100, hostPort: 9100 }];
+    const plan = schedule(input({ pods: [withPorts('p', [{ hostPort: 9100 }])], pools, daemonSets: [ds] }));
+    expect(plan.nodeClaims).toEqual([]);
+    expect(plan.unschedulable[0].reason).toMatch(/host port 0\.0\.0\.0:9100\/TCP is taken/);
+  });
+});
+
+describe('pod requests (NodeResourcesFit)', () => {
+  const base = (spec: Partial<Pod['spec']>): Pod => {
+    const p = pod({ name: 'r', requests: { cpu: '1', memory: '1Gi' } });
+    Object.assign(p.spec, spec);
+    return p;
+  };
+
+  it('sidecars (restartPolicy Always) add to the containers; a plain init container counts with the sidecars started before it', () => {
+    const p = base({
+      initContainers: [
+        { name: 'plain-1', resources: { requests: { cpu: '3' } } },
+        {
+          name: 'sidecar',
+          restartPolicy: 'Always',
+          resources: { requests: { cpu: '500m', memory: '256Mi' } },
+        },
+        { name: 'plain-2', resources: { requests: { cpu: '2' } } },
+      ],
+    });
+    const r = podRequests(p);
+    // containers 1 + sidecar 0.5 = 1.5; plain-1 alone 3; plain-2 with the sidecar 2.5 -> max 3.
+    expect(r.cpu).toBe(3000);
+    expect(r.memory).toBe(1024 * 2 ** 20 + 256 * 2 ** 20);
+    const small = base({
+      initContainers: [
+        { name: 'sidecar', restartPolicy: 'Always', resources: { requests: { cpu: '500m' } } },
+        { name: 'plain', resources: { requests: { cpu: '1' } } },
+      ],
+    });
+    // plain with the sidecar 1.5 = containers 1 + sidecar 0.5.
+    expect(podRequests(small).cpu).toBe(1500);
+  });
+
+  it('init containers take the largest, not the sum', () => {
+    const p = base({
+      initContainers: [
+        { name: 'a', resources: { requests: { cpu: '2' } } },
+        { name: 'b', resources: { requests: { cpu: '2' } } },
+      ],
+    });
+    expect(podRequests(p).cpu).toBe(2000);
+  });
+
+  it('pod-level resources replace the containers for cpu and memory; limits default the requests; overhead adds', () => {
+    expect(podRequests(base({ resources: { requests: { cpu: '4' } } })).cpu).toBe(4000);
+    expect(podRequests(base({ resources: { requests: { cpu: '4' } } })).memory).toBe(2 ** 30);
+    expect(podRequests(base({ resources: { limits: { memory: '3Gi' } } })).memory).toBe(3 * 2 ** 30);
+    expect(
+      podRequests(base({ resources: { requests: { 'ephemeral-storage': '9Gi' } } }))['ephemeral-storage'],
+    ).toBe(undefined);
+    const withOverhead = base({
+      resources: { requests: { cpu: '2' } },
+      overhead: { cpu: '250m', memory: '120Mi' },
+    });
+    expect(podRequests(withOverhead).cpu).toBe(2250);
+    expect(podRequests(withOverhead).memory).toBe(2 ** 30 + 120 * 2 ** 20);
+  });
+
+  it('a pod-level request decides the node size in the plan', () => {
+    const p = base({ resources: { requests: { cpu: '7' } } });
+    const plan = schedule(input({ pods: [p], pools: [pool(nodePool())] }));
+    expect(plan.nodeClaims[0].requests.cpu).toBeGreaterThanOrEqual(7000);
+  });
+
+  it('a bad pod-level or overhead quantity names the field', () => {
+    expect(() => podRequests(base({ resources: { requests: { cpu: 'lots' } } }))).toThrow(
+      /spec\.resources cpu/,
+    );
+    expect(() => podRequests(base({ overhead: { memory: 'x' } }))).toThrow(/spec\.overhead memory/);
+    const plan = schedule(
+      input({ pods: [base({ resources: { requests: { cpu: 'lots' } } })], pools: [pool(nodePool())] }),
+    );
+    expect(plan.unschedulable[0].reason).toMatch(/invalid pod: .*spec\.resources cpu/);
+  });
+});
