@@ -5,6 +5,7 @@ import type {
   PersistentVolumeClaim,
   Pod,
   PodDisruptionBudget,
+  StorageClass,
 } from '../../core/model/kube-objects.js';
 import type { Clock } from '../../core/ports/clock.js';
 import type {
@@ -31,6 +32,7 @@ const NODES: ResourceType = { apiVersion: 'v1', plural: 'nodes' };
 const EVENTS: ResourceType = { apiVersion: 'v1', plural: 'events' };
 const PERSISTENT_VOLUMES: ResourceType = { apiVersion: 'v1', plural: 'persistentvolumes' };
 const PERSISTENT_VOLUME_CLAIMS: ResourceType = { apiVersion: 'v1', plural: 'persistentvolumeclaims' };
+const STORAGE_CLASSES: ResourceType = { apiVersion: 'storage.k8s.io/v1', plural: 'storageclasses' };
 const DAEMON_SETS: ResourceType = { apiVersion: 'apps/v1', plural: 'daemonsets' };
 const POD_DISRUPTION_BUDGETS: ResourceType = { apiVersion: 'policy/v1', plural: 'poddisruptionbudgets' };
 
@@ -85,6 +87,10 @@ export class KubeClusterApi implements ClusterApi {
 
   async listPersistentVolumeClaims(): Promise<PersistentVolumeClaim[]> {
     return listAll<PersistentVolumeClaim>(await this.client(), resourcePath(PERSISTENT_VOLUME_CLAIMS));
+  }
+
+  async listStorageClasses(): Promise<StorageClass[]> {
+    return listAll<StorageClass>(await this.client(), resourcePath(STORAGE_CLASSES));
   }
 
   async listPodDisruptionBudgets(): Promise<PodDisruptionBudget[]> {

@@ -31,6 +31,8 @@ const rules: readonly ControllerRule[] = [
   { apiGroups: [''], resources: ['events'], verbs: ['create'] },
   // Volume topology of pending pods' claims.
   { apiGroups: [''], resources: ['persistentvolumes', 'persistentvolumeclaims'], verbs: ['list'] },
+  // Where claims waiting for their first consumer can be provisioned (allowedTopologies).
+  { apiGroups: ['storage.k8s.io'], resources: ['storageclasses'], verbs: ['list'] },
   // DaemonSet overhead of each new node.
   { apiGroups: ['apps'], resources: ['daemonsets'], verbs: ['list'] },
   // Disruption budgets of pods on nodes being drained or consolidated.

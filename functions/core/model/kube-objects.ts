@@ -195,6 +195,23 @@ export interface PersistentVolume {
   };
 }
 
+/** A term of a StorageClass's `allowedTopologies`: label expressions (operator `In`), AND-ed. */
+export interface TopologySelectorTerm {
+  matchLabelExpressions?: { key: string; values: string[] }[];
+}
+
+export interface StorageClass {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  provisioner: string;
+  /** `Immediate` (the default) or `WaitForFirstConsumer`. */
+  volumeBindingMode?: 'Immediate' | 'WaitForFirstConsumer';
+  /** Where volumes may be provisioned; the terms are OR-ed. */
+  allowedTopologies?: TopologySelectorTerm[];
+  parameters?: Record<string, string>;
+}
+
 export interface PodDisruptionBudget {
   apiVersion?: string;
   kind?: string;

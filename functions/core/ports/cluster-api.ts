@@ -5,6 +5,7 @@ import type {
   PersistentVolumeClaim,
   Pod,
   PodDisruptionBudget,
+  StorageClass,
   Taint,
 } from '../model/kube-objects.js';
 
@@ -59,6 +60,8 @@ export interface ClusterApi {
   listDaemonSets(): Promise<DaemonSet[]>;
   listPersistentVolumes(): Promise<PersistentVolume[]>;
   listPersistentVolumeClaims(): Promise<PersistentVolumeClaim[]>;
+  /** StorageClasses: where claims that wait for their first consumer can be provisioned. */
+  listStorageClasses(): Promise<StorageClass[]>;
   listPodDisruptionBudgets(): Promise<PodDisruptionBudget[]>;
   /** NodePool-like documents (joiner.sh NodePool, karpenter.sh NodePool / Provisioner). */
   listNodePoolDocuments(): Promise<ConfigDocument[]>;

@@ -9,7 +9,14 @@ import {
 } from '../model/config/karpenter-kinds.js';
 import { loadDocuments } from '../model/config/load.js';
 import type { RawDocument } from '../model/config/raw-document.js';
-import type { DaemonSet, Node, PersistentVolume, PersistentVolumeClaim, Pod } from '../model/kube-objects.js';
+import type {
+  DaemonSet,
+  Node,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  StorageClass,
+} from '../model/kube-objects.js';
 import type { NodeClass } from '../model/node-class.js';
 import type { NodePool } from '../model/node-pool.js';
 import type { ClusterApi, ConfigDocument } from '../ports/cluster-api.js';
@@ -24,6 +31,7 @@ export interface ClusterSnapshot {
   readonly daemonSets: readonly DaemonSet[];
   readonly persistentVolumes: readonly PersistentVolume[];
   readonly persistentVolumeClaims: readonly PersistentVolumeClaim[];
+  readonly storageClasses: readonly StorageClass[];
   readonly nodePools: readonly NodePool[];
   readonly nodeClasses: readonly NodeClass[];
   /** Configuration documents left out because they are invalid. */
@@ -56,13 +64,14 @@ export async function readClusterSnapshot(
       ([p, c]) => onNodeClasses(parseConfiguration([...p, ...c], silentLog, karpenterKinds).nodeClasses),
       () => {},
     );
-  const [pendingPods, nodes, boundPods, daemonSets, pvs, pvcs, poolDocs, classDocs] = await Promise.all([
+  const [pendingPods, nodes, boundPods, daemonSets, pvs, pvcs, storageClasses, poolDocs, classDocs] = await Promise.all([
     cluster.listPendingPods(),
     cluster.listNodes(),
     cluster.listPodsOnNode(),
     cluster.listDaemonSets(),
     cluster.listPersistentVolumes(),
     cluster.listPersistentVolumeClaims(),
+    cluster.listStorageClasses(),
     pools,
     classes,
   ]);
@@ -74,6 +83,7 @@ export async function readClusterSnapshot(
     daemonSets,
     persistentVolumes: pvs,
     persistentVolumeClaims: pvcs,
+    storageClasses,
     ...config,
   };
 }

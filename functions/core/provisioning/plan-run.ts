@@ -90,6 +90,7 @@ export function planRun(
     daemonSets: snapshot.daemonSets,
     persistentVolumes: snapshot.persistentVolumes,
     persistentVolumeClaims: snapshot.persistentVolumeClaims,
+    storageClasses: snapshot.storageClasses,
     pools,
   });
   const schedulingMs = performance.now() - started;

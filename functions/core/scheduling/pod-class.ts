@@ -86,6 +86,8 @@ export function classKey(pod: Pod): string {
     json(s.tolerations),
     json(s.topologySpreadConstraints),
     json(s.volumes),
+    // A generic ephemeral volume's claim is named after its pod.
+    s.volumes?.some((v) => v.ephemeral) ? pod.metadata?.name : '',
   ].join('\u0000');
 }
 
@@ -139,7 +141,7 @@ function parts(pod: Pod, topo: Topology, volumes: VolumeIndex): Parts {
   const aff = pod.spec.affinity;
   const tsc = pod.spec.topologySpreadConstraints ?? [];
   return {
-    alternatives: requiredNodeAlternatives(pod).map((a) => a.and(volumeReqs)),
+    alternatives: requiredNodeAlternatives(pod).flatMap((a) => volumeReqs.map((v) => a.and(v))),
     prefNode: preferredNodeTerms(pod),
     spreads: tsc.filter((c) => c.whenUnsatisfiable !== 'ScheduleAnyway').map(spreadRule),
     anyway: tsc.filter((c) => c.whenUnsatisfiable === 'ScheduleAnyway').map(spreadRule),

@@ -27,7 +27,12 @@ import type { ExistingNode, PlannedNodeClaim, ScheduleInput } from './types.js';
 export interface RemovalInput
   extends Pick<
     ScheduleInput,
-    'daemonSets' | 'persistentVolumes' | 'persistentVolumeClaims' | 'pools' | 'maxInstanceTypeOptions'
+    | 'daemonSets'
+    | 'persistentVolumes'
+    | 'persistentVolumeClaims'
+    | 'storageClasses'
+    | 'pools'
+    | 'maxInstanceTypeOptions'
   > {
   /** The nodes that give capacity (draining ones left out). */
   readonly nodes: readonly ExistingNode[];
@@ -81,6 +86,7 @@ export class RemovalRuns {
       daemonSets: input.daemonSets,
       persistentVolumes: input.persistentVolumes,
       persistentVolumeClaims: input.persistentVolumeClaims,
+      ...(input.storageClasses ? { storageClasses: input.storageClasses } : {}),
       pools: input.pools,
     });
     for (const entry of this.state.entries) {

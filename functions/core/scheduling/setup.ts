@@ -58,7 +58,7 @@ function pendingEntries(
   input: ScheduleInput,
   topology: Topology,
 ): { entries: PodEntry[]; classes: PodClass[] } {
-  const volumes = volumeIndex(input.persistentVolumes, input.persistentVolumeClaims);
+  const volumes = volumeIndex(input.persistentVolumes, input.persistentVolumeClaims, input.storageClasses);
   const strictPNS = [
     ...input.nodes.flatMap((n) => n.taints),
     ...input.pools.flatMap((p) => p.pool.taints),

@@ -4,7 +4,13 @@
  */
 
 import type { ResolvedInstanceType } from '../model/instance-type.js';
-import type { DaemonSet, PersistentVolume, PersistentVolumeClaim, Pod } from '../model/kube-objects.js';
+import type {
+  DaemonSet,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  StorageClass,
+} from '../model/kube-objects.js';
 import type { NodeClass } from '../model/node-class.js';
 import type { NodePool } from '../model/node-pool.js';
 import type { Requirement } from '../model/requirement.js';
@@ -56,6 +62,8 @@ export interface ScheduleInput {
   readonly daemonSets: readonly DaemonSet[];
   readonly persistentVolumes: readonly PersistentVolume[];
   readonly persistentVolumeClaims: readonly PersistentVolumeClaim[];
+  /** StorageClasses: where claims not bound yet can be provisioned (`allowedTopologies`). */
+  readonly storageClasses?: readonly StorageClass[];
   readonly pools: readonly SchedulingPool[];
   /** Cap on the ranked options (offerings) of each new nodeclaim. Default 60. */
   readonly maxInstanceTypeOptions?: number;

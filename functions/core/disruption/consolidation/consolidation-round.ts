@@ -94,10 +94,12 @@ async function settled(deps: DisruptionDeps, view: DisruptionView): Promise<bool
 }
 
 async function simulationContext(deps: DisruptionDeps, view: DisruptionView) {
-  const [daemonSets, persistentVolumes, persistentVolumeClaims, unavailable, zones] = await Promise.all([
+  const [daemonSets, persistentVolumes, persistentVolumeClaims, storageClasses, unavailable, zones] =
+    await Promise.all([
     deps.cluster.listDaemonSets(),
     deps.cluster.listPersistentVolumes(),
     deps.cluster.listPersistentVolumeClaims(),
+    deps.cluster.listStorageClasses(),
     deps.store.listUnavailableOfferings(view.now),
     launchZonesOf(deps, view.config.nodeClasses),
   ]);
@@ -114,6 +116,7 @@ async function simulationContext(deps: DisruptionDeps, view: DisruptionView) {
     daemonSets,
     persistentVolumes,
     persistentVolumeClaims,
+    storageClasses,
     pools,
     leaving: new Set(),
   });

@@ -16,7 +16,8 @@ import type { SchedulingPool } from '../../scheduling/types.js';
 export type SimulationCluster = Pick<
   ClusterSnapshot,
   'nodes' | 'boundPods' | 'daemonSets' | 'persistentVolumes' | 'persistentVolumeClaims'
-> & {
+> &
+  Partial<Pick<ClusterSnapshot, 'storageClasses'>> & {
   readonly pools: readonly SchedulingPool[];
   /** Nodes that are leaving anyway (draining): never capacity. */
   readonly leaving: ReadonlySet<string>;
@@ -40,6 +41,7 @@ export function prepareCluster(cluster: SimulationCluster): PreparedCluster {
         daemonSets: cluster.daemonSets,
         persistentVolumes: cluster.persistentVolumes,
         persistentVolumeClaims: cluster.persistentVolumeClaims,
+        ...(cluster.storageClasses ? { storageClasses: cluster.storageClasses } : {}),
         pools: cluster.pools,
       }),
   };

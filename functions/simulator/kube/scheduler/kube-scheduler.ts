@@ -4,11 +4,18 @@
  * through `pods/status` (so admission webhooks see the update, as on a real cluster). The condition
  * is written when it changes, and again after `refreshMs` like the real scheduler's retries.
  * Whether a pod fits a node is decided by joiner's own scheduling predicates (requests vs
- * allocatable, selectors, node affinity, taints, topology spread, pod (anti-)affinity, volume
- * zones): one run of joiner's scheduler over the existing nodes only, choosing among the nodes
+ * allocatable with pod overhead, sidecars and pod-level resources, host ports, selectors, node
+ * affinity, taints, topology spread with its node inclusion policies, pod (anti-)affinity, volume
+ * zones and StorageClass allowedTopologies): one run of joiner's scheduler over the existing nodes only, choosing among the nodes
  * that fit like the kube-scheduler's least-allocated scoring.
  */
-import type { Node, PersistentVolume, PersistentVolumeClaim, Pod } from '../../../core/model/kube-objects.js';
+import type {
+  Node,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  StorageClass,
+} from '../../../core/model/kube-objects.js';
 import { parseResource } from '../../../core/model/quantity.js';
 import type { Resources } from '../../../core/model/resources.js';
 import type { Taint } from '../../../core/model/taint.js';
@@ -69,7 +76,11 @@ function unschedulableMessage(nodeCount: number, reason: string): string {
 export function placeOnNodes(
   pending: readonly Pod[],
   nodes: readonly ExistingNode[],
-  volumes: { pvs: readonly PersistentVolume[]; pvcs: readonly PersistentVolumeClaim[] },
+  volumes: {
+    pvs: readonly PersistentVolume[];
+    pvcs: readonly PersistentVolumeClaim[];
+    classes?: readonly StorageClass[];
+  },
 ): SchedulePlan {
   const plan = schedule({
     pods: pending,
@@ -78,6 +89,7 @@ export function placeOnNodes(
     daemonSets: [],
     persistentVolumes: volumes.pvs,
     persistentVolumeClaims: volumes.pvcs,
+    storageClasses: volumes.classes ?? [],
     pools: [],
     existingNodeChoice: 'least-allocated',
     skipImprovement: true,
@@ -113,6 +125,9 @@ export class KubeScheduler {
     const pvcs = this.api.view(
       this.api.typeOf('v1', 'PersistentVolumeClaim'),
     ) as unknown as readonly PersistentVolumeClaim[];
+    const classes = this.api.view(
+      this.api.typeOf('storage.k8s.io/v1', 'StorageClass'),
+    ) as unknown as readonly StorageClass[];
     const pending = pods.filter(
       (p) =>
         !p.spec.nodeName &&
@@ -121,7 +136,7 @@ export class KubeScheduler {
         !isTerminal(p),
     );
     if (pending.length === 0) return;
-    const plan = placeOnNodes(pending, nodes, { pvs, pvcs });
+    const plan = placeOnNodes(pending, nodes, { pvs, pvcs, classes });
     for (const { node, pods: keys } of plan.existingPlacements) {
       for (const key of keys) {
         const [namespace, name] = key.split('/');

@@ -75,6 +75,7 @@ describe("joiner's functions under the installer's RBAC", () => {
     await api.listDaemonSets();
     await api.listPersistentVolumes();
     await api.listPersistentVolumeClaims();
+    await api.listStorageClasses();
     await api.listPodDisruptionBudgets();
     await api.listNodePoolDocuments();
     await api.listNodeClassDocuments();

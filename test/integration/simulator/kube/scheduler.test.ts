@@ -96,4 +96,90 @@ describe('the simulated kube-scheduler uses joiner scheduling predicates', () =>
       /1 node\(s\) had untolerated taint \{node\.kubernetes\.io\/not-ready: \}.*1 node\(s\) were unschedulable|1 node\(s\) were unschedulable.*not-ready/,
     );
   });
+
+  it('keeps two pods with the same hostPort apart (protocol TCP, hostIP 0.0.0.0 by default)', async () => {
+    await h.sim.store.create(nodeBody('n1'));
+    const withPort = (name: string, port: Record<string, unknown>) => {
+      const body = podBody(name);
+      return {
+        ...body,
+        spec: { containers: [{ ...body.spec.containers[0], ports: [{ containerPort: 80, ...port }] }] },
+      };
+    };
+    await h.sim.store.create(withPort('a', { hostPort: 8080 }));
+    await h.sim.store.create(withPort('b', { hostPort: 8080, protocol: 'TCP', hostIP: '10.0.0.9' }));
+    await h.sim.store.create(withPort('c', { hostPort: 8080, protocol: 'UDP' }));
+    await h.sim.scheduleNow();
+    expect(nodeOf(h, 'a')).toBe('n1');
+    expect(nodeOf(h, 'c')).toBe('n1');
+    expect(nodeOf(h, 'b')).toBeUndefined();
+    expect(unschedulableMessage(h, 'b')).toMatch(/didn't have free ports for the requested pod ports/);
+  });
+
+  it('binds a pod whose claim waits for its first consumer only in the zones its StorageClass allows', async () => {
+    await h.sim.store.create(nodeBody('in-a', { labels: { [ZONE]: 'us-west-2a' } }));
+    await h.sim.store.create(nodeBody('in-b', { labels: { [ZONE]: 'us-west-2b' } }));
+    await h.sim.store.create({
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'StorageClass',
+      metadata: { name: 'gp3-b' },
+      provisioner: 'ebs.csi.aws.com',
+      volumeBindingMode: 'WaitForFirstConsumer',
+      allowedTopologies: [
+        { matchLabelExpressions: [{ key: 'topology.ebs.csi.aws.com/zone', values: ['us-west-2b'] }] },
+      ],
+    });
+    await h.sim.store.create({
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'data', namespace: 'default' },
+      spec: {
+        accessModes: ['ReadWriteOnce'],
+        storageClassName: 'gp3-b',
+        resources: { requests: { storage: '1Gi' } },
+      },
+    });
+    for (const name of ['v1', 'v2']) {
+      const body = podBody(name);
+      await h.sim.store.create({
+        ...body,
+        spec: { ...body.spec, volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'data' } }] },
+      });
+    }
+    await h.sim.scheduleNow();
+    expect(nodeOf(h, 'v1')).toBe('in-b');
+    expect(nodeOf(h, 'v2')).toBe('in-b');
+  });
+
+  it('counts topology spread only on the nodes the pod may use (nodeAffinityPolicy Honor by default)', async () => {
+    await h.sim.store.create(nodeBody('x1', { labels: { team: 'x' } }));
+    await h.sim.store.create(nodeBody('y1', { labels: { team: 'y' } }));
+    const spread = (name: string, policy?: 'Ignore') => {
+      const body = podBody(name, { app: 'w' });
+      return {
+        ...body,
+        spec: {
+          ...body.spec,
+          nodeSelector: { team: 'y' },
+          topologySpreadConstraints: [
+            {
+              maxSkew: 1,
+              topologyKey: 'kubernetes.io/hostname',
+              whenUnsatisfiable: 'DoNotSchedule',
+              labelSelector: { matchLabels: { app: 'w' } },
+              ...(policy ? { nodeAffinityPolicy: policy } : {}),
+            },
+          ],
+        },
+      };
+    };
+    await h.sim.store.create(spread('s1'));
+    await h.sim.store.create(spread('s2'));
+    await h.sim.scheduleNow();
+    expect([nodeOf(h, 's1'), nodeOf(h, 's2')]).toEqual(['y1', 'y1']);
+    await h.sim.store.create(spread('s3', 'Ignore'));
+    await h.sim.scheduleNow();
+    expect(nodeOf(h, 's3')).toBeUndefined();
+    expect(unschedulableMessage(h, 's3')).toMatch(/topology spread/);
+  });
 });

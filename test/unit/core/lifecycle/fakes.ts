@@ -125,6 +125,7 @@ export class FakeCluster {
   listDaemonSets = async () => [];
   listPersistentVolumes = async () => [];
   listPersistentVolumeClaims = async () => [];
+  listStorageClasses = async () => [];
 }
 
 function merged(

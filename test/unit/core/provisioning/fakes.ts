@@ -93,6 +93,9 @@ export class FakeCluster implements ClusterApi {
   async listPersistentVolumeClaims() {
     return [];
   }
+  async listStorageClasses() {
+    return [];
+  }
   async listPodDisruptionBudgets() {
     return this.pdbs;
   }

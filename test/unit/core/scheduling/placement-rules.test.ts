@@ -263,3 +263,149 @@ describe('pod requests (NodeResourcesFit)', () => {
     expect(plan.unschedulable[0].reason).toMatch(/invalid pod: .*spec\.resources cpu/);
   });
 });
+
+describe('volumes not bound yet (VolumeBinding: WaitForFirstConsumer and allowedTopologies)', () => {
+  const EBS_ZONE = 'topology.ebs.csi.aws.com/zone';
+  const sc = (
+    name: string,
+    terms?: { key: string; values: string[] }[][],
+    extra: Record<string, unknown> = {},
+  ) => ({
+    metadata: { name, ...extra },
+    provisioner: 'ebs.csi.aws.com',
+    volumeBindingMode: 'WaitForFirstConsumer' as const,
+    ...(terms ? { allowedTopologies: terms.map((t) => ({ matchLabelExpressions: t })) } : {}),
+  });
+  const pvc = (name: string, storageClassName?: string | null) => ({
+    metadata: { name, namespace: 'default' },
+    spec: { accessModes: ['ReadWriteOnce'], ...(storageClassName === undefined ? {} : { storageClassName }) },
+  });
+  const withClaim = (name: string, claim: string) =>
+    pod({
+      name,
+      requests: { cpu: '1' },
+      volumes: [{ name: 'data', persistentVolumeClaim: { claimName: claim } }],
+    });
+  const zonesOf = (o: Partial<Parameters<typeof input>[0]> & { pods: Pod[] }) =>
+    schedule(input({ pools: [pool(nodePool())], ...o })).nodeClaims.map((c) => c.labels[ZONE]);
+
+  it('the EBS CSI topology key restricts the zone of the new node', () => {
+    expect(
+      zonesOf({
+        pods: [withClaim('p', 'data')],
+        persistentVolumeClaims: [pvc('data', 'gp3')],
+        storageClasses: [sc('gp3', [[{ key: EBS_ZONE, values: ['zone-b'] }]])],
+      }),
+    ).toEqual(['zone-b']);
+  });
+
+  it('the well-known zone key works too, and any of several terms will do (the first for a new node)', () => {
+    const classes = [sc('gp3', [[{ key: ZONE, values: ['zone-c'] }], [{ key: ZONE, values: ['zone-a'] }]])];
+    expect(
+      zonesOf({
+        pods: [withClaim('p', 'data')],
+        persistentVolumeClaims: [pvc('data', 'gp3')],
+        storageClasses: classes,
+      }),
+    ).toEqual(['zone-c']);
+    // An existing node in zone-a (the second term) takes the pod.
+    const plan = schedule(
+      input({
+        pods: [withClaim('p', 'data')],
+        nodes: [existing('n-a', { labels: { [ZONE]: 'zone-a' } })],
+        persistentVolumeClaims: [pvc('data', 'gp3')],
+        storageClasses: classes,
+      }),
+    );
+    expect(plan.existingPlacements).toEqual([{ node: 'n-a', pods: ['default/p'] }]);
+  });
+
+  it('a class without allowedTopologies, an empty class name or an unknown class leaves the zone free', () => {
+    const free = { persistentVolumeClaims: [pvc('data', 'open')], storageClasses: [sc('open')] };
+    // One claim, its zone left to the launch (not pinned).
+    expect(zonesOf({ pods: [withClaim('p', 'data')], ...free })).toEqual([undefined]);
+    const plan = schedule(
+      input({
+        pods: [withClaim('p', 'data')],
+        nodes: [existing('n-c', { labels: { [ZONE]: 'zone-c' } })],
+        persistentVolumeClaims: [pvc('data', '')],
+        storageClasses: [
+          sc('gp3', [[{ key: ZONE, values: ['zone-a'] }]], {
+            annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' },
+          }),
+        ],
+      }),
+    );
+    expect(plan.existingPlacements).toEqual([{ node: 'n-c', pods: ['default/p'] }]);
+  });
+
+  it('a claim without a class name uses the default StorageClass', () => {
+    const def = sc('gp3', [[{ key: EBS_ZONE, values: ['zone-c'] }]], {
+      annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' },
+    });
+    expect(
+      zonesOf({
+        pods: [withClaim('p', 'data')],
+        persistentVolumeClaims: [pvc('data')],
+        storageClasses: [def],
+      }),
+    ).toEqual(['zone-c']);
+  });
+
+  it('a generic ephemeral volume uses its claim template class (or its claim once created)', () => {
+    const eph = pod({
+      name: 'e',
+      requests: { cpu: '1' },
+      volumes: [
+        { name: 'scratch', ephemeral: { volumeClaimTemplate: { spec: { storageClassName: 'gp3' } } } },
+      ],
+    });
+    const classes = [sc('gp3', [[{ key: EBS_ZONE, values: ['zone-b'] }]])];
+    expect(zonesOf({ pods: [eph], storageClasses: classes })).toEqual(['zone-b']);
+    const bound = {
+      metadata: { name: 'pv-e' },
+      spec: {
+        claimRef: { namespace: 'default', name: 'e-scratch' },
+        nodeAffinity: {
+          required: {
+            nodeSelectorTerms: [
+              { matchExpressions: [{ key: EBS_ZONE, operator: 'In' as const, values: ['zone-a'] }] },
+            ],
+          },
+        },
+      },
+    };
+    expect(
+      zonesOf({
+        pods: [eph],
+        storageClasses: classes,
+        persistentVolumeClaims: [pvc('e-scratch', 'gp3')],
+        persistentVolumes: [bound],
+      }),
+    ).toEqual(['zone-a']);
+  });
+
+  it('two claims whose classes allow no common zone make the pod unschedulable', () => {
+    const p = pod({
+      name: 'two',
+      requests: { cpu: '1' },
+      volumes: [
+        { name: 'a', persistentVolumeClaim: { claimName: 'a' } },
+        { name: 'b', persistentVolumeClaim: { claimName: 'b' } },
+      ],
+    });
+    const plan = schedule(
+      input({
+        pods: [p],
+        pools: [pool(nodePool())],
+        persistentVolumeClaims: [pvc('a', 'in-a'), pvc('b', 'in-b')],
+        storageClasses: [
+          sc('in-a', [[{ key: ZONE, values: ['zone-a'] }]]),
+          sc('in-b', [[{ key: ZONE, values: ['zone-b'] }]]),
+        ],
+      }),
+    );
+    expect(plan.nodeClaims).toEqual([]);
+    expect(plan.unschedulable).toHaveLength(1);
+  });
+});
