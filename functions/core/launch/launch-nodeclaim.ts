@@ -11,7 +11,9 @@ import {
   type AttemptOptions,
   attemptRecord,
   clientToken,
+  minValuesMissed,
   nextAttemptOptions,
+  offeringKey,
   recordedAttempt,
 } from './launch-options.js';
 
@@ -106,8 +108,8 @@ export async function launchNodeClaim(
           ? config.unavailable
           : await deps.store.listUnavailableOfferings(deps.clock.now());
       const unavailable = [...known, ...marked];
-      const next = nextAttemptOptions(claim.options, unavailable);
-      if (!next) return fail(deps, claim, 'NoCapacity', 'every option of the claim is unavailable', marked);
+      const next = nextAttemptOptions(claim.options, unavailable, claim.requirements);
+      if (!next) return fail(deps, claim, ...noAttempt(claim, unavailable), marked);
       claim = await deps.store.updateNodeClaim({
         ...claim,
         launchAttempts: claim.launchAttempts + 1,
@@ -162,6 +164,19 @@ async function attempt(
   const message =
     classified.fatal.map((e) => `${e.code}: ${e.message}`).join('; ') || 'CreateFleet returned no instance';
   return fail(deps, claim, 'LaunchFailed', message, marked);
+}
+
+/** Why no attempt is left: nothing available, or what is available misses a `minValues` requirement. */
+function noAttempt(claim: NodeClaim, unavailable: readonly OfferingKey[]): [string, string] {
+  const blocked = new Set(unavailable.map(offeringKey));
+  const open = claim.options.filter((o) => !blocked.has(offeringKey(o)));
+  if (open.length === 0) return ['NoCapacity', 'every option of the claim is unavailable'];
+  const first = open[0].capacityType;
+  const why = minValuesMissed(
+    open.filter((o) => o.capacityType === first),
+    claim.requirements,
+  );
+  return ['MinValuesNotMet', why ?? 'the options left do not meet the requirements'];
 }
 
 async function markUnavailable(

@@ -1,3 +1,4 @@
+import type { Requirement } from '../model/requirement.js';
 import type { LaunchAttempt, NodeClaim, NodeClaimOption } from '../nodeclaim/nodeclaim.js';
 import type { OfferingKey } from '../ports/state-store.js';
 
@@ -27,12 +28,40 @@ export interface AttemptOptions {
 export function nextAttemptOptions(
   options: readonly NodeClaimOption[],
   unavailable: readonly OfferingKey[],
+  requirements: readonly Requirement[] = [],
 ): AttemptOptions | undefined {
   const blocked = new Set(unavailable.map(offeringKey));
   const open = options.filter((o) => !blocked.has(offeringKey(o)));
   for (const capacityType of capacityTypeOrder(options)) {
     const ofType = open.filter((o) => o.capacityType === capacityType);
-    if (ofType.length > 0) return { capacityType, options: ofType };
+    if (ofType.length > 0 && !minValuesMissed(ofType, requirements)) return { capacityType, options: ofType };
+  }
+  return undefined;
+}
+
+const INSTANCE_TYPE = 'node.kubernetes.io/instance-type';
+
+/**
+ * Why `options` (one attempt) miss a `minValues` requirement of the claim, or undefined: the
+ * distinct values of the requirement's label among them (the instance types for
+ * `node.kubernetes.io/instance-type`, the options' `labels` otherwise; a claim planned before
+ * options carried labels is not checked on other keys).
+ */
+export function minValuesMissed(
+  options: readonly NodeClaimOption[],
+  requirements: readonly Requirement[],
+): string | undefined {
+  for (const r of requirements) {
+    if (r.minValues === undefined) continue;
+    const byType = r.key === INSTANCE_TYPE;
+    if (!byType && options.every((o) => o.labels === undefined)) continue;
+    const seen = new Set<string>();
+    for (const o of options) {
+      const v = byType ? o.instanceType : o.labels?.[r.key];
+      if (v !== undefined) seen.add(v);
+    }
+    if (seen.size < r.minValues)
+      return `minValues ${r.minValues} of ${r.key}: only ${seen.size} value(s) among the options still available`;
   }
   return undefined;
 }

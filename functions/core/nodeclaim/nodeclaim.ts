@@ -34,6 +34,8 @@ export interface NodeClaimOption {
   readonly zone: string;
   readonly capacityType: CapacityType;
   readonly price: number;
+  /** The type's values of the labels the claim's `minValues` requirements count (when it has any). */
+  readonly labels?: Readonly<Record<string, string>>;
 }
 
 /** A pod a nodeclaim was planned for. */

@@ -64,17 +64,18 @@ export async function readClusterSnapshot(
       ([p, c]) => onNodeClasses(parseConfiguration([...p, ...c], silentLog, karpenterKinds).nodeClasses),
       () => {},
     );
-  const [pendingPods, nodes, boundPods, daemonSets, pvs, pvcs, storageClasses, poolDocs, classDocs] = await Promise.all([
-    cluster.listPendingPods(),
-    cluster.listNodes(),
-    cluster.listPodsOnNode(),
-    cluster.listDaemonSets(),
-    cluster.listPersistentVolumes(),
-    cluster.listPersistentVolumeClaims(),
-    cluster.listStorageClasses(),
-    pools,
-    classes,
-  ]);
+  const [pendingPods, nodes, boundPods, daemonSets, pvs, pvcs, storageClasses, poolDocs, classDocs] =
+    await Promise.all([
+      cluster.listPendingPods(),
+      cluster.listNodes(),
+      cluster.listPodsOnNode(),
+      cluster.listDaemonSets(),
+      cluster.listPersistentVolumes(),
+      cluster.listPersistentVolumeClaims(),
+      cluster.listStorageClasses(),
+      pools,
+      classes,
+    ]);
   const config = parseConfiguration([...poolDocs, ...classDocs], log, karpenterKinds);
   return {
     pendingPods,

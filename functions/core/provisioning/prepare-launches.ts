@@ -72,7 +72,7 @@ export async function prepareLaunch(
   unavailable: readonly OfferingKey[],
 ): Promise<void> {
   const config = launchConfigOf(claim, pools);
-  const first = nextAttemptOptions(claim.options, unavailable);
+  const first = nextAttemptOptions(claim.options, unavailable, claim.requirements);
   if (!config || !first) return;
   try {
     await deps.cloud.prepare?.({ claim, ...config, ...first });

@@ -4,7 +4,7 @@ import type { ResolvedOffering } from '../model/instance-type.js';
 import type { Resources } from '../model/resources.js';
 import type { Claim } from './claim.js';
 import type { TypeEntry } from './pool-context.js';
-import { valueAllowed } from './requirement-set.js';
+import { type ValueSet, valueAllowed } from './requirement-set.js';
 import type { Dims } from './resource-vector.js';
 import type { InstanceTypeOption, PlannedNodeClaim } from './types.js';
 import { CAPACITY_TYPE, HOSTNAME, INSTANCE_TYPE, ZONE } from './well-known.js';
@@ -117,6 +117,49 @@ function typeKey(claim: Claim, t: TypeEntry, preferred: CapacityType): TypeKey {
  * fallback), by price; ties by name. The claim's options come cheapest first (by any offering), so
  * the scan stops once `maxTypes` types are found and the next type costs more than all of them.
  */
+function compareKeys(a: TypeKey, b: TypeKey): number {
+  return a.preferred - b.preferred || a.other - b.other || compareNames(a.type.it.name, b.type.it.name);
+}
+
+/** The claim's requirements that carry `minValues`, by key. */
+function minValuesSets(claim: Claim): [string, ValueSet & { minValues: number }][] {
+  const out: [string, ValueSet & { minValues: number }][] = [];
+  for (const [key, set] of claim.reqs.sets)
+    if (set.minValues !== undefined) out.push([key, set as ValueSet & { minValues: number }]);
+  return out;
+}
+
+/**
+ * The types `minValues` needs, cheapest first: for each requirement with `minValues`, the cheapest
+ * type of each value not yet covered, until enough values are. They go first, so the cut to
+ * `maxOptions` keeps them (each attempt tries one capacity type, so types the preferred capacity
+ * type offers come first).
+ */
+function diverseTypes(claim: Claim, preferred: CapacityType): TypeKey[] {
+  const mins = minValuesSets(claim);
+  if (mins.length === 0) return [];
+  const all = claim.options
+    .map((i) => typeKey(claim, claim.pool.types[i], preferred))
+    .filter((k) => k.preferredCount + k.otherCount > 0)
+    .sort(compareKeys);
+  const picked = new Set<TypeKey>();
+  for (const [label, set] of mins) {
+    const seen = new Set<string>();
+    for (const k of picked) {
+      const v = k.type.it.labels[label];
+      if (v !== undefined && valueAllowed(set, v)) seen.add(v);
+    }
+    for (const k of all) {
+      if (seen.size >= set.minValues) break;
+      const v = k.type.it.labels[label];
+      if (v === undefined || !valueAllowed(set, v) || seen.has(v)) continue;
+      seen.add(v);
+      picked.add(k);
+    }
+  }
+  return [...picked].sort(compareKeys);
+}
+
 function chooseTypes(claim: Claim, preferred: CapacityType, maxTypes: number): TypeKey[] {
   const keys: TypeKey[] = [];
   let found = 0;
@@ -135,10 +178,33 @@ function chooseTypes(claim: Claim, preferred: CapacityType, maxTypes: number): T
       keys.push(key);
     } else if (key.other < Number.POSITIVE_INFINITY) keys.push(key);
   }
-  keys.sort(
-    (a, b) => a.preferred - b.preferred || a.other - b.other || compareNames(a.type.it.name, b.type.it.name),
-  );
-  return keys.slice(0, maxTypes);
+  keys.sort(compareKeys);
+  const diverse = diverseTypes(claim, preferred);
+  if (diverse.length === 0) return keys.slice(0, maxTypes);
+  const first = new Set(diverse.map((k) => k.type));
+  return [...diverse, ...keys.filter((k) => !first.has(k.type))].slice(0, Math.max(maxTypes, diverse.length));
+}
+
+/**
+ * Why the ranked options miss a `minValues` requirement of the claim, or undefined when they meet
+ * all: each capacity type's part is one CreateFleet attempt, so the first attempt's options (the
+ * preferred capacity type) must cover the values on their own.
+ */
+export function minValuesShortfall(claim: Claim, ranked: readonly RankedOption[]): string | undefined {
+  const mins = minValuesSets(claim);
+  if (mins.length === 0 || ranked.length === 0) return undefined;
+  const first = ranked[0].option.capacityType;
+  const attempt = ranked.filter((r) => r.option.capacityType === first);
+  for (const [label, set] of mins) {
+    const seen = new Set<string>();
+    for (const r of attempt) {
+      const v = r.type.it.labels[label];
+      if (v !== undefined && valueAllowed(set, v)) seen.add(v);
+    }
+    if (seen.size < set.minValues)
+      return `minValues ${set.minValues} of ${label}: only ${seen.size} value(s) among the ${attempt.length} ${first} option(s) kept for CreateFleet`;
+  }
+  return undefined;
 }
 
 /**
@@ -219,15 +285,40 @@ function claimLabels(claim: Claim): Record<string, string> {
   return labels;
 }
 
-/** The planned nodeclaim for a packed claim, with at most `maxOptions` ranked options. */
-export function finalizeClaim(claim: Claim, name: string, dims: Dims, maxOptions: number): PlannedNodeClaim {
+/** The values of the labels a claim's `minValues` requirements count, for one option's type. */
+function minValuesLabels(claim: Claim, t: TypeEntry): Record<string, string> | undefined {
+  const mins = minValuesSets(claim);
+  if (mins.length === 0) return undefined;
+  const out: Record<string, string> = {};
+  for (const [label] of mins) if (t.it.labels[label] !== undefined) out[label] = t.it.labels[label];
+  return out;
+}
+
+/**
+ * The planned nodeclaim for a packed claim, with at most `maxOptions` ranked options; a string
+ * (why) when the options kept miss a `minValues` requirement.
+ */
+export function finalizeClaim(
+  claim: Claim,
+  name: string,
+  dims: Dims,
+  maxOptions: number,
+): PlannedNodeClaim | string {
   const ranked = rankedOptions(claim, maxOptions);
+  const short = minValuesShortfall(claim, ranked);
+  if (short) return short;
   const requests: Resources = dims.resources(claim.used);
   const overhead = ranked[0]?.type.overhead ?? {};
   for (const [k, v] of Object.entries(overhead)) requests[k] = (requests[k] ?? 0) + v;
   const typeNames = [...new Set(ranked.map((r) => r.option.instanceType))];
   const requirements = claim.reqs.toList().filter((r) => r.key !== INSTANCE_TYPE && r.key !== HOSTNAME);
-  requirements.push({ key: INSTANCE_TYPE, operator: 'In', values: typeNames });
+  const typeMin = claim.reqs.get(INSTANCE_TYPE)?.minValues;
+  requirements.push({
+    key: INSTANCE_TYPE,
+    operator: 'In',
+    values: typeNames,
+    ...(typeMin === undefined ? {} : { minValues: typeMin }),
+  });
   return {
     name,
     nodePool: claim.pool.name,
@@ -236,7 +327,10 @@ export function finalizeClaim(claim: Claim, name: string, dims: Dims, maxOptions
     labels: claimLabels(claim),
     taints: [...claim.pool.taints],
     startupTaints: [...claim.pool.sp.pool.startupTaints],
-    instanceTypeOptions: ranked.map((r) => r.option),
+    instanceTypeOptions: ranked.map((r) => {
+      const labels = minValuesLabels(claim, r.type);
+      return labels ? { ...r.option, labels } : r.option;
+    }),
     requests,
   };
 }

@@ -144,7 +144,10 @@ export class RemovalRuns {
       this.release(node);
       entries.push(...(this.entriesOf.get(name) ?? []));
     }
-    if (entries.length === 0) return { pods: 0, newClaims: this.finalized(this.claims), unschedulable: 0 };
+    if (entries.length === 0) {
+      const kept = this.finalized(this.claims);
+      return { pods: 0, newClaims: kept.nodeClaims, unschedulable: kept.unschedulable.length };
+    }
     const classes = [...new Set(entries.map((e) => e.cls))];
     const vectors = new Map<PodClass, Float64Array>();
     for (const c of classes) vectors.set(c, this.state.vectors.get(c)!);
@@ -153,14 +156,15 @@ export class RemovalRuns {
       this.claims,
     );
     open.placed = placement.claims;
+    const finalized = this.finalized(placement.claims);
     return {
       pods: entries.length,
-      newClaims: this.finalized(placement.claims),
-      unschedulable: placement.unschedulable.length,
+      newClaims: finalized.nodeClaims,
+      unschedulable: placement.unschedulable.length + finalized.unschedulable.length,
     };
   }
 
-  private finalized(claims: readonly Claim[]): PlannedNodeClaim[] {
+  private finalized(claims: readonly Claim[]): ReturnType<typeof finalizeClaims> {
     return finalizeClaims(claims, this.state.dims, this.input.maxInstanceTypeOptions);
   }
 

@@ -8,7 +8,13 @@ import { improvePacking } from './improve.js';
 import { placeAll } from './placement.js';
 import type { Dims } from './resource-vector.js';
 import { setupRun } from './setup.js';
-import type { ExistingPlacement, PlannedNodeClaim, ScheduleInput, SchedulePlan } from './types.js';
+import type {
+  ExistingPlacement,
+  PlannedNodeClaim,
+  ScheduleInput,
+  SchedulePlan,
+  UnschedulablePod,
+} from './types.js';
 
 /** Default cap on the instance-type options of a nodeclaim (CreateFleet overrides). */
 export const MAX_INSTANCE_TYPE_OPTIONS = 60;
@@ -23,23 +29,35 @@ export function schedule(input: ScheduleInput): SchedulePlan {
   const claims = input.skipImprovement
     ? placement.claims
     : improvePacking(placement.claims, state, input.improvementLimits);
-  const nodeClaims = finalizeClaims(claims, state.dims, input.maxInstanceTypeOptions);
+  const { nodeClaims, unschedulable } = finalizeClaims(claims, state.dims, input.maxInstanceTypeOptions);
   const existingPlacements: ExistingPlacement[] = state.targets
     .filter((t) => t.placed.length > 0)
     .map((t) => ({ node: t.name, pods: t.placed.map((p) => p.id) }));
-  return { nodeClaims, existingPlacements, unschedulable: placement.unschedulable };
+  return { nodeClaims, existingPlacements, unschedulable: [...placement.unschedulable, ...unschedulable] };
 }
 
-/** The planned nodeclaims of a placement's claims, named `<pool>-<n>` in order. */
+/**
+ * The planned nodeclaims of a placement's claims, named `<pool>-<n>` in order. The pods of a claim
+ * whose options, cut to `maxInstanceTypeOptions`, miss a `minValues` requirement are unschedulable.
+ */
 export function finalizeClaims(
   claims: readonly Claim[],
   dims: Dims,
   maxInstanceTypeOptions = MAX_INSTANCE_TYPE_OPTIONS,
-): PlannedNodeClaim[] {
+): { nodeClaims: PlannedNodeClaim[]; unschedulable: UnschedulablePod[] } {
   const counters = new Map<string, number>();
-  return claims.map((claim) => {
+  const nodeClaims: PlannedNodeClaim[] = [];
+  const unschedulable: UnschedulablePod[] = [];
+  for (const claim of claims) {
     const n = (counters.get(claim.pool.name) ?? 0) + 1;
+    const planned = finalizeClaim(claim, `${claim.pool.name}-${n}`, dims, maxInstanceTypeOptions);
+    if (typeof planned === 'string') {
+      for (const p of claim.pods)
+        unschedulable.push({ pod: p.id, reason: `nodepool ${claim.pool.name}: ${planned}` });
+      continue;
+    }
     counters.set(claim.pool.name, n);
-    return finalizeClaim(claim, `${claim.pool.name}-${n}`, dims, maxInstanceTypeOptions);
-  });
+    nodeClaims.push(planned);
+  }
+  return { nodeClaims, unschedulable };
 }

@@ -90,6 +90,11 @@ export interface InstanceTypeOption {
   readonly capacityType: 'spot' | 'on-demand';
   /** Hourly price in USD. */
   readonly price: number;
+  /**
+   * The instance type's values of the labels the claim's `minValues` requirements count (only
+   * when it has such requirements), so that a launch retrying with fewer options can keep them.
+   */
+  readonly labels?: Readonly<Record<string, string>>;
 }
 
 /** A node joiner should launch, and the pods it is for. */

@@ -80,7 +80,11 @@ function classOf(spec: PersistentVolumeClaimSpec, index: VolumeIndex): StorageCl
 
 function topologyTerm(term: TopologySelectorTerm): Requirements {
   return Requirements.of(
-    (term.matchLabelExpressions ?? []).map((e) => ({ key: e.key, operator: 'In' as const, values: e.values })),
+    (term.matchLabelExpressions ?? []).map((e) => ({
+      key: e.key,
+      operator: 'In' as const,
+      values: e.values,
+    })),
   );
 }
 
@@ -92,10 +96,15 @@ function provisioningAlternatives(spec: PersistentVolumeClaimSpec, index: Volume
 }
 
 /** The alternatives one volume of the pod allows; `[EMPTY]` when it does not constrain the node. */
-function volumeAlternatives(pod: Pod, volume: NonNullable<Pod['spec']['volumes']>[number], index: VolumeIndex) {
+function volumeAlternatives(
+  pod: Pod,
+  volume: NonNullable<Pod['spec']['volumes']>[number],
+  index: VolumeIndex,
+) {
   const ns = pod.metadata.namespace ?? 'default';
   const template = volume.ephemeral?.volumeClaimTemplate?.spec;
-  const claimName = volume.persistentVolumeClaim?.claimName ?? (template ? `${pod.metadata.name}-${volume.name}` : undefined);
+  const claimName =
+    volume.persistentVolumeClaim?.claimName ?? (template ? `${pod.metadata.name}-${volume.name}` : undefined);
   if (!claimName) return [Requirements.EMPTY];
   const pvc = index.pvcs.get(`${ns}/${claimName}`);
   if (!pvc) return template ? provisioningAlternatives(template, index) : [Requirements.EMPTY];

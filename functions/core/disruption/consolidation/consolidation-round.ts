@@ -96,13 +96,13 @@ async function settled(deps: DisruptionDeps, view: DisruptionView): Promise<bool
 async function simulationContext(deps: DisruptionDeps, view: DisruptionView) {
   const [daemonSets, persistentVolumes, persistentVolumeClaims, storageClasses, unavailable, zones] =
     await Promise.all([
-    deps.cluster.listDaemonSets(),
-    deps.cluster.listPersistentVolumes(),
-    deps.cluster.listPersistentVolumeClaims(),
-    deps.cluster.listStorageClasses(),
-    deps.store.listUnavailableOfferings(view.now),
-    launchZonesOf(deps, view.config.nodeClasses),
-  ]);
+      deps.cluster.listDaemonSets(),
+      deps.cluster.listPersistentVolumes(),
+      deps.cluster.listPersistentVolumeClaims(),
+      deps.cluster.listStorageClasses(),
+      deps.store.listUnavailableOfferings(view.now),
+      launchZonesOf(deps, view.config.nodeClasses),
+    ]);
   const marks = new Set(unavailable.map((u) => `${u.instanceType}|${u.zone}|${u.capacityType}`));
   const pools = schedulingPools(view.config.nodePools, view.config.nodeClasses, deps.catalog, {
     isUnavailable: (type, zone, capacityType) => marks.has(`${type}|${zone}|${capacityType}`),

@@ -18,10 +18,10 @@ export type SimulationCluster = Pick<
   'nodes' | 'boundPods' | 'daemonSets' | 'persistentVolumes' | 'persistentVolumeClaims'
 > &
   Partial<Pick<ClusterSnapshot, 'storageClasses'>> & {
-  readonly pools: readonly SchedulingPool[];
-  /** Nodes that are leaving anyway (draining): never capacity. */
-  readonly leaving: ReadonlySet<string>;
-};
+    readonly pools: readonly SchedulingPool[];
+    /** Nodes that are leaving anyway (draining): never capacity. */
+    readonly leaving: ReadonlySet<string>;
+  };
 
 /** A prepared cluster: each call of `runs` starts a fresh set of removal trials on it. */
 export interface PreparedCluster {
