@@ -75,10 +75,10 @@ export class KubeApi {
     return obj && this.present(type, obj);
   }
 
-  /** A filtered, paginated list. */
+  /** A filtered, paginated list (only the page's objects are copied). */
   list(type: ResourceType, options: ListOptions = {}): ListPage {
-    const items = this.view(type, options).map((o) => this.present(type, structuredClone(o)));
-    return paginate(items, options, this.store.currentVersion());
+    const page = paginate(this.view(type, options), options, this.store.currentVersion());
+    return { ...page, items: page.items.map((o) => this.present(type, structuredClone(o))) };
   }
 
   /**

@@ -38,8 +38,24 @@ interface ContinueToken {
 
 const itemKey = (o: KubeObject): string => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 
-/** Cuts `items` (already filtered, sorted) into the page that `options` asks for. */
-export function paginate(items: KubeObject[], options: ListOptions, currentVersion: number): ListPage {
+/** The index of the first item whose key comes after `after` (items sorted by key). */
+function firstAfter(items: readonly KubeObject[], after: string): number {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (itemKey(items[mid]) > after) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** Cuts `items` (already filtered, sorted by namespace and name) into the page that `options` asks for. */
+export function paginate(
+  items: readonly KubeObject[],
+  options: ListOptions,
+  currentVersion: number,
+): ListPage {
   let start = 0;
   let rv = currentVersion;
   if (options.continue) {
@@ -50,8 +66,7 @@ export function paginate(items: KubeObject[], options: ListOptions, currentVersi
       throw badRequest('continue token is not valid: pass the metadata.continue value of the previous page');
     }
     rv = token.rv;
-    start = items.findIndex((o) => itemKey(o) > token.after);
-    if (start === -1) start = items.length;
+    start = firstAfter(items, token.after);
   }
   const limit = options.limit && options.limit > 0 ? options.limit : items.length;
   const page = items.slice(start, start + limit);
