@@ -5,7 +5,9 @@
  * limit, which only makes the ratio look worse; each row says `optimum` or `bound`), and the
  * planning time (median of `--runs` runs after a warm-up run, default 3). `npm run
  * bench:cost-quality` prints a table, `-- --json` the numbers, `-- --cases N` runs the first N
- * cases (default 32), `-- --only 17,23` the listed ones, `-- --time-limit S` caps each pool's solve
+ * cases (default 48: 32 uniform ones, then 16 mixed ones — memory-heavy + CPU-heavy, overlapping
+ * selectors, GPU + CPU, arm64 + multi-arch), `-- --only 17,23` the listed ones, `-- --mixed` the
+ * mixed ones, `-- --time-limit S` caps each pool's solve
  * (default 10 s so the whole run takes a few minutes; `-- --time-limit 120` gives the solver two
  * minutes per pool).
  */
@@ -16,6 +18,7 @@ import type { ScheduleInput } from '../functions/core/scheduling/types.js';
 import { nodeClass } from '../test/builders/config.js';
 import { type CostCase, costCase } from './lib/cost-cases.js';
 import { optimumCost } from './lib/milp-optimum.js';
+import { FIRST_MIXED_CASE, MIXED_CASES } from './lib/mixed-cases.js';
 import { poolProblems } from './lib/pool-problems.js';
 
 /** The outcome of one case. */
@@ -40,11 +43,13 @@ function argValue(name: string, fallback: number): number {
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 }
 
-/** The case ids to run: `--only 17,23,25`, else the first `--cases N` (default 32). */
+/** The case ids to run: `--only 17,23,25`, `--mixed`, else the first `--cases N` (default all). */
 function caseIds(): number[] {
   const i = process.argv.indexOf('--only');
   if (i >= 0) return process.argv[i + 1].split(',').map(Number);
-  return Array.from({ length: argValue('--cases', 32) }, (_, k) => k + 1);
+  if (process.argv.includes('--mixed'))
+    return Array.from({ length: MIXED_CASES }, (_, k) => FIRST_MIXED_CASE + k);
+  return Array.from({ length: argValue('--cases', FIRST_MIXED_CASE + MIXED_CASES - 1) }, (_, k) => k + 1);
 }
 
 function inputOf(c: CostCase): ScheduleInput {

@@ -9,6 +9,7 @@ import type { NodePool } from '../../functions/core/model/node-pool.js';
 import type { Requirement } from '../../functions/core/model/requirement.js';
 import { SeededRandom } from '../../functions/simulator/clock.js';
 import { nodePool } from '../../test/builders/config.js';
+import { mixedCase } from './mixed-cases.js';
 
 /** The label every pool sets and every pod selects. */
 export const POOL_LABEL = 'bench/pool';
@@ -128,8 +129,12 @@ function deploymentPods(
   }));
 }
 
+/** The uniform cases (1-32); the mixed ones follow (see mixed-cases.ts). */
+export const UNIFORM_CASES = 32;
+
 /** Builds case `id` (deterministic for a given id). */
 export function costCase(id: number): CostCase {
+  if (id > UNIFORM_CASES) return mixedCase(id);
   const r = new SeededRandom(1000 + id * 7919);
   const poolCount = r.int(1, 3);
   const built = pools(r, poolCount);

@@ -15,6 +15,10 @@
  *   optimal plan costs at most the heuristic's plan (so at most cost/price_t nodes of t), and no
  *   two nodes of one type could be merged (so at most 2 x demand/capacity + 1 of them).
  *
+ * A shape may be limited to some of the pool's types (`allowed`: its pods' node selector or
+ * affinity narrows the pool, e.g. arm64 only): it fits no other type, and a type only dominates
+ * (or undercuts a pattern of) another when it allows every shape the other holds.
+ *
  * Types dominated by a cheaper type with at least as much of every resource are dropped: they
  * never improve the optimum. Benchmark only.
  */
@@ -36,6 +40,8 @@ export interface MilpType {
 export interface MilpShape {
   readonly requests: readonly number[];
   readonly count: number;
+  /** The names of the types these pods may use; undefined: every type of the pool. */
+  readonly allowed?: ReadonlySet<string>;
 }
 
 /** The result: the optimum, or a proven lower bound when the solver ran out of time. */
@@ -64,6 +70,7 @@ function highs(): Promise<Highs> {
 }
 
 function fitsOne(t: MilpType, s: MilpShape): number {
+  if (s.allowed && !s.allowed.has(t.name)) return 0;
   let n = Number.POSITIVE_INFINITY;
   for (let d = 0; d < t.alloc.length; d++)
     if (s.requests[d] > 0) n = Math.min(n, Math.floor(t.alloc[d] / s.requests[d] + 1e-9));
@@ -77,11 +84,17 @@ export function usefulTypes(types: readonly MilpType[], shapes: readonly MilpSha
     (t, i) =>
       !holding.some((o, j) => {
         if (j === i || o.price > t.price) return false;
+        if (!allowsAll(o, t, shapes)) return false;
         const ge = o.alloc.every((a, d) => a >= t.alloc[d]);
         const same = o.price === t.price && o.alloc.every((a, d) => a === t.alloc[d]);
         return ge && (!same || j < i);
       }),
   );
+}
+
+/** Whether type `o` is allowed for every shape type `t` is allowed for. */
+function allowsAll(o: MilpType, t: MilpType, shapes: readonly MilpShape[]): boolean {
+  return shapes.every((s) => !s.allowed || !s.allowed.has(t.name) || s.allowed.has(o.name));
 }
 
 function nodeBound(t: MilpType, shapes: readonly MilpShape[], upperCost: number): number {
@@ -205,7 +218,10 @@ export function maximalPatterns(
           sum[d] += c * r;
         });
       });
-      if (cheaper.some((o) => o.alloc.every((a, d) => a >= sum[d] - 1e-9))) return;
+      const undercut = (o: MilpType) =>
+        o.alloc.every((a, d) => a >= sum[d] - 1e-9) &&
+        counts.every((c, si) => c === 0 || !shapes[si].allowed || shapes[si].allowed!.has(o.name));
+      if (cheaper.some(undercut)) return;
       out.push({ type: ti, counts: [...counts] });
     };
     const walk = (k: number): boolean => {

@@ -5,7 +5,7 @@
  * are scaled to cores, GiB and pods.
  */
 
-import type { PoolContext } from '../../functions/core/scheduling/pool-context.js';
+import { type PoolContext, typeCompatible } from '../../functions/core/scheduling/pool-context.js';
 import { valueAllowed } from '../../functions/core/scheduling/requirement-set.js';
 import { setupRun } from '../../functions/core/scheduling/setup.js';
 import type { ScheduleInput } from '../../functions/core/scheduling/types.js';
@@ -47,17 +47,36 @@ export function poolProblems(input: ScheduleInput): PoolProblem[] {
         price: price(pool, i),
       }))
       .filter((t) => Number.isFinite(t.price));
-    // Pods with identical requests are one shape (interchangeable, whatever their deployment).
-    const counts = new Map<string, { v: Float64Array; count: number }>();
+    // Pods with identical requests and allowed types are one shape (interchangeable, whatever
+    // their deployment); the types a pod allows are those meeting its node selector / affinity.
+    const counts = new Map<string, { v: Float64Array; count: number; allowed?: Set<string> }>();
+    const allowedOf = new Map<object, Set<string> | undefined>();
     for (const e of state.entries) {
       if (e.pod.spec?.nodeSelector?.[POOL_LABEL] !== pool.name) continue;
+      if (!allowedOf.has(e.cls)) {
+        const alt = e.cls.variants[0]?.alternatives[0];
+        const reqs = alt && alt.size > 0 ? pool.reqs.and(alt) : undefined;
+        const names = reqs
+          ? new Set(
+              pool.baseOptions
+                .filter((i) => typeCompatible(pool, pool.types[i], reqs))
+                .map((i) => pool.types[i].it.name),
+            )
+          : undefined;
+        allowedOf.set(e.cls, names && names.size < pool.baseOptions.length ? names : undefined);
+      }
+      const allowed = allowedOf.get(e.cls);
       const v = state.vectors.get(e.cls)!;
-      const key = v.join(',');
-      const shape = counts.get(key) ?? { v, count: 0 };
+      const key = `${v.join(',')}|${allowed ? [...allowed].sort().join(',') : '*'}`;
+      const shape = counts.get(key) ?? { v, count: 0, ...(allowed ? { allowed } : {}) };
       shape.count++;
       counts.set(key, shape);
     }
-    const shapes = [...counts.values()].map(({ v, count }) => ({ requests: scaled(v), count }));
+    const shapes = [...counts.values()].map(({ v, count, allowed }) => ({
+      requests: scaled(v),
+      count,
+      ...(allowed ? { allowed } : {}),
+    }));
     return { pool: pool.name, types, shapes };
   });
 }

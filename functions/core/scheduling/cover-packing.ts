@@ -10,6 +10,7 @@ import { shapePrices, undominated } from './node-shapes.js';
 import type { CoverGroup, CoverPlan, CoverProblem } from './pattern-cover.js';
 import type { PodEntry } from './pod-class.js';
 import type { PoolContext } from './pool-context.js';
+import { Requirements } from './requirements.js';
 import type { RunState } from './setup.js';
 import type { WorkBudget } from './work-budget.js';
 
@@ -23,18 +24,35 @@ export interface PackContext {
 interface PodGroup {
   readonly vec: Float64Array;
   readonly reqKey: string;
+  /** The group's requirements on labels instance types do not carry (zone, capacity type, ...). */
+  readonly familyKey: string;
   readonly pods: PodEntry[];
+}
+
+/**
+ * The part of a pod's requirements that an instance type cannot settle: keys no type carries as a
+ * label. Two groups that agree on it can share a node of any type both allow (the type's labels
+ * satisfy both), e.g. pods selecting categories r/m and c/m on an m type, or arm64-only and
+ * multi-arch pods on an arm64 type.
+ */
+function familyKeyOf(ctx: PackContext, alt: Requirements): string {
+  const keys = ctx.pool.instanceKeys;
+  let other = false;
+  for (const key of alt.sets.keys()) if (!keys.has(key)) other = true;
+  if (!other) return '';
+  return Requirements.of(alt.toList().filter((r) => !keys.has(r.key))).key();
 }
 
 function podGroups(ctx: PackContext, pods: readonly PodEntry[]): PodGroup[] {
   const byKey = new Map<string, PodGroup>();
   for (const p of pods) {
     const vec = ctx.state.vectors.get(p.cls)!;
-    const reqKey = p.cls.variants[0].alternatives[0].key();
+    const alt = p.cls.variants[0].alternatives[0];
+    const reqKey = alt.key();
     const key = `${vec.join(',')}|${reqKey}`;
     let g = byKey.get(key);
     if (!g) {
-      g = { vec, reqKey, pods: [] };
+      g = { vec, reqKey, familyKey: familyKeyOf(ctx, alt), pods: [] };
       byKey.set(key, g);
     }
     g.pods.push(p);
@@ -61,8 +79,8 @@ function problemOf(ctx: PackContext, pods: readonly PodEntry[]) {
     .sort((a, b) => prices[a] - prices[b] || a - b);
   const families = new Map<string, number>();
   const coverGroups: CoverGroup[] = groups.map((g, gi) => {
-    const family = families.get(g.reqKey) ?? families.size;
-    families.set(g.reqKey, family);
+    const family = families.get(g.familyKey) ?? families.size;
+    families.set(g.familyKey, family);
     const ok = Uint8Array.from(typeIndex, (i) => (allowed[gi].has(i) ? 1 : 0));
     return { vec: g.vec, count: g.pods.length, family, allowed: ok };
   });
