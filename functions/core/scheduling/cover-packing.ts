@@ -6,7 +6,7 @@
  */
 import { Claim, type ClaimEnv } from './claim.js';
 import { planCover } from './cover-plan.js';
-import { shapePrices, undominated } from './node-shapes.js';
+import { shapePrices, undominatedFor } from './node-shapes.js';
 import type { CoverGroup, CoverPlan, CoverProblem } from './pattern-cover.js';
 import type { PodEntry } from './pod-class.js';
 import type { PoolContext } from './pool-context.js';
@@ -74,7 +74,7 @@ function problemOf(ctx: PackContext, pods: readonly PodEntry[]) {
   const groups = podGroups(ctx, pods);
   const prices = shapePrices(ctx.pool);
   const allowed = groups.map((g) => allowedTypes(ctx, g));
-  const typeIndex = undominated(ctx.pool)
+  const typeIndex = undominatedFor(ctx.pool, allowed)
     .filter((i) => allowed.some((a) => a.has(i)))
     .sort((a, b) => prices[a] - prices[b] || a - b);
   const families = new Map<string, number>();

@@ -30,6 +30,29 @@ export function shapePrices(pool: PoolContext): Float64Array {
   return out;
 }
 
+/**
+ * The pool's types worth packing towards when pod groups may use only some of them (`allowed`, one
+ * set per group): a type allowed for some group, not dominated by one at most as expensive, as
+ * large and allowed for every group the type is allowed for (a cheaper arm64 type does not make
+ * an amd64 type useless to amd64-only pods). The same as {@link undominated} when every group may
+ * use every type.
+ */
+export function undominatedFor(pool: PoolContext, allowed: readonly ReadonlySet<number>[]): number[] {
+  const all = pool.baseOptions;
+  if (allowed.every((a) => all.every((i) => a.has(i)))) return undominated(pool);
+  const price = shapePrices(pool);
+  const superset = (j: number, i: number) => allowed.every((a) => !a.has(i) || a.has(j));
+  return all.filter((i, k) => {
+    if (!Number.isFinite(price[i]) || !allowed.some((a) => a.has(i))) return false;
+    const t = pool.types[i];
+    return !all.some((j, m) => {
+      const o = pool.types[j];
+      if (j === i || price[j] > price[i] || !covers(o.alloc, t.alloc) || !superset(j, i)) return false;
+      return price[j] < price[i] || !covers(t.alloc, o.alloc) || m < k;
+    });
+  });
+}
+
 const undominatedCache = new WeakMap<PoolContext, number[]>();
 
 /** The pool's types not dominated by one at most as expensive with as much of every resource. */
