@@ -75,9 +75,16 @@ export class KubeApi {
     return obj && this.present(type, obj);
   }
 
-  /** A filtered, paginated list (only the page's objects are copied). */
+  /**
+   * A filtered, paginated list. Like the API server reading etcd by key range, a page starts at
+   * its continue token and filters only until the page is full; only the page's objects are copied.
+   */
   list(type: ResourceType, options: ListOptions = {}): ListPage {
-    const page = paginate(this.view(type, options), options, this.store.currentVersion());
+    const namespace = type.namespaced ? options.namespace : undefined;
+    const all = this.store.view(storageKey(type), namespace);
+    const filter =
+      options.labelSelector || options.fieldSelector ? selectorFilter({ ...options, namespace }) : undefined;
+    const page = paginate(all, options, this.store.currentVersion(), filter);
     return { ...page, items: page.items.map((o) => this.present(type, structuredClone(o))) };
   }
 

@@ -50,11 +50,38 @@ function firstAfter(items: readonly KubeObject[], after: string): number {
   return lo;
 }
 
-/** Cuts `items` (already filtered, sorted by namespace and name) into the page that `options` asks for. */
+/** A page of the items from `start` on that pass `filter`: up to `limit`, and whether more follow. */
+function filteredPage(
+  items: readonly KubeObject[],
+  start: number,
+  limit: number,
+  filter: (obj: KubeObject) => boolean,
+  rv: number,
+): ListPage {
+  const page: KubeObject[] = [];
+  let i = start;
+  for (; i < items.length && page.length < limit; i++) if (filter(items[i])) page.push(items[i]);
+  let more = false;
+  for (; i < items.length && !more; i++) more = filter(items[i]);
+  if (!more) return { items: page, resourceVersion: String(rv) };
+  const token: ContinueToken = { rv, after: itemKey(page[page.length - 1]) };
+  return {
+    items: page,
+    resourceVersion: String(rv),
+    continue: Buffer.from(JSON.stringify(token)).toString('base64'),
+  };
+}
+
+/**
+ * Cuts `items` (sorted by namespace and name) into the page that `options` asks for. With a
+ * `filter` (selectors), items are filtered from the page's start on until the page is full, and
+ * `remainingItemCount` is not given (as the API server does not for selectors).
+ */
 export function paginate(
   items: readonly KubeObject[],
   options: ListOptions,
   currentVersion: number,
+  filter?: (obj: KubeObject) => boolean,
 ): ListPage {
   let start = 0;
   let rv = currentVersion;
@@ -69,6 +96,7 @@ export function paginate(
     start = firstAfter(items, token.after);
   }
   const limit = options.limit && options.limit > 0 ? options.limit : items.length;
+  if (filter) return filteredPage(items, start, limit, filter, rv);
   const page = items.slice(start, start + limit);
   const remaining = items.length - start - page.length;
   if (remaining <= 0) return { items: page, resourceVersion: String(rv) };
