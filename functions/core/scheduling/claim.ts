@@ -44,8 +44,8 @@ export class Claim {
   closed = false;
   /** Limit usage this claim reserves (capacity of its cheapest option). */
   reserved: Record<string, number> = {};
-  /** Host ports of the pool's daemonsets and of the pods added. */
-  private ports: HostPortUsage;
+  /** Host ports of the pool's daemonsets and of the pods added (made when first needed). */
+  private ports?: HostPortUsage;
 
   constructor(
     public name: string,
@@ -56,7 +56,6 @@ export class Claim {
   ) {
     this.used = new Float64Array(dims.names.length);
     this.maxAlloc = maxAllocOf(pool, options, this.used.length);
-    this.ports = portsOf(pool, []);
   }
 
   /** Tries to add a pod under one variant of its constraints; returns why not, or undefined on success. */
@@ -66,6 +65,7 @@ export class Claim {
     const over = env.dims.overflow(this.used, req, this.maxAlloc);
     if (over >= 0) return `no instance type has enough ${env.dims.names[over]}`;
     if (cls.hostPorts.length > 0) {
+      this.ports ??= portsOf(this.pool, this.pods);
       const port = this.ports.conflict(cls.hostPorts);
       if (port) return `host port ${port} is taken on the node (by another pod or a daemonset)`;
     }
@@ -115,7 +115,7 @@ export class Claim {
     this.reserved = { ...s.reserved };
     this.reqs = s.reqs;
     this.options = s.options;
-    this.ports = portsOf(this.pool, this.pods);
+    this.ports = undefined;
   }
 
   /** Widens the options back to every pool type that meets the requirements and holds the pods. */
@@ -143,7 +143,7 @@ export class Claim {
     this.reqs = reqs;
     this.options = options;
     this.pods.push(entry);
-    if (cls.hostPorts.length > 0) this.ports.add(cls.hostPorts);
+    if (cls.hostPorts.length > 0) this.ports?.add(cls.hostPorts);
     this.reserve(env);
     env.topology.record(cls.selecting, cls.owned, this);
   }
@@ -311,7 +311,22 @@ function portsOf(pool: PoolContext, pods: readonly PodEntry[]): HostPortUsage {
   return usage;
 }
 
+/** {@link maxAllocOf} of each pool's base options, shared (never written in place). */
+const baseMaxAlloc = new WeakMap<PoolContext, Float64Array>();
+
 function maxAllocOf(pool: PoolContext, options: readonly number[], n: number): Float64Array {
+  if (options === pool.baseOptions) {
+    let cached = baseMaxAlloc.get(pool);
+    if (!cached || cached.length !== n) {
+      cached = computeMaxAlloc(pool, options, n);
+      baseMaxAlloc.set(pool, cached);
+    }
+    return cached;
+  }
+  return computeMaxAlloc(pool, options, n);
+}
+
+function computeMaxAlloc(pool: PoolContext, options: readonly number[], n: number): Float64Array {
   const max = new Float64Array(n).fill(Number.NEGATIVE_INFINITY);
   for (const i of options) {
     const a = pool.types[i].alloc;
