@@ -151,6 +151,11 @@ export function setupRun(input: ScheduleInput): RunState {
   const targets = existingTargets(input, dims);
   for (const t of targets) topology.addNode(t.hostname, t.labels, t.taints);
   const pools = poolContexts(input.pools, input.daemonSets, dims, usedBaseOf(input));
+  // An in-flight claim's daemonset pods are not bound yet, but their host ports will be taken.
+  input.inFlight.forEach((c, i) => {
+    const pool = pools.find((p) => p.name === c.nodePool);
+    if (pool && pool.daemonPorts.length > 0) targets[input.nodes.length + i].ports.add(pool.daemonPorts);
+  });
   for (const p of pools) if (!p.problem) topology.addDomains(ZONE, p.zones);
   addPoolDomains(topology, pools);
   for (const c of classes) if (!c.error) bindGroups(c, topology);

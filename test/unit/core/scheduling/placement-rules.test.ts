@@ -409,3 +409,30 @@ describe('volumes not bound yet (VolumeBinding: WaitForFirstConsumer and allowed
     expect(plan.unschedulable).toHaveLength(1);
   });
 });
+
+describe('host ports of in-flight nodeclaims', () => {
+  it("counts the pool's daemonset ports on a claim whose node has not registered yet", () => {
+    const ds = daemonSet({ name: 'exporter', requests: { cpu: '50m' } });
+    ds.spec.template.spec.containers[0].ports = [{ containerPort: 9100, hostPort: 9100 }];
+    const inFlight = [
+      {
+        name: 'default-abc',
+        nodePool: 'default',
+        labels: {},
+        requirements: [],
+        taints: [],
+        allocatable: { cpu: 4000, memory: 16 * 2 ** 30, pods: 58 },
+        pods: [],
+      },
+    ];
+    const pools = [pool(nodePool())];
+    const taken = schedule(
+      input({ pods: [withPorts('p', [{ hostPort: 9100 }])], inFlight, daemonSets: [ds], pools }),
+    );
+    expect(taken.existingPlacements).toEqual([]);
+    const free = schedule(
+      input({ pods: [withPorts('p', [{ hostPort: 9101 }])], inFlight, daemonSets: [ds], pools }),
+    );
+    expect(free.existingPlacements).toEqual([{ node: 'default-abc', pods: ['default/p'] }]);
+  });
+});
