@@ -94,7 +94,7 @@ export function usefulTypes(types: readonly MilpType[], shapes: readonly MilpSha
 
 /** Whether type `o` is allowed for every shape type `t` is allowed for. */
 function allowsAll(o: MilpType, t: MilpType, shapes: readonly MilpShape[]): boolean {
-  return shapes.every((s) => !s.allowed || !s.allowed.has(t.name) || s.allowed.has(o.name));
+  return shapes.every((s) => !s.allowed?.has(t.name) || s.allowed.has(o.name));
 }
 
 function nodeBound(t: MilpType, shapes: readonly MilpShape[], upperCost: number): number {
