@@ -156,7 +156,7 @@ export function setupRun(input: ScheduleInput): RunState {
     const pool = pools.find((p) => p.name === c.nodePool);
     if (pool && pool.daemonPorts.length > 0) targets[input.nodes.length + i].ports.add(pool.daemonPorts);
   });
-  for (const p of pools) if (!p.problem) topology.addDomains(ZONE, p.zones);
+  for (const p of pools) if (!p.problem) topology.addDomains(ZONE, p.zones, p.taints);
   addPoolDomains(topology, pools);
   for (const c of classes) if (!c.error) bindGroups(c, topology);
   for (const t of targets) {
@@ -180,10 +180,10 @@ function addPoolDomains(topology: Topology, pools: readonly PoolContext[]): void
     if (key === HOSTNAME || key === ZONE) continue;
     for (const p of pools) {
       const set = p.reqs.get(key);
-      if (set && !set.complement) topology.addDomains(key, set.values);
+      if (set && !set.complement) topology.addDomains(key, set.values, p.taints);
       else
         for (const i of p.baseOptions)
-          if (p.types[i].it.labels[key]) topology.addDomains(key, [p.types[i].it.labels[key]]);
+          if (p.types[i].it.labels[key]) topology.addDomains(key, [p.types[i].it.labels[key]], p.taints);
     }
   }
 }

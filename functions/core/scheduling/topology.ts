@@ -82,6 +82,8 @@ export class Topology {
   private readonly universe = new Map<string, string[]>();
   /** Domains declared by {@link addDomains} (they stay). */
   private readonly declared = new Map<string, Set<string>>();
+  /** Per key and declared domain, the taints of each NodePool that declared it. */
+  private readonly declaredTaints = new Map<string, Map<string, (readonly Taint[])[]>>();
   /** Per label key, how many existing nodes carry each value. */
   private readonly nodeValues = new Map<string, Map<string, number>>();
   /** Labels of existing nodes by hostname, to find the hostnames a pod may use. */
@@ -118,10 +120,17 @@ export class Topology {
   }
 
   /** Declares domains of a key (e.g. the zones NodePools can launch in). */
-  addDomains(key: string, domains: Iterable<string>): void {
+  addDomains(key: string, domains: Iterable<string>, taints: readonly Taint[] = []): void {
     const declared = this.declared.get(key) ?? new Set<string>();
     this.declared.set(key, declared);
-    for (const d of domains) declared.add(d);
+    const byDomain = this.declaredTaints.get(key) ?? new Map<string, (readonly Taint[])[]>();
+    this.declaredTaints.set(key, byDomain);
+    for (const d of domains) {
+      declared.add(d);
+      const sources = byDomain.get(d) ?? [];
+      byDomain.set(d, sources);
+      if (!sources.includes(taints)) sources.push(taints);
+    }
     this.refresh(key);
   }
 
@@ -298,7 +307,11 @@ export class Topology {
     let domains = this.filteredCache.get(groupKey);
     if (!domains) {
       domains = filteredDomainsOf(
-        { declared: this.declared, hostLabels: this.hostLabels, hostTaints: this.hostTaints },
+        {
+          declared: this.declaredTaints,
+          hostLabels: this.hostLabels,
+          hostTaints: this.hostTaints,
+        },
         key,
         filter,
       );
@@ -354,7 +367,8 @@ export class Topology {
 /** Domains of `key` that a filtered spread group counts (cached until nodes or domains change). */
 function filteredDomainsOf(
   topo: {
-    readonly declared: ReadonlyMap<string, ReadonlySet<string>>;
+    /** Declared domains of each key, with the taints of the NodePools that declared them. */
+    readonly declared: ReadonlyMap<string, ReadonlyMap<string, readonly (readonly Taint[])[]>>;
     readonly hostLabels: ReadonlyMap<string, Readonly<Record<string, string>>>;
     readonly hostTaints: ReadonlyMap<string, readonly Taint[]>;
   },
@@ -363,8 +377,13 @@ function filteredDomainsOf(
 ): string[] {
   const out = new Set<string>();
   if (key !== HOSTNAME)
-    for (const d of topo.declared.get(key) ?? [])
-      if (!filter.affinity || filter.affinity.some((alt) => alt.allows(key, d))) out.add(d);
+    for (const [d, sources] of topo.declared.get(key) ?? []) {
+      if (filter.affinity && !filter.affinity.some((alt) => alt.allows(key, d))) continue;
+      // nodeTaintsPolicy Honor: only domains a NodePool whose taints the pod tolerates can bring.
+      const tolerations = filter.tolerations;
+      if (tolerations && !sources.some((t) => untoleratedTaint(tolerations, t) === undefined)) continue;
+      out.add(d);
+    }
   for (const [host, labels] of topo.hostLabels) {
     const value = key === HOSTNAME ? host : labels[key];
     if (value === undefined || out.has(value)) continue;

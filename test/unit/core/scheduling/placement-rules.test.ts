@@ -105,6 +105,45 @@ describe('topology spread: node inclusion policies', () => {
       expect(plan.existingPlacements).toEqual([{ node: 'n2', pods: ['default/new'] }]);
     });
 
+    it('Honor leaves out the zones only a NodePool with untolerated taints brings', () => {
+      // zone-a and zone-b each run one pod of the app; zone-c only comes from a tainted pool.
+      const nodesAB = [
+        existing('a1', { labels: { [ZONE]: 'zone-a' }, pods: [running('o1', 'a1')] }),
+        existing('b1', { labels: { [ZONE]: 'zone-b' }, pods: [running('o2', 'b1')] }),
+      ];
+      const pools = [
+        pool(
+          nodePool({
+            name: 'open',
+            requirements: [{ key: ZONE, operator: 'In', values: ['zone-a', 'zone-b'] }],
+          }),
+        ),
+        pool(
+          nodePool({
+            name: 'tainted',
+            taints: [TAINT],
+            requirements: [{ key: ZONE, operator: 'In', values: ['zone-c'] }],
+          }),
+        ),
+      ];
+      const zoneSpread = (extra: Partial<TopologySpreadConstraint>) =>
+        pod({
+          name: 'new',
+          labels: { app: 'w' },
+          requests: { cpu: '100m' },
+          topologySpreadConstraints: spread(ZONE, extra),
+        });
+      // Ignore (default): empty zone-c is the minimum, the pod must go there, and cannot.
+      expect(schedule(input({ pods: [zoneSpread({})], nodes: nodesAB, pools })).unschedulable).toHaveLength(
+        1,
+      );
+      const honor = schedule(
+        input({ pods: [zoneSpread({ nodeTaintsPolicy: 'Honor' })], nodes: nodesAB, pools }),
+      );
+      expect(honor.unschedulable).toEqual([]);
+      expect(honor.existingPlacements.map((p) => p.node)).toEqual(['a1']);
+    });
+
     it('Honor keeps a tainted node the pod tolerates', () => {
       const tolerating = p({ nodeTaintsPolicy: 'Honor' });
       tolerating.spec.tolerations = [{ key: 'dedicated', operator: 'Exists' }];
