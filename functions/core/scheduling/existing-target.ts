@@ -5,14 +5,14 @@
 import type { Pod } from '../model/kube-objects.js';
 import type { Taint } from '../model/taint.js';
 import { HostPortUsage, hostPortsOf } from './host-ports.js';
-import type { NodeFilter } from './node-filter.js';
+import { type NodeFilter, nodeAdmitted } from './node-filter.js';
 import type { PodClass, PodEntry, Variant } from './pod-class.js';
 import { podRequests } from './pod-requests.js';
 import { valueAllowed } from './requirement-set.js';
 import { Requirements } from './requirements.js';
 import type { Dims } from './resource-vector.js';
 import { untoleratedTaint } from './tolerations.js';
-import { nodeAdmitted, type Topology, type TopologyTarget } from './topology.js';
+import type { Topology, TopologyTarget } from './topology.js';
 import { HOSTNAME } from './well-known.js';
 
 /** A node (or in-flight claim) pods can be placed on. */

@@ -6,9 +6,11 @@
  * domains are not candidates for the minimum.
  */
 import type { Pod, TopologySpreadConstraint } from '../model/kube-objects.js';
-import type { Toleration } from '../model/taint.js';
+import type { Taint, Toleration } from '../model/taint.js';
 import { requiredNodeAlternatives } from './node-affinity.js';
 import type { Requirements } from './requirements.js';
+import { untoleratedTaint } from './tolerations.js';
+import { HOSTNAME } from './well-known.js';
 
 /** The nodes a spread constraint counts; absent parts admit every node. */
 export interface NodeFilter {
@@ -36,4 +38,42 @@ export function spreadNodeFilter(pod: Pod, c: TopologySpreadConstraint): NodeFil
   if (!affinity && !tolerations) return undefined;
   const key = `${affinity ? affinity.map((a) => a.key()).join('|') : '*'}#${tolerations ? JSON.stringify(tolerations) : '*'}`;
   return { key, ...(affinity ? { affinity } : {}), ...(tolerations ? { tolerations } : {}) };
+}
+
+/** Whether a node with these labels and taints passes a spread group's node filter. */
+export function nodeAdmitted(
+  filter: NodeFilter,
+  labels: Readonly<Record<string, string>>,
+  taints: readonly Taint[],
+): boolean {
+  if (filter.affinity && !filter.affinity.some((alt) => alt.matchesLabels(labels))) return false;
+  return !filter.tolerations || untoleratedTaint(filter.tolerations, taints) === undefined;
+}
+
+/** Domains of `key` that a filtered spread group counts (cached until nodes or domains change). */
+export function filteredDomainsOf(
+  topo: {
+    /** Declared domains of each key, with the taints of the NodePools that declared them. */
+    readonly declared: ReadonlyMap<string, ReadonlyMap<string, readonly (readonly Taint[])[]>>;
+    readonly hostLabels: ReadonlyMap<string, Readonly<Record<string, string>>>;
+    readonly hostTaints: ReadonlyMap<string, readonly Taint[]>;
+  },
+  key: string,
+  filter: NodeFilter,
+): string[] {
+  const out = new Set<string>();
+  if (key !== HOSTNAME)
+    for (const [d, sources] of topo.declared.get(key) ?? []) {
+      if (filter.affinity && !filter.affinity.some((alt) => alt.allows(key, d))) continue;
+      // nodeTaintsPolicy Honor: only domains a NodePool whose taints the pod tolerates can bring.
+      const tolerations = filter.tolerations;
+      if (tolerations && !sources.some((t) => untoleratedTaint(tolerations, t) === undefined)) continue;
+      out.add(d);
+    }
+  for (const [host, labels] of topo.hostLabels) {
+    const value = key === HOSTNAME ? host : labels[key];
+    if (value === undefined || out.has(value)) continue;
+    if (nodeAdmitted(filter, labels, topo.hostTaints.get(host) ?? [])) out.add(value);
+  }
+  return [...out].sort();
 }

@@ -7,8 +7,7 @@
 import type { LabelSelector } from '../model/kube-objects.js';
 import type { Taint } from '../model/taint.js';
 import { selectorKey } from './label-selector.js';
-import type { NodeFilter } from './node-filter.js';
-import { untoleratedTaint } from './tolerations.js';
+import { filteredDomainsOf, type NodeFilter } from './node-filter.js';
 import { type GroupKind, groupKey, TopologyGroup } from './topology-group.js';
 import { HOSTNAME } from './well-known.js';
 
@@ -19,16 +18,6 @@ export interface TopologyTarget {
   domains(key: string): readonly string[];
   /** Whether a spread group with this node filter counts the pods on the target. */
   admits(filter: NodeFilter): boolean;
-}
-
-/** Whether a node with these labels and taints passes a spread group's node filter. */
-export function nodeAdmitted(
-  filter: NodeFilter,
-  labels: Readonly<Record<string, string>>,
-  taints: readonly Taint[],
-): boolean {
-  if (filter.affinity && !filter.affinity.some((alt) => alt.matchesLabels(labels))) return false;
-  return !filter.tolerations || untoleratedTaint(filter.tolerations, taints) === undefined;
 }
 
 /** A topology spread constraint of a pod, bound to its group. */
@@ -362,34 +351,6 @@ export class Topology {
     this.minCache.set(cacheKey, { version: s.group.version, min });
     return min;
   }
-}
-
-/** Domains of `key` that a filtered spread group counts (cached until nodes or domains change). */
-function filteredDomainsOf(
-  topo: {
-    /** Declared domains of each key, with the taints of the NodePools that declared them. */
-    readonly declared: ReadonlyMap<string, ReadonlyMap<string, readonly (readonly Taint[])[]>>;
-    readonly hostLabels: ReadonlyMap<string, Readonly<Record<string, string>>>;
-    readonly hostTaints: ReadonlyMap<string, readonly Taint[]>;
-  },
-  key: string,
-  filter: NodeFilter,
-): string[] {
-  const out = new Set<string>();
-  if (key !== HOSTNAME)
-    for (const [d, sources] of topo.declared.get(key) ?? []) {
-      if (filter.affinity && !filter.affinity.some((alt) => alt.allows(key, d))) continue;
-      // nodeTaintsPolicy Honor: only domains a NodePool whose taints the pod tolerates can bring.
-      const tolerations = filter.tolerations;
-      if (tolerations && !sources.some((t) => untoleratedTaint(tolerations, t) === undefined)) continue;
-      out.add(d);
-    }
-  for (const [host, labels] of topo.hostLabels) {
-    const value = key === HOSTNAME ? host : labels[key];
-    if (value === undefined || out.has(value)) continue;
-    if (nodeAdmitted(filter, labels, topo.hostTaints.get(host) ?? [])) out.add(value);
-  }
-  return [...out].sort();
 }
 
 function labelsKey(labels: Readonly<Record<string, string>>): string {
