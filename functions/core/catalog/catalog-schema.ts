@@ -29,6 +29,7 @@ const instanceTypeSchema = z.strictObject({
   networkCards: positiveInt.optional(),
   localNvmeGiB: z.number().int().nonnegative().optional(),
   networkBandwidthMbps: z.number().int().nonnegative().optional(),
+  ebsBandwidthMbps: z.number().int().nonnegative().optional(),
   hypervisor: z.enum(['nitro', 'xen', '']).optional(),
   encryptionInTransit: z.boolean().optional(),
   offerings: z.array(offeringSchema),

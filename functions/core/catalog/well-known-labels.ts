@@ -19,6 +19,7 @@ export const LABEL_INSTANCE_GPU_NAME = `${AWS}/instance-gpu-name`;
 export const LABEL_INSTANCE_GPU_MANUFACTURER = `${AWS}/instance-gpu-manufacturer`;
 export const LABEL_INSTANCE_GPU_MEMORY = `${AWS}/instance-gpu-memory`;
 export const LABEL_INSTANCE_NETWORK_BANDWIDTH = `${AWS}/instance-network-bandwidth`;
+export const LABEL_INSTANCE_EBS_BANDWIDTH = `${AWS}/instance-ebs-bandwidth`;
 export const LABEL_INSTANCE_LOCAL_NVME = `${AWS}/instance-local-nvme`;
 export const LABEL_INSTANCE_HYPERVISOR = `${AWS}/instance-hypervisor`;
 export const LABEL_INSTANCE_ENCRYPTION_IN_TRANSIT = `${AWS}/instance-encryption-in-transit-supported`;

@@ -33,6 +33,8 @@ export interface InstanceType {
    */
   readonly localNvmeGiB?: number;
   readonly networkBandwidthMbps?: number;
+  /** Baseline EBS bandwidth (EBS-optimized), Mbps; the label is omitted when unset. */
+  readonly ebsBandwidthMbps?: number;
   /** Default `nitro`. */
   readonly hypervisor?: 'nitro' | 'xen' | '';
   /** Default false. */
