@@ -14,6 +14,7 @@ export async function readOnDemandPriceList(client: PricingClient, region: strin
     { client, pageSize: PAGE_SIZE },
     { ServiceCode: EC2_SERVICE_CODE, Filters: onDemandFilters(region), FormatVersion: 'aws_v1' },
   );
-  for await (const page of pages) list.push(...(page.PriceList ?? []));
+  // Each entry is JSON text (the SDK wraps it in a lazy JSON string object).
+  for await (const page of pages) list.push(...(page.PriceList ?? []).map((entry) => String(entry)));
   return list;
 }

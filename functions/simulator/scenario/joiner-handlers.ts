@@ -3,6 +3,7 @@
  * production entry point would read from the environment, with the cloud's endpoints, its virtual
  * clock and a log writing Karpenter-style lines.
  */
+import { createCatalogRefreshHandler } from '../../handlers/catalog-refresh.js';
 import { createDisruptionHandler } from '../../handlers/disruption.js';
 import { createInterruptionHandler } from '../../handlers/interruption.js';
 import { createLifecycleHandler } from '../../handlers/lifecycle.js';
@@ -11,6 +12,7 @@ import type { Dependencies } from '../../handlers/runtime/dependencies.js';
 import { dependenciesFromEnv } from '../../handlers/runtime/dependencies.js';
 import { lineLog } from '../../handlers/runtime/log.js';
 import { ADAPTER_MODULES } from '../../handlers/runtime/port-dependencies.js';
+import { refreshDependenciesFromEnv } from '../../handlers/runtime/refresh-dependencies.js';
 import { createWebhookHandler } from '../../handlers/webhook.js';
 import type { FunctionName } from '../../shared/event-sources.js';
 import type { SimulatedCloud } from '../cloud.js';
@@ -25,12 +27,18 @@ const FACTORIES = {
   disruption: createDisruptionHandler,
 } satisfies Partial<Record<FunctionName, (getDeps: () => Dependencies) => unknown>>;
 
-/** The functions a simulation runs. */
+/** The functions a simulation runs (besides the catalog refresh). */
 export const SIMULATED_FUNCTIONS = Object.keys(FACTORIES) as (keyof typeof FACTORIES)[];
 
 /**
- * Sets joiner's handlers on the cloud's Lambda runner, each with its own Karpenter-style log;
- * resolves once their init is done.
+ * The payload of the deploy-time catalog refresh: the stack's Trigger invokes the function with
+ * no payload, which Lambda delivers as an empty object.
+ */
+export const DEPLOY_REFRESH_EVENT = {};
+
+/**
+ * Sets joiner's handlers on the cloud's Lambda runner, each with its own Karpenter-style log, and
+ * runs the deploy-time catalog refresh; resolves once their init is done.
  */
 export async function installJoinerHandlers(
   cloud: SimulatedCloud,
@@ -53,4 +61,9 @@ export async function installJoinerHandlers(
     const handler = FACTORIES[name](() => deps);
     cloud.runner.setHandler(name, handler as FunctionHandler);
   }
+  const log = lineLog({ clock: cloud.clock, sink, name: 'catalog', level: options.level });
+  const refreshDeps = refreshDependenciesFromEnv(env, { clock: cloud.clock, log });
+  cloud.runner.setHandler('catalog', createCatalogRefreshHandler(() => refreshDeps) as FunctionHandler);
+  // What the deployment does once: the first refresh, so plans have the region's snapshot.
+  await cloud.runner.invoke('catalog', DEPLOY_REFRESH_EVENT as never).catch(() => undefined);
 }
