@@ -108,4 +108,3 @@ describe('the live catalog read from the simulated cloud (ap-southeast-2)', () =
     wrong.destroy();
   });
 });
-});
