@@ -80,7 +80,7 @@ describe('the live catalog read from the simulated cloud (ap-southeast-2)', () =
   it('follows the market: a spot price change and a withdrawn offering', async () => {
     cloud.ec2.setSpotPrice('m5.large', 'ap-southeast-2a', 0.0123);
     cloud.ec2.setOffering('m5.large', 'ap-southeast-2b', 'spot', false);
-    cloud.clock.advance(60_000);
+    await cloud.clock.advance(60_000);
     const live = catalogFromSnapshot((await readSnapshot(clients, cloud.clock.now())).snapshot);
     const m5 = offerings(live).filter((line) => line.startsWith('m5.large ') && line.includes(' spot '));
     expect(m5).toEqual([
