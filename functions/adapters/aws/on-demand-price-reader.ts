@@ -15,6 +15,6 @@ export async function readOnDemandPriceList(client: PricingClient, region: strin
     { ServiceCode: EC2_SERVICE_CODE, Filters: onDemandFilters(region), FormatVersion: 'aws_v1' },
   );
   // Each entry is JSON text (the SDK wraps it in a lazy JSON string object).
-  for await (const page of pages) list.push(...(page.PriceList ?? []).map((entry) => String(entry)));
+  for await (const page of pages) list.push(...(page.PriceList ?? []).map((entry: unknown) => String(entry)));
   return list;
 }
