@@ -1,17 +1,21 @@
-import { Duration, Validations } from 'aws-cdk-lib';
+import { CustomResource, Duration, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { type IRole, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunctionResource } from 'aws-cdk-lib/aws-lambda';
-import { InvocationType, Trigger } from 'aws-cdk-lib/triggers';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Provider } from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import { PK } from '../../functions/adapters/store/items.js';
+import { SNAPSHOT_VERSION } from '../../functions/core/catalog/live/catalog-snapshot.js';
+import { CATALOG_DEPLOY_RESOURCE_TYPE } from '../../functions/handlers/catalog-deploy-event.js';
 import {
   CATALOG_SPOT_SCHEDULE,
   CATALOG_TYPES_SCHEDULE,
   type ScheduleSpec,
 } from '../../functions/shared/event-sources.js';
+import { acknowledgeProviderFramework, runLikeJoinerFunctions } from './cluster-installer.js';
 import { applyTargetInput } from './target-input.js';
 
 /** Exactly the calls the catalog refresh makes to read the region's instance types and prices. */
@@ -39,8 +43,8 @@ export interface CatalogRefreshProps {
 /**
  * The live instance catalog: the refresh function on two EventBridge schedules (spot prices every
  * few minutes, instance types / offerings / on-demand prices a few times a day), one refresh at
- * deploy time (asynchronous: a failing Pricing call never fails a deployment; the functions plan
- * with the bundled catalog until a refresh succeeds), and the refresh role's least-privilege
+ * deploy time (a custom resource; a failing refresh never fails the deployment: the functions
+ * plan with the bundled catalog until a refresh succeeds), and the refresh role's least-privilege
  * grants: the four EC2 describe calls and pricing:GetProducts, and on the table only reading and
  * writing the items whose partition key is the snapshot's.
  */
@@ -48,6 +52,8 @@ export class CatalogRefresh extends Construct {
   /** The schedule rules (spot prices, whole catalog). */
   readonly rules: readonly Rule[];
   readonly policy: Policy;
+  /** The custom resource that runs the first refresh at deploy time. */
+  readonly initialRefresh: CustomResource;
 
   constructor(scope: Construct, id: string, props: CatalogRefreshProps) {
     super(scope, id);
@@ -73,12 +79,20 @@ export class CatalogRefresh extends Construct {
       reason:
         'EC2 Describe* calls and pricing:GetProducts do not support resource-level permissions; these are read-only.',
     });
-    new Trigger(this, 'InitialRefresh', {
-      handler: props.function,
-      invocationType: InvocationType.EVENT,
-      timeout: Duration.seconds(30),
-      executeAfter: [props.function, this.policy],
+    // The first refresh at deploy time: a custom resource whose Create (and Update, when the
+    // snapshot format changes) runs a whole refresh; the handler never fails it.
+    const provider = new Provider(this, 'Provider', {
+      onEventHandler: props.function,
+      logGroup: new LogGroup(this, 'ProviderLogs', { retention: RetentionDays.ONE_MONTH }),
     });
+    runLikeJoinerFunctions(provider);
+    acknowledgeProviderFramework(provider, props.function);
+    this.initialRefresh = new CustomResource(this, 'InitialRefresh', {
+      serviceToken: provider.serviceToken,
+      resourceType: CATALOG_DEPLOY_RESOURCE_TYPE,
+      properties: { SnapshotVersion: String(SNAPSHOT_VERSION) },
+    });
+    this.initialRefresh.node.addDependency(this.policy);
   }
 
   private schedule(spec: ScheduleSpec, props: CatalogRefreshProps): Rule {

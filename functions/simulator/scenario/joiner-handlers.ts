@@ -3,6 +3,8 @@
  * production entry point would read from the environment, with the cloud's endpoints, its virtual
  * clock and a log writing Karpenter-style lines.
  */
+import { SNAPSHOT_VERSION } from '../../core/catalog/live/catalog-snapshot.js';
+import { catalogDeployCreateEvent } from '../../handlers/catalog-deploy-event.js';
 import { createCatalogRefreshHandler } from '../../handlers/catalog-refresh.js';
 import { createDisruptionHandler } from '../../handlers/disruption.js';
 import { createInterruptionHandler } from '../../handlers/interruption.js';
@@ -29,12 +31,6 @@ const FACTORIES = {
 
 /** The functions a simulation runs (besides the catalog refresh). */
 export const SIMULATED_FUNCTIONS = Object.keys(FACTORIES) as (keyof typeof FACTORIES)[];
-
-/**
- * The payload of the deploy-time catalog refresh: the stack's Trigger invokes the function with
- * no payload, which Lambda delivers as an empty object.
- */
-export const DEPLOY_REFRESH_EVENT = {};
 
 /**
  * Sets joiner's handlers on the cloud's Lambda runner, each with its own Karpenter-style log, and
@@ -64,6 +60,11 @@ export async function installJoinerHandlers(
   const log = lineLog({ clock: cloud.clock, sink, name: 'catalog', level: options.level });
   const refreshDeps = refreshDependenciesFromEnv(env, { clock: cloud.clock, log });
   cloud.runner.setHandler('catalog', createCatalogRefreshHandler(() => refreshDeps) as FunctionHandler);
-  // What the deployment does once: the first refresh, so plans have the region's snapshot.
-  await cloud.runner.invoke('catalog', DEPLOY_REFRESH_EVENT as never).catch(() => undefined);
+  // What the deployment does once (the CatalogRefresh custom resource): the first refresh.
+  const deploy = catalogDeployCreateEvent(
+    cloud.region,
+    cloud.controllerRoleArn.split(':')[4] ?? '',
+    SNAPSHOT_VERSION,
+  );
+  await cloud.runner.invoke('catalog', deploy as never);
 }

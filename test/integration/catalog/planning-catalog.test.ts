@@ -6,7 +6,9 @@
 import type { Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledCatalog } from '../../../functions/core/catalog/bundled.js';
+import { SNAPSHOT_VERSION } from '../../../functions/core/catalog/live/catalog-snapshot.js';
 import type { NodeClaim } from '../../../functions/core/nodeclaim/nodeclaim.js';
+import { catalogDeployCreateEvent } from '../../../functions/handlers/catalog-deploy-event.js';
 import { createCatalogRefreshHandler } from '../../../functions/handlers/catalog-refresh.js';
 import { createProvisionerHandler } from '../../../functions/handlers/provisioner.js';
 import { MIN_RELOAD_MS } from '../../../functions/handlers/runtime/catalog-source.js';
@@ -119,8 +121,11 @@ describe('the catalog of the planning functions (simulated eu-west-1)', () => {
   it('once refreshed, a cold start plans only the region’s offered types at its prices', async () => {
     const log = new RecordingLog();
     const outcome = await refresh({}, log);
-    expect(outcome).toMatchObject({ scope: 'catalog' });
-    expect(outcome.instanceTypes).toBe(cloud.catalog.instanceTypes.length);
+    expect(outcome).toEqual({
+      scope: 'catalog',
+      instanceTypes: cloud.catalog.instanceTypes.length,
+      spotPrices: expect.any(Number),
+    });
     const planLog = new RecordingLog();
     const claims = await provisionFor(['after-refresh'], planLog);
     expect(planLog.messages()).toContain('loaded the instance catalog snapshot');
@@ -164,6 +169,30 @@ describe('the catalog of the planning functions (simulated eu-west-1)', () => {
     expect(planLog.messages()).toContain('loaded the instance catalog snapshot');
     for (const o of claims[0].options)
       expect(o.price).toBe(price(cloud.catalog, o.instanceType, o.zone, o.capacityType));
+  });
+
+  it('runs a whole refresh for the deploy-time custom resource, and never fails the deployment', async () => {
+    const create = catalogDeployCreateEvent(REGION, '111122223333', SNAPSHOT_VERSION);
+    await cloud.clock.advance(1000);
+    await expect(refresh(create)).resolves.toEqual({
+      PhysicalResourceId: 'joiner-catalog-snapshot',
+      Data: { InstanceTypes: cloud.catalog.instanceTypes.length, SpotPrices: expect.any(Number) },
+    });
+    const log = new RecordingLog();
+    cloud.faults.inject({
+      service: 'ec2',
+      action: 'DescribeInstanceTypes',
+      error: 'UnauthorizedOperation',
+      times: 20,
+    });
+    await expect(refresh(create, log)).resolves.toEqual({ PhysicalResourceId: 'joiner-catalog-snapshot' });
+    expect(log.lines.find((l) => l.level === 'warn')?.message).toMatch(/deploy-time catalog refresh failed/);
+    cloud.faults.clear();
+    await expect(
+      refresh({ ...create, RequestType: 'Delete', PhysicalResourceId: 'joiner-catalog-snapshot' }),
+    ).resolves.toEqual({
+      PhysicalResourceId: 'joiner-catalog-snapshot',
+    });
   });
 
   it('rejects a refresh event with an unknown scope, naming the field', async () => {
