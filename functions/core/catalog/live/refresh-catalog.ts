@@ -69,8 +69,10 @@ export async function refreshCatalog(deps: RefreshDeps, requested: RefreshScope)
     }
     skipped.push(...types.skipped, ...spot.skipped);
     instanceTypes = types.part.types.length;
-    written = (await deps.store.saveTypes(types.part)) && written;
+    // Spot first: a reader between the two writes sees the new spot prices with the old types
+    // (or, on the first refresh, no snapshot yet), never new types without spot prices.
     written = (await deps.store.saveSpot(spot.part)) && written;
+    written = (await deps.store.saveTypes(types.part)) && written;
     return finish(deps, { scope, instanceTypes, spotPrices: countPrices(spot.part), skipped, written });
   }
   const spot = await deps.reader.readSpot(now);
