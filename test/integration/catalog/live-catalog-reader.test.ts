@@ -88,6 +88,12 @@ describe('the live catalog read from the simulated cloud (ap-southeast-2)', () =
       expect.stringMatching(/^m5.large ap-southeast-2c spot /),
     ]);
     cloud.ec2.setOffering('m5.large', 'ap-southeast-2b', 'spot', true);
+    expect(() => cloud.ec2.setSpotPrice('nope.large', 'ap-southeast-2a', 1)).toThrow(
+      'no instance type nope.large in the simulated region ap-southeast-2',
+    );
+    expect(() => cloud.ec2.setOffering('m5.large', 'us-west-2a', 'spot', false)).toThrow(
+      'm5.large has no spot offering in us-west-2a',
+    );
   });
 
   it('is answered by the simulated Pricing API only when signed for a region that hosts it', async () => {
