@@ -41,7 +41,7 @@ steps:
   - market: {offering: {instanceType: c6i.large, zone: eu-west-1a, capacityType: spot, available: false}}
 `);
     expect(s.region).toBe('eu-west-1');
-    expect(s.steps.map((x) => x.spec)).toEqual([
+    expect(s.steps.map((x) => ('spec' in x ? x.spec : undefined))).toEqual([
       { spotPrice: { instanceType: 'c6i.large', zone: 'eu-west-1a', price: 0.02 } },
       { offering: { instanceType: 'c6i.large', zone: 'eu-west-1a', capacityType: 'spot', available: false } },
     ]);
