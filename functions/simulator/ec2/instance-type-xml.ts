@@ -49,7 +49,14 @@ export function instanceTypeXml(type: InstanceType): XmlObject {
             encryptionSupport: 'required',
           }
         : undefined,
-    ebsInfo: { ebsOptimizedSupport: 'default', encryptionSupport: 'supported', nvmeSupport: 'required' },
+    ebsInfo: {
+      ebsOptimizedSupport: 'default',
+      encryptionSupport: 'supported',
+      nvmeSupport: 'required',
+      ebsOptimizedInfo: type.ebsBandwidthMbps
+        ? { baselineBandwidthInMbps: type.ebsBandwidthMbps, maximumBandwidthInMbps: type.ebsBandwidthMbps }
+        : undefined,
+    },
     networkInfo: {
       networkPerformance: performance,
       maximumNetworkInterfaces: type.maxEnis,

@@ -74,7 +74,7 @@ function convert(info: InstanceTypeInfoShape): InstanceTypeFacts | string {
     info.InstanceStorageSupported !== false && storage && storage.NvmeSupport !== 'unsupported'
       ? Math.round(storage.TotalSizeInGB ?? 0)
       : 0;
-  const bandwidth = defaultCardBandwidthMbps(network);
+  const bandwidth = baselineBandwidthMbps(network);
   const ebs = positive(info.EbsInfo?.EbsOptimizedInfo?.BaselineBandwidthInMbps);
   const facts: InstanceTypeFacts = {
     name,
@@ -99,12 +99,13 @@ function positive(value: number | undefined): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
 }
 
-/** Baseline bandwidth of the default network card, in Mbps (Karpenter's network-bandwidth label). */
-function defaultCardBandwidthMbps(network: NonNullable<InstanceTypeInfoShape['NetworkInfo']>): number {
-  const index = network.DefaultNetworkCardIndex ?? 0;
-  const card = network.NetworkCards?.find((c) => (c.NetworkCardIndex ?? 0) === index);
-  const gbps = card?.BaselineBandwidthInGbps;
-  return gbps && gbps > 0 ? Math.round(gbps * 1000) : 0;
+/**
+ * Baseline bandwidth of the instance in Mbps, the sum over its network cards (Karpenter's
+ * instance-network-bandwidth label is the instance's baseline, not one card's).
+ */
+function baselineBandwidthMbps(network: NonNullable<InstanceTypeInfoShape['NetworkInfo']>): number {
+  const gbps = (network.NetworkCards ?? []).reduce((sum, c) => sum + (c.BaselineBandwidthInGbps ?? 0), 0);
+  return gbps > 0 ? Math.round(gbps * 1000) : 0;
 }
 
 /** The GPUs (all entries of GpuInfo counted; name, manufacturer and memory of the first). */

@@ -50,6 +50,23 @@ describe('instance types from DescribeInstanceTypes', () => {
     ]);
   });
 
+  it('sums the baseline bandwidth of every network card', () => {
+    const { types } = instanceTypeFacts([
+      {
+        ...g4dn,
+        NetworkInfo: {
+          ...g4dn.NetworkInfo,
+          MaximumNetworkCards: 2,
+          NetworkCards: [
+            { NetworkCardIndex: 0, BaselineBandwidthInGbps: 50 },
+            { NetworkCardIndex: 1, BaselineBandwidthInGbps: 50 },
+          ],
+        },
+      },
+    ]);
+    expect(types[0]).toMatchObject({ networkBandwidthMbps: 100_000, networkCards: 2 });
+  });
+
   it('reads Graviton, bare metal, Xen and on-demand-only types', () => {
     const { types } = instanceTypeFacts([
       {
