@@ -34,7 +34,8 @@ describe('CatalogRefresh', () => {
   new CatalogRefresh(stack, 'Catalog', { function: fn, role, table });
   const template = Template.fromStack(stack);
   const policy = resourcesOf(template, 'AWS::IAM::Policy').find(([id]) => id.startsWith('CatalogPolicy'));
-  const statements = (policy?.[1].Properties.PolicyDocument as unknown as { Statement: never[] })
+  if (!policy) throw new Error('no CatalogPolicy in the template');
+  const statements = (policy[1].Properties.PolicyDocument as unknown as { Statement: never[] })
     .Statement as ReturnType<typeof statementsOf>;
 
   it('grants exactly the describe and pricing calls the refresh makes', () => {
