@@ -26,7 +26,7 @@ export function refreshDependenciesFromEnv(
   const settings = settingsFromEnv({ ...env });
   const clock = overrides.clock ?? systemClock;
   const log = overrides.log ?? powertoolsLog(logger);
-  const key = JSON.stringify([settings.region, settings.tableName, settings.endpoints, !!overrides.clock]);
+  const key = JSON.stringify([settings.region, settings.tableName, settings.endpoints]);
   const cached = cache.get(key);
   if (cached && !overrides.clock && !overrides.log) return cached;
   const clients = createLiveCatalogClients({
