@@ -56,6 +56,11 @@ export function instanceTypeLabels(it: InstanceType, region: string): Record<str
     labels[L.LABEL_INSTANCE_GPU_MANUFACTURER] = kebabLower(it.gpus.manufacturer);
     labels[L.LABEL_INSTANCE_GPU_MEMORY] = String(it.gpus.memoryMiB);
   }
+  if (it.accelerators && it.accelerators.count > 0) {
+    labels[L.LABEL_INSTANCE_ACCELERATOR_NAME] = kebabLower(it.accelerators.name);
+    labels[L.LABEL_INSTANCE_ACCELERATOR_MANUFACTURER] = kebabLower(it.accelerators.manufacturer);
+    labels[L.LABEL_INSTANCE_ACCELERATOR_COUNT] = String(it.accelerators.count);
+  }
   return labels;
 }
 

@@ -88,6 +88,19 @@ export function instanceTypeXml(type: InstanceType): XmlObject {
           totalGpuMemoryInMiB: type.gpus.memoryMiB * type.gpus.count,
         }
       : undefined,
+    neuronInfo: type.accelerators
+      ? {
+          neuronDevices: [
+            {
+              count: type.accelerators.count,
+              name: type.accelerators.name,
+              coreInfo: type.accelerators.coresPerDevice
+                ? { count: type.accelerators.coresPerDevice, version: 2 }
+                : undefined,
+            },
+          ],
+        }
+      : undefined,
     placementGroupInfo: { supportedStrategies: ['cluster', 'partition', 'spread'] },
     hibernationSupported: false,
     burstablePerformanceSupported: /^t\d/.test(type.name),

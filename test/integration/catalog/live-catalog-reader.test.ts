@@ -64,6 +64,40 @@ describe('the live catalog read from the simulated cloud (ap-southeast-2)', () =
     expect(() => parseCatalog(JSON.parse(JSON.stringify(live)), 'live')).not.toThrow();
   });
 
+  it('carries Neuron accelerators and EBS bandwidth over the wire', async () => {
+    const inf2 = {
+      name: 'inf2.xlarge',
+      vcpu: 4,
+      memoryMiB: 16384,
+      arch: 'amd64' as const,
+      accelerators: { count: 1, name: 'Inferentia2', manufacturer: 'AWS', coresPerDevice: 2 },
+      maxEnis: 4,
+      ipv4PerEni: 15,
+      networkCards: 1,
+      localNvmeGiB: 0,
+      networkBandwidthMbps: 2000,
+      ebsBandwidthMbps: 1250,
+      hypervisor: 'nitro' as const,
+      encryptionInTransit: true,
+      offerings: [{ zone: 'eu-west-1a', capacityType: 'on-demand' as const, price: 0.7582 }],
+    };
+    const small = await startSimulatedCloud({ catalog: { region: 'eu-west-1', instanceTypes: [inf2] } });
+    const smallClients = createLiveCatalogClients({
+      region: 'eu-west-1',
+      ec2Endpoint: small.endpoints.ec2,
+      pricingEndpoint: small.endpoints.pricing,
+      credentials: SIMULATOR_CREDENTIALS,
+    });
+    try {
+      const live = catalogFromSnapshot((await readSnapshot(smallClients, small.clock.now())).snapshot);
+      expect(live.instanceTypes).toEqual([inf2]);
+    } finally {
+      smallClients.ec2.destroy();
+      smallClients.pricing.destroy();
+      await small.close();
+    }
+  });
+
   it('pages through every call (the answers are larger than one page)', async () => {
     const page = await clients.ec2.send(new DescribeInstanceTypesCommand({ MaxResults: 5 }));
     expect(page.InstanceTypes).toHaveLength(5);

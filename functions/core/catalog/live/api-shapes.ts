@@ -28,6 +28,13 @@ export interface InstanceTypeInfoShape {
       readonly BaselineBandwidthInGbps?: number;
     }[];
   };
+  readonly NeuronInfo?: {
+    readonly NeuronDevices?: readonly {
+      readonly Count?: number;
+      readonly Name?: string;
+      readonly CoreInfo?: { readonly Count?: number };
+    }[];
+  };
   readonly GpuInfo?: {
     readonly Gpus?: readonly {
       readonly Name?: string;

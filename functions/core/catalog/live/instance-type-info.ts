@@ -82,6 +82,7 @@ function convert(info: InstanceTypeInfoShape): InstanceTypeFacts | string {
     memoryMiB,
     arch,
     ...gpusOf(info),
+    ...acceleratorsOf(info),
     maxEnis,
     ipv4PerEni,
     networkCards,
@@ -106,6 +107,22 @@ function positive(value: number | undefined): number | undefined {
 function baselineBandwidthMbps(network: NonNullable<InstanceTypeInfoShape['NetworkInfo']>): number {
   const gbps = (network.NetworkCards ?? []).reduce((sum, c) => sum + (c.BaselineBandwidthInGbps ?? 0), 0);
   return gbps > 0 ? Math.round(gbps * 1000) : 0;
+}
+
+/** The Neuron accelerators (devices of NeuronInfo counted; name and cores of the first). */
+function acceleratorsOf(info: InstanceTypeInfoShape): Pick<InstanceType, 'accelerators'> {
+  const devices = (info.NeuronInfo?.NeuronDevices ?? []).filter((d) => (d.Count ?? 0) > 0);
+  const first = devices[0];
+  if (!first) return {};
+  const cores = first.CoreInfo?.Count;
+  return {
+    accelerators: {
+      count: devices.reduce((sum, d) => sum + (d.Count ?? 0), 0),
+      name: first.Name || 'unknown',
+      manufacturer: 'AWS',
+      ...(cores && cores > 0 ? { coresPerDevice: cores } : {}),
+    },
+  };
 }
 
 /** The GPUs (all entries of GpuInfo counted; name, manufacturer and memory of the first). */

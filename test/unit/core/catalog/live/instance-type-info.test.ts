@@ -50,6 +50,24 @@ describe('instance types from DescribeInstanceTypes', () => {
     ]);
   });
 
+  it('reads Neuron accelerators (Inferentia, Trainium)', () => {
+    const { types } = instanceTypeFacts([
+      {
+        ...g4dn,
+        InstanceType: 'inf2.xlarge',
+        GpuInfo: undefined,
+        NeuronInfo: { NeuronDevices: [{ Count: 1, Name: 'Inferentia2', CoreInfo: { Count: 2 } }] },
+      },
+    ]);
+    expect(types[0].accelerators).toEqual({
+      count: 1,
+      name: 'Inferentia2',
+      manufacturer: 'AWS',
+      coresPerDevice: 2,
+    });
+    expect(types[0].gpus).toBeUndefined();
+  });
+
   it('sums the baseline bandwidth of every network card', () => {
     const { types } = instanceTypeFacts([
       {
