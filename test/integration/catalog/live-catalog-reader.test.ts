@@ -129,6 +129,24 @@ describe('the live catalog read from the simulated cloud (ap-southeast-2)', () =
     );
   });
 
+  it('the simulated Pricing API refuses bad requests the way the real one does', async () => {
+    const send = (input: ConstructorParameters<typeof GetProductsCommand>[0]) =>
+      clients.pricing.send(new GetProductsCommand(input));
+    await expect(send({ ServiceCode: 'AmazonS3' })).rejects.toMatchObject({ name: 'NotFoundException' });
+    await expect(
+      send({
+        ServiceCode: 'AmazonEC2',
+        Filters: [{ Type: 'CONTAINS' as never, Field: 'instanceType', Value: 'm5' }],
+      }),
+    ).rejects.toThrow(/Filters\[0\] needs Type TERM_MATCH/);
+    await expect(send({ ServiceCode: 'AmazonEC2', NextToken: 'garbage' })).rejects.toMatchObject({
+      name: 'InvalidNextTokenException',
+    });
+    await expect(send({ ServiceCode: 'AmazonEC2', MaxResults: 500 })).rejects.toThrow(
+      /MaxResults must be between 1 and 100/,
+    );
+  });
+
   it('is answered by the simulated Pricing API only when signed for a region that hosts it', async () => {
     const right = createPricingClient({
       region: 'ap-southeast-2',
