@@ -5,8 +5,10 @@
  *   the Lambda runtime reads and compiles at init (chunks reached only through a dynamic
  *   `import()` are left out); the size target applies to this column;
  * - asset: every file of the Lambda asset on disk (all chunks and their source maps);
- * - import: the time a fresh Node.js process takes to import `index.mjs` (median of several runs).
- * Exits 1 when a bundle breaks a target.
+ * - import: the time a fresh Node.js process takes to import `index.mjs` (median of several runs);
+ * and the load of a whole region's live catalog snapshot (what the provisioner and disruption
+ * functions read at cold start, bench/lib/snapshot-load.ts).
+ * Exits 1 when a bundle or the snapshot load breaks a target.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -16,9 +18,11 @@ import { pathToFileURL } from 'node:url';
 import type { Metafile } from 'esbuild';
 import { FUNCTIONS, type FunctionName } from '../functions/shared/event-sources.js';
 import { BUNDLE_FILE, buildHandler, coldStartOutputs } from '../lib/handler-bundle.js';
+import { measureSnapshotLoad } from './lib/snapshot-load.js';
 
 const MAX_COLD_START_BYTES = 1.5 * 1024 * 1024;
 const MAX_IMPORT_MS = 250;
+const MAX_SNAPSHOT_LOAD_MS = 100;
 const RUNS = 5;
 
 /** Milliseconds a fresh Node.js process takes to import the bundle and find its handler. */
@@ -88,4 +92,11 @@ for (const row of rows) {
     `${row.name.padEnd(14)} ${kib(row.coldStartBytes)}  ${kib(row.assetBytes).padStart(19)}   ${row.importMs.toFixed(1).padStart(10)}${over ? '   OVER TARGET' : ''}`,
   );
 }
+const snapshot = await measureSnapshotLoad();
+const slow = snapshot.loadMs > MAX_SNAPSHOT_LOAD_MS;
+failed ||= slow;
+console.log(
+  `catalog snapshot load (target <= ${MAX_SNAPSHOT_LOAD_MS} ms): ${snapshot.loadMs.toFixed(1)} ms median for ${snapshot.instanceTypes} instance types, ` +
+    `${snapshot.offerings} offerings (stored: types ${(snapshot.typesPartBytes / 1024).toFixed(1)} KiB, spot ${(snapshot.spotPartBytes / 1024).toFixed(1)} KiB gzip)${slow ? '   OVER TARGET' : ''}`,
+);
 process.exitCode = failed ? 1 : 0;

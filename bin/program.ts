@@ -2,6 +2,7 @@
  * joiner's command line as a commander program: `joiner <command> --help` describes each command.
  */
 import { Command } from 'commander';
+import { registerCatalog } from './commands/catalog.js';
 import { registerPlan } from './commands/plan.js';
 import { registerSim } from './commands/sim.js';
 import { registerSimulate } from './commands/simulate.js';
@@ -26,5 +27,6 @@ export function createProgram(options: ProgramOptions = {}): Command {
   registerPlan(program);
   registerSim(program);
   registerSimulate(program);
+  registerCatalog(program);
   return program;
 }

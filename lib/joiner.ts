@@ -6,6 +6,7 @@ import { joinerManifests } from '../functions/core/install/index.js';
 import type { KarpenterKinds } from '../functions/core/model/config/karpenter-kinds.js';
 import type { FunctionName } from '../functions/shared/event-sources.js';
 import { JoinerAlarms } from './constructs/alarms.js';
+import { CatalogRefresh } from './constructs/catalog-refresh.js';
 import { ClusterAccess } from './constructs/cluster-access.js';
 import { type ClusterDocument, ClusterInstaller } from './constructs/cluster-installer.js';
 import { ControllerPermissions } from './constructs/controller-permissions.js';
@@ -115,6 +116,11 @@ export class Joiner extends Construct {
       provisioningBatchingWindowSeconds: props.provisioningBatchingWindowSeconds,
     });
     new SweepSchedule(this, 'Sweep', { function: fns.disruption });
+    new CatalogRefresh(this, 'Catalog', {
+      function: fns.catalog,
+      role: this.functions.catalogRole,
+      table: this.table.table,
+    });
     this.webhook = new WebhookEndpoint(this, 'Webhook', { function: fns.webhook });
     this.webhook.secret.grantRead(fns.installer);
     const access = new ClusterAccess(this, 'ClusterAccess', {

@@ -21,7 +21,7 @@ export function registerSim(program: Command): void {
   sim
     .command('up')
     .description(
-      'Start the simulated cloud, print {"kubernetes","ec2","iam","ssm","eventbridge","sqs","dynamodb","kubeconfig"} ' +
+      'Start the simulated cloud, print {"kubernetes","ec2","iam","ssm","eventbridge","sqs","dynamodb","pricing","kubeconfig"} ' +
         'as one JSON line on stdout, and serve until interrupted (SIGINT/SIGTERM stop it cleanly).',
     )
     .option('--catalog <file>', 'instance catalog JSON (default: the bundled catalog)')

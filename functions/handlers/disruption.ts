@@ -18,7 +18,7 @@ export type DisruptionHandlerDeps = Pick<
   Dependencies,
   'clock' | 'log' | 'cluster' | 'store' | 'cloud' | 'events' | 'timers' | 'catalog'
 > &
-  Partial<Pick<Dependencies, 'settings'>>;
+  Partial<Pick<Dependencies, 'settings' | 'catalogSource'>>;
 
 /** One message of the timers queue. */
 export const timerMessage = z.object({ nodeClaimId: z.string().min(1), dueAt: z.number().finite() });
@@ -44,8 +44,10 @@ export function createDisruptionHandler(getDeps: () => DisruptionHandlerDeps) {
       typeof context.getRemainingTimeInMillis === 'function'
         ? () => context.getRemainingTimeInMillis()
         : undefined;
+    const catalog = ports.catalogSource ? await ports.catalogSource.current() : ports.catalog;
     const deps = sweepDepsFrom({
       ...ports,
+      catalog,
       remainingMs,
       nodeRoles: ports.settings?.nodeRoleArns,
       karpenterKinds: ports.settings?.karpenterKinds,

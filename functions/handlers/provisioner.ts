@@ -19,7 +19,7 @@ export type ProvisionerDeps = Pick<
   Dependencies,
   'cluster' | 'store' | 'cloud' | 'timers' | 'clock' | 'log' | 'catalog'
 > &
-  Partial<Pick<Dependencies, 'settings'>>;
+  Partial<Pick<Dependencies, 'settings' | 'catalogSource'>>;
 
 /** One message of the provisioning queue: the EventBridge envelope of a PodUnschedulable event. */
 export const provisioningMessage = eventEnvelope.extend({
@@ -61,9 +61,12 @@ export function createProvisionerHandler(getDeps: () => ProvisionerDeps) {
       typeof context.getRemainingTimeInMillis === 'function'
         ? () => context.getRemainingTimeInMillis()
         : undefined;
+    // The region's live catalog snapshot (re-loaded after its TTL), or the bundled one as a fallback.
+    const catalog = deps.catalogSource ? await deps.catalogSource.current() : deps.catalog;
     const result = await provision(
       {
         ...deps,
+        catalog,
         remainingMs,
         nodeRoles: deps.settings?.nodeRoleArns,
         karpenterKinds: deps.settings?.karpenterKinds,

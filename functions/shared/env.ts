@@ -41,6 +41,7 @@ export const ENV = {
   sqsEndpoint: 'JOINER_SQS_ENDPOINT',
   dynamoDbEndpoint: 'JOINER_DYNAMODB_ENDPOINT',
   eksEndpoint: 'JOINER_EKS_ENDPOINT',
+  pricingEndpoint: 'JOINER_PRICING_ENDPOINT',
   logLevel: 'POWERTOOLS_LOG_LEVEL',
   serviceName: 'POWERTOOLS_SERVICE_NAME',
   metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
@@ -60,4 +61,6 @@ export const REQUIRED_ENV: Readonly<Record<FunctionName, readonly string[]>> = {
   disruption: CONTROLLER_ENV,
   // The cluster name and secret ARN come with each custom resource request.
   installer: [],
+  // The refresh writes the catalog snapshot into the state table of the functions' region.
+  catalog: [ENV.tableName],
 };

@@ -12,7 +12,8 @@ export type FunctionName =
   | 'lifecycle'
   | 'interruption'
   | 'disruption'
-  | 'installer';
+  | 'installer'
+  | 'catalog';
 
 /** The SQS queues joiner consumes. */
 export type QueueName = 'provisioning' | 'lifecycle' | 'interruption' | 'timers';
@@ -49,6 +50,8 @@ export const FUNCTIONS: Readonly<Record<FunctionName, FunctionSpec>> = {
   interruption: { entry: 'interruption', timeoutSeconds: 60, memoryMiB: 512 },
   disruption: { entry: 'disruption', timeoutSeconds: 60, memoryMiB: 1024, reservedConcurrency: 2 },
   installer: { entry: 'installer', timeoutSeconds: 300, memoryMiB: 512 },
+  // One refresh at a time: a slow one is simply followed by the next schedule.
+  catalog: { entry: 'catalog-refresh', timeoutSeconds: 120, memoryMiB: 512, reservedConcurrency: 1 },
 };
 
 /** Default batching window of the provisioning queue (configurable at deploy time). */
@@ -125,8 +128,48 @@ export const SWEEP_SCHEDULE: ScheduleSpec = {
   maxEventAgeSeconds: 60,
 };
 
+/** What a catalog refresh renews: only the spot prices, or the whole catalog (types, offerings, prices). */
+export type CatalogRefreshScope = 'spot-prices' | 'catalog';
+
+/** The payload of a catalog refresh schedule (its target's constant `Input`). */
+export interface CatalogRefreshInput {
+  readonly refresh: CatalogRefreshScope;
+}
+
+function catalogRefreshInput(refresh: CatalogRefreshScope): TargetInput {
+  return { Input: JSON.stringify({ refresh } satisfies CatalogRefreshInput) };
+}
+
+/** Spot prices drift all day: refreshed every 5 minutes. */
+export const CATALOG_SPOT_SCHEDULE: ScheduleSpec = {
+  id: 'CatalogSpotPrices',
+  rateMinutes: 5,
+  function: 'catalog',
+  retryAttempts: 0,
+  maxEventAgeSeconds: 300,
+  input: catalogRefreshInput('spot-prices'),
+};
+
+/** Instance types, zone offerings and on-demand prices change rarely: refreshed every 6 hours. */
+export const CATALOG_TYPES_SCHEDULE: ScheduleSpec = {
+  id: 'CatalogTypes',
+  rateMinutes: 360,
+  function: 'catalog',
+  retryAttempts: 2,
+  maxEventAgeSeconds: 3600,
+  input: catalogRefreshInput('catalog'),
+};
+
+/** Every schedule rule of the stack; the simulated Lambda service fires the same ones. */
+export const SCHEDULES: readonly ScheduleSpec[] = [
+  SWEEP_SCHEDULE,
+  CATALOG_SPOT_SCHEDULE,
+  CATALOG_TYPES_SCHEDULE,
+];
+
 /** The EventBridge schedule expression of a schedule, as the template holds it. */
 export function scheduleExpression(schedule: ScheduleSpec): string {
   const n = schedule.rateMinutes;
+  if (n % 60 === 0) return `rate(${n / 60} ${n === 60 ? 'hour' : 'hours'})`;
   return `rate(${n} ${n === 1 ? 'minute' : 'minutes'})`;
 }

@@ -30,4 +30,8 @@ export const METRIC_NAMES = {
   failedMessages: 'FailedMessages',
   /** Interruption: EC2 / AWS Health events handled (Count). */
   interruptionEvents: 'InterruptionEvents',
+  /** Provisioner, disruption: plans made with the bundled catalog because no snapshot was readable (Count). */
+  catalogFallbacks: 'CatalogFallbacks',
+  /** Catalog refresh: refreshes that failed (Count). */
+  catalogRefreshFailures: 'CatalogRefreshFailures',
 } as const;

@@ -26,6 +26,7 @@ import type { FunctionName, QueueName } from '../shared/event-sources.js';
 import { SeededRandom, VirtualClock } from './clock.js';
 import { type DynamoDbSimulator, startDynamoDbSimulator } from './dynamodb/dynamodb-simulator.js';
 import { type Ec2Simulator, startEc2Simulator } from './ec2/ec2-simulator.js';
+import { regionalCatalog } from './ec2/regional-catalog.js';
 import { defaultTopology } from './ec2/topology.js';
 import { EventBusRegistry } from './eventbridge/event-bus.js';
 import { startEventBridgeServer } from './eventbridge/eventbridge-server.js';
@@ -33,6 +34,7 @@ import { installJoinerRules } from './eventbridge/joiner-rules.js';
 import { FaultInjector } from './faults.js';
 import { type IamSimulator, startIamSimulator } from './iam/iam-simulator.js';
 import { type KubeSimulator, startKubeSimulator } from './kube/kube-simulator.js';
+import { startPricingServer } from './pricing/pricing-server.js';
 import { type FunctionHandler, LambdaRunner } from './runner/lambda-runner.js';
 import { createJoinerQueues, type JoinerQueues } from './sqs/joiner-queues.js';
 import { SIMULATOR_CREDENTIALS, startSqsSimulator } from './sqs/sqs-simulator.js';
@@ -46,7 +48,10 @@ export interface SimulatedCloudOptions {
   readonly catalog?: Catalog;
   /** Default `joiner-sim`. */
   readonly clusterName?: string;
-  /** Default: the catalog's region. */
+  /**
+   * The simulated region: zones `<region>a/b/c`, their subnets, and (without `catalog`) the
+   * region's simulated market (see regionalCatalog). Default: the catalog's region, else us-west-2.
+   */
   readonly region?: string;
   /** Virtual seconds per wall second; undefined keeps the clock manual (`clock.advance`). */
   readonly autoAdvance?: number;
@@ -78,7 +83,10 @@ export interface SimulatedCloud {
     readonly eventbridge: string;
     readonly sqs: string;
     readonly dynamodb: string;
+    readonly pricing: string;
   };
+  /** The instance types and offerings the cloud started with (the market may change them since). */
+  readonly catalog: Catalog;
   /** A cluster-admin kubeconfig file for the simulated API server (removed by close()). */
   readonly kubeconfigPath: string;
   /**
@@ -116,8 +124,8 @@ export interface SimulatedCloud {
 
 /** Starts the simulated cloud. */
 export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): Promise<SimulatedCloud> {
-  const catalog = options.catalog ?? bundledCatalog;
-  const region = options.region ?? catalog.region;
+  const region = options.region ?? options.catalog?.region ?? bundledCatalog.region;
+  const catalog = options.catalog ?? regionalCatalog(bundledCatalog, region);
   const clusterName = options.clusterName ?? 'joiner-sim';
   const clock = new VirtualClock();
   const random = new SeededRandom(options.seed ?? 1);
@@ -186,6 +194,12 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
     );
     const eventbridge = await startEventBridgeServer(events, { faults });
     closers.push(eventbridge.close);
+    const pricing = await startPricingServer({
+      region,
+      instanceTypes: () => ec2.state.instanceTypes.values(),
+      faults,
+    });
+    closers.push(pricing.close);
     const tableName = 'joiner';
     await createTable(dynamo, region, tableName);
     const documents = createDocumentClient({
@@ -228,9 +242,11 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       eventbridge: eventbridge.url,
       sqs: sqs.url,
       dynamodb: dynamo.url,
+      pricing: pricing.url,
     };
     return {
       endpoints,
+      catalog,
       kubeconfigPath,
       controllerKubeconfigPath,
       controllerRoleArn,
@@ -315,6 +331,7 @@ function cloudEnv(
     [ENV.eventBridgeEndpoint]: endpoints.eventbridge,
     [ENV.sqsEndpoint]: endpoints.sqs,
     [ENV.dynamoDbEndpoint]: endpoints.dynamodb,
+    [ENV.pricingEndpoint]: endpoints.pricing,
     AWS_REGION: at.region,
     AWS_ACCESS_KEY_ID: SIMULATOR_CREDENTIALS.accessKeyId,
     AWS_SECRET_ACCESS_KEY: SIMULATOR_CREDENTIALS.secretAccessKey,

@@ -69,16 +69,21 @@ export class ClusterInstaller extends Construct {
       properties: { ...properties },
     });
     for (const dependency of props.dependsOn ?? []) this.resource.node.addDependency(dependency);
-    // The framework's own function is plain JavaScript: run it like joiner's functions.
-    for (const fn of provider.node.findAll().filter((c): c is CfnFunction => c instanceof CfnFunction)) {
-      fn.addPropertyOverride('Runtime', 'nodejs22.x');
-      fn.addPropertyOverride('Architectures', ['arm64']);
-    }
+    runLikeJoinerFunctions(provider);
     acknowledgeProviderFramework(provider, props.function);
   }
 }
 
-function acknowledgeProviderFramework(provider: Provider, installer: IFunction): void {
+/** The Provider framework's own function is plain JavaScript: run it like joiner's functions. */
+export function runLikeJoinerFunctions(provider: Provider): void {
+  for (const fn of provider.node.findAll().filter((c): c is CfnFunction => c instanceof CfnFunction)) {
+    fn.addPropertyOverride('Runtime', 'nodejs22.x');
+    fn.addPropertyOverride('Architectures', ['arm64']);
+  }
+}
+
+/** The cdk-nag findings of a Provider framework fronting one of joiner's functions, with the reasons. */
+export function acknowledgeProviderFramework(provider: Provider, installer: IFunction): void {
   const reason = (what: string) =>
     `${what} of the CDK Provider framework's own onEvent function, which CDK maintains.`;
   Validations.of(provider).acknowledge(
@@ -92,8 +97,7 @@ function acknowledgeProviderFramework(provider: Provider, installer: IFunction):
   if (target) {
     Validations.of(provider).acknowledge({
       id: `AwsSolutions-IAM5[Resource::${nagAttribute(target)}:*]`,
-      reason:
-        'The Provider framework invokes any version of the installer function it fronts (CDK-generated grant).',
+      reason: 'The Provider framework invokes any version of the function it fronts (CDK-generated grant).',
     });
   }
 }

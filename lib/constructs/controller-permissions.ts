@@ -9,17 +9,17 @@ import { checkNodeRoleArn } from './node-role.js';
 /** Tag key (value: the cluster name) on every EC2 resource joiner creates; IAM scopes writes by it. */
 export const CLUSTER_TAG_KEY = TAG.cluster;
 
-/** Read-only EC2 calls; EC2 Describe actions do not support resource-level permissions. */
+/**
+ * Read-only EC2 calls; EC2 Describe actions do not support resource-level permissions. Instance
+ * types, offerings and prices are the catalog refresh's (CatalogRefresh): these functions read
+ * the snapshot it writes.
+ */
 export const EC2_READ_ACTIONS = [
-  'ec2:DescribeAvailabilityZones',
   'ec2:DescribeImages',
-  'ec2:DescribeInstanceTypeOfferings',
-  'ec2:DescribeInstanceTypes',
   'ec2:DescribeInstances',
   'ec2:DescribeLaunchTemplates',
   'ec2:DescribeNetworkInterfaces',
   'ec2:DescribeSecurityGroups',
-  'ec2:DescribeSpotPriceHistory',
   'ec2:DescribeSubnets',
 ] as const;
 
@@ -44,8 +44,8 @@ export interface ControllerPermissionsProps {
  * Least-privilege AWS permissions of joiner's controller functions: EC2 writes only on resources
  * carrying the cluster tag (on creation via `aws:RequestTag`, afterwards via `aws:ResourceTag`),
  * PassRole only for the node roles and only to EC2, instance profiles only under joiner's path
- * for the cluster and (for writes) carrying the cluster tag, public AMI parameters, price lists,
- * and read-only Describe calls.
+ * for the cluster and (for writes) carrying the cluster tag, public AMI parameters and read-only
+ * Describe calls.
  */
 export class ControllerPermissions extends Construct {
   /** The policy attached to the role. */
@@ -176,7 +176,6 @@ export class ControllerPermissions extends Construct {
         ],
       }),
       new PolicyStatement({ sid: 'ReadEc2', actions: [...EC2_READ_ACTIONS], resources: ['*'] }),
-      new PolicyStatement({ sid: 'ReadPrices', actions: ['pricing:GetProducts'], resources: ['*'] }),
     ];
     this.policy = new Policy(this, 'Policy', { statements });
     props.role.attachInlinePolicy(this.policy);
@@ -222,7 +221,7 @@ export class ControllerPermissions extends Construct {
     );
     ack(
       'Resource::*',
-      'EC2 Describe* calls and pricing:GetProducts do not support resource-level permissions; all statements on * are read-only.',
+      'EC2 Describe* calls do not support resource-level permissions; all statements on * are read-only.',
     );
   }
 }

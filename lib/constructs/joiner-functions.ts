@@ -43,15 +43,18 @@ export interface JoinerFunctionsProps {
 }
 
 /**
- * joiner's six Lambda functions and their three roles: the controller role (provisioner,
+ * joiner's seven Lambda functions and their four roles: the controller role (provisioner,
  * lifecycle, interruption, disruption: cluster, EC2, table, queues), the webhook role (publish to
- * the bus, read its secret) and the installer role (apply manifests at deploy time).
+ * the bus, read its secret), the installer role (apply manifests at deploy time) and the catalog
+ * role (read instance types and prices, write the catalog snapshot).
  */
 export class JoinerFunctions extends Construct {
   /** Role of the provisioner, lifecycle, interruption and disruption functions. */
   readonly controllerRole: Role;
   readonly webhookRole: Role;
   readonly installerRole: Role;
+  /** Role of the catalog refresh (its grants: {@link CatalogRefresh}). */
+  readonly catalogRole: Role;
   /** The functions by name. */
   readonly functions: Readonly<Record<FunctionName, LambdaFunction>>;
 
@@ -62,6 +65,7 @@ export class JoinerFunctions extends Construct {
     this.controllerRole = lambdaRole('ControllerRole', `joiner controller functions of ${props.clusterName}`);
     this.webhookRole = lambdaRole('WebhookRole', `joiner webhook of ${props.clusterName}`);
     this.installerRole = lambdaRole('InstallerRole', `joiner installer of ${props.clusterName}`);
+    this.catalogRole = lambdaRole('CatalogRole', `joiner instance catalog refresh of ${props.clusterName}`);
     this.grantAccess(props);
     const roles: Record<FunctionName, Role> = {
       webhook: this.webhookRole,
@@ -70,6 +74,7 @@ export class JoinerFunctions extends Construct {
       lifecycle: this.controllerRole,
       interruption: this.controllerRole,
       disruption: this.controllerRole,
+      catalog: this.catalogRole,
     };
     const environment = this.environment(props);
     const names = Object.keys(FUNCTIONS) as FunctionName[];
@@ -78,7 +83,12 @@ export class JoinerFunctions extends Construct {
         const handler = new HandlerFunction(this, capitalize(name), {
           name,
           role: roles[name],
-          environment: name === 'webhook' ? { [ENV.busName]: props.bus.eventBusName } : environment,
+          environment:
+            name === 'webhook'
+              ? { [ENV.busName]: props.bus.eventBusName }
+              : name === 'catalog'
+                ? { [ENV.tableName]: props.table.tableName }
+                : environment,
           logLevel: props.logLevel,
           code: props.code?.(name),
         });

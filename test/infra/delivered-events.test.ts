@@ -13,7 +13,21 @@ import type { CdkCustomResourceEvent, Context, SQSBatchResponse, SQSEvent } from
 import { describe, expect, it } from 'vitest';
 import { SqsTimerScheduler } from '../../functions/adapters/aws/timer-queue.js';
 import { bundledCatalog } from '../../functions/core/catalog/bundled.js';
+import {
+  type CatalogSnapshot,
+  SNAPSHOT_VERSION,
+  spotPart,
+  type TypesPart,
+  typesPart,
+} from '../../functions/core/catalog/live/catalog-snapshot.js';
+import type { RefreshDeps } from '../../functions/core/catalog/live/refresh-catalog.js';
 import type { KubeManifest } from '../../functions/core/install/kube-manifest.js';
+import {
+  CATALOG_DEPLOY_PHYSICAL_ID,
+  CATALOG_DEPLOY_RESOURCE_TYPE,
+  catalogDeployCreateEvent,
+} from '../../functions/handlers/catalog-deploy-event.js';
+import { createCatalogRefreshHandler } from '../../functions/handlers/catalog-refresh.js';
 import { createDisruptionHandler } from '../../functions/handlers/disruption.js';
 import { createInstallerHandler } from '../../functions/handlers/installer.js';
 import { createInterruptionHandler } from '../../functions/handlers/interruption.js';
@@ -27,7 +41,8 @@ import {
   EVENT_SOURCES,
   FUNCTIONS,
   type FunctionName,
-  SWEEP_SCHEDULE,
+  SCHEDULES,
+  type ScheduleSpec,
   scheduleExpression,
   visibilityTimeoutSeconds,
 } from '../../functions/shared/event-sources.js';
@@ -204,7 +219,9 @@ function controllerHandler(name: FunctionName) {
     log,
     catalog: bundledCatalog,
   };
+  const refreshDeps = fakeRefreshDeps(log);
   const factories = {
+    catalog: () => createCatalogRefreshHandler(() => refreshDeps),
     provisioner: () => createProvisionerHandler(() => ports),
     lifecycle: () => createLifecycleHandler(() => ports),
     interruption: () => createInterruptionHandler(() => ports),
@@ -213,6 +230,54 @@ function controllerHandler(name: FunctionName) {
   const factory = factories[name];
   if (!factory) throw new Error(`function '${name}' is not a queue or schedule consumer`);
   return { handler: factory(), log };
+}
+
+/** The catalog refresh over an in-memory snapshot store and a reader of two instance types. */
+function fakeRefreshDeps(log: RecordingLog): RefreshDeps {
+  const snapshot: CatalogSnapshot = {};
+  const types = typesPart({
+    region: REGION,
+    fetchedAt: NOW,
+    zones: [{ name: `${REGION}a`, id: 'usw2-az1' }],
+    types: [
+      {
+        name: 'm5.large',
+        vcpu: 2,
+        memoryMiB: 8192,
+        arch: 'amd64',
+        maxEnis: 3,
+        ipv4PerEni: 10,
+        usage: ['on-demand', 'spot'],
+      },
+    ],
+    offered: new Map([['m5.large', [`${REGION}a`]]]),
+    onDemandPrices: new Map([['m5.large', 0.096]]),
+  });
+  return {
+    region: REGION,
+    now: () => NOW,
+    log,
+    reader: {
+      readTypes: async () => ({ part: types, skipped: [] }),
+      readSpot: async (now) => ({
+        part: spotPart(REGION, now, { 'm5.large': { [`${REGION}a`]: 0.04 } }),
+        skipped: [],
+      }),
+    },
+    store: {
+      load: async () => snapshot,
+      saveTypes: async (part) => {
+        (snapshot as { types?: TypesPart }).types = part;
+        return true;
+      },
+      saveSpot: async () => true,
+    },
+  };
+}
+
+/** The refresh scope a schedule's constant input asks for. */
+function scopeOf(spec: ScheduleSpec): string | undefined {
+  return spec.input?.Input ? (JSON.parse(spec.input.Input) as { refresh: string }).refresh : undefined;
 }
 
 const context = (name: FunctionName) =>
@@ -254,9 +319,10 @@ describe('events the synthesized stack delivers', () => {
     const schedules = ofType(resources, 'AWS::Events::Rule').filter(
       ([, r]) => (r.Properties as Props).ScheduleExpression,
     );
-    expect(schedules).toHaveLength(1);
+    expect(schedules).toHaveLength(SCHEDULES.length);
     for (const [ruleId, rule] of schedules) {
       const p = rule.Properties as Props;
+      const spec = SCHEDULES.find((s) => scheduleExpression(s) === p.ScheduleExpression) as ScheduleSpec;
       for (const target of p.Targets as Props[]) {
         const fn = functionOf.get(referencedId(target.Arn)) as FunctionName;
         const ruleArn = `arn:aws:events:${REGION}:${ACCOUNT}:rule/${ruleId}`;
@@ -265,7 +331,14 @@ describe('events the synthesized stack delivers', () => {
           arn: ruleArn,
         });
         const { handler, log } = controllerHandler(fn);
-        await expect(handler(event, context(fn)), `${ruleId} -> ${fn}`).resolves.toBeUndefined();
+        if (fn === 'catalog') {
+          // A spot-price schedule before any snapshot widens to a whole refresh, as on first deploy.
+          await expect(handler(event, context(fn)), `${ruleId} -> ${fn}`).resolves.toMatchObject({
+            scope: 'catalog',
+          });
+          expect(scopeOf(spec)).toBeDefined();
+          await expect(handler(event, context(fn))).resolves.toMatchObject({ scope: scopeOf(spec) });
+        } else await expect(handler(event, context(fn)), `${ruleId} -> ${fn}`).resolves.toBeUndefined();
         expect(log.lines.filter((l) => l.level === 'error')).toEqual([]);
       }
     }
@@ -417,17 +490,36 @@ describe('the synthesized stack matches the shared descriptions the simulated cl
     }
   });
 
-  it('the sweep schedule: expression, function, retries and input', () => {
-    const [[, rule]] = ofType(resources, 'AWS::Events::Rule').filter(
+  it('every schedule (sweep, catalog refresh): expression, function, retries and input', () => {
+    const rules = ofType(resources, 'AWS::Events::Rule').filter(
       ([, r]) => (r.Properties as Props).ScheduleExpression,
-    ) as unknown as [[string, { Properties: Props }]];
-    expect(rule.Properties.ScheduleExpression).toBe(scheduleExpression(SWEEP_SCHEDULE));
-    const [target] = rule.Properties.Targets as Props[];
-    expect(functionOf.get(referencedId(target?.Arn))).toBe(SWEEP_SCHEDULE.function);
-    expect(target?.RetryPolicy).toEqual({
-      MaximumRetryAttempts: SWEEP_SCHEDULE.retryAttempts,
-      MaximumEventAgeInSeconds: SWEEP_SCHEDULE.maxEventAgeSeconds,
+    ) as unknown as [string, { Properties: Props }][];
+    for (const spec of SCHEDULES) {
+      const found = rules.filter(([, r]) => r.Properties.ScheduleExpression === scheduleExpression(spec));
+      expect(found, spec.id).toHaveLength(1);
+      const [target] = found[0][1].Properties.Targets as Props[];
+      expect(functionOf.get(referencedId(target?.Arn))).toBe(spec.function);
+      expect(target?.RetryPolicy).toEqual({
+        MaximumRetryAttempts: spec.retryAttempts,
+        MaximumEventAgeInSeconds: spec.maxEventAgeSeconds,
+      });
+      expect(targetInputOf(target as Props)).toEqual(spec.input ?? {});
+    }
+  });
+
+  it('the deploy-time catalog refresh: the custom resource the simulator delivers, handled by the real function', async () => {
+    const [[, resource]] = ofType(resources, CATALOG_DEPLOY_RESOURCE_TYPE) as unknown as [
+      [string, { Properties: Props }],
+    ];
+    const simulated = catalogDeployCreateEvent(REGION, ACCOUNT, SNAPSHOT_VERSION);
+    const { ServiceToken: _token, ...declared } = resource.Properties;
+    const { ServiceToken: _simToken, ...delivered } = simulated.ResourceProperties;
+    expect(delivered).toEqual(declared);
+    const { handler, log } = controllerHandler('catalog');
+    await expect(handler(simulated, context('catalog'))).resolves.toEqual({
+      PhysicalResourceId: CATALOG_DEPLOY_PHYSICAL_ID,
+      Data: { InstanceTypes: 1, SpotPrices: 1 },
     });
-    expect(targetInputOf(target as Props)).toEqual(SWEEP_SCHEDULE.input ?? {});
+    expect(log.lines.filter((l) => l.level === 'error' || l.level === 'warn')).toEqual([]);
   });
 });

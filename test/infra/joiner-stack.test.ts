@@ -24,7 +24,8 @@ describe('JoinerStack (handlers bundled for real, cdk-nag active)', () => {
 
   it('runs every function, the provider framework included, on nodejs22.x / arm64', () => {
     const functions = resourcesOf(template, 'AWS::Lambda::Function');
-    expect(functions.length).toBe(7);
+    // joiner's seven functions and the Provider framework of the installer and of the catalog refresh.
+    expect(functions.length).toBe(9);
     for (const [id, f] of functions) {
       expect(f.Properties.Runtime, id).toBe('nodejs22.x');
       expect(f.Properties.Architectures, id).toEqual(['arm64']);
@@ -48,7 +49,7 @@ describe('JoinerStack (handlers bundled for real, cdk-nag active)', () => {
 
   it('wires queues, rules, schedule, endpoint, access entries and the installer', () => {
     template.resourceCountIs('AWS::Lambda::EventSourceMapping', EVENT_SOURCES.length);
-    template.resourceCountIs('AWS::Events::Rule', 7);
+    template.resourceCountIs('AWS::Events::Rule', 9);
     template.resourceCountIs('AWS::EKS::AccessEntry', 3);
     template.resourceCountIs('AWS::Lambda::Url', 1);
     template.resourceCountIs('Custom::JoinerClusterInstall', 1);

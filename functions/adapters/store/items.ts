@@ -10,6 +10,8 @@ export const PK = {
   offering: 'offering',
   lease: 'lease',
   idempotency: 'idempotency',
+  /** The live instance catalog snapshot (sort key `<region>#types` / `<region>#spot`). */
+  catalog: 'catalog',
 } as const;
 
 /** How long a finished (Gone) nodeclaim is kept before TTL collects it. */

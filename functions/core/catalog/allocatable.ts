@@ -82,6 +82,10 @@ function storageBytes(it: InstanceType, options: AllocatableOptions): number {
   return options.rootVolumeBytes ?? 20 * GIB;
 }
 
+/** Extended resources of Neuron devices and NeuronCores (the Neuron device plugin's names). */
+const NEURON = 'aws.amazon.com/neuron';
+const NEURON_CORE = 'aws.amazon.com/neuroncore';
+
 /** Extended resource name of the type's GPUs (`nvidia.com/gpu`, `amd.com/gpu`). */
 function gpuResource(manufacturer: string): string {
   return `${manufacturer.trim().toLowerCase()}.com/gpu`;
@@ -101,6 +105,11 @@ export function nodeCapacity(it: InstanceType, options: AllocatableOptions = {})
     pods,
   };
   if (it.gpus && it.gpus.count > 0) capacity[gpuResource(it.gpus.manufacturer)] = it.gpus.count;
+  if (it.accelerators && it.accelerators.count > 0) {
+    capacity[NEURON] = it.accelerators.count;
+    if (it.accelerators.coresPerDevice)
+      capacity[NEURON_CORE] = it.accelerators.count * it.accelerators.coresPerDevice;
+  }
   const reserved = kubeReserved(capacity.cpu, pods, options.kubelet);
   if (it.overhead?.kubeReservedCpuMillis !== undefined) reserved.cpu = it.overhead.kubeReservedCpuMillis;
   if (it.overhead?.kubeReservedMemoryMiB !== undefined)

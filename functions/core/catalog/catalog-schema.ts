@@ -17,6 +17,14 @@ const gpusSchema = z.strictObject({
 
 const positiveInt = z.number().int().positive();
 
+/** Neuron accelerators: device count, name, manufacturer and NeuronCores per device. */
+const acceleratorsSchema = z.strictObject({
+  count: positiveInt,
+  name: z.string().min(1),
+  manufacturer: z.string().min(1),
+  coresPerDevice: positiveInt.optional(),
+});
+
 /** One instance type of the documented catalog format (docs/catalog.md). */
 const instanceTypeSchema = z.strictObject({
   name: z.string().regex(/^[a-z0-9-]+\.[a-z0-9-]+$/, 'expected an instance type name such as "m5.large"'),
@@ -24,11 +32,13 @@ const instanceTypeSchema = z.strictObject({
   memoryMiB: positiveInt,
   arch: z.enum(['amd64', 'arm64']),
   gpus: gpusSchema.optional(),
+  accelerators: acceleratorsSchema.optional(),
   maxEnis: positiveInt,
   ipv4PerEni: positiveInt,
   networkCards: positiveInt.optional(),
   localNvmeGiB: z.number().int().nonnegative().optional(),
   networkBandwidthMbps: z.number().int().nonnegative().optional(),
+  ebsBandwidthMbps: z.number().int().nonnegative().optional(),
   hypervisor: z.enum(['nitro', 'xen', '']).optional(),
   encryptionInTransit: z.boolean().optional(),
   offerings: z.array(offeringSchema),

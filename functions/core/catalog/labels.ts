@@ -48,12 +48,18 @@ export function instanceTypeLabels(it: InstanceType, region: string): Record<str
   const hypervisor = it.hypervisor ?? 'nitro';
   if (hypervisor !== '') labels[L.LABEL_INSTANCE_HYPERVISOR] = hypervisor;
   if (it.networkBandwidthMbps) labels[L.LABEL_INSTANCE_NETWORK_BANDWIDTH] = String(it.networkBandwidthMbps);
+  if (it.ebsBandwidthMbps) labels[L.LABEL_INSTANCE_EBS_BANDWIDTH] = String(it.ebsBandwidthMbps);
   if (it.localNvmeGiB) labels[L.LABEL_INSTANCE_LOCAL_NVME] = String(it.localNvmeGiB);
   if (it.gpus && it.gpus.count > 0) {
     labels[L.LABEL_INSTANCE_GPU_COUNT] = String(it.gpus.count);
     labels[L.LABEL_INSTANCE_GPU_NAME] = kebabLower(it.gpus.name);
     labels[L.LABEL_INSTANCE_GPU_MANUFACTURER] = kebabLower(it.gpus.manufacturer);
     labels[L.LABEL_INSTANCE_GPU_MEMORY] = String(it.gpus.memoryMiB);
+  }
+  if (it.accelerators && it.accelerators.count > 0) {
+    labels[L.LABEL_INSTANCE_ACCELERATOR_NAME] = kebabLower(it.accelerators.name);
+    labels[L.LABEL_INSTANCE_ACCELERATOR_MANUFACTURER] = kebabLower(it.accelerators.manufacturer);
+    labels[L.LABEL_INSTANCE_ACCELERATOR_COUNT] = String(it.accelerators.count);
   }
   return labels;
 }

@@ -16,6 +16,18 @@ export interface GpuInfo {
   readonly memoryMiB: number;
 }
 
+/** AWS Neuron accelerators (Inferentia, Trainium): devices, their name and NeuronCores per device. */
+export interface AcceleratorInfo {
+  /** Neuron devices; `aws.amazon.com/neuron` capacity. */
+  readonly count: number;
+  /** e.g. `Inferentia2`, `Trainium`. */
+  readonly name: string;
+  /** e.g. `AWS`. */
+  readonly manufacturer: string;
+  /** NeuronCores per device; with it, `aws.amazon.com/neuroncore` capacity = count x cores. */
+  readonly coresPerDevice?: number;
+}
+
 /** One EC2 instance type of the catalog. */
 export interface InstanceType {
   readonly name: string;
@@ -23,6 +35,8 @@ export interface InstanceType {
   readonly memoryMiB: number;
   readonly arch: 'amd64' | 'arm64';
   readonly gpus?: GpuInfo;
+  /** Neuron accelerators (inf*, trn*). */
+  readonly accelerators?: AcceleratorInfo;
   readonly maxEnis: number;
   readonly ipv4PerEni: number;
   /** Default 1. */
@@ -33,6 +47,8 @@ export interface InstanceType {
    */
   readonly localNvmeGiB?: number;
   readonly networkBandwidthMbps?: number;
+  /** Baseline EBS bandwidth (EBS-optimized), Mbps; the label is omitted when unset. */
+  readonly ebsBandwidthMbps?: number;
   /** Default `nitro`. */
   readonly hypervisor?: 'nitro' | 'xen' | '';
   /** Default false. */

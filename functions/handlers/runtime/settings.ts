@@ -51,6 +51,7 @@ export interface Settings {
     readonly sqs?: string;
     readonly dynamoDb?: string;
     readonly eks?: string;
+    readonly pricing?: string;
   };
 }
 
@@ -109,6 +110,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
       sqs: optional(ENV.sqsEndpoint),
       dynamoDb: optional(ENV.dynamoDbEndpoint),
       eks: optional(ENV.eksEndpoint),
+      pricing: optional(ENV.pricingEndpoint),
     },
   };
 }

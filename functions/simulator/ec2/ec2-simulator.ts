@@ -14,6 +14,7 @@ import { type CloudEvent, DEFAULT_EC2_TIMINGS, type Ec2Context, type Ec2Timings 
 import { startEc2Server } from './ec2-server.js';
 import { type CapacityTypeName, type Ec2Instance, Ec2State } from './ec2-state.js';
 import { terminateInstance } from './instance-lifecycle.js';
+import { Ec2Market } from './market.js';
 import { defaultTopology, type VpcTopology } from './topology.js';
 
 export interface Ec2SimulatorOptions {
@@ -40,6 +41,10 @@ export interface Ec2Simulator {
   readonly state: Ec2State;
   /** Limits a capacity pool to `count` more instances (0: InsufficientInstanceCapacity). */
   setPoolCapacity(type: string, zone: string, capacityType: CapacityTypeName, count: number): void;
+  /** Sets the spot price of a type in a zone from now on (DescribeSpotPriceHistory shows the change). */
+  setSpotPrice(type: string, zone: string, price: number): void;
+  /** Takes an offering off the market (`available: false`: gone from the APIs, launches get ICE) or brings it back. */
+  setOffering(type: string, zone: string, capacityType: CapacityTypeName, available: boolean): void;
   /** Caps running spot instances (MaxSpotInstanceCountExceeded beyond); `undefined` removes the cap. */
   setSpotInstanceLimit(limit: number | undefined): void;
   /** Interruption warning now, termination two minutes (virtual) later. */
@@ -55,6 +60,8 @@ export async function startEc2Simulator(options: Ec2SimulatorOptions): Promise<E
   const region = options.region ?? options.catalog.region;
   const topology = options.topology ?? defaultTopology('joiner', region);
   const state = new Ec2State(topology, region, options.catalog.instanceTypes);
+  state.market = new Ec2Market(state, options.clock.now() - 3600_000);
+  const market = state.market;
   const ctx: Ec2Context = {
     state,
     clock: options.clock,
@@ -82,6 +89,9 @@ export async function startEc2Simulator(options: Ec2SimulatorOptions): Promise<E
         throw new Error(`pool capacity must be a non-negative integer, got ${count}`);
       state.setPoolCapacity(type, zone, capacityType, count);
     },
+    setSpotPrice: (type, zone, price) => market.setSpotPrice(type, zone, price, options.clock.now()),
+    setOffering: (type, zone, capacityType, available) =>
+      market.setOffering(type, zone, capacityType, available),
     setSpotInstanceLimit: (limit) => {
       state.spotInstanceLimit = limit;
     },

@@ -7,6 +7,7 @@ import type { InstanceType } from '../../core/model/instance-type.js';
 import type { SimInstance, SimInstanceState, SimNetworkInterface } from '../instance.js';
 import type { ImageSpec } from './eks-images.js';
 import type { LaunchData } from './launch-template-data.js';
+import type { Ec2Market } from './market.js';
 import { SubnetAddresses } from './subnet-addresses.js';
 import type { SecurityGroupSpec, VpcTopology } from './topology.js';
 import type { XmlObject } from './xml-response.js';
@@ -108,6 +109,8 @@ export class Ec2State {
   readonly launchTemplateTokens = new Map<string, { launchTemplateId: string; fingerprint: string }>();
   /** Maximum running spot instances (MaxSpotInstanceCountExceeded beyond); unlimited when absent. */
   spotInstanceLimit?: number;
+  /** Spot price changes and withdrawn offerings (set by the simulator at start). */
+  market?: Ec2Market;
 
   constructor(
     readonly topology: VpcTopology,

@@ -49,7 +49,14 @@ export function instanceTypeXml(type: InstanceType): XmlObject {
             encryptionSupport: 'required',
           }
         : undefined,
-    ebsInfo: { ebsOptimizedSupport: 'default', encryptionSupport: 'supported', nvmeSupport: 'required' },
+    ebsInfo: {
+      ebsOptimizedSupport: 'default',
+      encryptionSupport: 'supported',
+      nvmeSupport: 'required',
+      ebsOptimizedInfo: type.ebsBandwidthMbps
+        ? { baselineBandwidthInMbps: type.ebsBandwidthMbps, maximumBandwidthInMbps: type.ebsBandwidthMbps }
+        : undefined,
+    },
     networkInfo: {
       networkPerformance: performance,
       maximumNetworkInterfaces: type.maxEnis,
@@ -79,6 +86,19 @@ export function instanceTypeXml(type: InstanceType): XmlObject {
             },
           ],
           totalGpuMemoryInMiB: type.gpus.memoryMiB * type.gpus.count,
+        }
+      : undefined,
+    neuronInfo: type.accelerators
+      ? {
+          neuronDevices: [
+            {
+              count: type.accelerators.count,
+              name: type.accelerators.name,
+              coreInfo: type.accelerators.coresPerDevice
+                ? { count: type.accelerators.coresPerDevice, version: 2 }
+                : undefined,
+            },
+          ],
         }
       : undefined,
     placementGroupInfo: { supportedStrategies: ['cluster', 'partition', 'spread'] },

@@ -114,6 +114,12 @@ function resolveImage(ctx: Ec2Context, request: LaunchRequest, type: InstanceTyp
 
 function checkCapacity(ctx: Ec2Context, request: LaunchRequest, type: InstanceType, zone: string): void {
   const offering = type.offerings.find((o) => o.zone === zone && o.capacityType === request.capacityType);
+  if (!offering && ctx.state.market?.isWithdrawn(type.name, zone, request.capacityType)) {
+    throw new Ec2Error(
+      'InsufficientInstanceCapacity',
+      `We currently do not have sufficient ${type.name} capacity in the Availability Zone you requested (${zone}).`,
+    );
+  }
   if (!offering) {
     throw new Ec2Error(
       'Unsupported',

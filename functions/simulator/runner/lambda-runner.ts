@@ -1,7 +1,7 @@
 /**
  * The simulated Lambda service: runs joiner's handler functions in-process, fed by the SQS event
  * source mappings of functions/shared/event-sources.ts (same batch size, batching window, maximum
- * concurrency, ReportBatchItemFailures) and by the sweep schedule on the virtual clock.
+ * concurrency, ReportBatchItemFailures) and by the schedules (sweep, catalog refresh) on the virtual clock.
  *
  * Time: SQS (fauxqs) runs on wall time, so batching windows, visibility timeouts and function
  * timeouts are wall time too. `timeScale` multiplies all three (e.g. 0.01 turns a 360 s visibility
@@ -23,7 +23,8 @@ import {
   FUNCTIONS,
   type FunctionName,
   type QueueName,
-  SWEEP_SCHEDULE,
+  SCHEDULES,
+  type ScheduleSpec,
   visibilityTimeoutSeconds,
 } from '../../shared/event-sources.js';
 import { targetPayload } from '../../shared/target-input.js';
@@ -78,7 +79,7 @@ export class LambdaRunner {
   private readonly urls: FunctionUrl[] = [];
   private readonly reserved = new Map<FunctionName, Semaphore>();
   private readonly env: LambdaEnvironment;
-  private readonly sweep: RecurringTimer;
+  private readonly schedules: RecurringTimer[];
   private running = false;
 
   constructor(private readonly options: LambdaRunnerOptions) {
@@ -92,16 +93,17 @@ export class LambdaRunner {
     for (const [name, handler] of Object.entries(options.handlers ?? {})) {
       if (handler) this.handlers.set(name as FunctionName, handler);
     }
-    this.sweep = new RecurringTimer(options.clock, SWEEP_SCHEDULE.rateMinutes * 60_000, (now) =>
-      this.fireSweep(now),
+    this.schedules = SCHEDULES.map(
+      (spec) =>
+        new RecurringTimer(options.clock, spec.rateMinutes * 60_000, (now) => this.fireSchedule(spec, now)),
     );
   }
 
-  /** Starts the pollers of every event source whose function has a handler, and the sweep schedule. */
+  /** Starts the pollers of every event source whose function has a handler, and the schedules. */
   start(): void {
     this.running = true;
     for (const source of this.sources()) this.startPoller(source);
-    this.sweep.start();
+    for (const schedule of this.schedules) schedule.start();
   }
 
   /** Registers (or replaces) a function's handler; starts its event source when running. */
@@ -157,7 +159,7 @@ export class LambdaRunner {
   /** Stops the schedules and pollers and waits for running invocations. */
   async stop(): Promise<void> {
     this.running = false;
-    this.sweep.cancel();
+    for (const schedule of this.schedules) schedule.cancel();
     await Promise.all([...this.pollers.values()].map((poller) => poller.stop()));
     this.pollers.clear();
     await Promise.all(this.urls.splice(0).map((url) => url.close()));
@@ -216,15 +218,15 @@ export class LambdaRunner {
     }
   }
 
-  private fireSweep(now: number): void {
-    const name = SWEEP_SCHEDULE.function;
+  private fireSchedule(schedule: ScheduleSpec, now: number): void {
+    const name = schedule.function;
     if (!this.running || !this.handlers.has(name)) return;
-    const ruleName = `${this.env.functionPrefix}-${SWEEP_SCHEDULE.id.toLowerCase()}`;
+    const ruleName = `${this.env.functionPrefix}-${schedule.id.toLowerCase()}`;
     const ruleArn = `arn:aws:events:${this.env.region}:${this.env.account}:rule/${ruleName}`;
     // What the deployed rule's target delivers: the Scheduled Event, or its target input applied.
     const event = targetPayload(
       scheduledEvent(ruleArn, this.env.region, this.env.account, now),
-      SWEEP_SCHEDULE.input,
+      schedule.input,
       { name: ruleName, arn: ruleArn },
     ) as ScheduledEvent;
     const started = Date.now();

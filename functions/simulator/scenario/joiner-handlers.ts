@@ -3,6 +3,9 @@
  * production entry point would read from the environment, with the cloud's endpoints, its virtual
  * clock and a log writing Karpenter-style lines.
  */
+import { SNAPSHOT_VERSION } from '../../core/catalog/live/catalog-snapshot.js';
+import { catalogDeployCreateEvent } from '../../handlers/catalog-deploy-event.js';
+import { createCatalogRefreshHandler } from '../../handlers/catalog-refresh.js';
 import { createDisruptionHandler } from '../../handlers/disruption.js';
 import { createInterruptionHandler } from '../../handlers/interruption.js';
 import { createLifecycleHandler } from '../../handlers/lifecycle.js';
@@ -11,6 +14,7 @@ import type { Dependencies } from '../../handlers/runtime/dependencies.js';
 import { dependenciesFromEnv } from '../../handlers/runtime/dependencies.js';
 import { lineLog } from '../../handlers/runtime/log.js';
 import { ADAPTER_MODULES } from '../../handlers/runtime/port-dependencies.js';
+import { refreshDependenciesFromEnv } from '../../handlers/runtime/refresh-dependencies.js';
 import { createWebhookHandler } from '../../handlers/webhook.js';
 import type { FunctionName } from '../../shared/event-sources.js';
 import type { SimulatedCloud } from '../cloud.js';
@@ -25,12 +29,12 @@ const FACTORIES = {
   disruption: createDisruptionHandler,
 } satisfies Partial<Record<FunctionName, (getDeps: () => Dependencies) => unknown>>;
 
-/** The functions a simulation runs. */
+/** The functions a simulation runs (besides the catalog refresh). */
 export const SIMULATED_FUNCTIONS = Object.keys(FACTORIES) as (keyof typeof FACTORIES)[];
 
 /**
- * Sets joiner's handlers on the cloud's Lambda runner, each with its own Karpenter-style log;
- * resolves once their init is done.
+ * Sets joiner's handlers on the cloud's Lambda runner, each with its own Karpenter-style log, and
+ * runs the deploy-time catalog refresh; resolves once their init is done.
  */
 export async function installJoinerHandlers(
   cloud: SimulatedCloud,
@@ -53,4 +57,14 @@ export async function installJoinerHandlers(
     const handler = FACTORIES[name](() => deps);
     cloud.runner.setHandler(name, handler as FunctionHandler);
   }
+  const log = lineLog({ clock: cloud.clock, sink, name: 'catalog', level: options.level });
+  const refreshDeps = refreshDependenciesFromEnv(env, { clock: cloud.clock, log });
+  cloud.runner.setHandler('catalog', createCatalogRefreshHandler(() => refreshDeps) as FunctionHandler);
+  // What the deployment does once (the CatalogRefresh custom resource): the first refresh.
+  const deploy = catalogDeployCreateEvent(
+    cloud.region,
+    cloud.controllerRoleArn.split(':')[4] ?? '',
+    SNAPSHOT_VERSION,
+  );
+  await cloud.runner.invoke('catalog', deploy as never);
 }

@@ -14,6 +14,7 @@ import {
   type IceFault,
   type InterruptStep,
   type ManifestSource,
+  type MarketStep,
   type PatchStep,
   STEP_SCHEMAS,
   type StepKind,
@@ -42,7 +43,8 @@ export type LoadedStep =
   | { readonly kind: 'mark'; readonly index: number; readonly spec: string }
   | { readonly kind: 'interrupt'; readonly index: number; readonly spec: InterruptStep }
   | { readonly kind: 'fault'; readonly index: number; readonly spec: IceFault | CallFault }
-  | { readonly kind: 'expect'; readonly index: number; readonly spec: Expectation };
+  | { readonly kind: 'expect'; readonly index: number; readonly spec: Expectation }
+  | { readonly kind: 'market'; readonly index: number; readonly spec: MarketStep };
 
 /** A validated scenario. */
 export interface Scenario {
@@ -52,6 +54,8 @@ export interface Scenario {
   readonly description: string;
   readonly seed: number;
   readonly clusterName: string;
+  /** The simulated region, when the scenario names one. */
+  readonly region?: string;
   /** Virtual seconds per wall second. */
   readonly speed: number;
   /** Absolute path of the instance catalog, when the scenario names one. */
@@ -103,6 +107,7 @@ export async function parseScenario(text: string, file: string): Promise<Scenari
     description: raw.description,
     seed: raw.seed,
     clusterName: raw.clusterName,
+    ...(raw.region ? { region: raw.region } : {}),
     speed: raw.speed,
     catalogPath: raw.catalog === undefined ? undefined : resolve(base, raw.catalog),
     cluster,

@@ -61,9 +61,15 @@ export async function runScenario(
   options: RunScenarioOptions = {},
 ): Promise<ScenarioResult> {
   const speed = options.speed ?? scenario.speed;
+  if (scenario.region && options.catalog && options.catalog.region !== scenario.region) {
+    throw new Error(
+      `${scenario.file}: region ${scenario.region} but the instance catalog is of ${options.catalog.region}; give a catalog of ${scenario.region} or drop one of them`,
+    );
+  }
   const cloud = await startSimulatedCloud({
     seed: options.seed ?? scenario.seed,
     catalog: options.catalog,
+    region: scenario.region,
     clusterName: scenario.clusterName,
     autoAdvance: speed,
     timeScale: options.timeScale ?? DEFAULT_TIME_SCALE,
@@ -79,7 +85,7 @@ export async function runScenario(
   const recorder = new LatencyRecorder(cloud.kube.store.api.store, cloud.ec2, now);
   const disruptions = new DisruptionRecorder(cloud.kube.store.api.store, now);
   const placements = new PodPlacements(cloud.kube.store.api.store, now);
-  const catalog = options.catalog ?? (await import('../../core/catalog/bundled.js')).bundledCatalog;
+  const catalog = cloud.catalog;
   const started = { virtual: cloud.clock.now(), wall: Date.now() };
   try {
     const notes: string[] = [];

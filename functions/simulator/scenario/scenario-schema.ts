@@ -202,6 +202,55 @@ const faultStep = z.custom<unknown>().transform((value, ctx) => {
   return z.NEVER;
 });
 
+const spotPriceChange = z
+  .object({
+    spotPrice: z
+      .object({
+        instanceType: z.string().min(1),
+        zone: z.string().min(1),
+        /** Hourly USD from now on. */
+        price: z.number().positive(),
+      })
+      .strict(),
+  })
+  .strict();
+
+const offeringChange = z
+  .object({
+    offering: z
+      .object({
+        instanceType: z.string().min(1),
+        zone: z.string().min(1),
+        capacityType: z.enum(['spot', 'on-demand']),
+        /** false: withdrawn from the APIs (launches get InsufficientInstanceCapacity); true: back. */
+        available: z.boolean(),
+      })
+      .strict(),
+  })
+  .strict();
+
+/** A change of the simulated market: `{spotPrice: {...}}` or `{offering: {...}}`. */
+const marketStep = z.custom<unknown>().transform((value, ctx) => {
+  const kind = typeof value === 'object' && value !== null ? Object.keys(value) : [];
+  const schema = kind.includes('offering')
+    ? offeringChange
+    : kind.includes('spotPrice')
+      ? spotPriceChange
+      : undefined;
+  if (!schema) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'expected {spotPrice: {instanceType, zone, price}} or {offering: {instanceType, zone, capacityType, available}}',
+    });
+    return z.NEVER;
+  }
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data as z.infer<typeof spotPriceChange> | z.infer<typeof offeringChange>;
+  for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, code: 'custom', message: issue.message });
+  return z.NEVER;
+});
+
 /** One schema per step kind; a step is an object with exactly one of these keys. */
 export const STEP_SCHEMAS = {
   apply: manifests,
@@ -213,6 +262,7 @@ export const STEP_SCHEMAS = {
   expect: expectationSchema,
   patch: patchStep,
   mark: markStep,
+  market: marketStep as z.ZodType<z.infer<typeof spotPriceChange> | z.infer<typeof offeringChange>>,
 } as const;
 
 /** The kinds of step. */
@@ -235,6 +285,14 @@ export const scenarioSchema = z
     seed: z.number().int().default(1),
     /** Instance catalog JSON, relative to the scenario file (default: the bundled catalog). */
     catalog: z.string().min(1).optional(),
+    /**
+     * The simulated region (zones `<region>a/b/c`, subnets, offerings and prices follow it).
+     * Default: the catalog's region, else us-west-2.
+     */
+    region: z
+      .string()
+      .regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'expected an AWS region such as "eu-west-1"')
+      .optional(),
     /** Cluster name of the simulated EKS cluster (tags of the simulated subnets follow it). */
     clusterName: z.string().min(1).default('joiner-sim'),
     /** Virtual seconds per wall second. */
@@ -257,3 +315,4 @@ export type WaitStep = z.infer<(typeof STEP_SCHEMAS)['wait']>;
 export type WaitConditionStep = z.infer<typeof waitCondition>;
 export type WaitCondition = z.infer<typeof waitFor>;
 export type PatchStep = z.infer<typeof patchStep>;
+export type MarketStep = z.infer<(typeof STEP_SCHEMAS)['market']>;

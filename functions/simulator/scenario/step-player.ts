@@ -7,7 +7,7 @@ import type { Node } from '../../core/model/kube-objects.js';
 import type { SimulatedCloud } from '../cloud.js';
 import { applyManifests, deleteManifests } from './cluster-manifests.js';
 import type { LoadedStep } from './load-scenario.js';
-import type { CallFault, IceFault, InterruptStep, PatchStep } from './scenario-schema.js';
+import type { CallFault, IceFault, InterruptStep, MarketStep, PatchStep } from './scenario-schema.js';
 import { instanceIdOf } from './summary.js';
 import { waitUntil, waitVirtual } from './waits.js';
 
@@ -76,6 +76,9 @@ async function playStep(step: LoadedStep, ctx: StepContext, outcome: PlayOutcome
       return;
     case 'fault':
       playFault(step.spec, at, ctx);
+      return;
+    case 'market':
+      playMarket(step.spec, at, ctx);
       return;
     case 'expect': {
       const failures = await ctx.expect(step);
@@ -167,4 +170,19 @@ function playFault(spec: IceFault | CallFault, at: string, ctx: StepContext): vo
   }
   ctx.say(`${at}: inject ${spec.error ?? 'latency'} on ${spec.service}/${spec.action}`);
   ctx.cloud.faults.inject(spec);
+}
+
+/** Changes the simulated market: a spot price, or an offering withdrawn / back. */
+function playMarket(spec: MarketStep, at: string, ctx: StepContext): void {
+  if ('spotPrice' in spec) {
+    const { instanceType, zone, price } = spec.spotPrice;
+    ctx.say(`${at}: spot price of ${instanceType} in ${zone} is now ${price}`);
+    ctx.cloud.ec2.setSpotPrice(instanceType, zone, price);
+    return;
+  }
+  const { instanceType, zone, capacityType, available } = spec.offering;
+  ctx.say(
+    `${at}: ${capacityType} ${instanceType} in ${zone} is ${available ? 'offered again' : 'no longer offered'}`,
+  );
+  ctx.cloud.ec2.setOffering(instanceType, zone, capacityType, available);
 }

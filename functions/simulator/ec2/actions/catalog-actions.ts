@@ -140,20 +140,30 @@ export const describeSpotPriceHistory: Ec2Action = (ctx, params) => {
   if (products.length > 0 && !products.some((p) => p === product || p === 'Linux/UNIX (Amazon VPC)')) {
     return { spotPriceHistorySet: [] };
   }
-  const timestamp = new Date(ctx.clock.now() - 3600_000).toISOString();
+  const start = timeParam(params.str('StartTime'), 'StartTime');
+  const end = timeParam(params.str('EndTime'), 'EndTime') ?? ctx.clock.now();
   const rows = [...ctx.state.instanceTypes.values()]
     .filter((t) => types.length === 0 || types.includes(t.name))
     .flatMap((t) =>
       t.offerings
         .filter((o) => o.capacityType === 'spot' && (!zone || o.zone === zone))
-        .map((o) => ({
-          instanceType: t.name,
-          productDescription: product,
-          spotPrice: o.price.toFixed(6),
-          timestamp,
-          availabilityZone: o.zone,
-          availabilityZoneId: ctx.state.zoneId(o.zone),
-        })),
+        .flatMap((o) =>
+          (
+            ctx.state.market?.history(t.name, o.zone, o.price, start) ?? [
+              { at: ctx.clock.now() - 3600_000, price: o.price },
+            ]
+          )
+            .filter((point) => point.at <= end)
+            .reverse()
+            .map((point) => ({
+              instanceType: t.name,
+              productDescription: product,
+              spotPrice: point.price.toFixed(6),
+              timestamp: new Date(point.at).toISOString(),
+              availabilityZone: o.zone,
+              availabilityZoneId: ctx.state.zoneId(o.zone),
+            })),
+        ),
     )
     .filter((row) =>
       matchesFilters(filters, {
@@ -166,3 +176,11 @@ export const describeSpotPriceHistory: Ec2Action = (ctx, params) => {
   const page = paginate(rows, params, 'DescribeSpotPriceHistory', { min: 1, max: 1000 });
   return { spotPriceHistorySet: page.items, nextToken: page.nextToken };
 };
+
+/** A StartTime / EndTime parameter (ISO 8601) in epoch ms. */
+function timeParam(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw new Ec2Error('InvalidParameterValue', `Invalid value '${value}' for ${name}`);
+  return ms;
+}

@@ -96,6 +96,18 @@ describe('nodeCapacity', () => {
     expect(allocatable['ephemeral-storage']).toBe(20 * GI - GI - 2 * GI);
   });
 
+  it('gives Neuron devices and NeuronCores as extended resources', () => {
+    const inf2 = {
+      ...type('m5.xlarge'),
+      name: 'inf2.8xlarge',
+      accelerators: { count: 1, name: 'Inferentia2', manufacturer: 'AWS', coresPerDevice: 2 },
+    };
+    const { capacity, allocatable } = nodeCapacity(inf2);
+    expect(capacity['aws.amazon.com/neuron']).toBe(1);
+    expect(allocatable['aws.amazon.com/neuroncore']).toBe(2);
+    expect(nodeCapacity(type('m5.large')).capacity['aws.amazon.com/neuron']).toBeUndefined();
+  });
+
   it('honours vmMemoryOverheadPercent', () => {
     expect(nodeCapacity(type('m5.large'), { vmMemoryOverheadPercent: 0 }).capacity.memory).toBe(8192 * MI);
     expect(() => nodeCapacity(type('m5.large'), { vmMemoryOverheadPercent: 7.5 })).toThrow(/between 0 and 1/);

@@ -28,6 +28,21 @@ describe('instanceTypeLabels', () => {
     });
   });
 
+  it('adds Neuron accelerator and EBS bandwidth labels', () => {
+    const inf2: InstanceType = {
+      ...type('m5.xlarge'),
+      name: 'inf2.xlarge',
+      ebsBandwidthMbps: 1250,
+      accelerators: { count: 1, name: 'Inferentia2', manufacturer: 'AWS', coresPerDevice: 2 },
+    };
+    expect(instanceTypeLabels(inf2, 'us-west-2')).toMatchObject({
+      'karpenter.k8s.aws/instance-accelerator-name': 'inferentia2',
+      'karpenter.k8s.aws/instance-accelerator-manufacturer': 'aws',
+      'karpenter.k8s.aws/instance-accelerator-count': '1',
+      'karpenter.k8s.aws/instance-ebs-bandwidth': '1250',
+    });
+  });
+
   it('adds GPU labels with lower-case name and manufacturer and memory per GPU in MiB', () => {
     const labels = instanceTypeLabels(type('p3.8xlarge'), 'us-west-2');
     expect(labels).toMatchObject({

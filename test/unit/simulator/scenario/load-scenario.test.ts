@@ -34,6 +34,39 @@ describe('scenario files', () => {
     expect(s.steps[5]).toMatchObject({ spec: { ice: { capacityType: 'on-demand' } } });
   });
 
+  it('reads the region and market steps in the documented syntax', async () => {
+    const s = await parse(`${head}region: eu-west-1
+steps:
+  - market: {spotPrice: {instanceType: c6i.large, zone: eu-west-1a, price: 0.02}}
+  - market: {offering: {instanceType: c6i.large, zone: eu-west-1a, capacityType: spot, available: false}}
+`);
+    expect(s.region).toBe('eu-west-1');
+    expect(s.steps.map((x) => ('spec' in x ? x.spec : undefined))).toEqual([
+      { spotPrice: { instanceType: 'c6i.large', zone: 'eu-west-1a', price: 0.02 } },
+      { offering: { instanceType: 'c6i.large', zone: 'eu-west-1a', capacityType: 'spot', available: false } },
+    ]);
+    expect((await parse(`${head}steps:\n  - wait: 1s\n`)).region).toBeUndefined();
+  });
+
+  it('names what is wrong with a region or a market step', async () => {
+    await expect(parse(`${head}region: Europe\nsteps:\n  - wait: 1s\n`)).rejects.toThrow(
+      /region: expected an AWS region such as "eu-west-1"/,
+    );
+    await expect(parse(`${head}steps:\n  - market: {price: 1}\n`)).rejects.toThrow(
+      /steps\[0\]\.market: expected \{spotPrice: \{instanceType, zone, price\}\} or \{offering/,
+    );
+    await expect(
+      parse(
+        `${head}steps:\n  - market: {spotPrice: {instanceType: c5.large, zone: us-west-2a, price: -1}}\n`,
+      ),
+    ).rejects.toThrow(/steps\[0\]\.market\.spotPrice\.price/);
+    await expect(
+      parse(
+        `${head}steps:\n  - market: {offering: {instanceType: c5.large, zone: us-west-2a, capacityType: reserved, available: false}}\n`,
+      ),
+    ).rejects.toThrow(/steps\[0\]\.market\.offering\.capacityType/);
+  });
+
   it('names the file, the step and the field of a bad value', async () => {
     await expect(
       parse(`${head}steps:\n  - wait: 1s\n  - scale: { deployment: web, replicas: -1 }\n`),
@@ -42,7 +75,7 @@ describe('scenario files', () => {
 
   it('rejects unknown steps and steps with two keys, listing the kinds', async () => {
     await expect(parse(`${head}steps:\n  - sleep: 1s\n`)).rejects.toThrow(
-      /steps\[0\]: unknown step 'sleep' \(expected one of apply, delete, scale, wait, interrupt, fault, expect, patch, mark\)/,
+      /steps\[0\]: unknown step 'sleep' \(expected one of apply, delete, scale, wait, interrupt, fault, expect, patch, mark, market\)/,
     );
     await expect(parse(`${head}steps:\n  - { wait: 1s, scale: {} }\n`)).rejects.toThrow(
       /steps\[0\]: a step has exactly one key/,

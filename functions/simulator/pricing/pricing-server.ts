@@ -1,0 +1,196 @@
+/**
+ * The simulated Pricing API (the AWS Price List Query API): the JSON 1.1 protocol
+ * `@aws-sdk/client-pricing` speaks (POST, `X-Amz-Target: AWSPriceListService.<Action>`), errors
+ * as `{ "__type", "Message" }`. `GetProducts` pages through the region's EC2 products
+ * (`PriceList` entries are JSON strings) with TERM_MATCH filters. Like the real API it answers
+ * only clients signed for one of its regions (us-east-1, eu-central-1, ap-south-1), so a client
+ * built for the wrong Pricing region fails here as it would in AWS. Faults: service `pricing`.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { InstanceType } from '../../core/model/instance-type.js';
+import type { FaultInjector } from '../faults.js';
+import { priceListEntry, priceListProducts } from './price-list.js';
+
+/** Regions that host the Price List Query API. */
+export const PRICING_REGIONS = ['us-east-1', 'eu-central-1', 'ap-south-1'] as const;
+
+/** Options of {@link startPricingServer}. */
+export interface PricingServerOptions {
+  /** The simulated region whose EC2 prices are listed. */
+  readonly region: string;
+  /** The region's instance types as they are now (market changes included). */
+  readonly instanceTypes: () => Iterable<InstanceType>;
+  readonly faults?: FaultInjector;
+  /** Price List publication date (ISO). */
+  readonly publicationDate?: string;
+}
+
+/** A running Pricing endpoint. */
+export interface PricingServer {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+class PricingError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status = 400,
+  ) {
+    super(message);
+  }
+}
+
+const MAX_BODY_BYTES = 256 * 1024;
+const MAX_RESULTS = 100;
+
+/** Starts the endpoint on 127.0.0.1 and a free port. */
+export async function startPricingServer(options: PricingServerOptions): Promise<PricingServer> {
+  const server = createServer((req, res) => {
+    void handle(options, req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function handle(
+  options: PricingServerOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  try {
+    const target = String(req.headers['x-amz-target'] ?? '');
+    const [prefix, action] = target.split('.');
+    const raw = await readBody(req);
+    if (req.method !== 'POST' || prefix !== 'AWSPriceListService' || action !== 'GetProducts') {
+      throw new PricingError('UnknownOperationException', `unsupported operation '${target || req.method}'`);
+    }
+    checkSigningRegion(String(req.headers.authorization ?? ''));
+    const fault = options.faults?.check('pricing', action);
+    if (fault?.latencyMs) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+    if (fault?.error)
+      throw new PricingError(
+        fault.error,
+        fault.message ?? `injected fault: ${fault.error}`,
+        fault.httpStatus ?? 400,
+      );
+    reply(res, 200, getProducts(options, parseJson(raw)));
+  } catch (error) {
+    const e =
+      error instanceof PricingError ? error : new PricingError('InternalErrorException', String(error), 500);
+    reply(res, e.status, { __type: e.code, Message: e.message });
+  }
+}
+
+/** The credential scope's region must host the API (`Credential=AKID/date/<region>/pricing/aws4_request`). */
+function checkSigningRegion(authorization: string): void {
+  const match = /Credential=[^/]+\/\d{8}\/([^/]+)\/([^/]+)\//.exec(authorization);
+  if (!match)
+    throw new PricingError('MissingAuthenticationTokenException', 'Missing Authentication Token', 403);
+  const [, region, service] = match;
+  if (service !== 'pricing' || !(PRICING_REGIONS as readonly string[]).includes(region)) {
+    throw new PricingError(
+      'UnrecognizedClientException',
+      `The Pricing API is not available in ${region}; use one of ${PRICING_REGIONS.join(', ')}`,
+      400,
+    );
+  }
+}
+
+function getProducts(options: PricingServerOptions, body: Record<string, unknown>) {
+  if (body.ServiceCode !== 'AmazonEC2') {
+    throw new PricingError('NotFoundException', `Service ${String(body.ServiceCode)} is not found`);
+  }
+  const format = body.FormatVersion ?? 'aws_v1';
+  if (format !== 'aws_v1')
+    throw new PricingError('InvalidParameterException', `FormatVersion ${String(format)} is not supported`);
+  const maxResults = body.MaxResults ?? MAX_RESULTS;
+  if (typeof maxResults !== 'number' || maxResults < 1 || maxResults > MAX_RESULTS) {
+    throw new PricingError('InvalidParameterException', `MaxResults must be between 1 and ${MAX_RESULTS}`);
+  }
+  const filters = parseFilters(body.Filters);
+  const products = priceListProducts(options.region, options.instanceTypes()).filter((p) =>
+    filters.every((f) => p.attributes[f.field] === f.value),
+  );
+  const start = decodeToken(body.NextToken);
+  const end = start + maxResults;
+  const date = options.publicationDate ?? '2026-11-01T00:00:00Z';
+  return {
+    FormatVersion: 'aws_v1',
+    PriceList: products.slice(start, end).map((p) => priceListEntry(p, date)),
+    ...(end < products.length ? { NextToken: Buffer.from(`products:${end}`).toString('base64') } : {}),
+  };
+}
+
+function parseFilters(value: unknown): { field: string; value: string }[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw new PricingError('InvalidParameterException', 'Filters must be a list');
+  return value.map((f, i) => {
+    const filter = f as Record<string, unknown>;
+    if (
+      filter.Type !== 'TERM_MATCH' ||
+      typeof filter.Field !== 'string' ||
+      typeof filter.Value !== 'string'
+    ) {
+      throw new PricingError(
+        'InvalidParameterException',
+        `Filters[${i}] needs Type TERM_MATCH, a Field and a Value`,
+      );
+    }
+    return { field: filter.Field, value: filter.Value };
+  });
+}
+
+function decodeToken(token: unknown): number {
+  if (token === undefined || token === null) return 0;
+  const text = typeof token === 'string' ? Buffer.from(token, 'base64').toString('utf8') : '';
+  const match = /^products:(\d+)$/.exec(text);
+  if (!match) throw new PricingError('InvalidNextTokenException', 'The NextToken is invalid');
+  return Number(match[1]);
+}
+
+function reply(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/x-amz-json-1.1',
+    'content-length': Buffer.byteLength(text),
+    'x-amzn-requestid': randomUUID(),
+  });
+  res.end(text);
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES)
+      throw new PricingError('ValidationException', 'request body is too large', 413);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseJson(raw: string): Record<string, unknown> {
+  if (raw.length === 0) return {};
+  try {
+    const parsed = JSON.parse(raw);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed;
+  } catch {
+    // reported below
+  }
+  throw new PricingError('SerializationException', 'request body is not a JSON object');
+}
