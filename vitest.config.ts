@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Builds dist/cli, so tests that start bin/joiner.js run the current sources.
+    globalSetup: ['scripts/build-cli.mjs'],
   },
 });

@@ -1,6 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { readCatalog } from '../../functions/adapters/files/read-catalog.js';
-import { type SimulatedCloud, startSimulatedCloud } from '../../functions/simulator/cloud.js';
+import type { SimulatedCloud } from '../../functions/simulator/cloud.js';
 
 interface SimUpOptions {
   readonly catalog?: string;
@@ -41,6 +40,10 @@ export function registerSim(program: Command): void {
 async function simUp(options: SimUpOptions): Promise<number> {
   let cloud: SimulatedCloud;
   try {
+    const [{ readCatalog }, { startSimulatedCloud }] = await Promise.all([
+      import('../../functions/adapters/files/read-catalog.js'),
+      import('../../functions/simulator/cloud.js'),
+    ]);
     const catalog = options.catalog ? await readCatalog(options.catalog) : undefined;
     cloud = await startSimulatedCloud({
       catalog,
