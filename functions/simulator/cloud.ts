@@ -66,6 +66,8 @@ export interface SimulatedCloudOptions {
    * eventually consistent; launches before then get "Invalid IAM Instance Profile name"). Default 0.
    */
   readonly iamPropagationMs?: number;
+  /** Requests to the API server without credentials act as `system:anonymous` (see KubeSimulatorOptions). */
+  readonly anonymousAuth?: boolean;
 }
 
 /** A running simulated cloud. */
@@ -126,7 +128,7 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
   const closers: Array<() => Promise<void>> = [];
   try {
     const [kube, sqs, dynamo, ssm] = await Promise.all([
-      startKubeSimulator({ clock, random, catalog, region }),
+      startKubeSimulator({ clock, random, catalog, region, anonymousAuth: options.anonymousAuth }),
       startSqsSimulator({ region, delays: clock }),
       startDynamoDbSimulator(),
       startSsmSimulator({ region, faults }),
