@@ -66,6 +66,8 @@ export interface SimulatedCloudOptions {
    * eventually consistent; launches before then get "Invalid IAM Instance Profile name"). Default 0.
    */
   readonly iamPropagationMs?: number;
+  /** Virtual time at start (epoch ms). Default: the clock's fixed start, so runs are reproducible. */
+  readonly clockStartMs?: number;
   /** Requests to the API server without credentials act as `system:anonymous` (see KubeSimulatorOptions). */
   readonly anonymousAuth?: boolean;
 }
@@ -121,7 +123,7 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
   const catalog = options.catalog ?? bundledCatalog;
   const region = options.region ?? catalog.region;
   const clusterName = options.clusterName ?? 'joiner-sim';
-  const clock = new VirtualClock();
+  const clock = new VirtualClock(options.clockStartMs);
   const random = new SeededRandom(options.seed ?? 1);
   const faults = new FaultInjector(random);
   const topology = defaultTopology(clusterName, region);

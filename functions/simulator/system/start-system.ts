@@ -62,6 +62,8 @@ export async function startSystem(options: SystemOptions = {}): Promise<Simulate
     autoAdvance: options.speed ?? 1,
     nodeRoles: options.nodeRoles,
     anonymousAuth: true,
+    // Ages kubectl prints are against the wall clock: virtual time starts now.
+    clockStartMs: Date.now(),
   });
   try {
     useSimulatorCredentials();

@@ -65,9 +65,15 @@ const BUILTIN: readonly ResourceType[] = [
   builtin('policy', 'v1', 'PodDisruptionBudget', 'poddisruptionbudgets', true, ['status'], ['pdb']),
   builtin('events.k8s.io', 'v1', 'Event', 'events', true, [], ['ev']),
   builtin('coordination.k8s.io', 'v1', 'Lease', 'leases', true),
-  builtin('apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', 'customresourcedefinitions', false, [
-    'status',
-  ]),
+  builtin(
+    'apiextensions.k8s.io',
+    'v1',
+    'CustomResourceDefinition',
+    'customresourcedefinitions',
+    false,
+    ['status'],
+    ['crd', 'crds'],
+  ),
   builtin(
     'admissionregistration.k8s.io',
     'v1',

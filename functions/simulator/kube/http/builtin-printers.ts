@@ -121,7 +121,7 @@ export const BUILTIN_COLUMNS: Readonly<Record<string, readonly Column[]>> = {
     col('Message', (o) => o.message ?? ''),
     col('First Seen', (o, now) => ageOf(o.firstTimestamp ?? o.metadata.creationTimestamp, now), 1),
     col('Count', (o) => o.count ?? 1, 1, 'integer'),
-    name,
+    { ...name, priority: 1 },
   ],
   'apps/Deployment': [
     name,
