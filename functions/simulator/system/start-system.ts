@@ -7,7 +7,7 @@
  */
 import type { Catalog } from '../../core/model/instance-type.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../cloud.js';
-import { applyManifests, ensureKinds } from '../scenario/cluster-manifests.js';
+import { applyManifests } from '../scenario/cluster-manifests.js';
 import { installJoinerHandlers } from '../scenario/joiner-handlers.js';
 import type { Manifest } from '../scenario/load-scenario.js';
 import { installManifests, useSimulatorCredentials } from '../scenario/run-scenario.js';
@@ -24,10 +24,63 @@ export interface SystemOptions {
   readonly onLog?: (line: string) => void;
 }
 
-/** Karpenter's kinds a user applies, served as Karpenter's chart would install them. */
-const KARPENTER_KINDS: readonly Manifest[] = [
-  { apiVersion: 'karpenter.sh/v1', kind: 'NodePool', metadata: { name: 'x' } },
-  { apiVersion: 'karpenter.k8s.aws/v1', kind: 'EC2NodeClass', metadata: { name: 'x' } },
+const READY = '.status.conditions[?(@.type=="Ready")].status';
+
+/**
+ * Karpenter's NodePool and EC2NodeClass, served as Karpenter's chart installs them (with its
+ * printer columns; the schema keeps every field, joiner validates the documents itself), so users
+ * `kubectl apply` the YAML they already have.
+ */
+function karpenterCrd(
+  group: string,
+  kind: string,
+  plural: string,
+  columns: readonly Record<string, unknown>[],
+): Manifest {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${group}` },
+    spec: {
+      group,
+      scope: 'Cluster',
+      names: {
+        plural,
+        singular: kind.toLowerCase(),
+        kind,
+        listKind: `${kind}List`,
+        categories: ['karpenter'],
+      },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          subresources: { status: {} },
+          additionalPrinterColumns: [
+            ...columns,
+            { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+          ],
+          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        },
+      ],
+    },
+  };
+}
+
+const KARPENTER_CRDS: readonly Manifest[] = [
+  karpenterCrd('karpenter.sh', 'NodePool', 'nodepools', [
+    { name: 'NodeClass', type: 'string', jsonPath: '.spec.template.spec.nodeClassRef.name' },
+    { name: 'Nodes', type: 'string', jsonPath: '.status.resources.nodes' },
+    { name: 'Ready', type: 'string', jsonPath: READY },
+    { name: 'Weight', type: 'integer', jsonPath: '.spec.weight', priority: 1 },
+    { name: 'CPU', type: 'string', jsonPath: '.status.resources.cpu', priority: 1 },
+    { name: 'Memory', type: 'string', jsonPath: '.status.resources.memory', priority: 1 },
+  ]),
+  karpenterCrd('karpenter.k8s.aws', 'EC2NodeClass', 'ec2nodeclasses', [
+    { name: 'Ready', type: 'string', jsonPath: READY },
+    { name: 'Role', type: 'string', jsonPath: '.spec.role', priority: 1 },
+  ]),
 ];
 
 /**
@@ -69,7 +122,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<Simulate
     useSimulatorCredentials();
     await installJoinerHandlers(cloud, options.onLog ?? (() => undefined));
     await applyManifests(cloud.kube.store, ANONYMOUS_ADMIN);
-    await ensureKinds(cloud.kube.store, KARPENTER_KINDS);
+    await applyManifests(cloud.kube.store, KARPENTER_CRDS);
     await applyManifests(cloud.kube.store, installManifests(cloud));
     return cloud;
   } catch (error) {

@@ -4,13 +4,14 @@
  */
 export function evalJsonPath(root: unknown, path: string): unknown[] {
   let current: unknown[] = [root];
-  const steps = path.replace(/^\{|\}$/g, '').match(/\.[^.[]+|\[[^\]]*\]/g) ?? [];
+  // `\.` is a dot inside a key (`.metadata.labels.karpenter\.sh/nodepool`).
+  const steps = path.replace(/^\{|\}$/g, '').match(/\.(?:\\\.|[^.[\\])+|\[[^\]]*\]/g) ?? [];
   for (const step of steps) {
     const next: unknown[] = [];
     for (const value of current) {
       if (value === null || typeof value !== 'object') continue;
       if (step.startsWith('.')) {
-        const key = step.slice(1);
+        const key = step.slice(1).replaceAll('\\.', '.');
         if (key in (value as object)) next.push((value as Record<string, unknown>)[key]);
         continue;
       }

@@ -143,7 +143,9 @@ expect:
   });
 
   it('rejects YAML that does not parse', async () => {
-    await expect(parse('name: [unclosed\n')).rejects.toThrow(/^scenarios\/t\.yaml:\d+:\d+: invalid YAML: [^\n]+$/);
+    await expect(parse('name: [unclosed\n')).rejects.toThrow(
+      /^scenarios\/t\.yaml:\d+:\d+: invalid YAML: [^\n]+$/,
+    );
   });
 });
 
