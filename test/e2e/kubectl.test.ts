@@ -99,8 +99,20 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
     expect(pods).toContain(nodeName);
 
     expect(await kubectl('scale', 'deployment', 'web', '--replicas=5')).toBe('deployment.apps/web scaled\n');
-    const pools = await kubectl('get', 'nodepools,nodeclaims');
-    expect(pools).toMatch(/nodepool\.karpenter\.sh\/default/);
+    const claims = await kubectl('get', 'nodeclaims');
+    expect(header(claims)).toEqual(['NAME', 'TYPE', 'CAPACITY', 'ZONE', 'NODE', 'READY', 'AGE']);
+    expect(claims.split('\n')[1]).toMatch(
+      new RegExp(`^default-\\S+\\s+[cm]5\\.\\S+\\s+on-demand\\s+us-west-2\\w\\s+${nodeName}\\s+True\\s`),
+    );
+    // NodePool status comes with the sweep (every virtual minute).
+    await eventually(
+      async () => /default\s+default\s+1\s+True/.test(await kubectl('get', 'nodepools')),
+      'NodePool status',
+    );
+    const both = await kubectl('get', 'nodepools,nodeclaims');
+    expect(both).toMatch(/nodepool\.karpenter\.sh\/default\s+default\s+1\s+True/);
+    expect(both).toMatch(/nodeclaim\.joiner\.sh\/default-/);
+    expect(await kubectl('get', 'ec2nodeclasses')).toMatch(/default\s+True/);
 
     const described = await kubectl('describe', 'node', nodeName);
     for (const part of [
