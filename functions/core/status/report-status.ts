@@ -12,8 +12,10 @@ import { NODE_CLAIM_STATES } from '../nodeclaim/nodeclaim.js';
 import type { Clock } from '../ports/clock.js';
 import type { CloudProvider } from '../ports/cloud-provider.js';
 import type { ClusterApi, ConfigDocument } from '../ports/cluster-api.js';
+import type { ConfigObjectRef } from '../ports/cluster-status.js';
 import type { Log } from '../ports/log.js';
 import type { StateStore } from '../ports/state-store.js';
+import { type Condition, keepTransitionTimes } from './conditions.js';
 import { type NodePoolOwner, nodeClaimResource } from './nodeclaim-resource.js';
 import { type NodeClassReadiness, nodeClassStatus, readinessOf } from './nodeclass-status.js';
 import { nodePoolStatus } from './nodepool-status.js';
@@ -49,17 +51,41 @@ export function ownersOf(documents: readonly ConfigDocument[]): Map<string, Node
   return owners;
 }
 
+/** The status each configuration object has now, by `apiVersion/kind/name`. */
+function statusesOf(documents: readonly ConfigDocument[]): Map<string, Record<string, unknown>> {
+  const out = new Map<string, Record<string, unknown>>();
+  for (const d of documents) {
+    if (d.status && typeof d.status === 'object')
+      out.set(`${d.apiVersion}/${d.kind}/${d.metadata.name}`, d.status as Record<string, unknown>);
+  }
+  return out;
+}
+
 /** Runs the step; never throws. */
 export async function reportStatus(deps: ReportStatusDeps): Promise<StatusOutcome> {
   const outcome = { nodeClaimsWritten: 0, nodeClaimsDeleted: 0, nodePools: 0, nodeClasses: 0 };
   try {
-    const [claims, config, documents, mirrored, nodes] = await Promise.all([
+    const [claims, config, documents, classDocuments, mirrored, nodes] = await Promise.all([
       deps.store.listNodeClaims(LIVE),
       deps.config(),
       deps.cluster.listNodePoolDocuments(),
+      deps.cluster.listNodeClassDocuments(),
       deps.cluster.listNodeClaims(),
       deps.cluster.listNodes(),
     ]);
+    const previous = statusesOf([...documents, ...classDocuments]);
+    /** Writes a status unless it is the one already there; unchanged conditions keep their times. */
+    const write = async (ref: ConfigObjectRef, status: Record<string, unknown>): Promise<void> => {
+      const before = previous.get(`${ref.apiVersion}/${ref.kind}/${ref.name}`);
+      const next = {
+        ...status,
+        conditions: keepTransitionTimes(
+          status.conditions as Condition[],
+          before?.conditions as Condition[] | undefined,
+        ),
+      };
+      if (JSON.stringify(next) !== JSON.stringify(before)) await deps.cluster.patchConfigStatus(ref, next);
+    };
     const owners = ownersOf(documents);
     const existing = new Map(mirrored.map((m) => [m.name, JSON.stringify(m.resource)]));
     const desired = claims.map((c) => nodeClaimResource(c, owners.get(c.nodePool)));
@@ -80,7 +106,7 @@ export async function reportStatus(deps: ReportStatusDeps): Promise<StatusOutcom
       const r = readinessOf(resolved);
       readiness.set(nodeClass.name, r);
       const { apiVersion, kind, name } = nodeClass.source;
-      await deps.cluster.patchConfigStatus({ apiVersion, kind, name }, nodeClassStatus(r, now));
+      await write({ apiVersion, kind, name }, nodeClassStatus(r, now));
       outcome.nodeClasses++;
     }
     for (const pool of config.nodePools) {
@@ -92,7 +118,7 @@ export async function reportStatus(deps: ReportStatusDeps): Promise<StatusOutcom
         now,
       });
       const { apiVersion, kind, name } = pool.source;
-      await deps.cluster.patchConfigStatus({ apiVersion, kind, name }, status);
+      await write({ apiVersion, kind, name }, status);
       outcome.nodePools++;
     }
   } catch (error) {

@@ -64,6 +64,8 @@ export class FakeCluster implements ClusterApi {
   failNodePatches = 0;
   /** NodeClaim resources by name, as the cluster holds them. */
   nodeClaimResources = new Map<string, NodeClaimResource>();
+  /** Status writes so far. */
+  statusWrites = 0;
   /** Every status written, as `Kind/name` → the status. */
   statuses = new Map<string, Readonly<Record<string, unknown>>>();
 
@@ -80,7 +82,11 @@ export class FakeCluster implements ClusterApi {
     }));
   }
   async patchConfigStatus(ref: ConfigObjectRef, status: Readonly<Record<string, unknown>>) {
+    this.statusWrites++;
     this.statuses.set(`${ref.kind}/${ref.name}`, structuredClone(status));
+    const docs = [...this.nodePoolDocs, ...this.nodeClassDocs];
+    const doc = docs.find((d) => d.kind === ref.kind && d.metadata.name === ref.name);
+    if (doc) (doc as { status?: unknown }).status = structuredClone(status);
   }
 
   private check(): void {

@@ -27,6 +27,9 @@ function setup(resolve: () => Promise<typeof resolution> = async () => resolutio
   cluster.nodePoolDocs = [
     { apiVersion: 'karpenter.sh/v1', kind: 'NodePool', metadata: { name: 'default', uid: 'pool-uid' } },
   ];
+  cluster.nodeClassDocs = [
+    { apiVersion: 'karpenter.k8s.aws/v1', kind: 'EC2NodeClass', metadata: { name: 'default' } },
+  ];
   const store = new MemoryStore();
   const log = new RecordingLog();
   const deps = {
@@ -60,7 +63,36 @@ describe('reportStatus (the sweep step)', () => {
       },
     ]);
     expect(first).toMatchObject({ nodeClaimsWritten: 1, nodeClaimsDeleted: 1, nodePools: 1, nodeClasses: 1 });
+    const writes = cluster.statusWrites;
     expect(await reportStatus(deps)).toMatchObject({ nodeClaimsWritten: 0, nodeClaimsDeleted: 0 });
+    expect(cluster.statusWrites).toBe(writes);
+  });
+
+  it('keeps the transition time of a condition whose status did not change', async () => {
+    const { cluster, deps } = setup();
+    await reportStatus(deps);
+    const before = cluster.statuses.get('NodePool/default') as {
+      conditions: { lastTransitionTime: string }[];
+    };
+    let now = NOW + 3_600_000;
+    await reportStatus({
+      ...deps,
+      clock: { now: () => now },
+      store: (() => {
+        const s = new MemoryStore();
+        void s.createNodeClaim(pendingClaim('new', now));
+        return s;
+      })(),
+    });
+    now += 1;
+    const after = cluster.statuses.get('NodePool/default') as {
+      resources: { nodes: string };
+      conditions: { lastTransitionTime: string }[];
+    };
+    expect(after.resources.nodes).toBe('1');
+    expect(after.conditions.map((c) => c.lastTransitionTime)).toEqual(
+      before.conditions.map((c) => c.lastTransitionTime),
+    );
   });
 
   it('writes NodeClass and NodePool status; a NodeClass that does not resolve makes its pools not Ready', async () => {
