@@ -2,11 +2,28 @@
 // `joiner` starts without compiling TypeScript. `npm ci` runs it (the `prepare` script);
 // `npm run build:cli` runs it after a change. Dependencies stay in node_modules (not bundled),
 // and each command's heavy modules are separate chunks loaded only when that command runs.
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * JSON data files (the bundled instance catalog) become `JSON.parse("...")`: V8 parses a JSON
+ * string several times faster than the same data as a JavaScript object literal.
+ */
+const jsonAsParse = {
+  name: 'json-as-parse',
+  setup(b) {
+    b.onLoad({ filter: /\.json$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      return {
+        contents: `export default JSON.parse(${JSON.stringify(JSON.stringify(JSON.parse(text)))});`,
+        loader: 'js',
+      };
+    });
+  },
+};
 
 /** Builds dist/cli/joiner.js (and its chunks) from bin/joiner.ts. */
 export async function buildCli() {
@@ -25,6 +42,7 @@ export async function buildCli() {
     chunkNames: 'chunks/[name]-[hash]',
     sourcemap: 'linked',
     logLevel: 'warning',
+    plugins: [jsonAsParse],
   });
   return outdir;
 }
