@@ -1,7 +1,7 @@
 /**
  * Field numbers of the Kubernetes API messages the simulated API server decodes from protobuf
- * bodies: what `kubectl create deployment` sends (client-go's typed clients encode built-in kinds
- * as protobuf). The numbers are those of k8s.io/api and k8s.io/apimachinery's generated.proto.
+ * bodies: what `kubectl create deployment | namespace | configmap` and `kubectl run` send (client-go's typed clients
+ * encode built-in kinds as protobuf). The numbers are those of k8s.io/api and k8s.io/apimachinery's generated.proto.
  */
 
 /** How one field decodes: a scalar, a nested message, a map (string keys) or a Time. */
@@ -67,6 +67,22 @@ export const MESSAGES: Readonly<Record<string, Readonly<Record<number, FieldSpec
     9: { name: 'progressDeadlineSeconds', type: 'int', keepZero: true },
   },
   DeploymentStrategy: { 1: { name: 'type', type: 'string' } },
+  Namespace: {
+    1: { name: 'metadata', type: 'message', message: 'ObjectMeta' },
+    2: { name: 'spec', type: 'message', message: 'NamespaceSpec' },
+    3: { name: 'status', type: 'ignored' },
+  },
+  NamespaceSpec: { 1: { name: 'finalizers', type: 'string', repeated: true } },
+  ConfigMap: {
+    1: { name: 'metadata', type: 'message', message: 'ObjectMeta' },
+    2: { name: 'data', type: 'map', value: 'string' },
+    4: { name: 'immutable', type: 'bool' },
+  },
+  Pod: {
+    1: { name: 'metadata', type: 'message', message: 'ObjectMeta' },
+    2: { name: 'spec', type: 'message', message: 'PodSpec' },
+    3: { name: 'status', type: 'ignored' },
+  },
   PodTemplateSpec: {
     1: { name: 'metadata', type: 'message', message: 'ObjectMeta' },
     2: { name: 'spec', type: 'message', message: 'PodSpec' },
@@ -119,4 +135,9 @@ export const MESSAGES: Readonly<Record<string, Readonly<Record<number, FieldSpec
 };
 
 /** The kinds whose protobuf bodies are decoded, by `apiVersion/kind`. */
-export const DECODABLE_KINDS: Readonly<Record<string, string>> = { 'apps/v1/Deployment': 'Deployment' };
+export const DECODABLE_KINDS: Readonly<Record<string, string>> = {
+  'apps/v1/Deployment': 'Deployment',
+  'v1/Pod': 'Pod',
+  'v1/Namespace': 'Namespace',
+  'v1/ConfigMap': 'ConfigMap',
+};
