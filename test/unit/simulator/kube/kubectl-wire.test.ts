@@ -75,8 +75,8 @@ describe('protobuf request bodies (kubectl create deployment)', () => {
   });
 
   it('refuses what it cannot decode faithfully with 415, saying what to send', () => {
-    expect(() => decodeProtobufBody(envelope('v1', 'ConfigMap', []))).toThrow(
-      /415|protobuf v1 ConfigMap.*send JSON/,
+    expect(() => decodeProtobufBody(envelope('v1', 'Secret', []))).toThrow(
+      /415|protobuf v1 Secret.*send JSON/,
     );
     const unknownField = envelope('apps/v1', 'Deployment', bytes(1, str(99, 'x')));
     expect(() => decodeProtobufBody(unknownField)).toThrow(/field 99 of ObjectMeta/);
