@@ -15,6 +15,8 @@ export interface ResourceType {
   /** Served subresources, e.g. `status`, `binding`, `eviction`, `scale`. */
   readonly subresources: readonly string[];
   readonly shortNames?: readonly string[];
+  /** Categories it belongs to (`kubectl get all`, `kubectl get karpenter`). */
+  readonly categories?: readonly string[];
 }
 
 /** `v1` or `group/version`. */
@@ -143,6 +145,7 @@ export class ResourceRegistry {
           namespaced: scope === 'Namespaced',
           subresources: v.subresources?.status !== undefined ? ['status'] : [],
           shortNames: names.shortNames,
+          categories: names.categories,
         }),
       );
     this.types.push(...added);
@@ -164,7 +167,13 @@ export interface CrdLike {
   readonly spec: {
     readonly group: string;
     readonly scope: 'Namespaced' | 'Cluster';
-    readonly names: { plural: string; singular?: string; kind: string; shortNames?: string[] };
+    readonly names: {
+      plural: string;
+      singular?: string;
+      kind: string;
+      shortNames?: string[];
+      categories?: string[];
+    };
     readonly versions: readonly { name: string; served?: boolean; subresources?: { status?: unknown } }[];
   };
 }
