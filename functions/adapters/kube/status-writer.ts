@@ -37,22 +37,27 @@ function warn(log: Log, what: string, error: unknown): void {
   });
 }
 
-/** Creates or merge-patches each resource. */
+/** Creates or merge-patches each resource; `fresh` ones are created first (one request when new). */
 export async function applyNodeClaims(
   rest: KubeTransport,
   log: Log,
   resources: readonly NodeClaimResource[],
+  fresh = false,
 ): Promise<void> {
   await inChunks(resources, async (resource) => {
-    const path = resourcePath(NODE_CLAIMS, { name: resource.metadata.name });
+    const name = resource.metadata.name;
+    const patch = () => rest.patch(resourcePath(NODE_CLAIMS, { name }), 'merge', resource);
+    const create = () => rest.request({ method: 'POST', path: resourcePath(NODE_CLAIMS), body: resource });
     try {
-      await rest.patch(path, 'merge', resource);
+      if (!fresh) await patch();
+      else await create();
     } catch (error) {
-      if (!isNotFound(error)) return warn(log, `writing nodeclaim ${resource.metadata.name}`, error);
+      const retry = fresh ? statusOf(error) === 409 : isNotFound(error);
+      if (!retry) return warn(log, `writing nodeclaim ${name}`, error);
       try {
-        await rest.request({ method: 'POST', path: resourcePath(NODE_CLAIMS), body: resource });
-      } catch (created) {
-        if (statusOf(created) !== 409) warn(log, `creating nodeclaim ${resource.metadata.name}`, created);
+        await (fresh ? patch() : create());
+      } catch (again) {
+        warn(log, `writing nodeclaim ${name}`, again);
       }
     }
   });

@@ -19,8 +19,14 @@ export interface MirroredNodeClaim {
  * effort: DynamoDB stays the truth and the sweep repairs what a failed write left behind.
  */
 export interface ClusterStatusWriter {
-  /** Creates or updates NodeClaim resources (labels, owner, spec and status). */
-  applyNodeClaims(resources: readonly NodeClaimResource[]): Promise<void>;
+  /**
+   * Creates or updates NodeClaim resources (labels, owner, spec and status). `fresh`: they are
+   * most likely new (create first, one request), else most likely there (patch first).
+   */
+  applyNodeClaims(
+    resources: readonly NodeClaimResource[],
+    options?: { readonly fresh?: boolean },
+  ): Promise<void>;
   /** Deletes NodeClaim resources; missing ones are not an error. */
   deleteNodeClaims(names: readonly string[]): Promise<void>;
   /** The NodeClaim resources in the cluster. */

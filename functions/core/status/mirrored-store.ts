@@ -34,10 +34,11 @@ export function mirroredStore(
     }
     return owners.byName.get(pool);
   };
-  const mirror = async (claim: NodeClaim): Promise<void> => {
+  const mirror = async (claim: NodeClaim, fresh: boolean): Promise<void> => {
     try {
       if (claim.state === 'Gone') await cluster().deleteNodeClaims([claim.id]);
-      else await cluster().applyNodeClaims([nodeClaimResource(claim, await ownerOf(claim.nodePool))]);
+      else
+        await cluster().applyNodeClaims([nodeClaimResource(claim, await ownerOf(claim.nodePool))], { fresh });
     } catch (error) {
       log.warn('nodeclaim mirror write failed, the sweep repairs it', {
         nodeclaim: claim.id,
@@ -50,14 +51,14 @@ export function mirroredStore(
       if (property === 'createNodeClaim') {
         return async (claim: NodeClaim): Promise<boolean> => {
           const created = await target.createNodeClaim(claim);
-          if (created) await mirror({ ...claim, version: 1 });
+          if (created) await mirror({ ...claim, version: 1 }, true);
           return created;
         };
       }
       if (property === 'updateNodeClaim') {
         return async (claim: NodeClaim): Promise<NodeClaim> => {
           const stored = await target.updateNodeClaim(claim);
-          await mirror(stored);
+          await mirror(stored, false);
           return stored;
         };
       }
