@@ -132,6 +132,49 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
     expect(await kubectl('get', 'deployments')).toBe('');
   }, 90_000);
 
+  it("says in the NodePool's status why its NodeClass is not ready", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kubectl-broken-'));
+    try {
+      const file = join(dir, 'broken.yaml');
+      await writeFile(
+        file,
+        [
+          'apiVersion: karpenter.sh/v1',
+          'kind: NodePool',
+          'metadata: { name: broken }',
+          'spec: { template: { spec: { nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: broken } } } }',
+          '---',
+          'apiVersion: karpenter.k8s.aws/v1',
+          'kind: EC2NodeClass',
+          'metadata: { name: broken }',
+          'spec:',
+          '  role: joiner-sim-node',
+          '  amiSelectorTerms: [{ alias: al2023@latest }]',
+          '  subnetSelectorTerms: [{ tags: { karpenter.sh/discovery: nowhere } }]',
+          '  securityGroupSelectorTerms: [{ tags: { karpenter.sh/discovery: joiner-sim } }]',
+        ].join('\n'),
+      );
+      await kubectl('apply', '-f', file);
+      const reason = () =>
+        kubectl(
+          'get',
+          'nodepool',
+          'broken',
+          '-o',
+          'jsonpath={.status.conditions[?(@.type=="NodeClassReady")].reason}',
+        );
+      await eventually(
+        async () => (await reason()) === 'SubnetsNotFound',
+        'NodeClassReady=False on the NodePool',
+      );
+      expect(await kubectl('get', 'nodepool', 'broken')).toMatch(/broken\s+broken\s+0\s+False/);
+      expect(await kubectl('get', 'ec2nodeclass', 'broken')).toMatch(/broken\s+False/);
+      await kubectl('delete', '-f', file);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('validates what it applies: a field of the wrong type is refused, with the field named', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'kubectl-apply-'));
     try {
