@@ -1,4 +1,3 @@
-import type { Command } from 'commander';
 import { loadFiles } from '../../functions/adapters/files/load-files.js';
 import { readCatalog } from '../../functions/adapters/files/read-catalog.js';
 import { bundledCatalog } from '../../functions/core/catalog/bundled.js';
@@ -85,35 +84,4 @@ export async function computePlan(files: string[], catalogFile?: string): Promis
     pools: schedulingPools(loaded.nodePools, loaded.nodeClasses, catalog),
   });
   return summarize(plan, pending.length);
-}
-
-/** Registers `joiner plan`: the scheduler's plan for NodePools and workloads read from files. */
-export function registerPlan(program: Command): void {
-  program
-    .command('plan')
-    .description(
-      'plan nodes for the pending pods in the files: new nodeclaims, placements, unschedulable pods',
-    )
-    .requiredOption(
-      '-f, --file <path>',
-      'YAML/JSON file or directory (repeatable)',
-      (v: string, acc: string[]) => [...acc, v],
-      [],
-    )
-    .option('--catalog <file>', 'instance-type catalog JSON (default: the bundled catalog)')
-    .option('-o, --output <format>', 'table or json', 'table')
-    .action(async (opts: { file: string[]; catalog?: string; output: string }) => {
-      if (opts.output !== 'table' && opts.output !== 'json') {
-        console.error(`joiner plan: unknown output format "${opts.output}": use table or json`);
-        process.exitCode = 2;
-        return;
-      }
-      try {
-        const out = await computePlan(opts.file, opts.catalog);
-        console.log(opts.output === 'json' ? JSON.stringify(out, null, 2) : formatPlanTable(out));
-      } catch (error) {
-        console.error(`joiner plan: ${(error as Error).message}`);
-        process.exitCode = 1;
-      }
-    });
 }

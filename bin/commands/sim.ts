@@ -1,18 +1,19 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { readCatalog } from '../../functions/adapters/files/read-catalog.js';
-import { type SimulatedCloud, startSimulatedCloud } from '../../functions/simulator/cloud.js';
+import type { SimulatedCloud } from '../../functions/simulator/cloud.js';
 
 interface SimUpOptions {
   readonly catalog?: string;
   readonly seed: number;
   readonly speed: number;
   readonly nodeRole: string[];
+  readonly log: boolean;
 }
 
 /**
- * Registers `joiner sim`: `joiner sim up` starts the simulated cloud (Kubernetes API server, EC2,
- * IAM, SSM, EventBridge, SQS, DynamoDB on 127.0.0.1), prints one JSON line with the endpoints and the
- * kubeconfig path, and serves until SIGINT or SIGTERM.
+ * Registers `joiner sim`: `joiner sim up` runs the whole system in the simulated cloud (Kubernetes
+ * API server, EC2, IAM, SSM, EventBridge, SQS, DynamoDB on 127.0.0.1, with joiner installed as
+ * `cdk deploy` installs it: CRDs, RBAC, webhook, functions on the Lambda runner), prints one JSON
+ * line with the endpoints and the kubeconfig path, how to use them, and serves until SIGINT or SIGTERM.
  */
 export function registerSim(program: Command): void {
   const sim = program
@@ -21,8 +22,9 @@ export function registerSim(program: Command): void {
   sim
     .command('up')
     .description(
-      'Start the simulated cloud, print {"kubernetes","ec2","iam","ssm","eventbridge","sqs","dynamodb","pricing","kubeconfig"} ' +
-        'as one JSON line on stdout, and serve until interrupted (SIGINT/SIGTERM stop it cleanly).',
+      'Run joiner in the simulated cloud (installed as cdk deploy installs it) until Ctrl-C. Prints ' +
+        '{"kubernetes","ec2","iam","ssm","eventbridge","sqs","dynamodb","pricing","kubeconfig"} as one JSON line on stdout, ' +
+        'then how to point kubectl and the AWS CLI at it on stderr, then joiner’s log on stdout.',
     )
     .option('--catalog <file>', 'instance catalog JSON (default: the bundled catalog)')
     .option('--seed <n>', 'seed of the simulated randomness (same seed, same cloud)', parseInteger, 1)
@@ -33,6 +35,7 @@ export function registerSim(program: Command): void {
       (value: string, all: string[]) => [...all, value],
       [] as string[],
     )
+    .option('--no-log', 'do not print joiner’s log')
     .action(async (options: SimUpOptions) => {
       process.exitCode = await simUp(options);
     });
@@ -41,18 +44,24 @@ export function registerSim(program: Command): void {
 async function simUp(options: SimUpOptions): Promise<number> {
   let cloud: SimulatedCloud;
   try {
+    const [{ readCatalog }, { startSystem }] = await Promise.all([
+      import('../../functions/adapters/files/read-catalog.js'),
+      import('../../functions/simulator/system/start-system.js'),
+    ]);
     const catalog = options.catalog ? await readCatalog(options.catalog) : undefined;
-    cloud = await startSimulatedCloud({
+    cloud = await startSystem({
       catalog,
       seed: options.seed,
-      autoAdvance: options.speed,
+      speed: options.speed,
       nodeRoles: options.nodeRole,
+      onLog: options.log ? (line) => process.stdout.write(`${line}\n`) : undefined,
     });
   } catch (error) {
     console.error(`joiner sim up: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
   process.stdout.write(`${JSON.stringify({ ...cloud.endpoints, kubeconfig: cloud.kubeconfigPath })}\n`);
+  process.stderr.write(`${usage(cloud)}\n`);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
@@ -60,6 +69,26 @@ async function simUp(options: SimUpOptions): Promise<number> {
   console.error(`joiner sim up: ${signal}, stopping`);
   await cloud.close();
   return 0;
+}
+
+function usage(cloud: SimulatedCloud): string {
+  const e = cloud.endpoints;
+  return [
+    `joiner is running in the simulated cloud (cluster ${cloud.clusterName}, region ${cloud.region}); Ctrl-C stops it.`,
+    '',
+    `  export KUBECONFIG=${cloud.kubeconfigPath}`,
+    '  kubectl get nodepools,nodeclaims',
+    '',
+    '  AWS endpoints (any credentials):',
+    `    EC2          ${e.ec2}`,
+    `    IAM          ${e.iam}`,
+    `    SSM          ${e.ssm}`,
+    `    EventBridge  ${e.eventbridge}`,
+    `    SQS          ${e.sqs}`,
+    `    DynamoDB     ${e.dynamodb}   (table ${cloud.tableName})`,
+    `  e.g. aws --endpoint-url ${e.ec2} --region ${cloud.region} ec2 describe-instances`,
+    '',
+  ].join('\n');
 }
 
 function parseInteger(value: string): number {

@@ -1,9 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { readCatalog } from '../../functions/adapters/files/read-catalog.js';
 import type { Catalog } from '../../functions/core/model/instance-type.js';
-import { formatSummary } from '../../functions/simulator/scenario/format-summary.js';
-import { loadScenario, type Scenario } from '../../functions/simulator/scenario/load-scenario.js';
-import { runScenario } from '../../functions/simulator/scenario/run-scenario.js';
+import type { Scenario } from '../../functions/simulator/scenario/load-scenario.js';
 
 interface SimulateOptions {
   readonly catalog?: string;
@@ -39,6 +36,10 @@ async function prepare(
   path: string,
   options: SimulateOptions,
 ): Promise<{ scenario: Scenario; catalog?: Catalog }> {
+  const [{ loadScenario }, { readCatalog }] = await Promise.all([
+    import('../../functions/simulator/scenario/load-scenario.js'),
+    import('../../functions/adapters/files/read-catalog.js'),
+  ]);
   const scenario = await loadScenario(path);
   const catalogPath = options.catalog ?? scenario.catalogPath;
   return { scenario, catalog: catalogPath ? await readCatalog(catalogPath) : undefined };
@@ -53,6 +54,11 @@ async function simulate(path: string, options: SimulateOptions): Promise<number>
     return 2;
   }
   const json = options.output === 'json';
+  // The simulator and the handlers load only when a scenario runs (`joiner --help` stays instant).
+  const [{ runScenario }, { formatSummary }] = await Promise.all([
+    import('../../functions/simulator/scenario/run-scenario.js'),
+    import('../../functions/simulator/scenario/format-summary.js'),
+  ]);
   try {
     const result = await runScenario(input.scenario, {
       seed: options.seed,

@@ -65,6 +65,8 @@ export function createDisruptionHandler(getDeps: () => DisruptionHandlerDeps) {
         'retired-nodeclaims': outcome.orphans.retiredClaims.length,
         'deleted-instance-profiles': outcome.nodeClassResources.length,
         republished: outcome.republished.length,
+        'nodeclaim-resources-written': outcome.status.nodeClaimsWritten,
+        'nodeclaim-resources-deleted': outcome.status.nodeClaimsDeleted,
       });
       recordMetrics({
         TimersHandled: outcome.timers.length,

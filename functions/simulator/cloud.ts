@@ -71,6 +71,10 @@ export interface SimulatedCloudOptions {
    * eventually consistent; launches before then get "Invalid IAM Instance Profile name"). Default 0.
    */
   readonly iamPropagationMs?: number;
+  /** Virtual time at start (epoch ms). Default: the clock's fixed start, so runs are reproducible. */
+  readonly clockStartMs?: number;
+  /** Requests to the API server without credentials act as `system:anonymous` (see KubeSimulatorOptions). */
+  readonly anonymousAuth?: boolean;
 }
 
 /** A running simulated cloud. */
@@ -127,14 +131,14 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
   const region = options.region ?? options.catalog?.region ?? bundledCatalog.region;
   const catalog = options.catalog ?? regionalCatalog(bundledCatalog, region);
   const clusterName = options.clusterName ?? 'joiner-sim';
-  const clock = new VirtualClock();
+  const clock = new VirtualClock(options.clockStartMs);
   const random = new SeededRandom(options.seed ?? 1);
   const faults = new FaultInjector(random);
   const topology = defaultTopology(clusterName, region);
   const closers: Array<() => Promise<void>> = [];
   try {
     const [kube, sqs, dynamo, ssm] = await Promise.all([
-      startKubeSimulator({ clock, random, catalog, region }),
+      startKubeSimulator({ clock, random, catalog, region, anonymousAuth: options.anonymousAuth }),
       startSqsSimulator({ region, delays: clock }),
       startDynamoDbSimulator(),
       startSsmSimulator({ region, faults }),

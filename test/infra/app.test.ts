@@ -154,7 +154,7 @@ describe('the CDK app', () => {
     const problems = problemsOf({ 'joiner:nodePoolFiles': ['bad.yaml', 'empty.yaml'] });
     expect(problems).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^joiner:nodePoolFiles: bad\.yaml: document 2: YAML syntax error/),
+        expect.stringMatching(/^joiner:nodePoolFiles: bad\.yaml:\d+:\d+: document 2: YAML syntax error: /),
         expect.stringMatching(
           /^joiner:nodePoolFiles: bad\.yaml: NodePool\/web: spec\.template\.spec\.requirements\[0\]\.operator: /,
         ),

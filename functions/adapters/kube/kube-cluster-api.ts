@@ -15,14 +15,18 @@ import type {
   EvictionResult,
   NodePatch,
 } from '../../core/ports/cluster-api.js';
+import type { ConfigObjectRef, MirroredNodeClaim } from '../../core/ports/cluster-status.js';
 import type { Log } from '../../core/ports/log.js';
+import type { NodeClaimResource } from '../../core/status/nodeclaim-resource.js';
 import { listConfigDocuments, NODE_CLASS_RESOURCES, NODE_POOL_RESOURCES } from './config-resources.js';
+import { EventLimiter, type EventLimits } from './event-limiter.js';
 import type { KubeClientSource } from './kube-clients.js';
 import { kubeError, orUndefined, statusOf } from './kube-errors.js';
 import { listAll } from './kube-lists.js';
 import { type ResourceType, resourcePath } from './kube-paths.js';
 import type { KubeTransport } from './kube-transport.js';
 import { metadataMergePatch, taintsMergePatch } from './node-patches.js';
+import * as statusWriter from './status-writer.js';
 
 /** Attempts of a taint patch that loses the resourceVersion race (409) before giving up. */
 export const TAINT_PATCH_ATTEMPTS = 5;
@@ -42,14 +46,20 @@ export interface KubeClusterApiOptions {
   readonly clock: Clock;
   /** `source.component` / `reportingComponent` of the Events joiner writes (default `joiner`). */
   readonly component?: string;
+  /** Dedupe window and rate of the Events joiner writes (default {@link DEFAULT_EVENT_LIMITS}). */
+  readonly eventLimits?: EventLimits;
 }
 
 /** {@link ClusterApi} over the Kubernetes REST API (EKS or the simulated API server). */
 export class KubeClusterApi implements ClusterApi {
+  private readonly limiter: EventLimiter;
+
   constructor(
     private readonly client: KubeClientSource,
     private readonly options: KubeClusterApiOptions,
-  ) {}
+  ) {
+    this.limiter = new EventLimiter(options.clock, options.eventLimits);
+  }
 
   async listPendingPods(): Promise<Pod[]> {
     const fieldSelector = 'spec.nodeName=,status.phase=Pending';
@@ -135,6 +145,23 @@ export class KubeClusterApi implements ClusterApi {
     }
   }
 
+  async applyNodeClaims(resources: readonly NodeClaimResource[]): Promise<void> {
+    if (resources.length > 0)
+      await statusWriter.applyNodeClaims(await this.client(), this.options.log, resources);
+  }
+
+  async deleteNodeClaims(names: readonly string[]): Promise<void> {
+    if (names.length > 0) await statusWriter.deleteNodeClaims(await this.client(), this.options.log, names);
+  }
+
+  async listNodeClaims(): Promise<MirroredNodeClaim[]> {
+    return statusWriter.listNodeClaims(await this.client());
+  }
+
+  async patchConfigStatus(ref: ConfigObjectRef, status: Readonly<Record<string, unknown>>): Promise<void> {
+    await statusWriter.patchConfigStatus(await this.client(), this.options.log, ref, status);
+  }
+
   async deleteNode(name: string): Promise<void> {
     const rest = await this.client();
     try {
@@ -144,7 +171,11 @@ export class KubeClusterApi implements ClusterApi {
     }
   }
 
-  async createEvents(events: readonly ClusterEvent[]): Promise<void> {
+  async createEvents(all: readonly ClusterEvent[]): Promise<void> {
+    const events = this.limiter.admit(all);
+    const dropped = this.limiter.takeDropped();
+    if (dropped > 0)
+      this.options.log.debug('events not written (duplicate or over the rate limit)', { dropped });
     if (events.length === 0) return;
     const rest = await this.client();
     await Promise.all(

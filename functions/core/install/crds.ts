@@ -113,7 +113,11 @@ export function nodePoolCrd(): KubeManifest {
     nodePoolSpec,
     [
       { name: 'NodeClass', type: 'string', jsonPath: '.spec.template.spec.nodeClassRef.name' },
+      { name: 'Nodes', type: 'string', jsonPath: '.status.resources.nodes' },
+      { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
       { name: 'Weight', type: 'integer', jsonPath: '.spec.weight', priority: 1 },
+      { name: 'CPU', type: 'string', jsonPath: '.status.resources.cpu', priority: 1 },
+      { name: 'Memory', type: 'string', jsonPath: '.status.resources.memory', priority: 1 },
     ],
   );
 }
@@ -124,8 +128,51 @@ export function nodeClassCrd(): KubeManifest {
     { kind: 'NodeClass', plural: 'nodeclasses', singular: 'nodeclass', shortNames: ['jnc'] },
     nodeClassSpec,
     [
+      { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
       { name: 'Role', type: 'string', jsonPath: '.spec.role' },
       { name: 'AMIFamily', type: 'string', jsonPath: '.spec.amiFamily', priority: 1 },
     ],
   );
+}
+
+/**
+ * The `nodeclaims.joiner.sh` CRD: the cluster's view of joiner's nodeclaims (DynamoDB is the
+ * truth; joiner writes these, best effort, and its sweep repairs them), with Karpenter's NodeClaim
+ * columns. A group of its own, so it never collides with Karpenter's `nodeclaims.karpenter.sh`:
+ * with both installed, `kubectl get nodeclaims.joiner.sh` names joiner's. No status subresource:
+ * joiner writes the whole object in one request.
+ */
+export function nodeClaimCrd(): KubeManifest {
+  const label = (key: string) => `.metadata.labels.${key.replaceAll('.', '\\.')}`;
+  const manifest = crd(
+    { kind: 'NodeClaim', plural: 'nodeclaims', singular: 'nodeclaim', shortNames: [] },
+    openObject({
+      nodeClassRef: openObject({ name: { type: 'string' } }),
+      requirements: { type: 'array', items: openObject() },
+      taints: { type: 'array', items: openObject() },
+      startupTaints: { type: 'array', items: openObject() },
+      resources: openObject(),
+    }),
+    [
+      { name: 'Type', type: 'string', jsonPath: label('node.kubernetes.io/instance-type') },
+      { name: 'Capacity', type: 'string', jsonPath: label('karpenter.sh/capacity-type') },
+      { name: 'Zone', type: 'string', jsonPath: label('topology.kubernetes.io/zone') },
+      { name: 'Node', type: 'string', jsonPath: '.status.nodeName' },
+      { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+      { name: 'ID', type: 'string', jsonPath: '.status.providerID', priority: 1 },
+      { name: 'NodePool', type: 'string', jsonPath: label('karpenter.sh/nodepool'), priority: 1 },
+      { name: 'NodeClass', type: 'string', jsonPath: '.spec.nodeClassRef.name', priority: 1 },
+      {
+        name: 'Drifted',
+        type: 'string',
+        jsonPath: '.status.conditions[?(@.type=="Drifted")].status',
+        priority: 1,
+      },
+    ],
+  );
+  const spec = manifest.spec as { versions: Record<string, unknown>[] };
+  return {
+    ...manifest,
+    spec: { ...spec, versions: spec.versions.map(({ subresources: _, ...version }) => version) },
+  };
 }

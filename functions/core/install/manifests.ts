@@ -1,4 +1,4 @@
-import { nodeClassCrd, nodePoolCrd } from './crds.js';
+import { nodeClaimCrd, nodeClassCrd, nodePoolCrd } from './crds.js';
 import type { KubeManifest } from './kube-manifest.js';
 import { controllerClusterRole, controllerClusterRoleBinding, DEFAULT_LAMBDA_GROUP } from './rbac.js';
 import { assertWebhookEndpoint, webhookConfiguration } from './webhook-configuration.js';
@@ -24,6 +24,7 @@ export function joinerManifests(options: JoinerManifestOptions): KubeManifest[] 
   return [
     nodePoolCrd(),
     nodeClassCrd(),
+    nodeClaimCrd(),
     controllerClusterRole(),
     controllerClusterRoleBinding(options.lambdaGroup ?? DEFAULT_LAMBDA_GROUP),
     webhookConfiguration(endpoint),

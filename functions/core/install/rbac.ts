@@ -16,7 +16,7 @@ export interface ControllerRule {
 /**
  * What the provisioner, lifecycle, interruption and disruption functions read and write, and no
  * more: every request the Kubernetes adapter sends is one of these. joiner never watches (each
- * invocation lists what it needs) and never writes status.
+ * invocation lists what it needs); the only status it writes is that of NodePools and NodeClasses.
  */
 const rules: readonly ControllerRule[] = [
   // list: pending pods, pods per node (provisioning, consolidation, drains); get: one pod while
@@ -43,6 +43,16 @@ const rules: readonly ControllerRule[] = [
   { apiGroups: ['karpenter.sh'], resources: ['nodepools', 'provisioners'], verbs: ['list'] },
   // ...and EC2NodeClasses (v1, v1beta1) and AWSNodeTemplates (v1alpha1).
   { apiGroups: ['karpenter.k8s.aws'], resources: ['ec2nodeclasses', 'awsnodetemplates'], verbs: ['list'] },
+  // The NodeClaim resources mirroring the state table (created, updated, deleted; listed by the sweep).
+  { apiGroups: [JOINER_API_GROUP], resources: ['nodeclaims'], verbs: ['list', 'create', 'patch', 'delete'] },
+  // Status kubectl shows: NodePools (resources in use, conditions) and NodeClasses (what they resolve to).
+  { apiGroups: [JOINER_API_GROUP], resources: ['nodepools/status', 'nodeclasses/status'], verbs: ['patch'] },
+  { apiGroups: ['karpenter.sh'], resources: ['nodepools/status', 'provisioners/status'], verbs: ['patch'] },
+  {
+    apiGroups: ['karpenter.k8s.aws'],
+    resources: ['ec2nodeclasses/status', 'awsnodetemplates/status'],
+    verbs: ['patch'],
+  },
 ];
 
 /** Validates a Kubernetes group name the way EKS access entries do. */

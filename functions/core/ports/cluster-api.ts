@@ -8,6 +8,7 @@ import type {
   StorageClass,
   Taint,
 } from '../model/kube-objects.js';
+import type { ClusterStatusWriter } from './cluster-status.js';
 
 /** A Kubernetes Event to create (core/v1 Event, `involvedObject` = the object it is about). */
 export interface ClusterEvent {
@@ -49,7 +50,7 @@ export interface NodePatch {
  * What joiner needs from the Kubernetes API server. The adapter (functions/adapters/kube) speaks
  * to EKS or to the simulated API server; the core never sees a Kubernetes client.
  */
-export interface ClusterApi {
+export interface ClusterApi extends ClusterStatusWriter {
   /** Pods that are not bound and whose PodScheduled condition is False/Unschedulable. */
   listPendingPods(): Promise<Pod[]>;
   /** Pods bound to a node (all nodes when `nodeName` is omitted). */

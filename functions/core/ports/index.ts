@@ -14,6 +14,7 @@ export type {
   EvictionResult,
   NodePatch,
 } from './cluster-api.js';
+export type { ClusterStatusWriter, ConfigObjectRef, MirroredNodeClaim } from './cluster-status.js';
 export type { EventPublisher, JoinerEvent, TimerScheduler } from './event-publisher.js';
 export type { Log } from './log.js';
 export { silentLog } from './log.js';

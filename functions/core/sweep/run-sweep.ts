@@ -2,11 +2,13 @@
  * The disruption function's sweep (every minute) and its timer wake-ups (timers queue): the
  * lifecycle timers (launch, registration, termination) of every due claim first, then the
  * disruption round (drain steps, decisions, emptiness timers), then the orphan GC and the GC of
- * deleted NodeClasses' instance profiles, then the safety net, so pods a timeout released are offered to the provisioner in the same minute.
+ * deleted NodeClasses' instance profiles, then the safety net, so pods a timeout released are offered to the provisioner in the same minute,
+ * then the status kubectl shows (NodeClaim resources, NodePool and NodeClass status).
  */
 import type { DisruptionOutcome } from '../disruption/run-disruption.js';
 import { runDisruption } from '../disruption/run-disruption.js';
 import type { PodRefDetail } from '../events/joiner-events.js';
+import { reportStatus, type StatusOutcome } from '../status/report-status.js';
 import type { TimerOutcome } from './due-timers.js';
 import { actOnDueTimers } from './due-timers.js';
 import { collectNodeClassResources } from './nodeclass-resources.js';
@@ -24,6 +26,7 @@ export interface SweepOutcome {
   /** Cloud resources of deleted NodeClasses deleted (instance profile names). */
   readonly nodeClassResources: readonly string[];
   readonly republished: readonly PodRefDetail[];
+  readonly status: StatusOutcome;
 }
 
 /** A timers-queue message: wake up `nodeClaimId` at `dueAt`. */
@@ -44,7 +47,8 @@ export async function runSweep(deps: SweepDeps): Promise<SweepOutcome> {
   const orphans = await collectOrphans(deps);
   const nodeClassResources = await collectNodeClassResources(deps);
   const republished = await republishUnschedulable(deps);
-  return { timers, disruption, orphans, nodeClassResources, republished };
+  const status = await reportStatus(deps);
+  return { timers, disruption, orphans, nodeClassResources, republished, status };
 }
 
 /** Due claims whose lifecycle timers are acted on at once. */

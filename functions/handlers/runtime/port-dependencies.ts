@@ -6,6 +6,7 @@ import type { ClusterApi } from '../../core/ports/cluster-api.js';
 import type { EventPublisher, TimerScheduler } from '../../core/ports/event-publisher.js';
 import type { Log } from '../../core/ports/log.js';
 import type { StateStore } from '../../core/ports/state-store.js';
+import { mirroredStore } from '../../core/status/mirrored-store.js';
 import { ENV } from '../../shared/env.js';
 import { clusterInfoOf, kubernetesVersionOf } from './cluster-facts.js';
 import { kubeConnectionOf } from './kube-connection.js';
@@ -64,10 +65,12 @@ const BUILDERS: Builders = {
       endpoint: d.settings.endpoints.dynamoDb,
       credentials: d.settings.credentials,
     };
-    return lazyPort(async () => {
+    const store = lazyPort<StateStore>(async () => {
       const { createStateStore } = await ADAPTER_MODULES.store();
       return createStateStore(options);
     });
+    // Every claim written is mirrored as a NodeClaim resource for kubectl (best effort).
+    return mirroredStore(store, () => d.cluster, d.clock, d.log);
   },
   cloud: (d) => {
     const options = {

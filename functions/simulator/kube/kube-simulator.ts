@@ -32,6 +32,11 @@ export interface KubeSimulatorOptions {
   readonly timings?: Partial<KubeTimings>;
   /** Watch history kept for resumption (events); older resourceVersions get 410 Gone. Default 5000. */
   readonly historyLimit?: number;
+  /**
+   * Requests without credentials act as `system:anonymous` (RBAC decides) instead of getting 401.
+   * kubectl sends no credentials to a plain-HTTP server. Default false.
+   */
+  readonly anonymousAuth?: boolean;
 }
 
 /** A running simulated control plane. */
@@ -96,7 +101,7 @@ export async function startKubeSimulator(options: KubeSimulatorOptions): Promise
     tasks,
   );
   const loop = new ControlLoop(api, scheduler, tasks, clock, timings.schedulerIntervalMs);
-  const access = new AccessEntries();
+  const access = new AccessEntries(options.anonymousAuth);
   const authorizer = new RequestAuthorizer(api, access);
   const http = await startApiHttpServer(api, authorizer);
   let closed = false;

@@ -7,7 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { formatPath } from '../../core/model/config/diagnostic.js';
-import { parseYamlDocuments } from '../../core/model/config/raw-document.js';
+import { describeYamlError, parseYamlDocuments } from '../../core/model/config/raw-document.js';
 import {
   type CallFault,
   type Expectation,
@@ -90,7 +90,11 @@ export async function loadScenario(path: string): Promise<Scenario> {
 /** Validates scenario YAML; `file` names it in errors and anchors relative manifest paths. */
 export async function parseScenario(text: string, file: string): Promise<Scenario> {
   const doc = parseDocument(text, { prettyErrors: true });
-  if (doc.errors.length > 0) throw new ScenarioError(`${file}: invalid YAML: ${doc.errors[0].message}`);
+  if (doc.errors.length > 0) {
+    const { position, message } = describeYamlError(doc.errors[0]);
+    const at = position ? `${file}:${position.line}:${position.column}` : file;
+    throw new ScenarioError(`${at}: invalid YAML: ${message}`);
+  }
   const parsed = scenarioSchema.safeParse(doc.toJS());
   if (!parsed.success) throw zodError(file, [], parsed.error);
   const raw = parsed.data;
@@ -188,7 +192,11 @@ async function readManifestFile(path: string, where: string): Promise<Manifest[]
     throw new ScenarioError(`${where}.file: ${code === 'ENOENT' ? 'no such file' : 'cannot read'} ${path}`);
   }
   const { documents, diagnostics } = parseYamlDocuments(path, text);
-  if (diagnostics.length > 0) throw new ScenarioError(`${where}.file: ${path}: ${diagnostics[0].message}`);
+  if (diagnostics.length > 0) {
+    const { position, message } = diagnostics[0];
+    const at = position ? `${path}:${position.line}:${position.column}` : path;
+    throw new ScenarioError(`${where}.file: ${at}: ${message}`);
+  }
   return documents.map((d) => {
     const o = d.object as Partial<Manifest> | null;
     if (!o || typeof o !== 'object' || !o.apiVersion || !o.kind || !o.metadata?.name) {

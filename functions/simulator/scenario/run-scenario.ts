@@ -140,7 +140,7 @@ export async function runScenario(
  * The AWS SDK clients of the handlers take credentials from the process environment; the simulated
  * services accept any, so the simulator's static pair is set when none is (real ones stay untouched).
  */
-function useSimulatorCredentials(): void {
+export function useSimulatorCredentials(): void {
   if (process.env.AWS_ACCESS_KEY_ID && process.env.AWS_SECRET_ACCESS_KEY) return;
   process.env.AWS_ACCESS_KEY_ID = SIMULATOR_CREDENTIALS.accessKeyId;
   process.env.AWS_SECRET_ACCESS_KEY = SIMULATOR_CREDENTIALS.secretAccessKey;

@@ -125,6 +125,8 @@ const waitCondition = z
     /** Node objects to wait for (`for: nodes` only). */
     count: ceilingCount.optional(),
     timeout: duration.default('10m'),
+    /** A wait that times out fails the scenario unless it is optional (then it is only a note). */
+    optional: z.boolean().default(false),
   })
   .strict()
   .superRefine((w, ctx) => {

@@ -107,7 +107,9 @@ async function playWait(
     const found = spec.for === 'nodes' ? ` (${ctx.cloud.kube.store.list('v1', 'Node').length} nodes)` : '';
     const note = `${at}: ${what} not reached within ${spec.timeout} (virtual)${found}`;
     ctx.say(note);
-    outcome.notes.push(note);
+    // A timed-out wait fails the scenario: what follows would check a cluster that never got there.
+    if (spec.optional) outcome.notes.push(`${note} (optional wait)`);
+    else outcome.failures.push(`${note}; mark the wait optional: true if that is acceptable`);
   }
 }
 

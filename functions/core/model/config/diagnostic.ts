@@ -13,11 +13,14 @@ export interface Diagnostic {
   readonly message: string;
   /** What to do about it, when there is something useful to say. */
   readonly hint?: string;
+  /** 1-based line and column in the file, when known (YAML syntax errors). */
+  readonly position?: { readonly line: number; readonly column: number };
 }
 
-/** Formats a diagnostic as `file: Kind/name: path: message (hint: ...)`. */
+/** Formats a diagnostic as `file[:line:column]: Kind/name: path: message (hint: ...)`. */
 export function formatDiagnostic(d: Diagnostic): string {
-  const parts = [d.file, d.document];
+  const file = d.position ? `${d.file}:${d.position.line}:${d.position.column}` : d.file;
+  const parts = [file, d.document];
   if (d.path !== '') parts.push(d.path);
   const hint = d.hint === undefined ? '' : ` (hint: ${d.hint})`;
   return `${parts.join(': ')}: ${d.message}${hint}`;

@@ -15,6 +15,8 @@ export interface ResourceType {
   /** Served subresources, e.g. `status`, `binding`, `eviction`, `scale`. */
   readonly subresources: readonly string[];
   readonly shortNames?: readonly string[];
+  /** Categories it belongs to (`kubectl get all`, `kubectl get karpenter`). */
+  readonly categories?: readonly string[];
 }
 
 /** `v1` or `group/version`. */
@@ -65,9 +67,15 @@ const BUILTIN: readonly ResourceType[] = [
   builtin('policy', 'v1', 'PodDisruptionBudget', 'poddisruptionbudgets', true, ['status'], ['pdb']),
   builtin('events.k8s.io', 'v1', 'Event', 'events', true, [], ['ev']),
   builtin('coordination.k8s.io', 'v1', 'Lease', 'leases', true),
-  builtin('apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', 'customresourcedefinitions', false, [
-    'status',
-  ]),
+  builtin(
+    'apiextensions.k8s.io',
+    'v1',
+    'CustomResourceDefinition',
+    'customresourcedefinitions',
+    false,
+    ['status'],
+    ['crd', 'crds'],
+  ),
   builtin(
     'admissionregistration.k8s.io',
     'v1',
@@ -137,6 +145,7 @@ export class ResourceRegistry {
           namespaced: scope === 'Namespaced',
           subresources: v.subresources?.status !== undefined ? ['status'] : [],
           shortNames: names.shortNames,
+          categories: names.categories,
         }),
       );
     this.types.push(...added);
@@ -158,7 +167,13 @@ export interface CrdLike {
   readonly spec: {
     readonly group: string;
     readonly scope: 'Namespaced' | 'Cluster';
-    readonly names: { plural: string; singular?: string; kind: string; shortNames?: string[] };
+    readonly names: {
+      plural: string;
+      singular?: string;
+      kind: string;
+      shortNames?: string[];
+      categories?: string[];
+    };
     readonly versions: readonly { name: string; served?: boolean; subresources?: { status?: unknown } }[];
   };
 }

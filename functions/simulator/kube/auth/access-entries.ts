@@ -27,12 +27,19 @@ const ROLE_ARN = /^arn:aws[a-z-]*:iam::(\d{12}):role\/(?:[\w+=,.@-]+\/)*([\w+=,.
 const USER_ARN = /^arn:aws[a-z-]*:iam::\d{12}:user\/(?:[\w+=,.@-]+\/)*[\w+=,.@-]+$/;
 const RESERVED_GROUP = /^(system|eks|aws|amazon|iam):/;
 
+/** The user of a request without credentials when anonymous requests are enabled. */
+export const ANONYMOUS_USER: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
+
 /** The simulated cluster's access entries and the tokens of their principals. */
 export class AccessEntries {
   private readonly users = new Map<string, UserInfo>();
   private readonly tokens = new Map<string, string>();
 
-  constructor() {
+  /**
+   * @param anonymous Requests without an Authorization header are {@link ANONYMOUS_USER} (as with
+   *   the API server's `--anonymous-auth`; RBAC decides what that user may do) instead of 401.
+   */
+  constructor(private readonly anonymous = false) {
     this.users.set(CLUSTER_CREATOR_TOKEN, {
       username: CLUSTER_CREATOR_USERNAME,
       groups: [SUPERUSER_GROUP, AUTHENTICATED_GROUP],
@@ -68,8 +75,9 @@ export class AccessEntries {
     return token;
   }
 
-  /** Who sends `Authorization: <header>`; a missing or unknown token is 401 Unauthorized. */
+  /** Who sends `Authorization: <header>`; an unknown token (or a missing one, unless anonymous) is 401. */
   authenticate(header: string | undefined): UserInfo {
+    if (header === undefined && this.anonymous) return ANONYMOUS_USER;
     const token = /^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1];
     const user = token === undefined ? undefined : this.users.get(token);
     if (!user) throw new ApiError(401, 'Unauthorized', 'Unauthorized');

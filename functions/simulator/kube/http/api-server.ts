@@ -12,8 +12,12 @@ import { patchTypeOf } from '../api/patch.js';
 import { bindPod, evictPod } from '../api/pod-subresources.js';
 import { scaleOf, updateScale } from '../api/scale.js';
 import type { RequestAuthorizer } from '../auth/request-authorizer.js';
+import { decodeProtobufBody, PROTOBUF_CONTENT_TYPE } from '../protobuf/decode-body.js';
 import { coreVersions, group, groupList, resourceList, versionInfo } from './discovery.js';
+import { validateFields } from './field-validation.js';
+import { openApiV3 } from './openapi-v3.js';
 import { type DiscoveryPath, parseRequestPath, type ResourcePath } from './request-path.js';
+import { toTable, wantsTable } from './table.js';
 import { type OpenWatch, startWatch } from './watch-stream.js';
 
 const MAX_BODY = 3 * 1024 * 1024;
@@ -68,6 +72,12 @@ async function handle(
 ): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   authorizer.check(req.method ?? 'GET', url, req.headers.authorization);
+  if (url.pathname === '/openapi/v3' || url.pathname.startsWith('/openapi/v3/')) {
+    const doc = openApiV3(api, url.pathname);
+    if (!doc)
+      throw new ApiError(404, 'NotFound', `the server could not find the requested resource ${url.pathname}`);
+    return sendJson(res, 200, doc);
+  }
   const path = parseRequestPath(api.registry, url.pathname);
   if (path.kind === 'discovery') return sendJson(res, 200, discovery(api, path));
   const q = url.searchParams;
@@ -90,9 +100,13 @@ async function handle(
     if (!res.writableEnded) watches.add(watch);
     return;
   }
-  const body = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method) ? await readBody(req) : undefined;
+  const body = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method)
+    ? await readBody(req, req.headers['content-type'])
+    : undefined;
+  if (method !== 'GET' && !path.subresource) validateFields(api, path.type, body, q.get('fieldValidation'));
   const [code, out] = await dispatch(api, path, method, q, body, req.headers['content-type'], opts);
-  sendJson(res, code, out);
+  const table = method === 'GET' && !path.subresource ? wantsTable(req.headers.accept) : undefined;
+  sendJson(res, code, table ? asTable(api, path.type, out as KubeObject, table, q) : out);
 }
 
 async function dispatch(
@@ -161,6 +175,24 @@ async function dispatch(
   );
 }
 
+/** A GET's object or list as the Table kubectl asked for. */
+function asTable(
+  api: KubeApi,
+  type: ResourcePath['type'],
+  out: KubeObject,
+  version: 'v1' | 'v1beta1',
+  q: URLSearchParams,
+): Record<string, unknown> {
+  const list = Array.isArray(out.items);
+  const meta = out.metadata as { resourceVersion?: string; continue?: string };
+  return toTable(api, type, list ? (out.items as KubeObject[]) : [out], {
+    version,
+    includeObject: q.get('includeObject'),
+    resourceVersion: meta?.resourceVersion,
+    continue: list ? meta?.continue : undefined,
+  });
+}
+
 function listBody(api: KubeApi, p: ResourcePath, q: URLSearchParams): Record<string, unknown> {
   const limit = q.get('limit');
   const page = api.list(p.type, {
@@ -227,7 +259,7 @@ function requireObject(obj: unknown): KubeObject {
   return o;
 }
 
-async function readBody(req: IncomingMessage): Promise<unknown> {
+async function readBody(req: IncomingMessage, contentType: string | undefined): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -235,7 +267,10 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
     if (size > MAX_BODY) throw new ApiError(413, 'BadRequest', `request body larger than ${MAX_BODY} bytes`);
     chunks.push(chunk as Buffer);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const bytes = Buffer.concat(chunks);
+  // client-go's typed clients (kubectl create deployment) send built-in kinds as protobuf.
+  if (contentType?.startsWith(PROTOBUF_CONTENT_TYPE)) return decodeProtobufBody(bytes);
+  const text = bytes.toString('utf8');
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);

@@ -2,9 +2,23 @@
  * Discovery documents (`/api`, `/apis`, `/api/v1`, `/apis/{group}/{version}`, `/version`) so that
  * clients such as `KubernetesObjectApi` can map kinds to resources.
  */
-import type { ResourceRegistry } from '../api/resource-registry.js';
+import type { ResourceRegistry, ResourceType } from '../api/resource-registry.js';
 
 const VERBS_MAIN = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+/** The built-in resources of the `all` category, as the real API server lists them. */
+const ALL_CATEGORY = new Set([
+  '/pods',
+  '/services',
+  'apps/deployments',
+  'apps/replicasets',
+  'apps/daemonsets',
+  'apps/statefulsets',
+]);
+
+function categoriesOf(t: ResourceType): readonly string[] | undefined {
+  return t.categories ?? (ALL_CATEGORY.has(`${t.group}/${t.plural}`) ? ['all'] : undefined);
+}
 
 /** `/api`. */
 export function coreVersions(): Record<string, unknown> {
@@ -51,6 +65,7 @@ export function resourceList(
       kind: t.kind,
       verbs: VERBS_MAIN,
       ...(t.shortNames ? { shortNames: t.shortNames } : {}),
+      ...(categoriesOf(t) ? { categories: categoriesOf(t) } : {}),
     },
     ...t.subresources.map((s) => ({
       name: `${t.plural}/${s}`,

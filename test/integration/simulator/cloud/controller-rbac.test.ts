@@ -2,14 +2,18 @@ import { KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import type { SQSEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClusterApi } from '../../../../functions/adapters/kube/create-cluster-api.js';
+import { nodeClaimCrd, nodeClassCrd, nodePoolCrd } from '../../../../functions/core/install/crds.js';
 import { controllerClusterRole } from '../../../../functions/core/install/rbac.js';
+import { nodeClaimResource } from '../../../../functions/core/status/nodeclaim-resource.js';
 import { createProvisionerHandler } from '../../../../functions/handlers/provisioner.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../../../../functions/simulator/cloud.js';
+import { ensureKinds } from '../../../../functions/simulator/scenario/cluster-manifests.js';
 import {
   podUnschedulableEnvelope,
   provisionerContext,
   provisioningRecord,
 } from '../../../builders/provisioning-event.js';
+import { pendingClaim } from '../../../unit/core/lifecycle/fakes.js';
 import { RecordingLog } from '../../../unit/core/provisioning/fakes.js';
 import { type SimProvisioning, startWithSeed } from '../../provisioning/sim-harness.js';
 import { nodeBody, podBody } from '../kube/fixtures.js';
@@ -25,6 +29,21 @@ afterEach(async () => {
 });
 
 type Rule = { apiGroups: string[]; resources: string[]; verbs: string[] };
+
+/** One object of each configuration kind whose status joiner writes. */
+const CONFIG_KINDS = [
+  ['joiner.sh/v1', 'NodePool'],
+  ['joiner.sh/v1', 'NodeClass'],
+  ['karpenter.sh/v1', 'NodePool'],
+  ['karpenter.sh/v1alpha5', 'Provisioner'],
+  ['karpenter.k8s.aws/v1', 'EC2NodeClass'],
+  ['karpenter.k8s.aws/v1alpha1', 'AWSNodeTemplate'],
+].map(([apiVersion, kind]) => ({
+  apiVersion,
+  kind,
+  metadata: { name: `a-${kind.toLowerCase()}` },
+  spec: {},
+}));
 
 /** Every `verb group resource` the installer's ClusterRole grants. */
 function granted(): string[] {
@@ -89,6 +108,24 @@ describe("joiner's functions under the installer's RBAC", () => {
     expect(await api.evictPod('default', 'bound')).toBe('evicted');
     expect(await api.deletePod('default', 'doomed', 0)).toBe('deleted');
     await api.deleteNode('n1');
+    // What kubectl shows: NodeClaim resources and the status of every configuration kind.
+    for (const crd of [nodePoolCrd(), nodeClassCrd(), nodeClaimCrd()]) await admin.apply(crd);
+    await ensureKinds(admin, CONFIG_KINDS);
+    for (const m of CONFIG_KINDS) await admin.create(m);
+    const claim = nodeClaimResource(pendingClaim('c1', 0));
+    await api.applyNodeClaims([claim]);
+    await api.applyNodeClaims([{ ...claim, status: { ...claim.status, nodeName: 'n1' } }]);
+    expect((await api.listNodeClaims()).map((m) => m.name)).toEqual(['c1']);
+    await api.deleteNodeClaims(['c1']);
+    expect(await api.listNodeClaims()).toEqual([]);
+    for (const m of CONFIG_KINDS) {
+      await api.patchConfigStatus(
+        { apiVersion: m.apiVersion, kind: m.kind, name: m.metadata.name },
+        { ok: 'yes' },
+      );
+      const stored = admin.get(m.apiVersion, m.kind, m.metadata.name) as { status?: unknown };
+      expect(stored.status).toEqual({ ok: 'yes' });
+    }
     expect(log.lines.filter((e) => e.level === 'warn')).toEqual([]);
     expect(cloud.kube.problems().filter((p) => p.startsWith('forbidden'))).toEqual([]);
     expect(cloud.kube.authorizer.permissionsUsedBy(controllerUser(cloud))).toEqual(granted());

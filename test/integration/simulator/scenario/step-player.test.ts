@@ -120,7 +120,7 @@ describe('scenario steps against the simulated cloud', () => {
     await cloud.kube.store.delete('v1', 'Node', 'pool-node');
   });
 
-  it('waits for a number of Node objects to hold, and notes a count not reached', async () => {
+  it('waits for a number of Node objects to hold; a count not reached fails, unless the wait is optional', async () => {
     for (const name of ['a', 'b', 'c']) await cloud.kube.store.create(nodeBody(name));
     const removing = (async () => {
       await new Promise((r) => setTimeout(r, 30));
@@ -130,11 +130,21 @@ describe('scenario steps against the simulated cloud', () => {
     const start = cloud.clock.now();
     const outcome = await play('  - wait: { for: nodes, count: 1, timeout: 5m }\n');
     await removing;
-    expect(outcome.notes).toEqual([]);
+    expect(outcome).toEqual({ failures: [], notes: [] });
     expect(cloud.kube.store.list('v1', 'Node')).toHaveLength(1);
     expect(cloud.clock.now() - start).toBeGreaterThanOrEqual(5_000);
     const missed = await play('  - wait: { for: nodes, count: 4, timeout: 20s }\n');
-    expect(missed.notes).toEqual(['step 0: 4 nodes not reached within 20s (virtual) (1 nodes)']);
+    expect(missed).toEqual({
+      failures: [
+        'step 0: 4 nodes not reached within 20s (virtual) (1 nodes); mark the wait optional: true if that is acceptable',
+      ],
+      notes: [],
+    });
+    const optional = await play('  - wait: { for: nodes, count: 4, timeout: 20s, optional: true }\n');
+    expect(optional).toEqual({
+      failures: [],
+      notes: ['step 0: 4 nodes not reached within 20s (virtual) (1 nodes) (optional wait)'],
+    });
   });
 
   it('hands mark steps to the context', async () => {

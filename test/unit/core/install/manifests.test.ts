@@ -14,15 +14,20 @@ describe('joinerManifests', () => {
     expect(kinds).toEqual([
       'CustomResourceDefinition',
       'CustomResourceDefinition',
+      'CustomResourceDefinition',
       'ClusterRole',
       'ClusterRoleBinding',
       'ValidatingWebhookConfiguration',
     ]);
   });
 
-  it('defines cluster-scoped v1 CRDs for NodePool and NodeClass in joiner.sh', () => {
+  it('defines cluster-scoped v1 CRDs for NodePool, NodeClass and NodeClaim in joiner.sh', () => {
     const crds = byKind('CustomResourceDefinition');
-    expect(crds.map((c) => c.metadata.name)).toEqual(['nodepools.joiner.sh', 'nodeclasses.joiner.sh']);
+    expect(crds.map((c) => c.metadata.name)).toEqual([
+      'nodepools.joiner.sh',
+      'nodeclasses.joiner.sh',
+      'nodeclaims.joiner.sh',
+    ]);
     for (const crd of crds) {
       type Version = { name: string; schema: { openAPIV3Schema: { properties: Record<string, object> } } };
       const spec = crd.spec as { scope: string; group: string; versions: Version[] };
@@ -34,6 +39,33 @@ describe('joinerManifests', () => {
     }
     const nodeClass = JSON.stringify(crds[1]);
     expect(nodeClass).toContain('multusInterfaces');
+  });
+
+  it("names NodeClaims in joiner's own group, never Karpenter's, with Karpenter's columns", () => {
+    const claims = byKind('CustomResourceDefinition')[2];
+    type Column = { name: string; jsonPath: string; priority?: number };
+    const spec = claims.spec as {
+      group: string;
+      names: { kind: string };
+      versions: { additionalPrinterColumns: Column[]; subresources?: unknown }[];
+    };
+    expect(spec.group).toBe('joiner.sh');
+    expect(spec.group).not.toBe('karpenter.sh');
+    expect(spec.names.kind).toBe('NodeClaim');
+    const columns = spec.versions[0].additionalPrinterColumns;
+    expect(columns.filter((c) => !c.priority).map((c) => c.name)).toEqual([
+      'Type',
+      'Capacity',
+      'Zone',
+      'Node',
+      'Ready',
+      'Age',
+    ]);
+    expect(columns.find((c) => c.name === 'Type')?.jsonPath).toBe(
+      '.metadata.labels.node\\.kubernetes\\.io/instance-type',
+    );
+    // One request writes the whole object (the mirror has no status subresource).
+    expect(spec.versions[0].subresources).toBeUndefined();
   });
 
   it('binds the controller ClusterRole to the Lambda group, default or chosen', () => {

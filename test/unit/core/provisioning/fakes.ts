@@ -21,6 +21,7 @@ import type {
   EvictionResult,
   NodePatch,
 } from '../../../../functions/core/ports/cluster-api.js';
+import type { ConfigObjectRef } from '../../../../functions/core/ports/cluster-status.js';
 import type { Log } from '../../../../functions/core/ports/log.js';
 import {
   ConflictError,
@@ -30,6 +31,7 @@ import {
   UNAVAILABLE_OFFERING_TTL_MS,
   type UnavailableOffering,
 } from '../../../../functions/core/ports/state-store.js';
+import type { NodeClaimResource } from '../../../../functions/core/status/nodeclaim-resource.js';
 
 /** A cluster held in arrays. */
 export class FakeCluster implements ClusterApi {
@@ -60,6 +62,32 @@ export class FakeCluster implements ClusterApi {
   nodePatches: { name: string; patch: NodePatch }[] = [];
   /** Makes the next `n` node patches throw (before changing anything). */
   failNodePatches = 0;
+  /** NodeClaim resources by name, as the cluster holds them. */
+  nodeClaimResources = new Map<string, NodeClaimResource>();
+  /** Status writes so far. */
+  statusWrites = 0;
+  /** Every status written, as `Kind/name` → the status. */
+  statuses = new Map<string, Readonly<Record<string, unknown>>>();
+
+  async applyNodeClaims(resources: readonly NodeClaimResource[]) {
+    for (const r of resources) this.nodeClaimResources.set(r.metadata.name, structuredClone(r));
+  }
+  async deleteNodeClaims(names: readonly string[]) {
+    for (const name of names) this.nodeClaimResources.delete(name);
+  }
+  async listNodeClaims() {
+    return [...this.nodeClaimResources.values()].map((r) => ({
+      name: r.metadata.name,
+      resource: structuredClone(r),
+    }));
+  }
+  async patchConfigStatus(ref: ConfigObjectRef, status: Readonly<Record<string, unknown>>) {
+    this.statusWrites++;
+    this.statuses.set(`${ref.kind}/${ref.name}`, structuredClone(status));
+    const docs = [...this.nodePoolDocs, ...this.nodeClassDocs];
+    const doc = docs.find((d) => d.kind === ref.kind && d.metadata.name === ref.name);
+    if (doc) (doc as { status?: unknown }).status = structuredClone(status);
+  }
 
   private check(): void {
     if (this.failing) throw this.failing;

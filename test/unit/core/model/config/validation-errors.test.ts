@@ -150,16 +150,25 @@ describe('configuration errors name file, document, field path and what is wrong
     ]);
   });
 
-  it('a YAML syntax error names its line and the other documents still load', () => {
+  it('a YAML syntax error is reported once, with its line and column, and the other documents still load', () => {
     const { documents, diagnostics } = parseYaml('a: [1, 2\n---\nb: 2\n');
-    expect(diagnostics).toEqual([
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]).toEqual(
       expect.objectContaining({
         severity: 'error',
         document: 'document 1',
-        message: expect.stringMatching(/YAML syntax error at line/),
+        position: { line: 2, column: 1 },
       }),
-    ]);
+    );
+    expect(formatDiagnostic(diagnostics[0])).toMatch(/^x\.yaml:2:1: document 1: YAML syntax error: [^\n]+$/);
+    expect(formatDiagnostic(diagnostics[0])).not.toMatch(/at line/);
     expect(documents).toEqual([{ file: 'x.yaml', index: 1, object: { b: 2 } }]);
+  });
+
+  it('one indentation mistake is one diagnostic, however many errors yaml raises for it', () => {
+    const text = 'apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: a\n  b: [\nspec: {}\n';
+    const { diagnostics } = parseYaml(text);
+    expect(diagnostics.map(formatDiagnostic)).toEqual([expect.stringMatching(/^x\.yaml:6:1: document 1: /)]);
   });
 });
 

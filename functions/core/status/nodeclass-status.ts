@@ -1,0 +1,57 @@
+/**
+ * An EC2NodeClass's status as Karpenter writes it: the subnets, security groups and AMIs its
+ * selector terms resolve to, and conditions `SubnetsReady`, `SecurityGroupsReady`, `AMIsReady`
+ * and `Ready`, with the reason when a selector matches nothing.
+ */
+import type { NodeClassResolution } from '../ports/cloud-provider.js';
+import { type Condition, condition } from './conditions.js';
+
+/** Whether a NodeClass resolves, and if not, why (what the NodePools' NodeClassReady repeats). */
+export type NodeClassReadiness =
+  | { readonly ready: true; readonly resolution: NodeClassResolution }
+  | { readonly ready: false; readonly reason: string; readonly message: string };
+
+/** Reads what failed from the resolution error ("subnetSelectorTerms match no subnet", ...). */
+export function readinessOf(outcome: NodeClassResolution | Error): NodeClassReadiness {
+  if (!(outcome instanceof Error)) return { ready: true, resolution: outcome };
+  const message = outcome.message;
+  const reason = /subnet/i.test(message)
+    ? 'SubnetsNotFound'
+    : /security ?group/i.test(message)
+      ? 'SecurityGroupsNotFound'
+      : /ami|image/i.test(message)
+        ? 'AMINotFound'
+        : 'ResolutionFailed';
+  return { ready: false, reason, message };
+}
+
+const CHECKS = [
+  ['SubnetsReady', 'SubnetsNotFound'],
+  ['SecurityGroupsReady', 'SecurityGroupsNotFound'],
+  ['AMIsReady', 'AMINotFound'],
+] as const;
+
+/** The `status` of the NodeClass. */
+export function nodeClassStatus(readiness: NodeClassReadiness, now: number): Record<string, unknown> {
+  const conditions: Condition[] = CHECKS.map(([type, failing]) =>
+    !readiness.ready && (readiness.reason === failing || readiness.reason === 'ResolutionFailed')
+      ? condition(type, 'False', readiness.reason, readiness.message, now)
+      : readiness.ready
+        ? condition(type, 'True', type, '', now)
+        : condition(type, 'Unknown', 'NotChecked', 'resolution stopped at an earlier selector', now),
+  );
+  conditions.push(
+    readiness.ready
+      ? condition('Ready', 'True', 'Ready', '', now)
+      : condition('Ready', 'False', readiness.reason, readiness.message, now),
+  );
+  if (!readiness.ready) return { conditions };
+  const r = readiness.resolution;
+  return {
+    subnets: r.subnetIds.map((id) => ({ id })),
+    securityGroups: r.securityGroupIds.map((id) => ({ id })),
+    amis: r.imageIds.map((id) => ({ id })),
+    zones: [...r.zones],
+    conditions,
+  };
+}

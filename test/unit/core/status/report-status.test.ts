@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import type { ClusterConfig } from '../../../../functions/core/lifecycle/cluster-config.js';
+import type { NodeClaim } from '../../../../functions/core/nodeclaim/nodeclaim.js';
+import { mirroredStore } from '../../../../functions/core/status/mirrored-store.js';
+import { nodeClaimResource } from '../../../../functions/core/status/nodeclaim-resource.js';
+import { reportStatus } from '../../../../functions/core/status/report-status.js';
+import { nodeClass, nodePool } from '../../../builders/config.js';
+import { pendingClaim } from '../lifecycle/fakes.js';
+import { FakeCluster, MemoryStore, RecordingLog } from '../provisioning/fakes.js';
+
+const NOW = Date.UTC(2026, 5, 1);
+const clock = { now: () => NOW };
+const config: ClusterConfig = {
+  nodePools: [nodePool()],
+  nodeClasses: [nodeClass()],
+  nodePoolNames: new Set(['default']),
+};
+const resolution = {
+  imageIds: ['ami-1'],
+  subnetIds: ['subnet-1'],
+  securityGroupIds: ['sg-1'],
+  zones: ['us-west-2a'],
+};
+
+function setup(resolve: () => Promise<typeof resolution> = async () => resolution) {
+  const cluster = new FakeCluster();
+  cluster.nodePoolDocs = [
+    { apiVersion: 'karpenter.sh/v1', kind: 'NodePool', metadata: { name: 'default', uid: 'pool-uid' } },
+  ];
+  cluster.nodeClassDocs = [
+    { apiVersion: 'karpenter.k8s.aws/v1', kind: 'EC2NodeClass', metadata: { name: 'default' } },
+  ];
+  const store = new MemoryStore();
+  const log = new RecordingLog();
+  const deps = {
+    cluster,
+    store,
+    cloud: { resolveNodeClass: resolve },
+    config: async () => config,
+    clock,
+    log,
+  };
+  return { cluster, store, log, deps };
+}
+
+describe('reportStatus (the sweep step)', () => {
+  it('mirrors live claims, deletes resources without one, and rewrites nothing unchanged', async () => {
+    const { cluster, store, deps } = setup();
+    await store.createNodeClaim(pendingClaim('live', NOW));
+    const gone = pendingClaim('gone', NOW);
+    await store.createNodeClaim(gone);
+    await store.updateNodeClaim({ ...(await store.getNodeClaim('gone'))!, state: 'Gone' } as NodeClaim);
+    await cluster.applyNodeClaims([nodeClaimResource(gone)]);
+    const first = await reportStatus(deps);
+    expect([...cluster.nodeClaimResources.keys()]).toEqual(['live']);
+    expect(cluster.nodeClaimResources.get('live')?.metadata.ownerReferences).toEqual([
+      {
+        apiVersion: 'karpenter.sh/v1',
+        kind: 'NodePool',
+        name: 'default',
+        uid: 'pool-uid',
+        blockOwnerDeletion: false,
+      },
+    ]);
+    expect(first).toMatchObject({ nodeClaimsWritten: 1, nodeClaimsDeleted: 1, nodePools: 1, nodeClasses: 1 });
+    const writes = cluster.statusWrites;
+    expect(await reportStatus(deps)).toMatchObject({ nodeClaimsWritten: 0, nodeClaimsDeleted: 0 });
+    expect(cluster.statusWrites).toBe(writes);
+  });
+
+  it('keeps the transition time of a condition whose status did not change', async () => {
+    const { cluster, deps } = setup();
+    await reportStatus(deps);
+    const before = cluster.statuses.get('NodePool/default') as {
+      conditions: { lastTransitionTime: string }[];
+    };
+    let now = NOW + 3_600_000;
+    await reportStatus({
+      ...deps,
+      clock: { now: () => now },
+      store: (() => {
+        const s = new MemoryStore();
+        void s.createNodeClaim(pendingClaim('new', now));
+        return s;
+      })(),
+    });
+    now += 1;
+    const after = cluster.statuses.get('NodePool/default') as {
+      resources: { nodes: string };
+      conditions: { lastTransitionTime: string }[];
+    };
+    expect(after.resources.nodes).toBe('1');
+    expect(after.conditions.map((c) => c.lastTransitionTime)).toEqual(
+      before.conditions.map((c) => c.lastTransitionTime),
+    );
+  });
+
+  it('writes NodeClass and NodePool status; a NodeClass that does not resolve makes its pools not Ready', async () => {
+    const { cluster, deps } = setup(async () => {
+      throw new Error('NodeClass default: subnetSelectorTerms match no subnet');
+    });
+    await reportStatus(deps);
+    const nodeClassStatus = cluster.statuses.get('EC2NodeClass/default') as {
+      conditions: { type: string; reason: string }[];
+    };
+    expect(nodeClassStatus.conditions.find((c) => c.type === 'Ready')?.reason).toBe('SubnetsNotFound');
+    const poolStatus = cluster.statuses.get('NodePool/default') as {
+      conditions: { type: string; status: string }[];
+    };
+    expect(poolStatus.conditions.find((c) => c.type === 'NodeClassReady')?.status).toBe('False');
+  });
+
+  it('never throws: a failing cluster is logged for the next sweep', async () => {
+    const { cluster, log, deps } = setup();
+    cluster.failing = new Error('connection refused');
+    await expect(reportStatus(deps)).resolves.toMatchObject({ nodeClaimsWritten: 0 });
+    expect(
+      log.lines.some((l) => l.level === 'warn' && String(l.fields?.error).includes('connection refused')),
+    ).toBe(true);
+  });
+});
+
+describe('mirroredStore', () => {
+  it('mirrors each claim it writes and deletes the resource once the claim is Gone', async () => {
+    const { cluster, store, log } = setup();
+    const mirrored = mirroredStore(store, () => cluster, clock, log);
+    expect(await mirrored.createNodeClaim(pendingClaim('a', NOW))).toBe(true);
+    expect(cluster.nodeClaimResources.get('a')?.status.state).toBe('Pending');
+    const stored = await mirrored.updateNodeClaim({
+      ...(await mirrored.getNodeClaim('a'))!,
+      state: 'Launched',
+    });
+    expect(stored.state).toBe('Launched');
+    expect(cluster.nodeClaimResources.get('a')?.status.state).toBe('Launched');
+    await mirrored.updateNodeClaim({ ...stored, state: 'Gone' });
+    expect(cluster.nodeClaimResources.has('a')).toBe(false);
+  });
+
+  it('a failed mirror write never fails the store write', async () => {
+    const { cluster, store, log } = setup();
+    cluster.applyNodeClaims = async () => {
+      throw new Error('API server down');
+    };
+    const mirrored = mirroredStore(store, () => cluster, clock, log);
+    expect(await mirrored.createNodeClaim(pendingClaim('a', NOW))).toBe(true);
+    expect(await store.getNodeClaim('a')).toBeDefined();
+    expect(log.lines.some((l) => l.level === 'warn')).toBe(true);
+  });
+});
