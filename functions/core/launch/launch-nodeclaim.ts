@@ -1,6 +1,6 @@
 import type { NodeClass } from '../model/node-class.js';
 import type { NodePool } from '../model/node-pool.js';
-import type { LaunchedInstance, NodeClaim } from '../nodeclaim/nodeclaim.js';
+import type { LaunchedInstance, NodeClaim, NodeClaimOption } from '../nodeclaim/nodeclaim.js';
 import { transition } from '../nodeclaim/state-machine.js';
 import type { Clock } from '../ports/clock.js';
 import type { CloudInstance, CloudProvider } from '../ports/cloud-provider.js';
@@ -34,6 +34,14 @@ export interface LaunchConfig {
    * goes by them instead of reading the store again (later attempts always read it).
    */
   readonly unavailable?: readonly OfferingKey[];
+  /**
+   * The NodePool limits at launch: new attempts send only the options it allows, and a claim left
+   * with none fails (`LimitExceeded`) instead of launching past its pool's limits.
+   */
+  readonly limits?: {
+    readonly allows: (option: NodeClaimOption) => boolean;
+    readonly reason: string;
+  };
 }
 
 /**
@@ -95,6 +103,15 @@ export async function launchNodeClaim(
           adopted: true,
           marked,
         };
+    }
+    if (config.limits) {
+      const allows = config.limits.allows;
+      const within = claim.options.filter((o) => allows(o));
+      if (within.length === 0) return fail(deps, claim, 'LimitExceeded', config.limits.reason, marked);
+      if (within.length < claim.options.length) claim = { ...claim, options: within };
+    }
+    if (claim.launchAttempts > 0) {
+      // A recorded attempt with an option the limits no longer allow is not replayed.
       const replay = recordedAttempt(claim);
       const replayed = replay && (await attempt(deps, config, claim, replay, marked));
       if (replayed) return replayed;
