@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { transition } from '../../../../functions/core/nodeclaim/state-machine.js';
 import { handleTimerMessage, runSweep } from '../../../../functions/core/sweep/run-sweep.js';
 import { kubeletNode, markReady, pendingClaim, podOn } from '../lifecycle/fakes.js';
 import { harness, launchedClaim } from '../lifecycle/harness.js';
@@ -95,13 +96,20 @@ describe('runSweep: timeouts', () => {
 describe('runSweep: orphans', () => {
   it('terminates tagged instances without a live claim after the grace period only', async () => {
     const h = harness();
+    const owner = 'joiner-table';
+    (h.sweep as { owner?: string }).owner = owner;
     const base = {
       instanceType: 'c5.large',
       zone: 'us-west-2a',
       capacityType: 'spot' as const,
       state: 'running' as const,
       tags: {},
+      owner,
     };
+    // The record of the claim the orphan's launch was for, retired while its launch was in flight.
+    h.store.put(
+      transition(pendingClaim('gone-claim', h.clock.now() - 4 * MIN), 'Gone', h.clock.now() - 4 * MIN),
+    );
     h.cloud.instances.set('i-orphan', {
       ...base,
       instanceId: 'i-orphan',
