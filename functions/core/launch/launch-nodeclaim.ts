@@ -226,7 +226,8 @@ function withPlannedPrice<T extends OfferingKey & { readonly price?: number }>(
   return price === undefined ? instance : { ...instance, price };
 }
 
-function fromCloud(instance: CloudInstance, claim: NodeClaim): LaunchedInstance {
+/** The launched instance of `claim` as EC2 describes it (adoption of an instance found by its tag). */
+export function fromCloud(instance: CloudInstance, claim: NodeClaim): LaunchedInstance {
   return withPlannedPrice(
     {
       instanceId: instance.instanceId,
