@@ -7,7 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { formatPath } from '../../core/model/config/diagnostic.js';
-import { parseYamlDocuments } from '../../core/model/config/raw-document.js';
+import { documentObject, parseYamlDocuments } from '../../core/model/config/raw-document.js';
 import {
   type CallFault,
   type Expectation,
@@ -87,7 +87,9 @@ export async function loadScenario(path: string): Promise<Scenario> {
 export async function parseScenario(text: string, file: string): Promise<Scenario> {
   const doc = parseDocument(text, { prettyErrors: true });
   if (doc.errors.length > 0) throw new ScenarioError(`${file}: invalid YAML: ${doc.errors[0].message}`);
-  const parsed = scenarioSchema.safeParse(doc.toJS());
+  const js = documentObject(doc);
+  if ('error' in js) throw new ScenarioError(`${file}: ${js.error}`);
+  const parsed = scenarioSchema.safeParse(js.object);
   if (!parsed.success) throw zodError(file, [], parsed.error);
   const raw = parsed.data;
   const base = dirname(resolve(file));
