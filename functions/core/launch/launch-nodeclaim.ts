@@ -38,6 +38,12 @@ export interface LaunchConfig {
    * The NodePool limits at launch: new attempts send only the options it allows, and a claim left
    * with none fails (`LimitExceeded`) instead of launching past its pool's limits.
    */
+  /**
+   * The fencing token of the provisioning lease the launch runs under: every write of the launch
+   * carries it, and the store refuses a write whose token is older than the stored claim's (a run
+   * that lost its lease cannot write, nor then launch, a claim a newer lease holder has written).
+   */
+  readonly leaseToken?: number;
   readonly limits?: {
     readonly allows: (option: NodeClaimOption) => boolean;
     readonly reason: string;
@@ -93,6 +99,14 @@ export async function launchNodeClaim(
   if (claim.state !== 'Pending')
     return { outcome: 'skipped', reason: `nodeclaim ${claim.id} is ${claim.state}` };
   const marked: OfferingKey[] = [];
+  if (config.leaseToken !== undefined) {
+    if ((claim.leaseToken ?? 0) > config.leaseToken)
+      return {
+        outcome: 'skipped',
+        reason: `nodeclaim ${claim.id} belongs to a newer provisioning lease (${claim.leaseToken} > ${config.leaseToken})`,
+      };
+    claim = { ...claim, leaseToken: config.leaseToken };
+  }
   try {
     if (claim.launchAttempts > 0) {
       const existing = await deps.cloud.findByNodeClaim(claim.id);

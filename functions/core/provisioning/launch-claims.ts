@@ -75,6 +75,8 @@ export interface LaunchClaimsOptions {
   readonly prepared?: Promise<void>;
   /** The offerings the run read as unavailable: the claims' first new attempt goes by them. */
   readonly unavailable?: readonly OfferingKey[];
+  /** The fencing token of the run's provisioning lease (see {@link LaunchConfig.leaseToken}). */
+  readonly leaseToken?: number;
   /** The NodePool limits a claim launches under (see {@link LaunchConfig.limits}). */
   readonly limits?: (claim: NodeClaim) => LaunchLimits | undefined;
 }
@@ -152,6 +154,7 @@ async function launchOne(
     maxAttempts: options.maxAttempts,
     ...(options.unavailable ? { unavailable: options.unavailable } : {}),
     limits: options.limits?.(claim),
+    ...(options.leaseToken === undefined ? {} : { leaseToken: options.leaseToken }),
   };
   let current = claim;
   for (let attempt = 1; ; attempt++) {

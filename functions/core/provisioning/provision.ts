@@ -267,6 +267,7 @@ async function writeAndLaunch(
   const options = {
     maxAttempts: settings.maxLaunchAttempts,
     unavailable,
+    leaseToken,
     limits: (claim: NodeClaim) => launchLimits(claim, planned.pools, planned.nodeUsage, live),
   };
   const launches = planned.plan.nodeClaims.map(async (c, i) => {
