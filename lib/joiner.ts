@@ -114,7 +114,10 @@ export class Joiner extends Construct {
       functions: fns,
       provisioningBatchingWindowSeconds: props.provisioningBatchingWindowSeconds,
     });
-    new SweepSchedule(this, 'Sweep', { function: fns.disruption });
+    new SweepSchedule(this, 'Sweep', {
+      function: fns.disruption,
+      deadLetterQueue: this.queues.ruleTargetDeadLetters,
+    });
     this.webhook = new WebhookEndpoint(this, 'Webhook', { function: fns.webhook });
     this.webhook.secret.grantRead(fns.installer);
     const access = new ClusterAccess(this, 'ClusterAccess', {
