@@ -51,6 +51,21 @@ describe('provisioning chaos in the simulated cloud', () => {
     for (const m of result.markedUnavailable) expect(marked).toContain(m);
   });
 
+  it('limits.cpu 16 with no capacity for the cheapest type: the fallback type launches, within the limit', async () => {
+    sim = await startWithSeed('test/fixtures/limits-ice', 'demo');
+    for (const zone of ['us-west-2a', 'us-west-2b', 'us-west-2c', 'us-west-2d'])
+      sim.cloud.ec2.setPoolCapacity('c5.large', zone, 'on-demand', 0);
+    const results = await provisionUntilSettled(sim);
+    const live = sim.liveInstances();
+    expect(live.length).toBeGreaterThan(0);
+    expect(live.every((i) => i.instanceType === 'c5.xlarge')).toBe(true);
+    const cpu = live.length * 4;
+    expect(cpu).toBeLessThanOrEqual(16);
+    const last = results[results.length - 1];
+    expect(last.unschedulable.length).toBeGreaterThan(0);
+    expect(last.unschedulable[0].reason).toMatch(/cpu limit 16000/);
+  });
+
   it('20% of EC2 calls throttled (RequestLimitExceeded): every pod still gets an instance, none twice', async () => {
     sim = await startWithSeed(SEED_004);
     sim.cloud.faults.inject({ service: 'ec2', action: '*', error: 'RequestLimitExceeded', probability: 0.2 });
