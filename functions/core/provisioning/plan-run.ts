@@ -31,7 +31,10 @@ export interface RunPlan {
   readonly plan: SchedulePlan;
   /** Real milliseconds the scheduler took. */
   readonly schedulingMs: number;
-  /** Per pool, what its nodes count toward its limits (see {@link nodeUsage}). */
+  /**
+   * Per pool, what its nodes count toward its limits (see {@link nodeUsage}); the nodes of draining
+   * claims are left out, as the plan leaves them out (their replacement takes their share).
+   */
   readonly nodeUsage: ReadonlyMap<string, Readonly<Record<string, number>>>;
 }
 
@@ -69,7 +72,8 @@ export function planRun(
     snapshot.nodes.filter((n) => !leaving.has(n.metadata.name)),
     snapshot.boundPods,
   );
-  const usage = nodeUsage(existingNodes(snapshot.nodes, []));
+  // Limits count nodes as the plan does: the nodes of draining claims make room for their replacement.
+  const usage = nodeUsage(nodes);
   if (planned.length === 0) {
     return {
       pools,
