@@ -71,11 +71,15 @@ describe('JoinerEventBus and InterruptionRules', () => {
     const policy = resourcesOf(template, 'AWS::SQS::QueuePolicy').find(([, p]) =>
       JSON.stringify(p.Properties.Queues).includes(dlqArn['Fn::GetAtt'][0]),
     );
-    const document = (policy?.[1].Properties as Record<string, any> | undefined)?.PolicyDocument;
-    const statements = (document?.Statement ?? []) as Record<string, any>[];
+    interface Statement {
+      Principal?: { Service?: string };
+      Condition?: { ArnEquals?: Record<string, unknown> };
+    }
+    const properties = policy?.[1].Properties as { PolicyDocument?: { Statement?: Statement[] } } | undefined;
+    const statements = properties?.PolicyDocument?.Statement ?? [];
     const sends = statements.filter((st) => st.Principal?.Service === 'events.amazonaws.com');
     expect(sends).toHaveLength(rules.length);
-    for (const st of sends) expect(st.Condition.ArnEquals['aws:SourceArn']).toBeDefined();
+    for (const st of sends) expect(st.Condition?.ArnEquals?.['aws:SourceArn']).toBeDefined();
   });
 
   it('lets only EventBridge rules send to the queues', () => {
