@@ -100,7 +100,7 @@ function ownOrphans(
     });
     return [];
   }
-  const born = Math.min(...records.map(firstWritten));
+  const born = records.reduce((min, r) => Math.min(min, firstWritten(r)), Number.POSITIVE_INFINITY);
   const after = mine.filter((i) => i.launchTime >= born);
   if (after.length < mine.length) {
     deps.log.warn('orphan GC skips instances older than the state table', {
@@ -122,8 +122,10 @@ function ownOrphans(
 
 /** When the claim record was first written (its earliest transition). */
 function firstWritten(claim: NodeClaim): number {
-  const times = Object.values(claim.timestamps).filter((t): t is number => typeof t === 'number');
-  return times.length > 0 ? Math.min(...times) : Number.POSITIVE_INFINITY;
+  return Object.values(claim.timestamps).reduce<number>(
+    (min, t) => (typeof t === 'number' ? Math.min(min, t) : min),
+    Number.POSITIVE_INFINITY,
+  );
 }
 
 async function instanceGone(deps: SweepDeps, instanceId: string): Promise<boolean> {

@@ -1,7 +1,7 @@
 /**
  * The disruption function's sweep (every minute) and its timer wake-ups (timers queue): launches a
- * crash left unfinished are resumed (resume-launches.ts), then the lifecycle timers (launch, registration, termination) of every due claim first, then the
- * disruption round (drain steps, decisions, emptiness timers), then the orphan GC and the GC of
+ * crash left unfinished are resumed first (resume-launches.ts), then the lifecycle timers (launch,
+ * registration, termination) of every due claim, then the disruption round (drain steps, decisions, emptiness timers), then the orphan GC and the GC of
  * deleted NodeClasses' instance profiles, then the safety net, so pods a timeout released are offered to the provisioner in the same minute.
  */
 import type { DisruptionOutcome } from '../disruption/run-disruption.js';
