@@ -115,11 +115,15 @@ export class Joiner extends Construct {
       functions: fns,
       provisioningBatchingWindowSeconds: props.provisioningBatchingWindowSeconds,
     });
-    new SweepSchedule(this, 'Sweep', { function: fns.disruption });
+    new SweepSchedule(this, 'Sweep', {
+      function: fns.disruption,
+      deadLetterQueue: this.queues.ruleTargetDeadLetters,
+    });
     new CatalogRefresh(this, 'Catalog', {
       function: fns.catalog,
       role: this.functions.catalogRole,
       table: this.table.table,
+      deadLetterQueue: this.queues.ruleTargetDeadLetters,
     });
     this.webhook = new WebhookEndpoint(this, 'Webhook', { function: fns.webhook });
     this.webhook.secret.grantRead(fns.installer);

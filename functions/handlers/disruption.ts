@@ -56,6 +56,7 @@ export function createDisruptionHandler(getDeps: () => DisruptionHandlerDeps) {
       const outcome = await runSweep(deps);
       const d = outcome.disruption;
       ports.log.info('sweep finished', {
+        'resumed-launches': outcome.resumedLaunches.resumed.length,
         timers: outcome.timers.length,
         'drain-steps': d.steps,
         disrupting: d.started.length,

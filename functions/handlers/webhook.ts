@@ -10,6 +10,7 @@ import {
   httpRequestOf,
   jsonResponse,
   lastPathSegment,
+  MalformedPathError,
 } from './runtime/http-request.js';
 import { lambdaHandler, recordMetrics } from './runtime/lambda.js';
 import { webhookDependenciesFromEnv } from './runtime/webhook-dependencies.js';
@@ -31,7 +32,14 @@ export type WebhookDeps = Pick<Dependencies, 'settings' | 'log' | 'events' | 'cl
  */
 export async function handleWebhook(deps: WebhookDeps, event: HttpEvent): Promise<HttpResponse> {
   const request = httpRequestOf(event);
-  const presented = lastPathSegment(request.path);
+  let presented: string | undefined;
+  try {
+    presented = lastPathSegment(request.path);
+  } catch (error) {
+    if (!(error instanceof MalformedPathError)) throw error;
+    deps.log.warn('rejected webhook call with a malformed path', { path: redact(request.path) });
+    return errorResponse(400, error.message);
+  }
   if (!presented) return errorResponse(401, 'the webhook secret is missing from the URL path');
   const expected = await (deps.secret ?? webhookSecretSource(deps.settings))();
   if (!secretMatches(presented, expected)) {

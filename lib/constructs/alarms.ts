@@ -66,6 +66,14 @@ export class JoinerAlarms extends Construct {
         evaluationPeriods: 1,
       });
     }
+    add('RuleTargetDeadLetters', {
+      alarmDescription:
+        'EventBridge could not deliver an event to a joiner queue or the sweep function after its retries; it waits in the rule targets dead-letter queue.',
+      metric: m.ruleTargetDeadLetterDepth(),
+      threshold: t.deadLetterMessages,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+    });
     for (const name of Object.keys(FUNCTIONS) as FunctionName[]) {
       add(`${capitalize(name)}Errors`, {
         alarmDescription: `The joiner ${name} function failed in ${t.functionErrors.periods} consecutive 5-minute periods.`,

@@ -5,6 +5,7 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { type IRole, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunctionResource } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import { PK } from '../../functions/adapters/store/items.js';
@@ -38,6 +39,8 @@ export interface CatalogRefreshProps {
   readonly role: IRole;
   /** The state table that holds the snapshot. */
   readonly table: ITable;
+  /** Where a scheduled invocation EventBridge could not make after its retries goes. */
+  readonly deadLetterQueue?: IQueue;
 }
 
 /**
@@ -104,6 +107,7 @@ export class CatalogRefresh extends Construct {
       new LambdaFunction(props.function, {
         retryAttempts: spec.retryAttempts,
         maxEventAge: Duration.seconds(spec.maxEventAgeSeconds),
+        ...(props.deadLetterQueue ? { deadLetterQueue: props.deadLetterQueue } : {}),
       }),
     );
     applyTargetInput(rule, spec.input);

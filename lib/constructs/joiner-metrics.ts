@@ -74,6 +74,15 @@ export class JoinerMetrics {
     });
   }
 
+  /** Events waiting in the rule targets' dead-letter queue (maximum). */
+  ruleTargetDeadLetterDepth(): IMetric {
+    return this.props.queues.ruleTargetDeadLetters.metricApproximateNumberOfMessagesVisible({
+      statistic: 'Maximum',
+      period: METRIC_PERIOD,
+      label: 'rule targets DLQ',
+    });
+  }
+
   /** Failed invocations of a function (sum). */
   errors(name: FunctionName): IMetric {
     return this.props.functions[name].metricErrors({ statistic: 'Sum', period: METRIC_PERIOD, label: name });

@@ -2,6 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { SWEEP_SCHEDULE } from '../../functions/shared/event-sources.js';
 import { applyTargetInput } from './target-input.js';
@@ -10,6 +11,8 @@ import { applyTargetInput } from './target-input.js';
 export interface SweepScheduleProps {
   /** The function the schedule invokes (the disruption function). */
   readonly function: IFunction;
+  /** Where an invocation EventBridge could not make after its retries goes. */
+  readonly deadLetterQueue?: IQueue;
 }
 
 /**
@@ -33,6 +36,7 @@ export class SweepSchedule extends Construct {
       new LambdaFunction(props.function, {
         retryAttempts: SWEEP_SCHEDULE.retryAttempts,
         maxEventAge: Duration.seconds(SWEEP_SCHEDULE.maxEventAgeSeconds),
+        ...(props.deadLetterQueue ? { deadLetterQueue: props.deadLetterQueue } : {}),
       }),
     );
     applyTargetInput(this.rule, SWEEP_SCHEDULE.input);

@@ -4,13 +4,16 @@
  * throttling. Sweeps every virtual minute must converge: no leaked instance, no claim without an
  * instance, nothing else touched.
  */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ensureTable } from '../../functions/adapters/store/ensure-table.js';
 import { handleLifecycleEvent } from '../../functions/core/lifecycle/handle-lifecycle-event.js';
 import { transition } from '../../functions/core/nodeclaim/state-machine.js';
 import { provision } from '../../functions/core/provisioning/provision.js';
 import { runSweep } from '../../functions/core/sweep/run-sweep.js';
 import { sweepDepsFrom } from '../../functions/core/sweep/sweep-deps-from.js';
 import { dependenciesFromEnv } from '../../functions/handlers/runtime/dependencies.js';
+import { ENV } from '../../functions/shared/env.js';
 import { type SimProvisioning, startWithSeed } from '../integration/provisioning/sim-harness.js';
 
 let sim: SimProvisioning | undefined;
@@ -71,4 +74,45 @@ describe('lifecycle chaos in the simulated cloud', () => {
     }
     for (const u of untouched) expect((await ports.store.getNodeClaim(u.id))?.state).toBe('Initialized');
   }, 120_000);
+
+  it('a delete-and-redeploy (the old table retained, a new one created): the new stack terminates none of the old nodes', async () => {
+    const s = await startWithSeed('examples/seed-004');
+    sim = s;
+    const env = s.cloud.env();
+    const ports = dependenciesFromEnv(env, { clock: s.cloud.clock, log: s.log });
+    await provision(ports, { hints: [] });
+    const before = s
+      .liveInstances()
+      .map((i) => i.instanceId)
+      .sort();
+    expect(before).toHaveLength(4);
+    // The redeployed stack: a new, empty table under a new generated name, same cluster.
+    const table = `${env[ENV.tableName]}-redeployed`;
+    const ddb = new DynamoDBClient({
+      region: env.AWS_REGION,
+      endpoint: env[ENV.dynamoDbEndpoint],
+      credentials: {
+        accessKeyId: env.AWS_ACCESS_KEY_ID ?? '',
+        secretAccessKey: env.AWS_SECRET_ACCESS_KEY ?? '',
+      },
+    });
+    await ensureTable(ddb, table);
+    ddb.destroy();
+    const redeployed = dependenciesFromEnv(
+      { ...env, [ENV.tableName]: table },
+      { clock: s.cloud.clock, log: s.log },
+    );
+    const deps = sweepDepsFrom(redeployed);
+    for (let minute = 0; minute < 4; minute++) {
+      await s.cloud.clock.advance(60_000);
+      await s.cloud.kube.idle();
+      await runSweep(deps);
+    }
+    expect(
+      s
+        .liveInstances()
+        .map((i) => i.instanceId)
+        .sort(),
+    ).toEqual(before);
+  }, 60_000);
 });

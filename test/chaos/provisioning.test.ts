@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CloudProvider } from '../../functions/core/ports/cloud-provider.js';
 import { provision } from '../../functions/core/provisioning/provision.js';
+import { runSweep } from '../../functions/core/sweep/run-sweep.js';
+import { sweepDepsFrom } from '../../functions/core/sweep/sweep-deps-from.js';
+import { EVENT_SOURCES, visibilityTimeoutSeconds } from '../../functions/shared/event-sources.js';
 import { type SimProvisioning, startWithSeed } from '../integration/provisioning/sim-harness.js';
 
 const SEED_004 = 'examples/seed-004';
@@ -48,6 +51,21 @@ describe('provisioning chaos in the simulated cloud', () => {
     for (const m of result.markedUnavailable) expect(marked).toContain(m);
   });
 
+  it('limits.cpu 16 with no capacity for the cheapest type: the fallback type launches, within the limit', async () => {
+    sim = await startWithSeed('test/fixtures/limits-ice', 'demo');
+    for (const zone of ['us-west-2a', 'us-west-2b', 'us-west-2c', 'us-west-2d'])
+      sim.cloud.ec2.setPoolCapacity('c5.large', zone, 'on-demand', 0);
+    const results = await provisionUntilSettled(sim);
+    const live = sim.liveInstances();
+    expect(live.length).toBeGreaterThan(0);
+    expect(live.every((i) => i.instanceType === 'c5.xlarge')).toBe(true);
+    const cpu = live.length * 4;
+    expect(cpu).toBeLessThanOrEqual(16);
+    const last = results[results.length - 1];
+    expect(last.unschedulable.length).toBeGreaterThan(0);
+    expect(last.unschedulable[0].reason).toMatch(/cpu limit 16000/);
+  });
+
   it('20% of EC2 calls throttled (RequestLimitExceeded): every pod still gets an instance, none twice', async () => {
     sim = await startWithSeed(SEED_004);
     sim.cloud.faults.inject({ service: 'ec2', action: '*', error: 'RequestLimitExceeded', probability: 0.2 });
@@ -64,34 +82,50 @@ describe('provisioning chaos in the simulated cloud', () => {
     );
   });
 
-  it('a crash after CreateFleet and before the store update: the next run adopts the instance, none leaks', async () => {
+  it('a crash after CreateFleet and before the store update, in a quiet cluster: the sweep adopts the instances before the SQS redelivery, which launches nothing more', async () => {
     sim = await startWithSeed(SEED_004);
-    const real = sim.deps.cloud;
-    let crashed = false;
+    const s = sim;
+    const real = s.deps.cloud;
     const crashing: CloudProvider = {
       launch: async (input) => {
         await real.launch(input);
-        crashed = true;
         throw new Error('the function crashed after CreateFleet');
       },
       terminate: (ids) => real.terminate(ids),
       get: (id) => real.get(id),
-      findByNodeClaim: async (id) => {
-        if (crashed) throw new Error('the function crashed');
-        return real.findByNodeClaim(id);
+      findByNodeClaim: async () => {
+        throw new Error('the function crashed');
       },
       list: () => real.list(),
     };
-    const first = await provision({ ...sim.deps, cloud: crashing }, { hints: [] });
+    const first = await provision({ ...s.deps, cloud: crashing }, { hints: [] });
     expect(first.incomplete).toBe(true);
-    expect(sim.liveInstances()).toHaveLength(4);
-    const second = await provision(sim.deps, { hints: [] });
-    expect(second.launched).toHaveLength(4);
-    expect(second.launched.every((l) => l.adopted)).toBe(true);
-    expect(sim.liveInstances()).toHaveLength(4);
-    const claims = await sim.deps.store.listNodeClaims(['Launched']);
+    expect(s.liveInstances()).toHaveLength(4);
+    const crashedAt = s.cloud.clock.now();
+    // The batch comes back when the provisioning queue's visibility timeout (as the stack sets it) ends;
+    // meanwhile nothing else happens in the cluster but the sweep, every minute.
+    const provisioning = EVENT_SOURCES.find((e) => e.queue === 'provisioning');
+    if (!provisioning) throw new Error('no provisioning event source');
+    const redeliveryAt = crashedAt + visibilityTimeoutSeconds(provisioning) * 1000;
+    const sweep = sweepDepsFrom(s.deps);
+    let launchedBy: number | undefined;
+    while (s.cloud.clock.now() + 60_000 <= redeliveryAt) {
+      await s.cloud.clock.advance(60_000);
+      await runSweep(sweep);
+      const pending = await s.deps.store.listNodeClaims(['Pending']);
+      if (launchedBy === undefined && pending.length === 0) launchedBy = s.cloud.clock.now() - crashedAt;
+    }
+    await s.cloud.clock.advance(redeliveryAt - s.cloud.clock.now());
+    const redelivered = await provision(s.deps, { hints: [] });
+    expect(redelivered.created).toEqual([]);
+    // Every instance ever launched is one of the four first ones, and each has its claim.
+    expect(s.cloud.ec2.state.instances.size).toBe(4);
+    expect(s.liveInstances()).toHaveLength(4);
+    const claims = await s.deps.store.listNodeClaims(['Launched', 'Registered', 'Initialized']);
     expect(new Set(claims.map((c) => c.instance?.instanceId))).toEqual(
-      new Set(sim.liveInstances().map((i) => i.instanceId)),
+      new Set(s.liveInstances().map((i) => i.instanceId)),
     );
-  });
+    // The sweep adopted them within two minutes, not at the redelivery.
+    expect(launchedBy).toBeLessThanOrEqual(2 * 60_000);
+  }, 60_000);
 });

@@ -54,6 +54,34 @@ describe('JoinerEventBus and InterruptionRules', () => {
     );
   });
 
+  it('gives every rule target a dead-letter queue and a retry policy, so an event EventBridge cannot deliver is kept', () => {
+    const dlqArn = {
+      'Fn::GetAtt': [stack.getLogicalId(queues.ruleTargetDeadLetters.node.defaultChild as never), 'Arn'],
+    };
+    expect(rules.length).toBeGreaterThanOrEqual(6);
+    for (const rule of rules) {
+      for (const target of rule.Targets) {
+        expect(target.DeadLetterConfig).toEqual({ Arn: dlqArn });
+        expect(target.RetryPolicy).toEqual({ MaximumRetryAttempts: 185, MaximumEventAgeInSeconds: 86400 });
+      }
+    }
+    const dlq = template.toJSON().Resources[dlqArn['Fn::GetAtt'][0]];
+    expect(dlq.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 1209600 });
+    // EventBridge may send to it only on behalf of joiner's rules.
+    const policy = resourcesOf(template, 'AWS::SQS::QueuePolicy').find(([, p]) =>
+      JSON.stringify(p.Properties.Queues).includes(dlqArn['Fn::GetAtt'][0]),
+    );
+    interface Statement {
+      Principal?: { Service?: string };
+      Condition?: { ArnEquals?: Record<string, unknown> };
+    }
+    const properties = policy?.[1].Properties as { PolicyDocument?: { Statement?: Statement[] } } | undefined;
+    const statements = properties?.PolicyDocument?.Statement ?? [];
+    const sends = statements.filter((st) => st.Principal?.Service === 'events.amazonaws.com');
+    expect(sends).toHaveLength(rules.length);
+    for (const st of sends) expect(st.Condition?.ArnEquals?.['aws:SourceArn']).toBeDefined();
+  });
+
   it('lets only EventBridge rules send to the queues', () => {
     const policies = resourcesOf(template, 'AWS::SQS::QueuePolicy').map(([, p]) =>
       JSON.stringify(p.Properties),

@@ -32,7 +32,7 @@ describe('JoinerStack (handlers bundled for real, cdk-nag active)', () => {
     }
   });
 
-  it('gives every consumed queue a DLQ and encrypts every queue', () => {
+  it('gives every consumed queue a DLQ (the rule targets have theirs) and encrypts every queue', () => {
     const queues = resourcesOf(template, 'AWS::SQS::Queue');
     const withDlq = queues.filter(([, q]) => q.Properties.RedrivePolicy);
     expect(withDlq).toHaveLength(EVENT_SOURCES.length);
@@ -43,7 +43,8 @@ describe('JoinerStack (handlers bundled for real, cdk-nag active)', () => {
             .deadLetterTargetArn['Fn::GetAtt'][0],
       ),
     );
-    expect(dlqIds.size + withDlq.length).toBe(queues.length);
+    // The consumed queues, their DLQs and the rule targets' DLQ.
+    expect(dlqIds.size + withDlq.length + 1).toBe(queues.length);
     for (const [, q] of queues) expect(q.Properties.SqsManagedSseEnabled).toBe(true);
   });
 
@@ -56,6 +57,18 @@ describe('JoinerStack (handlers bundled for real, cdk-nag active)', () => {
     template.hasResourceProperties('AWS::Lambda::Function', {
       Environment: { Variables: { POWERTOOLS_LOG_LEVEL: 'WARN', JOINER_CLUSTER_NAME: 'prod' } },
     });
+  });
+
+  it("gives every EventBridge rule target, the sweep schedule included, the rule targets' dead-letter queue", () => {
+    const rules = resourcesOf(template, 'AWS::Events::Rule');
+    const dlqId = resourcesOf(template, 'AWS::SQS::Queue')
+      .map(([id]) => id)
+      .find((id) => id.startsWith('JoinerQueuesRuleTargetDeadLetters'));
+    expect(dlqId).toBeDefined();
+    for (const [id, rule] of rules)
+      for (const target of rule.Properties.Targets as Record<string, unknown>[])
+        expect(target.DeadLetterConfig, id).toEqual({ Arn: { 'Fn::GetAtt': [dlqId, 'Arn'] } });
+    expect(rules.some(([, r]) => r.Properties.ScheduleExpression === 'rate(1 minute)')).toBe(true);
   });
 
   it('grants no IAM statement a wildcard action', () => {

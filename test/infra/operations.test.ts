@@ -57,6 +57,16 @@ describe('alarms', () => {
     }
   });
 
+  it("one for the rule targets' dead-letter queue: any event EventBridge could not deliver", () => {
+    expect(alarm('RuleTargetDeadLetters')).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: expect.stringMatching(/^JoinerQueuesRuleTargetDeadLetters/) }],
+      Threshold: ALARM_THRESHOLDS.deadLetterMessages,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+  });
+
   it('one per function: errors in three consecutive periods', () => {
     for (const name of Object.keys(FUNCTIONS)) {
       const fn = `${name.charAt(0).toUpperCase()}${name.slice(1)}`;
@@ -111,7 +121,8 @@ describe('alarms', () => {
     expect(ofType(resources, 'AWS::SNS::Subscription').map(([, r]) => r.Properties)).toEqual([
       expect.objectContaining({ Protocol: 'email', Endpoint: 'ops@example.com' }),
     ]);
-    expect(alarms.size).toBe(EVENT_SOURCES.length + Object.keys(FUNCTIONS).length + 3);
+    // One per DLQ (the rule targets' included), one per function, and three on joiner's own metrics.
+    expect(alarms.size).toBe(EVENT_SOURCES.length + 1 + Object.keys(FUNCTIONS).length + 3);
     for (const [id, a] of alarms) {
       expect(a.AlarmActions, id).toEqual([topicId]);
       expect(a.OKActions, id).toEqual([topicId]);

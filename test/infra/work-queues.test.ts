@@ -12,8 +12,8 @@ describe('WorkQueues', () => {
   const idOf = (name: (typeof EVENT_SOURCES)[number]['queue'], dlq = false) =>
     stack.getLogicalId((dlq ? queues.deadLetterQueue(name) : queues.queue(name)).node.defaultChild as never);
 
-  it('creates each consumed queue and one dead-letter queue per queue, all SSE-encrypted', () => {
-    expect(all).toHaveLength(EVENT_SOURCES.length * 2);
+  it('creates each consumed queue, one dead-letter queue per queue and one for rule targets, all SSE-encrypted', () => {
+    expect(all).toHaveLength(EVENT_SOURCES.length * 2 + 1);
     for (const [, queue] of all) expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
   });
 

@@ -19,6 +19,8 @@ export interface CloudProviderOptions extends AwsClientOptions {
   /** Node role ARNs joiner may pass (JOINER_NODE_ROLE_ARNS); undefined: not checked. */
   readonly nodeRoleArns?: readonly string[];
   readonly now?: () => number;
+  /** The identity tagged on every instance (`joiner.sh/owner`); the state table's name. */
+  readonly owner?: string;
 }
 
 /** Wires the EC2 cloud provider with its providers and caches. */
@@ -28,6 +30,7 @@ export function createCloudProvider(options: CloudProviderOptions): Ec2CloudProv
   return new Ec2CloudProvider({
     ec2,
     cluster: options.cluster,
+    ...(options.owner ? { owner: options.owner } : {}),
     launchTemplates: new LaunchTemplateProvider(ec2, now),
     providers: {
       subnets: new SubnetProvider(ec2, now),

@@ -37,6 +37,8 @@ export interface Ec2CloudProviderOptions {
   readonly launchTemplates: LaunchTemplateProvider;
   /** The cluster nodes join, or its name and a lookup made on the first launch. */
   readonly cluster: ClusterInfo | ClusterLookup;
+  /** The identity put on every instance as `joiner.sh/owner` (the state table's name). */
+  readonly owner?: string;
 }
 
 /** A cluster whose name is known and whose join details are looked up when first needed. */
@@ -115,6 +117,7 @@ export class Ec2CloudProvider implements CloudProvider {
         capacityType: input.capacityType,
         clientToken: input.clientToken,
         instanceFacts: input.instanceFacts,
+        ...(this.options.owner ? { owner: this.options.owner } : {}),
       });
     } catch (error) {
       return { ok: false, errors: [{ code: 'LaunchConfigurationError', message: (error as Error).message }] };
@@ -256,6 +259,7 @@ function toCloudInstance(i: Instance): CloudInstance {
     ...(i.ImageId ? { imageId: i.ImageId } : {}),
     ...primaryNetwork(i),
     ...(tags[TAG.nodeClaim] ? { nodeClaimId: tags[TAG.nodeClaim] } : {}),
+    ...(tags[TAG.owner] ? { owner: tags[TAG.owner] } : {}),
     ...(tags[TAG.nodePool] ? { nodePool: tags[TAG.nodePool] } : {}),
     ...(i.PrivateDnsName ? { privateDnsName: i.PrivateDnsName } : {}),
     tags,

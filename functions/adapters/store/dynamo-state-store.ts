@@ -63,14 +63,24 @@ export class DynamoStateStore implements StateStore {
         new PutCommand({
           TableName: this.tableName,
           Item: nodeClaimItem(next),
-          ConditionExpression: 'version = :expected',
-          ExpressionAttributeValues: { ':expected': claim.version },
+          ...(claim.leaseToken === undefined
+            ? {
+                ConditionExpression: 'version = :expected',
+                ExpressionAttributeValues: { ':expected': claim.version },
+              }
+            : {
+                ConditionExpression:
+                  'version = :expected AND (attribute_not_exists(leaseToken) OR leaseToken <= :lease)',
+                ExpressionAttributeValues: { ':expected': claim.version, ':lease': claim.leaseToken },
+              }),
         }),
       );
       return next;
     } catch (error) {
       if (isConditionFailed(error)) {
-        throw new ConflictError(`nodeclaim ${claim.id} changed since version ${claim.version} was read`);
+        throw new ConflictError(
+          `nodeclaim ${claim.id} changed since version ${claim.version} was read, or a newer provisioning lease wrote it`,
+        );
       }
       throw error;
     }

@@ -25,6 +25,8 @@ export interface NodeClaimItem {
   state: string;
   claim: NodeClaim;
   instanceId?: string;
+  /** The fencing token of the provisioning lease that last launched it (conditions compare it). */
+  leaseToken?: number;
   timerShard?: string;
   dueAt?: number;
   ttl?: number;
@@ -51,6 +53,7 @@ export function nodeClaimItem(claim: NodeClaim): NodeClaimItem {
     claim,
   };
   if (claim.instance?.instanceId) item.instanceId = claim.instance.instanceId;
+  if (claim.leaseToken !== undefined) item.leaseToken = claim.leaseToken;
   const next = nextTimer(claim);
   if (next) {
     item.timerShard = timerShard(claim.id);

@@ -2,6 +2,7 @@ import { type KubeManifest, managedMetadata } from './kube-manifest.js';
 import {
   BOUND_POD_DELETED,
   type MatchCondition,
+  MULTUS_POD_LABEL,
   MULTUS_POD_READY,
   NODE_REGISTERED_OR_READY,
   POD_UNSCHEDULABLE,
@@ -34,11 +35,31 @@ const core = (operations: string[], resources: string[], scope: Rule['scope']): 
   scope,
 });
 
+/** A Kubernetes label selector. */
+interface LabelSelector {
+  readonly matchLabels?: Readonly<Record<string, string>>;
+  readonly matchExpressions?: readonly { key: string; operator: string; values?: readonly string[] }[];
+}
+
+/** Which namespaces and objects the API server sends a webhook (absent: all). */
+interface Selectors {
+  readonly namespaceSelector?: LabelSelector;
+  readonly objectSelector?: LabelSelector;
+}
+
+/**
+ * Namespaces whose pod deletions joiner does not need: kube-system's pods are daemonsets, static
+ * pods and a few controllers whose nodes the minute sweep still finds empty, and sending their
+ * deletions would put the webhook in the path of the control plane's own churn.
+ */
+export const POD_DELETION_SKIPPED_NAMESPACES = ['kube-system'] as const;
+
 function webhook(
   name: string,
   endpoint: WebhookEndpoint,
   rules: Rule[],
   conditions: readonly MatchCondition[],
+  selectors: Selectors = {},
 ) {
   return {
     name: `${name}.joiner.sh`,
@@ -46,6 +67,7 @@ function webhook(
       ? { url: endpoint.url, caBundle: endpoint.caBundle }
       : { url: endpoint.url },
     rules,
+    ...selectors,
     matchConditions: conditions.map((c) => ({ ...c })),
     // The webhook only observes: it always allows and must never block the API server.
     failurePolicy: 'Ignore',
@@ -74,7 +96,8 @@ export function assertWebhookEndpoint(endpoint: WebhookEndpoint): void {
 
 /**
  * joiner's ValidatingWebhookConfiguration: pod status updates that mark a pod Unschedulable,
- * node creations and Ready transitions, Multus pods turning Ready, and deletions of bound pods.
+ * node creations and Ready transitions, Multus pods (by label) turning Ready, and deletions of
+ * bound pods outside kube-system.
  */
 export function webhookConfiguration(endpoint: WebhookEndpoint): KubeManifest {
   return {
@@ -99,8 +122,19 @@ export function webhookConfiguration(endpoint: WebhookEndpoint): KubeManifest {
         endpoint,
         [core(['UPDATE'], ['pods/status'], 'Namespaced')],
         MULTUS_POD_READY,
+        { objectSelector: { matchLabels: { [MULTUS_POD_LABEL.key]: MULTUS_POD_LABEL.value } } },
       ),
-      webhook('pod-deleted', endpoint, [core(['DELETE'], ['pods'], 'Namespaced')], BOUND_POD_DELETED),
+      webhook('pod-deleted', endpoint, [core(['DELETE'], ['pods'], 'Namespaced')], BOUND_POD_DELETED, {
+        namespaceSelector: {
+          matchExpressions: [
+            {
+              key: 'kubernetes.io/metadata.name',
+              operator: 'NotIn',
+              values: [...POD_DELETION_SKIPPED_NAMESPACES],
+            },
+          ],
+        },
+      }),
     ],
   };
 }

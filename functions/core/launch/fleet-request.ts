@@ -5,7 +5,7 @@ import type { InstanceFacts, ResolvedNodeClass } from './launch-context.js';
 import { pickSubnet } from './launch-context.js';
 import { MAX_FLEET_OVERRIDES } from './launch-options.js';
 import { buildLaunchTemplate, type Ec2Tag, type LaunchTemplateSpec, toTagList } from './launch-template.js';
-import { resourceTags } from './tags.js';
+import { resourceTags, TAG } from './tags.js';
 
 /** One CreateFleet override. */
 export interface FleetOverride {
@@ -47,6 +47,8 @@ export interface LaunchPlanInput {
   readonly capacityType: 'spot' | 'on-demand';
   readonly clientToken: string;
   readonly instanceFacts: (instanceType: string) => InstanceFacts | undefined;
+  /** The launching joiner's identity, tagged on the instance and fleet as `joiner.sh/owner`. */
+  readonly owner?: string;
 }
 
 /** The launch templates and the CreateFleet request of one attempt, and the options left out. */
@@ -119,7 +121,8 @@ export function planLaunch(input: LaunchPlanInput): LaunchPlan {
   }
   const claimTags = toTagList({
     ...tags,
-    'joiner.sh/nodeclaim': claim.id,
+    [TAG.nodeClaim]: claim.id,
+    ...(input.owner ? { [TAG.owner]: input.owner } : {}),
     Name: `${claim.nodePool}/${claim.id}`,
   });
   const request: CreateFleetRequest = {

@@ -1,6 +1,6 @@
 import type { NodeClass } from '../model/node-class.js';
 import type { NodePool } from '../model/node-pool.js';
-import type { LaunchedInstance, NodeClaim } from '../nodeclaim/nodeclaim.js';
+import type { LaunchedInstance, NodeClaim, NodeClaimOption } from '../nodeclaim/nodeclaim.js';
 import { transition } from '../nodeclaim/state-machine.js';
 import type { Clock } from '../ports/clock.js';
 import type { CloudInstance, CloudProvider } from '../ports/cloud-provider.js';
@@ -36,6 +36,20 @@ export interface LaunchConfig {
    * goes by them instead of reading the store again (later attempts always read it).
    */
   readonly unavailable?: readonly OfferingKey[];
+  /**
+   * The NodePool limits at launch: new attempts send only the options it allows, and a claim left
+   * with none fails (`LimitExceeded`) instead of launching past its pool's limits.
+   */
+  /**
+   * The fencing token of the provisioning lease the launch runs under: every write of the launch
+   * carries it, and the store refuses a write whose token is older than the stored claim's (a run
+   * that lost its lease cannot write, nor then launch, a claim a newer lease holder has written).
+   */
+  readonly leaseToken?: number;
+  readonly limits?: {
+    readonly allows: (option: NodeClaimOption) => boolean;
+    readonly reason: string;
+  };
 }
 
 /**
@@ -87,6 +101,14 @@ export async function launchNodeClaim(
   if (claim.state !== 'Pending')
     return { outcome: 'skipped', reason: `nodeclaim ${claim.id} is ${claim.state}` };
   const marked: OfferingKey[] = [];
+  if (config.leaseToken !== undefined) {
+    if ((claim.leaseToken ?? 0) > config.leaseToken)
+      return {
+        outcome: 'skipped',
+        reason: `nodeclaim ${claim.id} belongs to a newer provisioning lease (${claim.leaseToken} > ${config.leaseToken})`,
+      };
+    claim = { ...claim, leaseToken: config.leaseToken };
+  }
   try {
     if (claim.launchAttempts > 0) {
       const existing = await deps.cloud.findByNodeClaim(claim.id);
@@ -97,6 +119,15 @@ export async function launchNodeClaim(
           adopted: true,
           marked,
         };
+    }
+    if (config.limits) {
+      const allows = config.limits.allows;
+      const within = claim.options.filter((o) => allows(o));
+      if (within.length === 0) return fail(deps, claim, 'LimitExceeded', config.limits.reason, marked);
+      if (within.length < claim.options.length) claim = { ...claim, options: within };
+    }
+    if (claim.launchAttempts > 0) {
+      // A recorded attempt with an option the limits no longer allow is not replayed.
       const replay = recordedAttempt(claim);
       const replayed = replay && (await attempt(deps, config, claim, replay, marked));
       if (replayed) return replayed;
@@ -224,7 +255,8 @@ function withPlannedPrice<T extends OfferingKey & { readonly price?: number }>(
   return price === undefined ? instance : { ...instance, price };
 }
 
-function fromCloud(instance: CloudInstance, claim: NodeClaim): LaunchedInstance {
+/** The launched instance of `claim` as EC2 describes it (adoption of an instance found by its tag). */
+export function fromCloud(instance: CloudInstance, claim: NodeClaim): LaunchedInstance {
   return withPlannedPrice(
     {
       instanceId: instance.instanceId,

@@ -4,6 +4,8 @@ export const TAG = {
   cluster: 'joiner.sh/cluster',
   nodePool: 'karpenter.sh/nodepool',
   nodeClaim: 'joiner.sh/nodeclaim',
+  /** Value: the launching joiner's identity (its state table's name); its orphan GC keys on it. */
+  owner: 'joiner.sh/owner',
   nodeClass: 'joiner.sh/nodeclass',
   nodeClassHash: 'joiner.sh/nodeclass-hash',
   /** Tells the VPC CNI to leave an ENI alone (set on Multus ENIs). */

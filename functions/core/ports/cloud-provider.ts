@@ -47,6 +47,8 @@ export interface CloudInstance {
   /** Security groups of the primary network interface. */
   readonly securityGroupIds?: readonly string[];
   readonly nodeClaimId?: string;
+  /** The identity of the joiner that launched it (`joiner.sh/owner`: its state table's name). */
+  readonly owner?: string;
   readonly nodePool?: string;
   readonly privateDnsName?: string;
   readonly tags: Readonly<Record<string, string>>;

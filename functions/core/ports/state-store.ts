@@ -42,7 +42,9 @@ export interface StateStore {
   createNodeClaim(claim: NodeClaim): Promise<boolean>;
   getNodeClaim(id: string): Promise<NodeClaim | undefined>;
   /**
-   * Writes `claim` if the stored version still equals `claim.version`; returns the stored claim
+   * Writes `claim` if the stored version still equals `claim.version` and, when `claim` carries a
+   * lease token, the stored claim's token is not newer (a fenced write: a provisioning run that
+   * lost its lease cannot overwrite what the next holder wrote); returns the stored claim
    * (version + 1). Throws {@link ConflictError} otherwise.
    */
   updateNodeClaim(claim: NodeClaim): Promise<NodeClaim>;

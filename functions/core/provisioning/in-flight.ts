@@ -61,6 +61,7 @@ export function inFlightView(
       requirements: claim.requirements,
       taints: claim.taints,
       allocatable,
+      capacity: limitCapacity(claim, pools),
       pods,
     };
   });
@@ -75,6 +76,25 @@ function claimLabels(claim: NodeClaim): Record<string, string> {
     labels[CAPACITY_TYPE] = claim.instance.capacityType;
   }
   return labels;
+}
+
+/**
+ * What a claim counts toward its pool's limits: the capacity of its launched type, else the
+ * element-wise maximum capacity of the types it may still launch as (CreateFleet may pick any).
+ * Without its pool or types: its planned requests.
+ */
+export function limitCapacity(claim: NodeClaim, pools: readonly SchedulingPool[]): Resources {
+  const types = pools.find((p) => p.pool.name === claim.nodePool)?.instanceTypes ?? [];
+  const names = claim.instance
+    ? new Set([claim.instance.instanceType])
+    : new Set(claim.options.map((o) => o.instanceType));
+  const found = types.filter((t) => names.has(t.name));
+  if (found.length === 0) return { ...claim.requests };
+  const out: Resources = {};
+  for (const t of found) {
+    for (const [key, v] of Object.entries(t.capacity)) out[key] = Math.max(out[key] ?? 0, v);
+  }
+  return out;
 }
 
 /** Element-wise minimum of the allocatable of the instance types the claim may still be. */

@@ -13,6 +13,7 @@ import type { TimerScheduler } from '../ports/event-publisher.js';
 import type { Log } from '../ports/log.js';
 import type { OfferingKey, StateStore } from '../ports/state-store.js';
 import type { SchedulingPool } from '../scheduling/types.js';
+import type { LaunchLimits } from './launch-limits.js';
 import { type LaunchFence, LaunchStopped } from './provisioning-lease.js';
 import type { FailedClaimResult, LaunchedClaimResult } from './types.js';
 
@@ -74,6 +75,10 @@ export interface LaunchClaimsOptions {
   readonly prepared?: Promise<void>;
   /** The offerings the run read as unavailable: the claims' first new attempt goes by them. */
   readonly unavailable?: readonly OfferingKey[];
+  /** The fencing token of the run's provisioning lease (see {@link LaunchConfig.leaseToken}). */
+  readonly leaseToken?: number;
+  /** The NodePool limits a claim launches under (see {@link LaunchConfig.limits}). */
+  readonly limits?: (claim: NodeClaim) => LaunchLimits | undefined;
 }
 
 /** Launches `claims` (Pending) in parallel. */
@@ -148,6 +153,8 @@ async function launchOne(
     ...found,
     maxAttempts: options.maxAttempts,
     ...(options.unavailable ? { unavailable: options.unavailable } : {}),
+    limits: options.limits?.(claim),
+    ...(options.leaseToken === undefined ? {} : { leaseToken: options.leaseToken }),
   };
   let current = claim;
   for (let attempt = 1; ; attempt++) {

@@ -12,6 +12,7 @@ import type { SchedulePlan, SchedulingPool } from '../scheduling/types.js';
 import type { ClusterSnapshot } from './cluster-snapshot.js';
 import { displacedPods, leavingNodes } from './displaced-pods.js';
 import { inFlightClaims, inFlightView, withoutStartupTaints } from './in-flight.js';
+import { nodeUsage } from './launch-limits.js';
 import type { LaunchZones } from './prepare-launches.js';
 
 /** What planning a run gave. */
@@ -30,6 +31,11 @@ export interface RunPlan {
   readonly plan: SchedulePlan;
   /** Real milliseconds the scheduler took. */
   readonly schedulingMs: number;
+  /**
+   * Per pool, what its nodes count toward its limits (see {@link nodeUsage}); the nodes of draining
+   * claims are left out, as the plan leaves them out (their replacement takes their share).
+   */
+  readonly nodeUsage: ReadonlyMap<string, Readonly<Record<string, number>>>;
 }
 
 const EMPTY_PLAN: SchedulePlan = { nodeClaims: [], existingPlacements: [], unschedulable: [] };
@@ -62,6 +68,12 @@ export function planRun(
   const inFlight = inFlightClaims(claims, snapshot.nodes);
   const view = inFlightView(inFlight, pending, pools);
   const planned = pending.filter((p) => !view.waiting.has(p.metadata.uid ?? ''));
+  const nodes = existingNodes(
+    snapshot.nodes.filter((n) => !leaving.has(n.metadata.name)),
+    snapshot.boundPods,
+  );
+  // Limits count nodes as the plan does: the nodes of draining claims make room for their replacement.
+  const usage = nodeUsage(nodes);
   if (planned.length === 0) {
     return {
       pools,
@@ -72,20 +84,13 @@ export function planRun(
       planned,
       plan: EMPTY_PLAN,
       schedulingMs: 0,
+      nodeUsage: usage,
     };
   }
   const started = performance.now();
   const scheduled = schedule({
     pods: planned,
-    nodes: withoutStartupTaints(
-      existingNodes(
-        snapshot.nodes.filter((n) => !leaving.has(n.metadata.name)),
-        snapshot.boundPods,
-      ),
-      snapshot.nodes,
-      claims,
-      pools,
-    ),
+    nodes: withoutStartupTaints(nodes, snapshot.nodes, claims, pools),
     inFlight: view.inFlight,
     daemonSets: snapshot.daemonSets,
     persistentVolumes: snapshot.persistentVolumes,
@@ -95,7 +100,17 @@ export function planRun(
   });
   const schedulingMs = performance.now() - started;
   const plan = withUnmanagedReason(scheduled, snapshot);
-  return { pools, pending, podsById, inFlight, waiting: view.waiting, planned, plan, schedulingMs };
+  return {
+    pools,
+    pending,
+    podsById,
+    inFlight,
+    waiting: view.waiting,
+    planned,
+    plan,
+    schedulingMs,
+    nodeUsage: usage,
+  };
 }
 
 /** Adds the NodePools joiner does not manage to the reasons of the unschedulable pods. */

@@ -11,6 +11,7 @@ import type { OfferingKey } from '../ports/state-store.js';
 import { type ClusterSnapshot, readClusterSnapshot } from './cluster-snapshot.js';
 import { IN_FLIGHT_STATES } from './in-flight.js';
 import { type LaunchClaimsOutcome, launchClaims, mergeOutcomes } from './launch-claims.js';
+import { launchLimits } from './launch-limits.js';
 import { logPlan, type Nominations, nominationsOf, reportEvents } from './nominations.js';
 import { oldestPendingAgeMs } from './oldest-pending-age.js';
 import { planRun, type RunPlan } from './plan-run.js';
@@ -258,9 +259,19 @@ async function writeAndLaunch(
 ): Promise<{ created: NodeClaim[]; launch: LaunchClaimsOutcome }> {
   const now = deps.clock.now();
   const leaseToken = deps.fence.lease.token;
-  const options = { maxAttempts: settings.maxLaunchAttempts, unavailable };
-  const launches = planned.plan.nodeClaims.map(async (c) => {
-    const claim = claimFromPlan(c, planned.pools, planned.podsById, now, settings.timeouts);
+  const fresh = planned.plan.nodeClaims.map((c) =>
+    claimFromPlan(c, planned.pools, planned.podsById, now, settings.timeouts),
+  );
+  // Limits are checked again at launch against the pool's nodes and every other live claim.
+  const live = [...planned.inFlight, ...fresh];
+  const options = {
+    maxAttempts: settings.maxLaunchAttempts,
+    unavailable,
+    leaseToken,
+    limits: (claim: NodeClaim) => launchLimits(claim, planned.pools, planned.nodeUsage, live),
+  };
+  const launches = planned.plan.nodeClaims.map(async (c, i) => {
+    const claim = fresh[i];
     const prepared = prepareLaunch(deps, claim, planned.pools, unavailable);
     const written = await writeClaim(deps, c, planned.pools, planned.podsById, settings.timeouts, leaseToken);
     if (written.status !== 'created') {
@@ -274,10 +285,10 @@ async function writeAndLaunch(
   const resumed = launchClaims(deps, resume, planned.pools, options);
   // Every write and launch ends before the run does (and releases its lease), even when one fails.
   await Promise.allSettled([resumed, ...launches]);
-  const fresh = await Promise.all(launches);
+  const done = await Promise.all(launches);
   return {
-    created: fresh.flatMap((f) => (f.claim ? [f.claim] : [])),
-    launch: mergeOutcomes([await resumed, ...fresh.map((f) => f.outcome)]),
+    created: done.flatMap((f) => (f.claim ? [f.claim] : [])),
+    launch: mergeOutcomes([await resumed, ...done.map((f) => f.outcome)]),
   };
 }
 

@@ -18,7 +18,10 @@ import { CAPACITY_TYPE, HOSTNAME, ZONE } from './well-known.js';
 export interface ClaimEnv {
   readonly dims: Dims;
   readonly topology: Topology;
-  /** Limit usage reserved by the pool's other claims (the capacity of their cheapest option). */
+  /**
+   * Limit usage reserved by the pool's claims: each its largest option's capacity, since CreateFleet
+   * may launch any option (capacity fallback, spot price-capacity-optimized), as Karpenter counts.
+   */
   reservedOf(pool: string): Record<string, number>;
   /** The request vector of a pod class. */
   vectorOf(cls: PodClass): Float64Array;
@@ -42,7 +45,7 @@ export class Claim {
   /** Per resource, the largest allocatable among the options (an upper bound for quick rejects). */
   maxAlloc: Float64Array;
   closed = false;
-  /** Limit usage this claim reserves (capacity of its cheapest option). */
+  /** Limit usage this claim reserves (per resource, the largest capacity among its options). */
   reserved: Record<string, number> = {};
   /** Host ports of the pool's daemonsets and of the pods added (made when first needed). */
   private ports?: HostPortUsage;
@@ -217,12 +220,18 @@ export class Claim {
   private reserve(env: ClaimEnv): void {
     if (Object.keys(this.pool.limits).length === 0) return;
     const all = env.reservedOf(this.pool.name);
-    const cap = this.pool.types[this.options[0]].it.capacity;
     for (const res of Object.keys(this.pool.limits)) {
-      const now = res === 'nodes' ? 1 : (cap[res] ?? 0);
+      const now = res === 'nodes' ? 1 : this.largestCapacity(res);
       all[res] = (all[res] ?? 0) - (this.reserved[res] ?? 0) + now;
       this.reserved[res] = now;
     }
+  }
+
+  /** The largest capacity of `res` among the claim's options (what it may launch at worst). */
+  private largestCapacity(res: string): number {
+    let max = 0;
+    for (const i of this.options) max = Math.max(max, this.pool.types[i].it.capacity[res] ?? 0);
+    return max;
   }
 
   private undefinedLabel(alt: Requirements): string | undefined {

@@ -135,7 +135,7 @@ function usedBaseOf(input: ScheduleInput): (pool: string) => Record<string, numb
     used.set(pool, u);
   };
   for (const n of input.nodes) add(n.nodePool, n.capacity ?? n.allocatable);
-  for (const c of input.inFlight) add(c.nodePool, c.allocatable);
+  for (const c of input.inFlight) add(c.nodePool, c.capacity ?? c.allocatable);
   return (pool) => ({ ...(used.get(pool) ?? {}) });
 }
 

@@ -51,6 +51,11 @@ export interface InFlightClaim {
   readonly taints: readonly Taint[];
   /** Allocatable of its smallest option. */
   readonly allocatable: Resources;
+  /**
+   * What it counts toward its pool's limits: the launched type's capacity, or the largest capacity
+   * among its options while it may still launch any of them; `allocatable` when absent.
+   */
+  readonly capacity?: Resources;
   readonly pods: readonly Pod[];
 }
 

@@ -5,12 +5,13 @@
  * disruption work and are reported back untouched.
  */
 
+import { fromCloud } from '../launch/launch-nodeclaim.js';
 import { instanceIdOf } from '../lifecycle/node-labels.js';
 import { reconcileNode } from '../lifecycle/reconcile-node.js';
 import { retireClaim } from '../lifecycle/retire-claim.js';
 import { updateClaim } from '../lifecycle/update-claim.js';
 import type { NodeClaim, TimerKind } from '../nodeclaim/nodeclaim.js';
-import { dueTimers, withTimer } from '../nodeclaim/state-machine.js';
+import { dueTimers, transition, withTimer } from '../nodeclaim/state-machine.js';
 import type { SweepDeps } from './sweep-deps.js';
 
 /** What acting on one claim's timers did. */
@@ -48,6 +49,7 @@ async function actOn(deps: SweepDeps, claim: NodeClaim, kind: TimerKind): Promis
   }
   if (kind === 'launchTimeout') {
     if (claim.state !== 'Pending') return clearStale(deps, claim, kind);
+    if (await adoptedByTag(deps, claim)) return true;
     deps.log.warn('nodeclaim launch timed out', {
       nodeclaim: claim.id,
       pendingSince: claim.timestamps.Pending,
@@ -79,6 +81,26 @@ async function actOn(deps: SweepDeps, claim: NodeClaim, kind: TimerKind): Promis
     },
     { from: ['Launched', 'Registered'] },
   );
+  return true;
+}
+
+/**
+ * A claim whose attempt reached EC2 (recorded) may have an instance a crash left unrecorded: it is
+ * adopted (Launched, registration timeout armed) rather than retired and terminated.
+ */
+async function adoptedByTag(deps: SweepDeps, claim: NodeClaim): Promise<boolean> {
+  if (claim.launchAttempts === 0) return false;
+  const found = await deps.cloud.findByNodeClaim(claim.id);
+  if (!found || found.state === 'shutting-down' || found.state === 'terminated') return false;
+  const instance = fromCloud(found, claim);
+  const stored = await updateClaim(deps.store, claim.id, (c) =>
+    c.state === 'Pending' ? transition(c, 'Launched', deps.clock.now(), { instance }) : undefined,
+  );
+  if (stored?.state !== 'Launched') return false;
+  deps.log.info('adopted the instance of a nodeclaim whose launch timed out', {
+    nodeclaim: claim.id,
+    'instance-id': instance.instanceId,
+  });
   return true;
 }
 

@@ -1,8 +1,10 @@
 /**
- * Orphan garbage collection, both ways: instances tagged for the cluster that no live nodeclaim
- * owns (a crash between CreateFleet and the DynamoDB write, a claim retired while its launch was
- * in flight) are terminated once older than a grace period; nodeclaims whose instance is gone
- * are retired (node deleted, pods released).
+ * Orphan garbage collection, both ways: instances this table launched (tagged with its identity)
+ * that no live nodeclaim owns (a claim retired while its launch was in flight, a claim record
+ * lost) are terminated once older than a grace period, a capped number per sweep; nodeclaims
+ * whose instance is gone are retired (node deleted, pods released). Instances of another table
+ * (a second stack for the cluster, the table before a redeploy) or another autoscaler are never
+ * touched, and an empty table collects nothing.
  */
 import { retireClaim } from '../lifecycle/retire-claim.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
@@ -30,20 +32,20 @@ export function owns(claim: NodeClaim | undefined, instance: CloudInstance): boo
 
 /** Runs both directions of the GC (see the file comment). */
 export async function collectOrphans(deps: SweepDeps): Promise<OrphanOutcome> {
-  const { orphanGraceMs } = sweepSettings(deps);
+  const settings = sweepSettings(deps);
   const now = deps.clock.now();
-  const [instances, claims] = await Promise.all([
-    deps.cloud.list(),
-    deps.store.listNodeClaims([...LIVE_STATES]),
-  ]);
+  const [instances, all] = await Promise.all([deps.cloud.list(), deps.store.listNodeClaims()]);
+  const liveStates: readonly string[] = LIVE_STATES;
+  const claims = all.filter((c) => liveStates.includes(c.state));
   const byId = new Map(claims.map((c) => [c.id, c]));
-  const orphans = instances.filter(
+  const candidates = instances.filter(
     (i) =>
       !owns(i.nodeClaimId ? byId.get(i.nodeClaimId) : undefined, i) &&
-      now - i.launchTime >= orphanGraceMs &&
+      now - i.launchTime >= settings.orphanGraceMs &&
       i.state !== 'shutting-down' &&
       i.state !== 'terminated',
   );
+  const orphans = ownOrphans(deps, candidates, all, settings.maxOrphanTerminations);
   if (orphans.length > 0) {
     await deps.cloud.terminate(orphans.map((i) => i.instanceId));
     for (const i of orphans)
@@ -57,7 +59,10 @@ export async function collectOrphans(deps: SweepDeps): Promise<OrphanOutcome> {
   const retired: string[] = [];
   for (const claim of claims) {
     if (!(RUNNING_STATES as readonly string[]).includes(claim.state) || !claim.instance) continue;
-    if (live.has(claim.instance.instanceId) || now - (claim.timestamps.Launched ?? now) < orphanGraceMs)
+    if (
+      live.has(claim.instance.instanceId) ||
+      now - (claim.timestamps.Launched ?? now) < settings.orphanGraceMs
+    )
       continue;
     if (!(await instanceGone(deps, claim.instance.instanceId))) continue;
     await retireClaim(
@@ -72,6 +77,55 @@ export async function collectOrphans(deps: SweepDeps): Promise<OrphanOutcome> {
     retired.push(claim.id);
   }
   return { terminatedInstances: orphans.map((i) => i.instanceId), retiredClaims: retired };
+}
+
+/**
+ * The candidates this table may terminate, oldest first, at most `cap`: only instances tagged with
+ * its own identity, none when the table holds no record at all (restored, truncated or replaced:
+ * it would kill every node), none launched before the table's first record (it cannot have
+ * launched them).
+ */
+function ownOrphans(
+  deps: SweepDeps,
+  candidates: readonly CloudInstance[],
+  records: readonly NodeClaim[],
+  cap: number,
+): CloudInstance[] {
+  const owner = deps.owner;
+  const mine = owner ? candidates.filter((i) => i.owner === owner) : [];
+  if (mine.length === 0) return [];
+  if (records.length === 0) {
+    deps.log.warn('orphan GC refused: the state table holds no nodeclaim record', {
+      instances: mine.map((i) => i.instanceId),
+    });
+    return [];
+  }
+  const born = records.reduce((min, r) => Math.min(min, firstWritten(r)), Number.POSITIVE_INFINITY);
+  const after = mine.filter((i) => i.launchTime >= born);
+  if (after.length < mine.length) {
+    deps.log.warn('orphan GC skips instances older than the state table', {
+      instances: mine.filter((i) => i.launchTime < born).map((i) => i.instanceId),
+      'table-first-record': new Date(born).toISOString(),
+    });
+  }
+  const sorted = after.sort(
+    (a, b) => a.launchTime - b.launchTime || a.instanceId.localeCompare(b.instanceId),
+  );
+  if (sorted.length > cap) {
+    deps.log.warn('orphan GC capped: the next sweep takes the rest', {
+      orphans: sorted.length,
+      terminating: cap,
+    });
+  }
+  return sorted.slice(0, cap);
+}
+
+/** When the claim record was first written (its earliest transition). */
+function firstWritten(claim: NodeClaim): number {
+  return Object.values(claim.timestamps).reduce<number>(
+    (min, t) => (typeof t === 'number' ? Math.min(min, t) : min),
+    Number.POSITIVE_INFINITY,
+  );
 }
 
 async function instanceGone(deps: SweepDeps, instanceId: string): Promise<boolean> {

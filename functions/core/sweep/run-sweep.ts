@@ -1,7 +1,7 @@
 /**
- * The disruption function's sweep (every minute) and its timer wake-ups (timers queue): the
- * lifecycle timers (launch, registration, termination) of every due claim first, then the
- * disruption round (drain steps, decisions, emptiness timers), then the orphan GC and the GC of
+ * The disruption function's sweep (every minute) and its timer wake-ups (timers queue): launches a
+ * crash left unfinished are resumed first (resume-launches.ts), then the lifecycle timers (launch,
+ * registration, termination) of every due claim, then the disruption round (drain steps, decisions, emptiness timers), then the orphan GC and the GC of
  * deleted NodeClasses' instance profiles, then the safety net, so pods a timeout released are offered to the provisioner in the same minute,
  * then the status kubectl shows (NodeClaim resources, NodePool and NodeClass status).
  */
@@ -14,12 +14,15 @@ import { actOnDueTimers } from './due-timers.js';
 import { collectNodeClassResources } from './nodeclass-resources.js';
 import type { OrphanOutcome } from './orphans.js';
 import { collectOrphans } from './orphans.js';
+import { type ResumeOutcome, resumeStalledLaunches } from './resume-launches.js';
 import { republishUnschedulable } from './safety-net.js';
 import type { SweepDeps } from './sweep-deps.js';
 import { sweepSettings } from './sweep-deps.js';
 
 /** What one sweep did. */
 export interface SweepOutcome {
+  /** Pending claims whose launch a crash left unfinished, and which of them the sweep resumed. */
+  readonly resumedLaunches: ResumeOutcome;
   readonly timers: readonly TimerOutcome[];
   readonly disruption: DisruptionOutcome;
   readonly orphans: OrphanOutcome;
@@ -37,6 +40,8 @@ export interface TimerMessage {
 
 /** Runs one sweep (see the file comment). One failing claim does not stop the others. */
 export async function runSweep(deps: SweepDeps): Promise<SweepOutcome> {
+  // Stalled launches are resumed before their launch timeout is looked at.
+  const resumedLaunches = await resumeStalledLaunches(deps);
   const due = await deps.store.listDueNodeClaims(deps.clock.now(), sweepSettings(deps).dueLimit);
   const timers: TimerOutcome[] = [];
   for (let i = 0; i < due.length; i += CONCURRENCY) {
@@ -48,7 +53,7 @@ export async function runSweep(deps: SweepDeps): Promise<SweepOutcome> {
   const nodeClassResources = await collectNodeClassResources(deps);
   const republished = await republishUnschedulable(deps);
   const status = await reportStatus(deps);
-  return { timers, disruption, orphans, nodeClassResources, republished, status };
+  return { resumedLaunches, timers, disruption, orphans, nodeClassResources, republished, status };
 }
 
 /** Due claims whose lifecycle timers are acted on at once. */

@@ -29,6 +29,10 @@ export interface SweepPorts {
   readonly leaseClock?: Clock;
   /** Wall milliseconds left in the invocation. */
   readonly remainingMs?: () => number;
+  /** The identity of this joiner's instances (see {@link SweepDeps.owner}); default: the table's name. */
+  readonly owner?: string;
+  /** The handler settings, for the state table's name. */
+  readonly settings?: { readonly tableName?: string };
 }
 
 /**
@@ -48,5 +52,17 @@ export function sweepDepsFrom(ports: SweepPorts, settings?: Partial<SweepSetting
     ...(ports.leaseClock ? { leaseClock: ports.leaseClock } : {}),
     ...(ports.remainingMs ? { remainingMs: ports.remainingMs } : {}),
     settings,
+    ...ownerOf(ports),
   };
+}
+
+/** The owner identity of `ports`: given, else the state table's name (when it is configured). */
+function ownerOf(ports: SweepPorts): { owner?: string } {
+  if (ports.owner) return { owner: ports.owner };
+  try {
+    const name = ports.settings?.tableName;
+    return name ? { owner: name } : {};
+  } catch {
+    return {};
+  }
 }

@@ -11,10 +11,19 @@ export interface SweepSettings {
    * on or moved later, so this bounds one sweep's work, not what the next one sees.
    */
   readonly dueLimit: number;
+  /** Most orphaned instances terminated per sweep (a bug or a foreign table cannot empty the cluster at once). */
+  readonly maxOrphanTerminations: number;
 }
 
-/** Default sweep settings: 2 minutes of grace for orphans, up to 10,000 due claims per sweep. */
-export const DEFAULT_SWEEP_SETTINGS: SweepSettings = { orphanGraceMs: 2 * 60_000, dueLimit: 10_000 };
+/**
+ * Default sweep settings: 2 minutes of grace for orphans, at most 5 orphans terminated per sweep,
+ * up to 10,000 due claims per sweep.
+ */
+export const DEFAULT_SWEEP_SETTINGS: SweepSettings = {
+  orphanGraceMs: 2 * 60_000,
+  dueLimit: 10_000,
+  maxOrphanTerminations: 5,
+};
 
 /** What the sweep needs: the lifecycle and disruption deps plus publishing. */
 export interface SweepDeps extends LifecycleDeps, DisruptionDeps {
@@ -23,6 +32,11 @@ export interface SweepDeps extends LifecycleDeps, DisruptionDeps {
   readonly config: DisruptionDeps['config'];
   readonly events: EventPublisher;
   readonly settings?: Partial<SweepSettings>;
+  /**
+   * The identity this joiner tags its instances with (`joiner.sh/owner`, its state table's name):
+   * the orphan GC terminates only instances carrying it. Unknown: no instance is collected.
+   */
+  readonly owner?: string;
 }
 
 /** The sweep settings of `deps` with defaults filled in. */

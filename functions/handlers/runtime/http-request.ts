@@ -43,8 +43,24 @@ export function errorResponse(statusCode: number, message: string): HttpResponse
   return jsonResponse(statusCode, { message });
 }
 
-/** The last non-empty segment of a URL path (`/prod/abc/` -> `abc`), or undefined. */
+/** A URL path whose percent-encoding is malformed (e.g. `%zz`, a cut `%E0%A4%A`). */
+export class MalformedPathError extends Error {
+  constructor() {
+    super('the URL path is not valid percent-encoding');
+    this.name = 'MalformedPathError';
+  }
+}
+
+/**
+ * The last non-empty segment of a URL path (`/prod/abc/` -> `abc`), decoded, or undefined.
+ * Throws {@link MalformedPathError} when the segment's percent-encoding is malformed.
+ */
 export function lastPathSegment(path: string): string | undefined {
   const segments = path.split('/').filter((s) => s.length > 0);
-  return segments.length > 0 ? decodeURIComponent(segments[segments.length - 1]) : undefined;
+  if (segments.length === 0) return undefined;
+  try {
+    return decodeURIComponent(segments[segments.length - 1]);
+  } catch {
+    throw new MalformedPathError();
+  }
 }

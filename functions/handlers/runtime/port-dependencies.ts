@@ -83,6 +83,7 @@ const BUILDERS: Builders = {
       kubernetesVersion: kubernetesVersionOf(d.settings),
       defaultInstanceProfile: d.settings.instanceProfileName,
       nodeRoleArns: d.settings.nodeRoleArns,
+      owner: tableNameOf(d.settings),
       now: () => d.clock.now(),
     };
     return lazyPort(async () => {
@@ -174,4 +175,13 @@ export function portDependenciesFromEnv(
     });
   }
   return deps;
+}
+
+/** The state table's name (the owner identity tagged on instances), or undefined when not configured. */
+function tableNameOf(settings: Settings): string | undefined {
+  try {
+    return settings.tableName;
+  } catch {
+    return undefined;
+  }
 }

@@ -7,7 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { formatPath } from '../../core/model/config/diagnostic.js';
-import { describeYamlError, parseYamlDocuments } from '../../core/model/config/raw-document.js';
+import { describeYamlError, documentObject, parseYamlDocuments } from '../../core/model/config/raw-document.js';
 import {
   type CallFault,
   type Expectation,
@@ -95,7 +95,9 @@ export async function parseScenario(text: string, file: string): Promise<Scenari
     const at = position ? `${file}:${position.line}:${position.column}` : file;
     throw new ScenarioError(`${at}: invalid YAML: ${message}`);
   }
-  const parsed = scenarioSchema.safeParse(doc.toJS());
+  const js = documentObject(doc);
+  if ('error' in js) throw new ScenarioError(`${file}: ${js.error}`);
+  const parsed = scenarioSchema.safeParse(js.object);
   if (!parsed.success) throw zodError(file, [], parsed.error);
   const raw = parsed.data;
   const base = dirname(resolve(file));

@@ -9,6 +9,9 @@
 import { EC2Client, RunInstancesCommand } from '@aws-sdk/client-ec2';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Node } from '../../../functions/core/model/kube-objects.js';
+import { newNodeClaim } from '../../../functions/core/nodeclaim/create.js';
+import type { NodeClaim } from '../../../functions/core/nodeclaim/nodeclaim.js';
+import { transition } from '../../../functions/core/nodeclaim/state-machine.js';
 import { provision } from '../../../functions/core/provisioning/provision.js';
 import type { ProvisionDeps } from '../../../functions/core/provisioning/types.js';
 import { runSweep } from '../../../functions/core/sweep/run-sweep.js';
@@ -177,6 +180,28 @@ async function nodeOf(c: SimulatedCloud, deps: Dependencies, instanceId: string)
   throw new Error(`instance ${instanceId} never became a Ready node`);
 }
 
+/** The record of a claim retired (Gone) at `now` before its launch answered. */
+function retiredClaim(id: string, now: number): NodeClaim {
+  const pending = newNodeClaim(
+    {
+      id,
+      nodePool: 'default',
+      nodeClass: 'default',
+      nodePoolHash: 'p',
+      nodeClassHash: 'c',
+      requirements: [],
+      labels: {},
+      taints: [],
+      startupTaints: [],
+      options: [{ instanceType: 'm5.large', zone: 'us-west-2a', capacityType: 'on-demand', price: 0.096 }],
+      pods: [],
+      requests: {},
+    },
+    now,
+  );
+  return transition(pending, 'Gone', now);
+}
+
 /** Karpenter's NodeClaim object for the node (joiner's claims live in its table, not here). */
 function karpenterNodeClaim(pool: string, node: Node, instanceId: string): Manifest {
   return {
@@ -199,8 +224,20 @@ describe('coexistence with Karpenter in the simulated cloud', () => {
   it("never terminates, cordons or disrupts another autoscaler's node, even of a NodePool joiner manages", async () => {
     const { cloud: c, deps, env } = await start(karpenterConfig);
     const theirs = await launchByAnotherAutoscaler(c, env, 'default', karpenterTags('default'));
-    // An instance with joiner's cluster tag and no nodeclaim: an orphan the GC must take (control).
-    const orphan = await launchByAnotherAutoscaler(c, env, 'default', { 'joiner.sh/cluster': CLUSTER });
+    // This joiner's instance whose claim was retired while its launch was in flight: an orphan the
+    // GC must take (control). Another joiner's (another table's) instance for the cluster is not.
+    const table = env[ENV.tableName];
+    await deps.store.createNodeClaim(retiredClaim('default-lost', c.clock.now()));
+    const orphan = await launchByAnotherAutoscaler(c, env, 'default', {
+      'joiner.sh/cluster': CLUSTER,
+      'joiner.sh/owner': table,
+      'joiner.sh/nodeclaim': 'default-lost',
+    });
+    const otherTable = await launchByAnotherAutoscaler(c, env, 'default', {
+      'joiner.sh/cluster': CLUSTER,
+      'joiner.sh/owner': `${table}-previous`,
+      'joiner.sh/nodeclaim': 'default-elsewhere',
+    });
     const node = await nodeOf(c, deps, theirs);
     await applyManifests(c.kube.store, [karpenterNodeClaim('default', node, theirs)]);
     expect(node.metadata.labels?.['karpenter.sh/nodepool']).toBe('default');
@@ -213,13 +250,13 @@ describe('coexistence with Karpenter in the simulated cloud', () => {
       await runSweep(sweepDeps);
     }
 
-    expect(live(c).map((i) => i.instanceId)).toEqual([theirs]);
+    expect(live(c).map((i) => i.instanceId)).toEqual([theirs, otherTable]);
     expect(c.ec2.state.instances.get(orphan)?.state).toMatch(/shutting-down|terminated/);
     const after = (await deps.cluster.listNodes()).find((n) => n.metadata.name === node.metadata.name);
     expect(after).toBeDefined();
     expect(after?.spec?.unschedulable).toBeFalsy();
     expect((after?.spec?.taints ?? []).map((t) => t.key)).not.toContain('karpenter.sh/disrupted');
-    expect(await deps.store.listNodeClaims()).toEqual([]);
+    expect(await deps.store.listNodeClaims(['Pending', 'Launched', 'Registered', 'Initialized'])).toEqual([]);
   });
 
   it("places a pending pod on another autoscaler's node and launches nothing for it", async () => {

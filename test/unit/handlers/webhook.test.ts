@@ -117,6 +117,17 @@ describe('webhook handler', () => {
     expect(lines.join('\n')).not.toContain(SECRET.slice(1));
   });
 
+  it('answers 400 for a malformed %-encoded path, forwarding nothing and never throwing', async () => {
+    const { d, published } = deps();
+    const body = JSON.stringify(unschedulableReview);
+    for (const path of ['/%E0%A4%A', '/prod/%', `/${SECRET}%zz`]) {
+      const res = await handleWebhook(d, urlEvent(path, body));
+      expect(res.statusCode).toBe(400);
+      expect(JSON.parse(res.body).message).toMatch(/URL path is not valid percent-encoding/);
+    }
+    expect(published).toEqual([]);
+  });
+
   it('answers 413 for bodies over 1 MiB', async () => {
     const { d, published } = deps();
     const big = JSON.stringify({ ...unschedulableReview, padding: 'x'.repeat(1024 * 1024) });

@@ -1,4 +1,4 @@
-import { parseAllDocuments, type YAMLError } from 'yaml';
+import { type Document, parseAllDocuments, visit, type YAMLError } from 'yaml';
 import type { Diagnostic } from './diagnostic.js';
 
 /** One parsed YAML/JSON document of a file, not yet validated. */
@@ -46,9 +46,61 @@ export function parseYamlDocuments(
       diagnostics.push(position ? { ...d, position } : d);
       return;
     }
-    const object = doc.toJS({ maxAliasCount: 1000 }) as unknown;
+    const js = documentObject(doc);
+    if ('error' in js) {
+      diagnostics.push({
+        severity: 'error',
+        file,
+        document: `document ${index + 1}`,
+        path: '',
+        message: js.error,
+      });
+      return;
+    }
+    const object = js.object;
     if (object === null || object === undefined) return;
     documents.push({ file, index, object });
   });
   return { documents, diagnostics };
+}
+
+/**
+ * The plain value of a parsed YAML document, or why it has none: a self-referencing anchor, more
+ * aliases expanded than {@link MAX_ALIAS_COUNT} (an alias bomb), an alias without its anchor.
+ */
+export function documentObject(doc: Document.Parsed): { object: unknown } | { error: string } {
+  const loop = selfReferencingAlias(doc);
+  if (loop)
+    return {
+      error: `YAML alias *${loop} refers to a node that contains it (a self-referencing anchor): write the value out`,
+    };
+  try {
+    return { object: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown };
+  } catch (e) {
+    const message = (e as Error).message;
+    return {
+      error: /excessive alias count/i.test(message)
+        ? `too many YAML aliases (more than ${MAX_ALIAS_COUNT} expanded, as an alias bomb makes): write the values out`
+        : `YAML syntax error: ${message}`,
+    };
+  }
+}
+
+/** Most aliases a document may expand (a few lines of nested aliases can otherwise expand to gigabytes). */
+const MAX_ALIAS_COUNT = 1000;
+
+/** The name of an alias that sits inside the node its anchor names (a cycle), if any. */
+function selfReferencingAlias(doc: Document.Parsed): string | undefined {
+  let found: string | undefined;
+  visit(doc, {
+    Alias(_key, node, path) {
+      const target = node.resolve(doc);
+      if (target && path.includes(target as never)) {
+        found = node.source;
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
 }

@@ -9,7 +9,7 @@ import type { AdmissionAttributes, AdmissionHook, AdmissionOperation } from './a
 import { alreadyExists, badRequest, conflict, invalid, notFound } from './api-error.js';
 import type { PodChangeCause } from './change-cause.js';
 import { type ListOptions, type ListPage, paginate, selectorFilter } from './list-options.js';
-import { defaultMetadata, defaultPod, timestamp } from './object-defaults.js';
+import { defaultMetadata, defaultPod, labelNamespace, timestamp } from './object-defaults.js';
 import type { KubeObject, ObjectStore } from './object-store.js';
 import { applyPatch, type PatchType } from './patch.js';
 import {
@@ -133,6 +133,7 @@ export class KubeApi {
     obj.apiVersion = apiVersionOf(type);
     obj.kind = type.kind;
     if (type.plural === 'pods' && type.group === '') defaultPod(obj, this.clock.now());
+    if (type.plural === 'namespaces' && type.group === '') labelNamespace(obj);
     await this.admit('CREATE', type, '', obj, undefined, opts);
     if (opts.dryRun) return obj;
     const stored = this.store.put(storageKey(type), obj);
@@ -340,6 +341,7 @@ export class KubeApi {
     }
     next.apiVersion = old.apiVersion;
     next.kind = old.kind;
+    if (type.plural === 'namespaces' && type.group === '') labelNamespace(next);
     if (type.subresources.includes('status')) next.status = structuredClone(old.status);
     const specChanged = JSON.stringify(next.spec) !== JSON.stringify(old.spec);
     next.metadata.generation = Number(old.metadata.generation ?? 1) + (specChanged ? 1 : 0);

@@ -36,6 +36,14 @@ export function defaultMetadata(obj: KubeObject, random: SeededRandom, nowMs: nu
   delete meta.resourceVersion;
 }
 
+/** The label the real API server keeps on every namespace (what namespaceSelectors key on). */
+export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
+
+/** Sets a namespace's `kubernetes.io/metadata.name` label to its name, as the API server does on every write. */
+export function labelNamespace(ns: KubeObject): void {
+  ns.metadata.labels = { ...ns.metadata.labels, [NAMESPACE_NAME_LABEL]: ns.metadata.name };
+}
+
 const DEFAULT_TOLERATIONS = [
   { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
   { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },

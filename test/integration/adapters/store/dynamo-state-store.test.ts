@@ -89,6 +89,18 @@ describe('DynamoStateStore', () => {
     expect((await store.getNodeClaim('b'))?.state).toBe('Launched');
   });
 
+  it('fences writes by lease token: a current version written under an older lease loses', async () => {
+    const store = await freshStore();
+    await store.createNodeClaim({ ...claim('f'), leaseToken: 1 });
+    const newer = await store.updateNodeClaim({ ...(await store.getNodeClaim('f'))!, leaseToken: 2 });
+    await expect(
+      store.updateNodeClaim({ ...newer, leaseToken: 1, launchAttempts: 1 }),
+    ).rejects.toBeInstanceOf(ConflictError);
+    // The same or a newer token, and writers that keep the token they read, still write.
+    const kept = await store.updateNodeClaim({ ...newer, launchAttempts: 2 });
+    expect((await store.updateNodeClaim({ ...kept, leaseToken: 3 })).leaseToken).toBe(3);
+  });
+
   it('lists claims by state and finds a claim by instance id through the GSI', async () => {
     const store = await freshStore();
     await store.createNodeClaim(claim('c1'));

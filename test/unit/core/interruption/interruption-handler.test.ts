@@ -44,4 +44,49 @@ describe('interruption handler', () => {
       /instance-id/,
     );
   });
+
+  it('handles duplicate messages about one instance in a batch once, in order, and acknowledges them all', async () => {
+    const h = harness();
+    const claim = launchedClaim(h, 'default-abc', 'i-0a');
+    h.store.put({ ...claim, state: 'Initialized', nodeName: 'ip-1', timers: {} });
+    const node = kubeletNode('ip-1', 'i-0a');
+    markReady(node);
+    h.cluster.nodes.set('ip-1', node);
+    let writes = 0;
+    let concurrent = 0;
+    let most = 0;
+    const update = h.store.updateNodeClaim.bind(h.store);
+    h.store.updateNodeClaim = async (c) => {
+      writes++;
+      concurrent++;
+      most = Math.max(most, concurrent);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      try {
+        return await update(c);
+      } finally {
+        concurrent--;
+      }
+    };
+    const handler = createInterruptionHandler(() => h.interruption as never);
+    const spot = (id: string) => ({
+      id,
+      'detail-type': 'EC2 Spot Instance Interruption Warning',
+      source: 'aws.ec2',
+      detail: { 'instance-id': 'i-0a' },
+    });
+    const rebalance = {
+      id: 'r1',
+      'detail-type': 'EC2 Instance Rebalance Recommendation',
+      source: 'aws.ec2',
+      detail: { 'instance-id': 'i-0a' },
+    };
+    const bodies = [spot('e1'), spot('e1'), rebalance, spot('e2')].map((b) => JSON.stringify(b));
+    const result = await handler(sqsEvent(bodies), context());
+    expect(result.batchItemFailures).toEqual([]);
+    expect(h.store.claims.get('default-abc')?.state).toBe('Draining');
+    expect(most).toBe(1);
+    const drains = h.log.lines.filter((l) => l.message === 'duplicate interruption notice in the batch');
+    expect(drains.length).toBe(2);
+    expect(writes).toBeGreaterThan(0);
+  });
 });

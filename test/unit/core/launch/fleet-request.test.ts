@@ -43,6 +43,23 @@ describe('CreateFleet request', () => {
     }
   });
 
+  it("tags the instance and fleet with the launching joiner's identity (the orphan GC keys on it)", () => {
+    const options = MANY.slice(0, 2);
+    const { request } = planLaunch({
+      claim: claim(options),
+      nodeClass: multusNodeClass(),
+      family: 'AL2023',
+      resolved: resolved(),
+      options,
+      capacityType: 'spot',
+      clientToken: 'tok',
+      instanceFacts: facts,
+      owner: 'joiner-state-table-a',
+    });
+    for (const spec of request.TagSpecifications)
+      expect(spec.Tags).toContainEqual({ Key: 'joiner.sh/owner', Value: 'joiner-state-table-a' });
+  });
+
   it('uses lowest-price for on-demand', () => {
     const od = MANY.slice(0, 4).map((o) => ({ ...o, capacityType: 'on-demand' as const }));
     const { request } = plan(od, 'on-demand');

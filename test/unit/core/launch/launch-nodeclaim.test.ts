@@ -262,3 +262,40 @@ describe('a launch EC2 refuses for an instance profile it does not know yet', ()
     expect((await store.getNodeClaim(claim.id))!.launchAttempts).toBe(2);
   });
 });
+
+describe('launch writes are fenced by the provisioning lease token', () => {
+  it('a run whose lease a newer run took cannot write (or launch) a claim that run has written', async () => {
+    const store = new MemoryStore();
+    const options = plannedOptions(twoTypes());
+    await store.createNodeClaim({ ...claimOf([...options]), leaseToken: 1 });
+    const id = claimOf([...options]).id;
+    const base = {
+      nodePool: nodePool({ name: 'multus' }),
+      nodeClass: multusNodeClass(),
+      instanceFacts: facts,
+    };
+    // The run under lease 2 records its attempt, then its CreateFleet throws (the claim stays Pending).
+    const throwing = new ScriptedCloud(new Set());
+    throwing.launch = async () => {
+      throw new Error('throttled');
+    };
+    await expect(
+      launchNodeClaim(
+        { cloud: throwing, store, clock: { now: () => 0 } },
+        { ...base, leaseToken: 2 },
+        (await store.getNodeClaim(id))!,
+      ),
+    ).rejects.toThrow('throttled');
+    expect((await store.getNodeClaim(id))!.leaseToken).toBe(2);
+    // The run under lease 1 (it lost the lease meanwhile) reads the claim afresh and tries to launch it.
+    const cloud = new ScriptedCloud(new Set());
+    const stale = await launchNodeClaim(
+      { cloud, store, clock: { now: () => 0 } },
+      { ...base, leaseToken: 1 },
+      (await store.getNodeClaim(id))!,
+    );
+    expect(stale.outcome).toBe('skipped');
+    expect(cloud.attempts).toEqual([]);
+    expect((await store.getNodeClaim(id))!.state).toBe('Pending');
+  });
+});

@@ -242,6 +242,8 @@ export class MemoryStore implements StateStore {
     const stored = this.claims.get(claim.id);
     this.beforeUpdate?.(claim, stored);
     if (!stored || stored.version !== claim.version) throw new ConflictError(`nodeclaim ${claim.id} changed`);
+    if (claim.leaseToken !== undefined && (stored.leaseToken ?? 0) > claim.leaseToken)
+      throw new ConflictError(`nodeclaim ${claim.id} was written under a newer provisioning lease`);
     const next = { ...claim, version: claim.version + 1 };
     this.claims.set(claim.id, next);
     return next;

@@ -213,3 +213,27 @@ describe('provision: the provisioning lease', () => {
     expect(h.store.leases.size).toBe(0);
   });
 });
+
+describe('provision: NodePool limits at launch', () => {
+  it('a resumed claim launches only within its pool limits as they are now; the claim past them fails LimitExceeded', async () => {
+    const h = harness(await seedCluster(SEED_004));
+    h.cloud.throwNext = 1000;
+    const first = await provision(h.deps, { hints: [] });
+    const general = first.created.filter((id) => h.store.claims.get(id)!.nodePool === 'spot-general');
+    expect(general).toHaveLength(3);
+    // The user lowers spot-general's limit to two c5.2xlarge while its three claims are pending.
+    h.cluster.nodePoolDocs = h.cluster.nodePoolDocs.map((d) =>
+      d.metadata?.name === 'spot-general'
+        ? { ...d, spec: { ...(d.spec as object), limits: { resources: { cpu: '16' } } } }
+        : d,
+    );
+    h.cloud.throwNext = 0;
+    await provision(h.deps, { hints: [] });
+    const launched = h.cloud.instances.filter((i) => general.includes(i.nodeClaimId ?? ''));
+    expect(launched).toHaveLength(2);
+    const failed = general.map((id) => h.store.claims.get(id)!).filter((c) => c.state === 'Gone');
+    expect(failed).toHaveLength(1);
+    expect(failed[0].failure?.reason).toBe('LimitExceeded');
+    expect(failed[0].failure?.message).toMatch(/spot-general limits reached \(counted: cpu 16000 of 16000\)/);
+  });
+});

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { transition } from '../../../../functions/core/nodeclaim/state-machine.js';
 import { handleTimerMessage, runSweep } from '../../../../functions/core/sweep/run-sweep.js';
 import { kubeletNode, markReady, pendingClaim, podOn } from '../lifecycle/fakes.js';
 import { harness, launchedClaim } from '../lifecycle/harness.js';
@@ -60,6 +61,33 @@ describe('runSweep: timeouts', () => {
     expect(h.cloud.terminated).toContain('i-crash');
   });
 
+  it('a launch timeout adopts the instance of a recorded attempt (tagged with the claim) instead of terminating it', async () => {
+    const h = harness();
+    const claim = pendingClaim('default-p', h.clock.now());
+    h.store.put({
+      ...claim,
+      launchAttempts: 1,
+      lastAttempt: { capacityType: 'spot', offerings: ['c5.large|us-west-2a|spot'] },
+    });
+    h.cloud.instances.set('i-crash', {
+      instanceId: 'i-crash',
+      instanceType: 'c5.large',
+      zone: 'us-west-2a',
+      capacityType: 'spot',
+      state: 'running',
+      launchTime: h.clock.now(),
+      nodeClaimId: 'default-p',
+      tags: {},
+    });
+    h.clock.advance(5 * MIN);
+    await runSweep(h.sweep);
+    const stored = h.store.claims.get('default-p');
+    expect(stored?.state).toBe('Launched');
+    expect(stored?.instance?.instanceId).toBe('i-crash');
+    expect(stored?.timers.registrationTimeout).toBeGreaterThan(h.clock.now());
+    expect(h.cloud.terminated).toEqual([]);
+  });
+
   it('a timer message acts only on the named claim and only when due', async () => {
     const h = harness();
     launchedClaim(h, 'default-abc', 'i-0a');
@@ -95,13 +123,20 @@ describe('runSweep: timeouts', () => {
 describe('runSweep: orphans', () => {
   it('terminates tagged instances without a live claim after the grace period only', async () => {
     const h = harness();
+    const owner = 'joiner-table';
+    (h.sweep as { owner?: string }).owner = owner;
     const base = {
       instanceType: 'c5.large',
       zone: 'us-west-2a',
       capacityType: 'spot' as const,
       state: 'running' as const,
       tags: {},
+      owner,
     };
+    // The record of the claim the orphan's launch was for, retired while its launch was in flight.
+    h.store.put(
+      transition(pendingClaim('gone-claim', h.clock.now() - 4 * MIN), 'Gone', h.clock.now() - 4 * MIN),
+    );
     h.cloud.instances.set('i-orphan', {
       ...base,
       instanceId: 'i-orphan',

@@ -52,6 +52,22 @@ describe('configuration errors name file, document, field path and what is wrong
     expect(e.path).toBe('spec.template.spec.requirements[0].minValues');
   });
 
+  it('limits may not be negative (v1, and v1alpha5 limits.resources)', () => {
+    const e = only([v1Pool('p', {}, { limits: { cpu: '-16' } })]);
+    expect(e.path).toBe('spec.limits.cpu');
+    expect(e.message).toMatch(/limit may not be negative: "-16"/);
+    const old = only([
+      {
+        apiVersion: 'karpenter.sh/v1alpha5',
+        kind: 'Provisioner',
+        metadata: { name: 'p' },
+        spec: { providerRef: { name: 'default' }, limits: { resources: { memory: -1 } } },
+      },
+    ]);
+    expect(old.path).toBe('spec.limits.resources.memory');
+    expect(old.message).toMatch(/limit may not be negative: -1/);
+  });
+
   it('budget nodes must be a count or a percentage', () => {
     const e = only([v1Pool('p', {}, { disruption: { budgets: [{ nodes: 'ten' }] } })]);
     expect(e.path).toBe('spec.disruption.budgets[0].nodes');
