@@ -7,7 +7,11 @@ import { dirname, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { formatPath } from '../../core/model/config/diagnostic.js';
-import { describeYamlError, documentObject, parseYamlDocuments } from '../../core/model/config/raw-document.js';
+import {
+  describeYamlError,
+  documentObject,
+  parseYamlDocuments,
+} from '../../core/model/config/raw-document.js';
 import {
   type CallFault,
   type Expectation,
