@@ -65,6 +65,8 @@ export interface EventBusRegistryOptions {
   readonly account?: string;
   /** Clock for event times (the simulator's virtual clock). */
   readonly now?: () => number;
+  /** Waits a rule's delivery latency (the simulated cloud's latency model); none when absent. */
+  readonly deliveryLatency?: () => Promise<void>;
 }
 
 /** Raised for a missing bus or rule; `code` is the EventBridge error code. */
@@ -184,6 +186,7 @@ export class EventBusRegistry {
 
   private async deliver(rule: BusRule, target: RuleTarget, envelope: EventEnvelope): Promise<void> {
     let lastError = '';
+    await this.options.deliveryLatency?.();
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         const QueueUrl = await this.queueUrl(target.arn);

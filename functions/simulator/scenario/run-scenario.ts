@@ -26,12 +26,15 @@ import { buildSummary, type ScenarioSummary } from './summary.js';
 export interface RunScenarioOptions {
   readonly seed?: number;
   readonly catalog?: Catalog;
-  /** Virtual seconds per wall second. */
+  /**
+   * Virtual seconds per wall second while the whole simulation waits on timers (Infinity: jump).
+   * It changes the wall time a run takes, not its outcome: joiner's compute counts 1:1 in virtual
+   * time and the modeled AWS latencies are virtual (see VirtualClock).
+   */
   readonly speed?: number;
   /**
-   * Wall-time scale of batching windows, visibility timeouts and function timeouts (see the Lambda
-   * runner). Default 1, as deployed: a 1 s batching window is 1 s of wall time, which is `speed`
-   * virtual seconds, so latencies in virtual ms include it scaled.
+   * Scale of batching windows, visibility timeouts and function timeouts (virtual time, see the
+   * Lambda runner). Default 1, as deployed.
    */
   readonly timeScale?: number;
   /** Receives every log line (joiner's handlers and the scenario's steps) as it happens. */
@@ -65,7 +68,8 @@ export async function runScenario(
     seed: options.seed ?? scenario.seed,
     catalog: options.catalog,
     clusterName: scenario.clusterName,
-    autoAdvance: speed,
+    // The clock starts once the handlers and manifests are installed (setup is not the scenario).
+    apiLatency: true,
     timeScale: options.timeScale ?? DEFAULT_TIME_SCALE,
     ...iamOfManifests([
       ...scenario.cluster,
@@ -88,6 +92,9 @@ export async function runScenario(
     say(`scenario ${scenario.name}: cluster ${scenario.clusterName}, seed ${options.seed ?? scenario.seed}`);
     await applyManifests(cloud.kube.store, installManifests(cloud));
     await applyManifests(cloud.kube.store, scenario.cluster);
+    cloud.clock.startAuto(speed);
+    started.virtual = cloud.clock.now();
+    started.wall = Date.now();
     const summarize = async (): Promise<ScenarioSummary> => {
       recorder.scanInstances();
       return buildSummary({
@@ -123,6 +130,7 @@ export async function runScenario(
     await options.inspect?.(cloud, result);
     return result;
   } finally {
+    if (process.env.JOINER_CLOCK_DEBUG) console.error('clock wall split', cloud.clock.wallSplit);
     recorder.stop();
     disruptions.stop();
     placements.stop();
