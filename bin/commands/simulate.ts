@@ -1,15 +1,19 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { readCatalog } from '../../functions/adapters/files/read-catalog.js';
 import type { Catalog } from '../../functions/core/model/instance-type.js';
+import { type ReportContext, renderReport } from '../../functions/simulator/report/html-report.js';
 import { formatSummary } from '../../functions/simulator/scenario/format-summary.js';
 import { loadScenario, type Scenario } from '../../functions/simulator/scenario/load-scenario.js';
-import { runScenario } from '../../functions/simulator/scenario/run-scenario.js';
+import { runScenario, type ScenarioResult } from '../../functions/simulator/scenario/run-scenario.js';
 
 interface SimulateOptions {
   readonly catalog?: string;
   readonly seed?: number;
   readonly speed?: number;
   readonly output: 'text' | 'json';
+  readonly report?: string;
 }
 
 /**
@@ -30,6 +34,7 @@ export function registerSimulate(program: Command): void {
     .option('--seed <n>', 'seed of the simulated randomness (default: the scenario’s)', parseInteger)
     .option('--speed <x>', 'virtual seconds per wall second (default: the scenario’s)', parseSpeed)
     .option('-o, --output <format>', 'text or json', parseOutput, 'text')
+    .option('--report <file>', 'also write an HTML report (charts and tables, one self-contained file)')
     .action(async (path: string, options: SimulateOptions) => {
       process.exitCode = await simulate(path, options);
     });
@@ -65,12 +70,28 @@ async function simulate(path: string, options: SimulateOptions): Promise<number>
         `${JSON.stringify({ ...result.summary, failures: result.failures, notes: result.notes }, null, 2)}\n`,
       );
     } else process.stdout.write(`${formatSummary(result)}\n`);
+    if (options.report) {
+      const file = await writeReport(options.report, result, {
+        seed: options.seed ?? input.scenario.seed,
+        file: path,
+        description: input.scenario.description,
+      });
+      (json ? process.stderr : process.stdout).write(`report: ${file}\n`);
+    }
     for (const failure of result.failures) console.error(`joiner simulate: expectation failed: ${failure}`);
     return result.ok ? 0 : 1;
   } catch (error) {
     console.error(`joiner simulate: ${input.scenario.file}: ${(error as Error).message}`);
     return 2;
   }
+}
+
+/** Writes the HTML report (creating its directory); returns its absolute path. */
+async function writeReport(file: string, result: ScenarioResult, context: ReportContext): Promise<string> {
+  const target = resolve(file);
+  await mkdir(dirname(target), { recursive: true });
+  await writeFile(target, renderReport(result, context));
+  return target;
 }
 
 function parseInteger(value: string): number {

@@ -205,6 +205,7 @@ export class LambdaRunner {
 
   private async invokeBatch(source: EventSourceSpec, records: SQSRecord[]) {
     const started = Date.now();
+    const startedAt = this.options.clock.now();
     try {
       const response = await this.call(source.function, { Records: records });
       const outcome = batchOutcome(response, records);
@@ -216,6 +217,7 @@ export class LambdaRunner {
         { records: records.length, failed: failed },
         started,
         error,
+        startedAt,
       );
       return outcome;
     } catch (error) {
@@ -225,6 +227,7 @@ export class LambdaRunner {
         { records: records.length, failed: records.length },
         started,
         error,
+        startedAt,
       );
       return 'all' as const;
     }

@@ -12,15 +12,18 @@ import { ENV } from '../../shared/env.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../cloud.js';
 import { SIMULATOR_CREDENTIALS } from '../sqs/sqs-simulator.js';
 import { iamOfManifests } from './account-iam.js';
+import { type Action, ActionLog } from './action-log.js';
 import { applyManifests } from './cluster-manifests.js';
 import { DisruptionRecorder } from './disruption-recorder.js';
 import { checkExpectations, formatFailure } from './expectations.js';
 import { installJoinerHandlers } from './joiner-handlers.js';
 import { LatencyRecorder } from './latency-recorder.js';
 import type { Manifest, Scenario } from './load-scenario.js';
+import { nodePrice } from './node-price.js';
 import { PodPlacements } from './pod-placements.js';
 import { playSteps } from './step-player.js';
-import { buildSummary, type ScenarioSummary } from './summary.js';
+import { buildSummary, type LatencySamples, latencySamples, type ScenarioSummary } from './summary.js';
+import { type TimelinePoint, TimelineRecorder } from './timeline-recorder.js';
 
 /** Options of {@link runScenario}; each overrides the scenario's own value. */
 export interface RunScenarioOptions {
@@ -54,6 +57,19 @@ export interface ScenarioResult {
   readonly notes: readonly string[];
   /** True when every expectation held. */
   readonly ok: boolean;
+  /** How the run went over time (for the HTML report). */
+  readonly trace: ScenarioTrace;
+}
+
+/** The run over time: the cluster's timeline, joiner's actions and the latency samples. */
+export interface ScenarioTrace {
+  /** Virtual epoch ms the scenario started (after setup). */
+  readonly startedAt: number;
+  readonly timeline: readonly TimelinePoint[];
+  readonly actions: readonly Action[];
+  readonly latencySamples: LatencySamples;
+  /** The --speed of the run (wall time only). */
+  readonly speed: number;
 }
 
 const DEFAULT_TIME_SCALE = 1;
@@ -76,7 +92,11 @@ export async function runScenario(
       ...scenario.steps.flatMap((s) => (s.kind === 'apply' ? s.manifests : [])),
     ]),
   });
-  const emit = options.onLog ?? (() => undefined);
+  const actionLog = new ActionLog();
+  const emit = (line: string): void => {
+    actionLog.read(line);
+    options.onLog?.(line);
+  };
   const say = (message: string): void =>
     emit(formatLine(cloud.clock.now(), 'info', `simulate ${message}`, {}));
   const now = (): number => cloud.clock.now();
@@ -84,6 +104,7 @@ export async function runScenario(
   const disruptions = new DisruptionRecorder(cloud.kube.store.api.store, now);
   const placements = new PodPlacements(cloud.kube.store.api.store, now);
   const catalog = options.catalog ?? (await import('../../core/catalog/bundled.js')).bundledCatalog;
+  const timeline = new TimelineRecorder(cloud.kube.store.api.store, now, nodePrice(catalog));
   const started = { virtual: cloud.clock.now(), wall: Date.now() };
   try {
     const notes: string[] = [];
@@ -95,6 +116,7 @@ export async function runScenario(
     cloud.clock.startAuto(speed);
     started.virtual = cloud.clock.now();
     started.wall = Date.now();
+    timeline.mark();
     const summarize = async (): Promise<ScenarioSummary> => {
       recorder.scanInstances();
       return buildSummary({
@@ -126,12 +148,20 @@ export async function runScenario(
         : []),
     ];
     notes.push(...played.notes, ...handlerErrors(cloud));
-    const result: ScenarioResult = { summary, failures, notes, ok: failures.length === 0 };
+    const trace: ScenarioTrace = {
+      startedAt: started.virtual,
+      timeline: timeline.timeline(),
+      actions: actionLog.actions(),
+      latencySamples: latencySamples(recorder, await cloud.stateStore.listNodeClaims()),
+      speed,
+    };
+    const result: ScenarioResult = { summary, failures, notes, ok: failures.length === 0, trace };
     await options.inspect?.(cloud, result);
     return result;
   } finally {
     if (process.env.JOINER_CLOCK_DEBUG) console.error('clock wall split', cloud.clock.wallSplit);
     recorder.stop();
+    timeline.stop();
     disruptions.stop();
     placements.stop();
     await cloud.close();
