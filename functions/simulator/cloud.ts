@@ -34,6 +34,7 @@ import { FaultInjector } from './faults.js';
 import { trackUrl } from './http-activity.js';
 import { type IamSimulator, startIamSimulator } from './iam/iam-simulator.js';
 import { type KubeSimulator, startKubeSimulator } from './kube/kube-simulator.js';
+import type { KubeTimings } from './kube/timings.js';
 import { ApiLatency } from './latency/api-latency.js';
 import { type FunctionHandler, LambdaRunner } from './runner/lambda-runner.js';
 import { createJoinerQueues, type JoinerQueues } from './sqs/joiner-queues.js';
@@ -61,6 +62,8 @@ export interface SimulatedCloudOptions {
    * virtual time. Default: on with `autoAdvance`, off with a manual clock.
    */
   readonly apiLatency?: boolean;
+  /** Lifecycle timings of the simulated cluster (kubelet stages...). Default: realistic ones. */
+  readonly kubeTimings?: Partial<KubeTimings>;
   /** Handlers of joiner's functions, fed by the runner. More can be set later on `runner`. */
   readonly handlers?: Partial<Record<FunctionName, FunctionHandler>>;
   /** Wall-time scale of batching windows, visibility and function timeouts (see LambdaRunner). Default 1. */
@@ -146,7 +149,7 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
   const closers: Array<() => Promise<void>> = [];
   try {
     const [kube, sqs, dynamo, ssm] = await Promise.all([
-      startKubeSimulator({ clock, random, catalog, region, latency }),
+      startKubeSimulator({ clock, random, catalog, region, latency, timings: options.kubeTimings }),
       startSqsSimulator({ region, delays: clock, latency }),
       startDynamoDbSimulator({ latency }),
       startSsmSimulator({ region, faults }),

@@ -28,6 +28,8 @@ export interface ChartSpec {
   readonly data: readonly (readonly (number | null)[])[];
   /** Tick labels of the y axis by value (the actions chart's kinds). */
   readonly yTicks?: Readonly<Record<number, string>>;
+  /** Range of the x axis when not the data's (room for the last histogram bar). */
+  readonly xRange?: readonly [number, number];
 }
 
 const PALETTE = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#17becf'];
@@ -129,6 +131,7 @@ function latencyChart({ trace }: ScenarioResult): ChartSpec {
     xLabel: 'virtual seconds (upper bound of the bin)',
     yLabel: 'pods',
     series: sets.map((s) => ({ label: s.label, color: s.color, style: 'bars' as const })),
+    xRange: [0, (bins + 1) * width],
     data: [
       xs,
       ...sets.map((s) => {

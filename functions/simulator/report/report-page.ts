@@ -52,7 +52,7 @@ export const REPORT_SCRIPT = `
             values: function (u, vals) { return vals.map(function (v) { return ticks[v] || ''; }); } }
         : { label: chart.yLabel },
     ];
-    var scales = { x: { time: false } };
+    var scales = { x: chart.xRange ? { time: false, range: chart.xRange.slice() } : { time: false } };
     if (ticks) scales.y = { range: [0, Object.keys(ticks).length + 1] };
     new uPlot({ width: width, height: 280, series: series, axes: axes, scales: scales }, chart.data, el);
     report.charts[chart.id] = {

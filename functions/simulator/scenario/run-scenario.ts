@@ -10,6 +10,7 @@ import type { Catalog } from '../../core/model/instance-type.js';
 import { formatLine } from '../../handlers/runtime/log.js';
 import { ENV } from '../../shared/env.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../cloud.js';
+import type { KubeTimings } from '../kube/timings.js';
 import { SIMULATOR_CREDENTIALS } from '../sqs/sqs-simulator.js';
 import { iamOfManifests } from './account-iam.js';
 import { type Action, ActionLog } from './action-log.js';
@@ -40,6 +41,8 @@ export interface RunScenarioOptions {
    * Lambda runner). Default 1, as deployed.
    */
   readonly timeScale?: number;
+  /** Lifecycle timings of the simulated cluster (tests shorten them). Default: realistic ones. */
+  readonly kubeTimings?: Partial<KubeTimings>;
   /** Receives every log line (joiner's handlers and the scenario's steps) as it happens. */
   readonly onLog?: (line: string) => void;
   /** Log level of the handlers' lines. Default info. */
@@ -86,6 +89,7 @@ export async function runScenario(
     clusterName: scenario.clusterName,
     // The clock starts once the handlers and manifests are installed (setup is not the scenario).
     apiLatency: true,
+    kubeTimings: options.kubeTimings,
     timeScale: options.timeScale ?? DEFAULT_TIME_SCALE,
     ...iamOfManifests([
       ...scenario.cluster,
