@@ -98,11 +98,11 @@ describe('the HTML report in a real browser', () => {
       });
       await tab.goto(pathToFileURL(page).href);
       await tab.waitForFunction(
-        () => (window as unknown as { joinerReport?: unknown }).joinerReport !== undefined,
+        () => (globalThis as unknown as { joinerReport?: unknown }).joinerReport !== undefined,
       );
       const charts = (await tab.evaluate(
         () =>
-          (window as unknown as { joinerReport: { charts: Record<string, ChartCheck> } }).joinerReport.charts,
+          (globalThis as unknown as { joinerReport: { charts: Record<string, ChartCheck> } }).joinerReport.charts,
       )) as Record<string, ChartCheck>;
       await tab.screenshot({ path: join(ARTEFACTS, 'report-check.png'), fullPage: true });
 
