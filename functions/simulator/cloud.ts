@@ -160,7 +160,7 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       region,
       account: topology.accountId,
       now: () => clock.now(),
-      deliveryLatency: () => latency.wait('events', 'RuleDelivery'),
+      deliveryLatency: modelLatency ? () => latency.wait('events', 'RuleDelivery') : undefined,
     });
     const nodeRole = `${clusterName}-node`;
     const roleArn = (name: string) => `arn:aws:iam::${topology.accountId}:role/${name}`;
