@@ -65,7 +65,7 @@ export class VirtualClock {
     const at = this.timers.findIndex((t) => t.due > timer.due);
     if (at === -1) this.timers.push(timer);
     else this.timers.splice(at, 0, timer);
-    if (at === 0) this.reschedule();
+    if (this.timers[0] === timer) this.reschedule();
     return timer.id;
   }
 
@@ -199,6 +199,9 @@ export class VirtualClock {
     }
     this.current = next.due;
     this.anchorWall = performance.now();
+    // What the timers start is the simulator's until it settles: time holds at their due time.
+    this.rate = 0;
+    this.activity.poke();
     while (this.timers.length > 0 && this.timers[0].due <= this.current) {
       const timer = this.timers.shift()!;
       try {
@@ -207,7 +210,6 @@ export class VirtualClock {
         // A timer's failure is its owner's business; the clock goes on.
       }
     }
-    this.activity.poke();
     this.reschedule();
   }
 }

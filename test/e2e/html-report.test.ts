@@ -102,7 +102,8 @@ describe('the HTML report in a real browser', () => {
       );
       const charts = (await tab.evaluate(
         () =>
-          (globalThis as unknown as { joinerReport: { charts: Record<string, ChartCheck> } }).joinerReport.charts,
+          (globalThis as unknown as { joinerReport: { charts: Record<string, ChartCheck> } }).joinerReport
+            .charts,
       )) as Record<string, ChartCheck>;
       await tab.screenshot({ path: join(ARTEFACTS, 'report-check.png'), fullPage: true });
 
