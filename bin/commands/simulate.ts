@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { readCatalog } from '../../functions/adapters/files/read-catalog.js';
 import type { Catalog } from '../../functions/core/model/instance-type.js';
+import { Progress } from '../../functions/simulator/progress.js';
 import { type ReportContext, renderReport } from '../../functions/simulator/report/html-report.js';
 import { formatSummary } from '../../functions/simulator/scenario/format-summary.js';
 import { loadScenario, type Scenario } from '../../functions/simulator/scenario/load-scenario.js';
@@ -58,13 +59,23 @@ async function simulate(path: string, options: SimulateOptions): Promise<number>
     return 2;
   }
   const json = options.output === 'json';
+  // Text mode prints the log as it happens; with -o json, stderr shows the scenario's steps as
+  // progress (in place on a terminal, plain lines elsewhere).
+  const progress = new Progress(process.stderr);
+  const step = /^(\S+) INFO simulate (step .*)$/;
   try {
     const result = await runScenario(input.scenario, {
       seed: options.seed,
       speed: options.speed,
       catalog: input.catalog,
-      onLog: json ? undefined : (line) => process.stdout.write(`${line}\n`),
+      onLog: json
+        ? (line) => {
+            const match = step.exec(line);
+            if (match) progress.update(`${input.scenario.name}: ${match[2]} (virtual ${match[1]})`);
+          }
+        : (line) => process.stdout.write(`${line}\n`),
     });
+    progress.done();
     if (json) {
       process.stdout.write(
         `${JSON.stringify({ ...result.summary, failures: result.failures, notes: result.notes }, null, 2)}\n`,

@@ -152,6 +152,11 @@ export async function runScenario(
         : []),
     ];
     notes.push(...played.notes, ...handlerErrors(cloud));
+    const { stalls } = cloud.clock.wallSplit;
+    if (stalls > 0)
+      notes.push(
+        `the clock found the simulator holding still with nothing to do ${stalls} time(s) and let time run (virtual times near those moments may be late)`,
+      );
     const trace: ScenarioTrace = {
       startedAt: started.virtual,
       timeline: timeline.timeline(),
@@ -163,7 +168,6 @@ export async function runScenario(
     await options.inspect?.(cloud, result);
     return result;
   } finally {
-    if (process.env.JOINER_CLOCK_DEBUG) console.error('clock wall split', cloud.clock.wallSplit);
     recorder.stop();
     timeline.stop();
     disruptions.stop();
