@@ -35,7 +35,7 @@ export class VirtualClock {
   /** Virtual ms per wall ms right now (auto mode). */
   private rate = 0;
   private anchorWall = 0;
-  private wallTimer?: NodeJS.Timeout;
+  private wallTimer?: { cancel(): void };
   private stallTimer?: NodeJS.Timeout;
   private stalled = false;
   private state: 'joiner' | 'simulator' | 'waiting' = 'waiting';
@@ -120,7 +120,7 @@ export class VirtualClock {
   stopAuto(): void {
     this.setRate(0);
     this.speed = undefined;
-    if (this.wallTimer) clearTimeout(this.wallTimer);
+    this.wallTimer?.cancel();
     if (this.stallTimer) clearTimeout(this.stallTimer);
     this.wallTimer = undefined;
     this.stallTimer = undefined;
@@ -180,12 +180,20 @@ export class VirtualClock {
 
   private reschedule(): void {
     if (this.speed === undefined) return;
-    if (this.wallTimer) clearTimeout(this.wallTimer);
+    this.wallTimer?.cancel();
     this.wallTimer = undefined;
     const next = this.timers[0];
     if (!next || this.rate === 0) return;
     const wait = Number.isFinite(this.rate) ? Math.max(0, (next.due - this.now()) / this.rate) : 0;
-    this.wallTimer = outsideScopes(() => setTimeout(() => this.fireDue(), wait));
+    // Node's timers wait at least 1 ms: a sooner timer fires on the next turn of the event loop.
+    this.wallTimer = outsideScopes(() => {
+      if (wait < 1) {
+        const immediate = setImmediate(() => this.fireDue());
+        return { cancel: () => clearImmediate(immediate) };
+      }
+      const timeout = setTimeout(() => this.fireDue(), wait);
+      return { cancel: () => clearTimeout(timeout) };
+    });
   }
 
   private fireDue(): void {
