@@ -163,8 +163,6 @@ export class VirtualClock {
       }
       this.stalled = true;
       this.wallSplit.stalls++;
-      if (process.env.JOINER_CLOCK_DEBUG)
-        console.error(`clock: stalled at ${new Date(this.current).toISOString()}`);
       this.onActivity();
     }, STALL_MS);
     this.stallTimer.unref();
