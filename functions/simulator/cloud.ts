@@ -30,7 +30,7 @@ import { defaultTopology } from './ec2/topology.js';
 import { EventBusRegistry } from './eventbridge/event-bus.js';
 import { startEventBridgeServer } from './eventbridge/eventbridge-server.js';
 import { installJoinerRules } from './eventbridge/joiner-rules.js';
-import { FaultInjector } from './faults.js';
+import { FaultInjector, delay as wallDelay } from './faults.js';
 import { trackUrl } from './http-activity.js';
 import { type IamSimulator, startIamSimulator } from './iam/iam-simulator.js';
 import { type KubeSimulator, startKubeSimulator } from './kube/kube-simulator.js';
@@ -137,7 +137,10 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
   const clusterName = options.clusterName ?? 'joiner-sim';
   const clock = new VirtualClock();
   const random = new SeededRandom(options.seed ?? 1);
-  const faults = new FaultInjector(random);
+  // Injected latencies run on the virtual clock when it runs by itself (a simulation).
+  const faults = new FaultInjector(random, (ms) =>
+    clock.autoSpeed !== undefined ? clock.sleep(ms) : wallDelay(ms),
+  );
   const modelLatency = options.apiLatency ?? options.autoAdvance !== undefined;
   const latency = new ApiLatency(
     clock,

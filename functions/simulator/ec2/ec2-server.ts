@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { delay, type FaultInjector } from '../faults.js';
+import type { FaultInjector } from '../faults.js';
 import type { ApiLatency } from '../latency/api-latency.js';
 import type { Ec2Action } from './actions/action.js';
 import {
@@ -99,7 +99,7 @@ async function handle(
     if (!action) throw new Ec2Error('MissingAction', 'The request must contain the parameter Action');
     if (ACTIONS[action]) await latency?.wait('ec2', action);
     const fault = faults?.check('ec2', action);
-    await delay(fault?.latencyMs);
+    await faults?.wait(fault?.latencyMs);
     if (fault?.error) {
       throw new Ec2Error(fault.error, fault.message ?? `Injected fault: ${fault.error}`, fault.httpStatus);
     }

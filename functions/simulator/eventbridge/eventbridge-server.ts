@@ -121,7 +121,7 @@ async function handle(
 async function applyFault(faults: FaultInjector | undefined, action: string): Promise<void> {
   const fault = faults?.check('eventbridge', action);
   if (!fault) return;
-  if (fault.latencyMs) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+  await faults?.wait(fault.latencyMs);
   if (fault.error) {
     throw new RequestError(
       fault.error,
