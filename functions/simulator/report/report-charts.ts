@@ -110,6 +110,8 @@ function actionsChart({ trace }: ScenarioResult): ChartSpec {
     })),
     data: [xs, ...kinds.map((kind, i) => sorted.map((a) => (a.kind === kind ? i + 1 : null)))],
     yTicks: Object.fromEntries(kinds.map((k, i) => [i + 1, k])),
+    // The whole run, as the other charts, so actions line up with the pods and nodes above.
+    xRange: [0, Math.max(1, ...xs, seconds(trace.timeline.at(-1)?.at ?? trace.startedAt, trace.startedAt))],
   };
 }
 

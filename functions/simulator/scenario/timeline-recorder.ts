@@ -55,9 +55,9 @@ export class TimelineRecorder {
     this.push();
   }
 
-  /** The points so far, oldest first, ending with the state now. */
+  /** The points so far, oldest first, ending with the state now (so step charts reach the end). */
   timeline(): readonly TimelinePoint[] {
-    this.push();
+    this.push(true);
     return this.points;
   }
 
@@ -111,7 +111,7 @@ export class TimelineRecorder {
     this.cost += state.price;
   }
 
-  private push(): void {
+  private push(always = false): void {
     const point: TimelinePoint = {
       at: this.now(),
       pending: this.counts.pending,
@@ -121,7 +121,7 @@ export class TimelineRecorder {
     };
     const last = this.points.at(-1);
     if (last && last.at === point.at) this.points[this.points.length - 1] = point;
-    else if (!last || !samePoint(last, point)) this.points.push(point);
+    else if (always || !last || !samePoint(last, point)) this.points.push(point);
   }
 }
 
