@@ -100,8 +100,12 @@ async function simulate(path: string, options: SimulateOptions): Promise<number>
 /** Writes the HTML report (creating its directory); returns its absolute path. */
 async function writeReport(file: string, result: ScenarioResult, context: ReportContext): Promise<string> {
   const target = resolve(file);
-  await mkdir(dirname(target), { recursive: true });
-  await writeFile(target, renderReport(result, context));
+  try {
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, renderReport(result, context));
+  } catch (error) {
+    throw new Error(`--report: cannot write ${target}: ${(error as Error).message}`);
+  }
   return target;
 }
 
