@@ -66,7 +66,7 @@ export interface SimulatedCloudOptions {
   readonly kubeTimings?: Partial<KubeTimings>;
   /** Handlers of joiner's functions, fed by the runner. More can be set later on `runner`. */
   readonly handlers?: Partial<Record<FunctionName, FunctionHandler>>;
-  /** Wall-time scale of batching windows, visibility and function timeouts (see LambdaRunner). Default 1. */
+  /** Scale of batching windows, visibility and function timeouts (virtual time in auto mode, wall time with a manual clock; see LambdaRunner). Default 1. */
   readonly timeScale?: number;
   /**
    * Names of IAM roles that exist besides the stack's node role (`<cluster>-node`) and that
