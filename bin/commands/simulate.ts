@@ -1,12 +1,17 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import type { Catalog } from '../../functions/core/model/instance-type.js';
+import type { ReportContext } from '../../functions/simulator/report/html-report.js';
 import type { Scenario } from '../../functions/simulator/scenario/load-scenario.js';
+import type { ScenarioResult } from '../../functions/simulator/scenario/run-scenario.js';
 
 interface SimulateOptions {
   readonly catalog?: string;
   readonly seed?: number;
   readonly speed?: number;
   readonly output: 'text' | 'json';
+  readonly report?: string;
 }
 
 /**
@@ -27,6 +32,7 @@ export function registerSimulate(program: Command): void {
     .option('--seed <n>', 'seed of the simulated randomness (default: the scenario’s)', parseInteger)
     .option('--speed <x>', 'virtual seconds per wall second (default: the scenario’s)', parseSpeed)
     .option('-o, --output <format>', 'text or json', parseOutput, 'text')
+    .option('--report <file>', 'also write an HTML report (charts and tables, one self-contained file)')
     .action(async (path: string, options: SimulateOptions) => {
       process.exitCode = await simulate(path, options);
     });
@@ -55,28 +61,60 @@ async function simulate(path: string, options: SimulateOptions): Promise<number>
   }
   const json = options.output === 'json';
   // The simulator and the handlers load only when a scenario runs (`joiner --help` stays instant).
-  const [{ runScenario }, { formatSummary }] = await Promise.all([
+  const [{ runScenario }, { formatSummary }, { Progress }] = await Promise.all([
     import('../../functions/simulator/scenario/run-scenario.js'),
     import('../../functions/simulator/scenario/format-summary.js'),
+    import('../../functions/simulator/progress.js'),
   ]);
+  // Text mode prints the log as it happens; with -o json, stderr shows the scenario's steps as
+  // progress (in place on a terminal, plain lines elsewhere).
+  const progress = new Progress(process.stderr);
+  const step = /^(\S+) INFO simulate (step .*)$/;
   try {
     const result = await runScenario(input.scenario, {
       seed: options.seed,
       speed: options.speed,
       catalog: input.catalog,
-      onLog: json ? undefined : (line) => process.stdout.write(`${line}\n`),
+      onLog: json
+        ? (line) => {
+            const match = step.exec(line);
+            if (match) progress.update(`${input.scenario.name}: ${match[2]} (virtual ${match[1]})`);
+          }
+        : (line) => process.stdout.write(`${line}\n`),
     });
+    progress.done();
     if (json) {
       process.stdout.write(
         `${JSON.stringify({ ...result.summary, failures: result.failures, notes: result.notes }, null, 2)}\n`,
       );
     } else process.stdout.write(`${formatSummary(result)}\n`);
+    if (options.report) {
+      const file = await writeReport(options.report, result, {
+        seed: options.seed ?? input.scenario.seed,
+        file: path,
+        description: input.scenario.description,
+      });
+      (json ? process.stderr : process.stdout).write(`report: ${file}\n`);
+    }
     for (const failure of result.failures) console.error(`joiner simulate: expectation failed: ${failure}`);
     return result.ok ? 0 : 1;
   } catch (error) {
     console.error(`joiner simulate: ${input.scenario.file}: ${(error as Error).message}`);
     return 2;
   }
+}
+
+/** Writes the HTML report (creating its directory); returns its absolute path. */
+async function writeReport(file: string, result: ScenarioResult, context: ReportContext): Promise<string> {
+  const target = resolve(file);
+  const { renderReport } = await import('../../functions/simulator/report/html-report.js');
+  try {
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, renderReport(result, context));
+  } catch (error) {
+    throw new Error(`--report: cannot write ${target}: ${(error as Error).message}`);
+  }
+  return target;
 }
 
 function parseInteger(value: string): number {

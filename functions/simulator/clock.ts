@@ -1,9 +1,19 @@
 /**
- * The simulated cloud's virtual clock and seeded random source. Every simulated delay (instance
- * boot, node registration, spot interruption notice, EventBridge schedules) is a timer on this
- * clock, so tests can run minutes of cloud time in milliseconds, repeatably.
+ * The simulated cloud's one virtual clock and seeded random source. Everything the simulation
+ * models is a timer on this clock: instance boots and state changes, kubelet stages, spot notices,
+ * SQS delays, visibility timeouts and batching windows, Lambda timeouts, EventBridge schedules and
+ * the modeled latency of every AWS call.
+ *
+ * Manual mode (tests): time moves only by {@link VirtualClock.advance}.
+ *
+ * Auto mode ({@link VirtualClock.startAuto}) is a discrete-event clock driven by {@link Activity}:
+ * while a joiner handler computes, virtual time follows wall time 1:1 (its compute is measured,
+ * never scaled); while the simulator itself works, virtual time stands still; when everything waits
+ * on timers, virtual time runs at `speed` x wall time towards the next timer (or jumps, at speed
+ * Infinity). So `speed` changes the wall time a run takes, not what happens in it.
  */
 import { seededRandom } from '../core/scheduling/seeded-random.js';
+import { Activity, outsideScopes } from './activity.js';
 
 interface Timer {
   readonly id: number;
@@ -14,28 +24,54 @@ interface Timer {
 /** A handle to cancel a timer. */
 export type TimerHandle = number;
 
+/** Wall milliseconds without any change after which a frozen simulation is treated as waiting. */
+const STALL_MS = 1000;
+
 export class VirtualClock {
   private current: number;
   private timers: Timer[] = [];
   private nextId = 1;
-  private auto?: NodeJS.Timeout;
+  private speed?: number;
+  /** Virtual ms per wall ms right now (auto mode). */
+  private rate = 0;
+  private anchorWall = 0;
+  private wallTimer?: { cancel(): void };
+  private stallTimer?: NodeJS.Timeout;
+  private stalled = false;
+  private state: 'joiner' | 'simulator' | 'waiting' = 'waiting';
+  private stateSince = 0;
+  /** What the simulation is doing (drives auto mode). */
+  readonly activity: Activity;
+  /** Wall milliseconds auto mode spent with joiner computing, the simulator working, and waiting. */
+  readonly wallSplit = { joiner: 0, simulator: 0, waiting: 0, stalls: 0 };
 
   constructor(startMs = Date.UTC(2026, 0, 1)) {
     this.current = startMs;
+    this.activity = new Activity(() => this.onActivity());
   }
 
   /** Current virtual time in epoch milliseconds. */
   now(): number {
-    return this.current;
+    if (this.rate === 0 || !Number.isFinite(this.rate)) return this.current;
+    const moved = this.current + (performance.now() - this.anchorWall) * this.rate;
+    // Never past a timer that has not fired yet: what it starts happens at its due time.
+    const due = this.timers[0]?.due;
+    return Math.floor(due === undefined ? moved : Math.min(moved, due));
   }
 
   /** Runs `fn` once the virtual time reaches now + `delayMs`. */
   setTimeout(fn: () => void, delayMs: number): TimerHandle {
-    const timer = { id: this.nextId++, due: this.current + Math.max(0, delayMs), fn };
+    const timer = { id: this.nextId++, due: this.now() + Math.max(0, delayMs), fn };
     const at = this.timers.findIndex((t) => t.due > timer.due);
     if (at === -1) this.timers.push(timer);
     else this.timers.splice(at, 0, timer);
+    if (this.timers[0] === timer) this.reschedule();
     return timer.id;
+  }
+
+  /** Resolves after `ms` of virtual time (the current activity scope counts as waiting meanwhile). */
+  sleep(ms: number): Promise<void> {
+    return this.activity.outside(new Promise<void>((resolve) => this.setTimeout(resolve, ms)));
   }
 
   clearTimeout(handle: TimerHandle): void {
@@ -61,7 +97,7 @@ export class VirtualClock {
     while (this.timers.length > 0 && this.timers[0].due <= target) {
       const timer = this.timers.shift()!;
       this.current = Math.max(this.current, timer.due);
-      timer.fn();
+      outsideScopes(timer.fn);
       await yieldToEventLoop();
     }
     this.current = target;
@@ -69,25 +105,118 @@ export class VirtualClock {
   }
 
   /**
-   * Lets virtual time follow wall time at `speed` x (e.g. 20 = twenty virtual seconds per real
-   * second), ticking every `tickMs` of wall time. Used by `joiner simulate` and `joiner sim up`.
+   * Auto mode: virtual time runs by itself, as described above; `speed` is the rate of virtual to
+   * wall time while everything waits (Infinity: jump straight to the next timer).
    */
-  startAuto(speed: number, tickMs = 10): void {
+  startAuto(speed: number): void {
+    if (!(speed > 0)) throw new Error(`clock speed must be positive, got ${speed}`);
     this.stopAuto();
-    let running = false;
-    this.auto = setInterval(() => {
-      if (running) return;
-      running = true;
-      void this.advance(tickMs * speed).finally(() => {
-        running = false;
-      });
-    }, tickMs);
-    this.auto.unref();
+    this.speed = speed;
+    this.anchorWall = performance.now();
+    this.stateSince = this.anchorWall;
+    this.onActivity();
   }
 
   stopAuto(): void {
-    if (this.auto) clearInterval(this.auto);
-    this.auto = undefined;
+    this.setRate(0);
+    this.speed = undefined;
+    this.wallTimer?.cancel();
+    if (this.stallTimer) clearTimeout(this.stallTimer);
+    this.wallTimer = undefined;
+    this.stallTimer = undefined;
+  }
+
+  /** The speed of auto mode, undefined in manual mode. */
+  get autoSpeed(): number | undefined {
+    return this.speed;
+  }
+
+  private onActivity(): void {
+    if (this.speed === undefined) return;
+    const { joinerBusy, simBusy } = this.activity;
+    this.stalled = this.stalled && simBusy && !joinerBusy;
+    if (joinerBusy || !simBusy || this.stalled) {
+      if (this.stallTimer) clearTimeout(this.stallTimer);
+      this.stallTimer = undefined;
+    } else if (!this.stallTimer) this.armStallCheck();
+    const state = joinerBusy ? 'joiner' : simBusy && !this.stalled ? 'simulator' : 'waiting';
+    const wall = performance.now();
+    this.wallSplit[this.state] += wall - this.stateSince;
+    this.state = state;
+    this.stateSince = wall;
+    this.setRate(state === 'joiner' ? 1 : state === 'simulator' ? 0 : this.speed);
+  }
+
+  /**
+   * A safety net: the simulator "working" for STALL_MS of wall time with an idle event loop is
+   * waiting on something this clock does not see; then time runs (and the stall is counted)
+   * rather than hang.
+   */
+  private armStallCheck(): void {
+    const before = performance.eventLoopUtilization();
+    this.stallTimer = setTimeout(() => {
+      this.stallTimer = undefined;
+      const { utilization } = performance.eventLoopUtilization(before);
+      if (utilization > 0.2) {
+        this.onActivity();
+        return;
+      }
+      this.stalled = true;
+      this.wallSplit.stalls++;
+      this.onActivity();
+    }, STALL_MS);
+    this.stallTimer.unref();
+  }
+
+  private setRate(rate: number): void {
+    if (rate === this.rate) return;
+    this.current = this.now();
+    this.anchorWall = performance.now();
+    this.rate = rate;
+    this.reschedule();
+  }
+
+  private reschedule(): void {
+    if (this.speed === undefined) return;
+    this.wallTimer?.cancel();
+    this.wallTimer = undefined;
+    const next = this.timers[0];
+    if (!next || this.rate === 0) return;
+    const wait = Number.isFinite(this.rate) ? Math.max(0, (next.due - this.now()) / this.rate) : 0;
+    // Node's timers wait at least 1 ms: a sooner timer fires on the next turn of the event loop.
+    this.wallTimer = outsideScopes(() => {
+      if (wait < 1) {
+        const immediate = setImmediate(() => this.fireDue());
+        return { cancel: () => clearImmediate(immediate) };
+      }
+      const timeout = setTimeout(() => this.fireDue(), wait);
+      return { cancel: () => clearTimeout(timeout) };
+    });
+  }
+
+  private fireDue(): void {
+    this.wallTimer = undefined;
+    const next = this.timers[0];
+    if (!next || this.speed === undefined) return;
+    const moved = this.current + (performance.now() - this.anchorWall) * this.rate;
+    if (moved < next.due && Number.isFinite(this.rate) && this.rate > 0) {
+      this.reschedule();
+      return;
+    }
+    this.current = next.due;
+    this.anchorWall = performance.now();
+    // What the timers start is the simulator's until it settles: time holds at their due time.
+    this.rate = 0;
+    this.activity.poke();
+    while (this.timers.length > 0 && this.timers[0].due <= this.current) {
+      const timer = this.timers.shift()!;
+      try {
+        outsideScopes(timer.fn);
+      } catch {
+        // A timer's failure is its owner's business; the clock goes on.
+      }
+    }
+    this.reschedule();
   }
 }
 

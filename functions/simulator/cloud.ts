@@ -31,10 +31,13 @@ import { defaultTopology } from './ec2/topology.js';
 import { EventBusRegistry } from './eventbridge/event-bus.js';
 import { startEventBridgeServer } from './eventbridge/eventbridge-server.js';
 import { installJoinerRules } from './eventbridge/joiner-rules.js';
-import { FaultInjector } from './faults.js';
+import { FaultInjector, delay as wallDelay } from './faults.js';
+import { trackUrl } from './http-activity.js';
 import { type IamSimulator, startIamSimulator } from './iam/iam-simulator.js';
 import { type KubeSimulator, startKubeSimulator } from './kube/kube-simulator.js';
 import { startPricingServer } from './pricing/pricing-server.js';
+import type { KubeTimings } from './kube/timings.js';
+import { ApiLatency } from './latency/api-latency.js';
 import { type FunctionHandler, LambdaRunner } from './runner/lambda-runner.js';
 import { createJoinerQueues, type JoinerQueues } from './sqs/joiner-queues.js';
 import { SIMULATOR_CREDENTIALS, startSqsSimulator } from './sqs/sqs-simulator.js';
@@ -53,11 +56,22 @@ export interface SimulatedCloudOptions {
    * region's simulated market (see regionalCatalog). Default: the catalog's region, else us-west-2.
    */
   readonly region?: string;
-  /** Virtual seconds per wall second; undefined keeps the clock manual (`clock.advance`). */
+  /**
+   * Runs the clock by itself (see VirtualClock): virtual seconds per wall second while everything
+   * waits on timers (Infinity jumps); joiner's compute counts 1:1 and the simulator's own work not
+   * at all, whatever this value. Undefined keeps the clock manual (`clock.advance`).
+   */
   readonly autoAdvance?: number;
+  /**
+   * Whether AWS and Kubernetes calls take their modeled latency (latency/aws-latency-data.ts) in
+   * virtual time. Default: on with `autoAdvance`, off with a manual clock.
+   */
+  readonly apiLatency?: boolean;
+  /** Lifecycle timings of the simulated cluster (kubelet stages...). Default: realistic ones. */
+  readonly kubeTimings?: Partial<KubeTimings>;
   /** Handlers of joiner's functions, fed by the runner. More can be set later on `runner`. */
   readonly handlers?: Partial<Record<FunctionName, FunctionHandler>>;
-  /** Wall-time scale of batching windows, visibility and function timeouts (see LambdaRunner). Default 1. */
+  /** Scale of batching windows, visibility and function timeouts (virtual time in auto mode, wall time with a manual clock; see LambdaRunner). Default 1. */
   readonly timeScale?: number;
   /**
    * Names of IAM roles that exist besides the stack's node role (`<cluster>-node`) and that
@@ -113,6 +127,8 @@ export interface SimulatedCloud {
   readonly webhookUrl: string;
   readonly clock: VirtualClock;
   readonly random: SeededRandom;
+  /** The latency model the services apply (and the draws it made). */
+  readonly latency: ApiLatency;
   readonly faults: FaultInjector;
   readonly kube: KubeSimulator;
   readonly ec2: Ec2Simulator;
@@ -133,14 +149,32 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
   const clusterName = options.clusterName ?? 'joiner-sim';
   const clock = new VirtualClock(options.clockStartMs);
   const random = new SeededRandom(options.seed ?? 1);
-  const faults = new FaultInjector(random);
+  // Injected latencies run on the virtual clock when it runs by itself (a simulation).
+  const faults = new FaultInjector(random, (ms) =>
+    clock.autoSpeed !== undefined ? clock.sleep(ms) : wallDelay(ms),
+  );
+  const modelLatency = options.apiLatency ?? options.autoAdvance !== undefined;
+  const latency = new ApiLatency(
+    clock,
+    options.seed ?? 1,
+    undefined,
+    () => modelLatency && clock.autoSpeed !== undefined,
+  );
   const topology = defaultTopology(clusterName, region);
   const closers: Array<() => Promise<void>> = [];
   try {
     const [kube, sqs, dynamo, ssm] = await Promise.all([
-      startKubeSimulator({ clock, random, catalog, region, anonymousAuth: options.anonymousAuth }),
-      startSqsSimulator({ region, delays: clock }),
-      startDynamoDbSimulator(),
+      startKubeSimulator({
+        clock,
+        random,
+        catalog,
+        region,
+        latency,
+        timings: options.kubeTimings,
+        anonymousAuth: options.anonymousAuth,
+      }),
+      startSqsSimulator({ region, delays: clock, latency }),
+      startDynamoDbSimulator({ latency }),
       startSsmSimulator({ region, faults }),
     ]);
     closers.push(dynamo.close, sqs.close, ssm.close, kube.close);
@@ -149,6 +183,7 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       region,
       account: topology.accountId,
       now: () => clock.now(),
+      deliveryLatency: modelLatency ? () => latency.wait('events', 'RuleDelivery') : undefined,
     });
     const nodeRole = `${clusterName}-node`;
     const roleArn = (name: string) => `arn:aws:iam::${topology.accountId}:role/${name}`;
@@ -179,6 +214,7 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       region,
       topology,
       faults,
+      latency,
       observer: kube.observer,
       instanceProfileExists: (ref) => {
         const profile = iam.state.findProfile(ref);
@@ -196,7 +232,7 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       events,
       mapValues(queues.queues, (q) => q.arn),
     );
-    const eventbridge = await startEventBridgeServer(events, { faults });
+    const eventbridge = await startEventBridgeServer(events, { faults, latency });
     closers.push(eventbridge.close);
     const pricing = await startPricingServer({
       region,
@@ -233,11 +269,11 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       queues: queues.queues,
       handlers: options.handlers,
       timeScale: options.timeScale,
+      latency,
     });
     runner.start();
     closers.push(() => runner.stop());
     const webhookUrl = await runner.functionUrl('webhook');
-    if (options.autoAdvance !== undefined) clock.startAuto(options.autoAdvance);
     const endpoints = {
       kubernetes: kube.url,
       ec2: ec2.url,
@@ -248,6 +284,12 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       dynamodb: dynamo.url,
       pricing: pricing.url,
     };
+    // Requests the services serve are the simulator's work (virtual time holds meanwhile).
+    const untrack = Object.values(endpoints).map((url) => trackUrl(clock.activity, url));
+    closers.unshift(async () => {
+      for (const u of untrack) u();
+    });
+    if (options.autoAdvance !== undefined) clock.startAuto(options.autoAdvance);
     return {
       endpoints,
       catalog,
@@ -265,6 +307,7 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       webhookUrl,
       clock,
       random,
+      latency,
       faults,
       kube,
       ec2,

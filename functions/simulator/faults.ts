@@ -16,7 +16,7 @@ export interface FaultRule {
   readonly message?: string;
   /** HTTP status of the error; the service's default when absent. */
   readonly httpStatus?: number;
-  /** Wall-clock delay added before answering, in milliseconds. */
+  /** Delay added before answering, in milliseconds (virtual time in a simulation, else wall time). */
   readonly latencyMs?: number;
   /** The rule applies to this many matching calls, then removes itself. Unlimited when absent. */
   readonly times?: number;
@@ -41,7 +41,16 @@ interface ActiveRule {
 export class FaultInjector {
   private rules: ActiveRule[] = [];
 
-  constructor(private readonly random?: SeededRandom) {}
+  /** `sleep` waits an injected latency (the simulated cloud passes its virtual clock's); default wall time. */
+  constructor(
+    private readonly random?: SeededRandom,
+    private readonly sleep: (ms: number) => Promise<void> = delay,
+  ) {}
+
+  /** Waits a fault's latency; resolves at once for none. */
+  wait(ms: number | undefined): Promise<void> {
+    return ms && ms > 0 ? this.sleep(ms) : Promise.resolve();
+  }
 
   /** Adds a rule; returns a function that removes it. */
   inject(rule: FaultRule): () => void {

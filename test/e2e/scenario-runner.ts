@@ -11,14 +11,24 @@ export function scenarioPath(name: string): string {
   return fileURLToPath(new URL(`../../scenarios/${name}.yaml`, import.meta.url));
 }
 
-/** Loads and runs a shipped scenario, keeping its log lines for failure messages. */
+/**
+ * Speed of the scenarios in tests: the speed changes only the wall time a run waits on timers, not
+ * what happens in it (test/e2e/speed-invariance.test.ts), so tests wait as little as they can.
+ */
+const TEST_SPEED = 200;
+
+/** Loads and runs a shipped scenario (at {@link TEST_SPEED} unless told), keeping its log lines for failure messages. */
 export async function runShippedScenario(
   name: string,
   options: Omit<RunScenarioOptions, 'onLog'> = {},
 ): Promise<ScenarioResult & { log: string[] }> {
   const log: string[] = [];
   const scenario = await loadScenario(scenarioPath(name));
-  const result = await runScenario(scenario, { ...options, onLog: (line) => log.push(line) });
+  const result = await runScenario(scenario, {
+    speed: TEST_SPEED,
+    ...options,
+    onLog: (line) => log.push(line),
+  });
   return { ...result, log };
 }
 

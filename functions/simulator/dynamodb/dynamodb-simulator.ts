@@ -2,9 +2,10 @@
  * The simulated DynamoDB: dynalite in-process on 127.0.0.1, in memory, with tables ACTIVE at once
  * (no CREATING / UPDATING / DELETING delays). No transactions and no TTL, as DESIGN.md notes.
  */
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import type { ApiLatency } from '../latency/api-latency.js';
 
 interface DynaliteOptions {
   readonly createTableMs?: number;
@@ -22,9 +23,22 @@ export interface DynamoDbSimulator {
   close(): Promise<void>;
 }
 
-/** Starts dynalite on 127.0.0.1 (free port). */
-export async function startDynamoDbSimulator(): Promise<DynamoDbSimulator> {
+/** Starts dynalite on 127.0.0.1 (free port); with `latency`, each call waits its modeled latency first. */
+export async function startDynamoDbSimulator(
+  options: { latency?: ApiLatency } = {},
+): Promise<DynamoDbSimulator> {
   const server: Server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  const latency = options.latency;
+  if (latency) {
+    const serve = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
+    server.removeAllListeners('request');
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      const call = String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
+      void latency.wait('dynamodb', call).then(() => {
+        for (const listener of serve) listener.call(server, req, res);
+      });
+    });
+  }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());

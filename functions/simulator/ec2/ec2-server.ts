@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { delay, type FaultInjector } from '../faults.js';
+import type { FaultInjector } from '../faults.js';
+import type { ApiLatency } from '../latency/api-latency.js';
 import type { Ec2Action } from './actions/action.js';
 import {
   describeAvailabilityZones,
@@ -67,9 +68,10 @@ const MAX_BODY_BYTES = 10 * 1024 * 1024;
 export async function startEc2Server(
   ctx: Ec2Context,
   faults?: FaultInjector,
+  latency?: ApiLatency,
 ): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
-    void handle(ctx, faults, req, res);
+    void handle(ctx, faults, req, res, latency);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -84,6 +86,7 @@ async function handle(
   faults: FaultInjector | undefined,
   req: IncomingMessage,
   res: ServerResponse,
+  latency?: ApiLatency,
 ) {
   const requestId = randomUUID();
   try {
@@ -94,8 +97,9 @@ async function handle(
     );
     const action = params.str('Action');
     if (!action) throw new Ec2Error('MissingAction', 'The request must contain the parameter Action');
+    if (ACTIONS[action]) await latency?.wait('ec2', action);
     const fault = faults?.check('ec2', action);
-    await delay(fault?.latencyMs);
+    await faults?.wait(fault?.latencyMs);
     if (fault?.error) {
       throw new Ec2Error(fault.error, fault.message ?? `Injected fault: ${fault.error}`, fault.httpStatus);
     }

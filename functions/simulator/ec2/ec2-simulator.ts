@@ -9,6 +9,7 @@ import type { Catalog } from '../../core/model/instance-type.js';
 import type { SeededRandom, VirtualClock } from '../clock.js';
 import type { FaultInjector } from '../faults.js';
 import type { InstanceObserver } from '../instance.js';
+import type { ApiLatency } from '../latency/api-latency.js';
 import { rebalanceEvent, scheduledChangeEvent, spotInterruptionEvent } from './cloud-events.js';
 import { type CloudEvent, DEFAULT_EC2_TIMINGS, type Ec2Context, type Ec2Timings } from './context.js';
 import { startEc2Server } from './ec2-server.js';
@@ -29,6 +30,8 @@ export interface Ec2SimulatorOptions {
   /** Where EC2 / AWS Health events go (the EventBridge default bus). */
   readonly emit?: (event: CloudEvent) => void;
   readonly faults?: FaultInjector;
+  /** Modeled latency of the EC2 calls (virtual time); none when absent. */
+  readonly latency?: ApiLatency;
   readonly timings?: Partial<Ec2Timings>;
   /** Whether IAM has an instance profile (launches naming another are refused); default: any. */
   readonly instanceProfileExists?: Ec2Context['instanceProfileExists'];
@@ -72,7 +75,7 @@ export async function startEc2Simulator(options: Ec2SimulatorOptions): Promise<E
     emit: options.emit,
     instanceProfileExists: options.instanceProfileExists,
   };
-  const { server, url } = await startEc2Server(ctx, options.faults);
+  const { server, url } = await startEc2Server(ctx, options.faults, options.latency);
   const live = (instanceId: string): Ec2Instance => {
     const instance = state.instances.get(instanceId);
     if (!instance) throw new Error(`simulated EC2: no instance ${instanceId}`);

@@ -65,6 +65,11 @@ export interface EventBusRegistryOptions {
   readonly account?: string;
   /** Clock for event times (the simulator's virtual clock). */
   readonly now?: () => number;
+  /**
+   * Waits a rule's delivery latency (the simulated cloud's latency model). When set, PutEvents
+   * answers before its deliveries are done, as EventBridge does. None when absent.
+   */
+  readonly deliveryLatency?: () => Promise<void>;
 }
 
 /** Raised for a missing bus or rule; `code` is the EventBridge error code. */
@@ -163,7 +168,9 @@ export class EventBusRegistry {
       if (rule.state !== 'ENABLED' || !rule.matcher(envelope)) continue;
       for (const target of rule.targets) deliveries.push(this.deliver(rule, target, envelope));
     }
-    await Promise.all(deliveries);
+    // With a modeled delivery latency, as in EventBridge, PutEvents answers once the event is
+    // accepted and rules deliver afterwards; without one, deliveries finish before the put returns.
+    if (!this.options.deliveryLatency) await Promise.all(deliveries);
     return envelope.id;
   }
 
@@ -184,6 +191,7 @@ export class EventBusRegistry {
 
   private async deliver(rule: BusRule, target: RuleTarget, envelope: EventEnvelope): Promise<void> {
     let lastError = '';
+    await this.options.deliveryLatency?.();
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         const QueueUrl = await this.queueUrl(target.arn);

@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { TargetInput } from '../../shared/target-input.js';
 import type { FaultInjector } from '../faults.js';
+import type { ApiLatency } from '../latency/api-latency.js';
 import { EventBusError, type EventBusRegistry } from './event-bus.js';
 import { InvalidEventPatternError } from './event-pattern.js';
 import { putEvents, RequestError } from './put-events.js';
@@ -72,10 +73,10 @@ const ACTIONS: Record<string, Action> = {
 /** Starts the endpoint on 127.0.0.1 (a free port unless `port` is given). */
 export async function startEventBridgeServer(
   registry: EventBusRegistry,
-  options: { faults?: FaultInjector; port?: number } = {},
+  options: { faults?: FaultInjector; port?: number; latency?: ApiLatency } = {},
 ): Promise<EventBridgeServer> {
   const server = createServer((req, res) => {
-    void handle(registry, options.faults, req, res);
+    void handle(registry, options.faults, req, res, options.latency);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -97,12 +98,14 @@ async function handle(
   faults: FaultInjector | undefined,
   req: IncomingMessage,
   res: ServerResponse,
+  latency?: ApiLatency,
 ): Promise<void> {
   try {
     const target = String(req.headers['x-amz-target'] ?? '');
     const [prefix, name] = target.split('.');
     const action = ACTIONS[name];
     const raw = await readBody(req);
+    if (Object.hasOwn(ACTIONS, name)) await latency?.wait('events', name);
     if (req.method !== 'POST' || prefix !== 'AWSEvents' || !action) {
       throw new RequestError('UnknownOperationException', `unsupported operation '${target || req.method}'`);
     }
@@ -118,7 +121,7 @@ async function handle(
 async function applyFault(faults: FaultInjector | undefined, action: string): Promise<void> {
   const fault = faults?.check('eventbridge', action);
   if (!fault) return;
-  if (fault.latencyMs) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+  await faults?.wait(fault.latencyMs);
   if (fault.error) {
     throw new RequestError(
       fault.error,

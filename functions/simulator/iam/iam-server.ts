@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { Ec2Error } from '../ec2/ec2-error.js';
 import { parseQueryBody, type QueryParams, readQueryBody } from '../ec2/query.js';
 import { sendXml, writeXml, XML_HEADER, type XmlValue, xmlElement } from '../ec2/xml-response.js';
-import { delay, type FaultInjector } from '../faults.js';
+import type { FaultInjector } from '../faults.js';
 import { IamError } from './iam-error.js';
 import type { IamInstanceProfile, IamRole, IamState } from './iam-state.js';
 
@@ -99,7 +99,7 @@ async function handle(
     const action = params.str('Action');
     if (!action) throw new IamError('MissingAction', 'The request must contain the parameter Action');
     const fault = faults?.check('iam', action);
-    await delay(fault?.latencyMs);
+    await faults?.wait(fault?.latencyMs);
     if (fault?.error)
       throw new IamError(fault.error, fault.message ?? `Injected fault: ${fault.error}`, fault.httpStatus);
     const handler = ACTIONS[action];

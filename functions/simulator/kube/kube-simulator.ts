@@ -6,6 +6,7 @@
 import type { Catalog } from '../../core/model/instance-type.js';
 import type { SeededRandom, VirtualClock } from '../clock.js';
 import type { InstanceObserver } from '../instance.js';
+import type { ApiLatency } from '../latency/api-latency.js';
 import { validatingWebhookAdmission } from './admission/validating-webhooks.js';
 import { ClusterStore } from './api/cluster-store.js';
 import { KubeApi } from './api/kube-api.js';
@@ -37,6 +38,8 @@ export interface KubeSimulatorOptions {
    * kubectl sends no credentials to a plain-HTTP server. Default false.
    */
   readonly anonymousAuth?: boolean;
+  /** Modeled latency of API requests (virtual time); none when absent. */
+  readonly latency?: ApiLatency;
 }
 
 /** A running simulated control plane. */
@@ -89,7 +92,7 @@ export async function startKubeSimulator(options: KubeSimulatorOptions): Promise
   }
   api.setAdmission(validatingWebhookAdmission(api, random));
   const ledger = new DisruptionLedger(api, clock);
-  const tasks = new TaskRunner();
+  const tasks = new TaskRunner(clock.activity);
   const scheduler = new KubeScheduler(api, timings.unschedulableRefreshMs);
   const kubelets = new Kubelets(
     api,
@@ -103,7 +106,7 @@ export async function startKubeSimulator(options: KubeSimulatorOptions): Promise
   const loop = new ControlLoop(api, scheduler, tasks, clock, timings.schedulerIntervalMs);
   const access = new AccessEntries(options.anonymousAuth);
   const authorizer = new RequestAuthorizer(api, access);
-  const http = await startApiHttpServer(api, authorizer);
+  const http = await startApiHttpServer(api, authorizer, 0, options.latency);
   let closed = false;
   const repeat = (periodMs: number, fn: () => void): void => {
     const tick = (): void => {

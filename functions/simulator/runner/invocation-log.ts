@@ -14,7 +14,10 @@ export interface InvocationRecord {
   readonly failed: number;
   /** Error message when the handler threw, timed out or answered an invalid batch response. */
   readonly error?: string;
+  /** Wall milliseconds the invocation took. */
   readonly durationMs: number;
+  /** Virtual time the invocation started (epoch ms). */
+  readonly startedAt?: number;
 }
 
 const INVOCATION_LIMIT = 10_000;
@@ -32,6 +35,7 @@ export class InvocationLog {
     counts: { records: number; failed: number },
     started: number,
     error?: unknown,
+    startedAt?: number,
   ): void {
     const message = error === undefined ? undefined : error instanceof Error ? error.message : String(error);
     this.invocations.push({
@@ -40,6 +44,7 @@ export class InvocationLog {
       ...counts,
       durationMs: Date.now() - started,
       error: message,
+      startedAt,
     });
     if (this.invocations.length > INVOCATION_LIMIT) this.invocations.shift();
   }

@@ -19,10 +19,15 @@ export function deployedFunctionName(env: LambdaEnvironment, name: FunctionName)
   return `${env.functionPrefix}-${name}`;
 }
 
-/** A fresh context for one invocation that must finish within `timeoutMs` (wall time). */
-export function createLambdaContext(env: LambdaEnvironment, name: FunctionName, timeoutMs: number): Context {
+/** A fresh context for one invocation that must finish within `timeoutMs` of `now` (default wall time). */
+export function createLambdaContext(
+  env: LambdaEnvironment,
+  name: FunctionName,
+  timeoutMs: number,
+  now: () => number = Date.now,
+): Context {
   const functionName = deployedFunctionName(env, name);
-  const deadline = Date.now() + timeoutMs;
+  const deadline = now() + timeoutMs;
   const unsupported = (what: string) => () => {
     throw new Error(`context.${what}() is not supported: return a promise from the handler`);
   };
@@ -35,7 +40,7 @@ export function createLambdaContext(env: LambdaEnvironment, name: FunctionName, 
     awsRequestId: randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: `${new Date().toISOString().slice(0, 10).replaceAll('-', '/')}/[$LATEST]${randomUUID().replaceAll('-', '')}`,
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    getRemainingTimeInMillis: () => Math.max(0, deadline - now()),
     done: unsupported('done'),
     fail: unsupported('fail'),
     succeed: unsupported('succeed'),

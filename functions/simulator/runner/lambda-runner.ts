@@ -3,9 +3,12 @@
  * source mappings of functions/shared/event-sources.ts (same batch size, batching window, maximum
  * concurrency, ReportBatchItemFailures) and by the schedules (sweep, catalog refresh) on the virtual clock.
  *
- * Time: SQS (fauxqs) runs on wall time, so batching windows, visibility timeouts and function
- * timeouts are wall time too. `timeScale` multiplies all three (e.g. 0.01 turns a 360 s visibility
- * timeout into 4 s) so tests and fast simulations need not wait minutes for a retry. Schedules run
+ * Time: with the clock in auto mode (a simulation), batching windows, visibility timeouts and
+ * function timeouts run on the virtual clock, each invocation is a `joiner` activity scope (its
+ * compute counts 1:1 in virtual time, its waits for AWS do not), and function URL requests and
+ * SQS polls take their modeled latency. With a manual clock (unit tests), SQS (fauxqs) runs on
+ * wall time, so batching windows, visibility and function timeouts are wall time too. `timeScale`
+ * multiplies all three (e.g. 0.01 turns a 360 s visibility timeout into 4 s). Schedules always run
  * on the virtual clock.
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';
@@ -29,6 +32,8 @@ import {
 } from '../../shared/event-sources.js';
 import { targetPayload } from '../../shared/target-input.js';
 import type { VirtualClock } from '../clock.js';
+import { trackUrl } from '../http-activity.js';
+import type { ApiLatency } from '../latency/api-latency.js';
 import type { QueueRef } from '../sqs/sqs-simulator.js';
 import { batchOutcome } from './batch-outcome.js';
 import { type FunctionUrl, startFunctionUrl } from './function-url.js';
@@ -68,6 +73,8 @@ export interface LambdaRunnerOptions {
   readonly pollWaitSeconds?: number;
   /** Deployed function name prefix. Default `joiner`. */
   readonly functionPrefix?: string;
+  /** Modeled latency of function URL requests and SQS polls (auto mode only). */
+  readonly latency?: ApiLatency;
 }
 
 /** Runs handlers for the event sources and schedules until stopped. */
@@ -78,6 +85,7 @@ export class LambdaRunner {
   private readonly pending = new Set<Promise<unknown>>();
   private readonly urls: FunctionUrl[] = [];
   private readonly reserved = new Map<FunctionName, Semaphore>();
+  private readonly untrack: Array<() => void> = [];
   private readonly env: LambdaEnvironment;
   private readonly schedules: RecurringTimer[];
   private running = false;
@@ -123,8 +131,9 @@ export class LambdaRunner {
    * request invokes the function's current handler. Closed by stop().
    */
   async functionUrl(name: FunctionName): Promise<string> {
-    const url = await startFunctionUrl((event) => {
+    const url = await startFunctionUrl(async (event) => {
       const started = Date.now();
+      await this.options.latency?.wait('lambda', 'FunctionUrl');
       return this.invoke(name, event).then(
         (result) => {
           this.log.record(name, 'url', { records: 0, failed: 0 }, started);
@@ -137,6 +146,8 @@ export class LambdaRunner {
       );
     }, this.env.account);
     this.urls.push(url);
+    const untrack = trackUrl(this.options.clock.activity, url.url, 'function-url');
+    this.untrack.push(untrack);
     return url.url;
   }
 
@@ -163,6 +174,7 @@ export class LambdaRunner {
     await Promise.all([...this.pollers.values()].map((poller) => poller.stop()));
     this.pollers.clear();
     await Promise.all(this.urls.splice(0).map((url) => url.close()));
+    for (const untrack of this.untrack.splice(0)) untrack();
     await Promise.allSettled([...this.pending]);
   }
 
@@ -186,6 +198,8 @@ export class LambdaRunner {
       pollWaitSeconds: this.options.pollWaitSeconds ?? 1,
       invoke: (records) => this.invokeBatch(source, records),
       onError: (error) => this.log.pollError(source.queue, error),
+      clock: this.options.clock,
+      latency: this.options.latency,
     });
     this.pollers.set(source.queue, poller);
     poller.start();
@@ -193,6 +207,7 @@ export class LambdaRunner {
 
   private async invokeBatch(source: EventSourceSpec, records: SQSRecord[]) {
     const started = Date.now();
+    const startedAt = this.options.clock.now();
     try {
       const response = await this.call(source.function, { Records: records });
       const outcome = batchOutcome(response, records);
@@ -204,6 +219,7 @@ export class LambdaRunner {
         { records: records.length, failed: failed },
         started,
         error,
+        startedAt,
       );
       return outcome;
     } catch (error) {
@@ -213,6 +229,7 @@ export class LambdaRunner {
         { records: records.length, failed: records.length },
         started,
         error,
+        startedAt,
       );
       return 'all' as const;
     }
@@ -261,19 +278,31 @@ export class LambdaRunner {
     const handler = this.handlers.get(name);
     if (!handler) throw new Error(`no handler registered for function '${name}'`);
     const timeoutMs = FUNCTIONS[name].timeoutSeconds * 1000 * (this.options.timeScale ?? 1);
-    const context = createLambdaContext(this.env, name, timeoutMs);
-    let timer: NodeJS.Timeout | undefined;
+    const clock = this.options.clock;
+    const virtual = clock.autoSpeed !== undefined;
+    const now = virtual ? () => clock.now() : Date.now;
+    const context = createLambdaContext(this.env, name, timeoutMs, now);
+    let cancel = (): void => undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(new Error(`${deployedFunctionName(this.env, name)}: Task timed out after ${timeoutMs} ms`)),
-        timeoutMs,
-      );
+      const fail = () =>
+        reject(new Error(`${deployedFunctionName(this.env, name)}: Task timed out after ${timeoutMs} ms`));
+      if (virtual) {
+        const handle = clock.setTimeout(fail, timeoutMs);
+        cancel = () => clock.clearTimeout(handle);
+      } else {
+        const handle = setTimeout(fail, timeoutMs);
+        cancel = () => clearTimeout(handle);
+      }
     });
     try {
-      return await Promise.race([Promise.resolve().then(() => handler(event, context)), timeout]);
+      // The invocation is joiner's compute: a scope of its own (see Activity).
+      return await clock.activity.run(
+        'joiner',
+        () => Promise.race([Promise.resolve().then(() => handler(event, context)), timeout]),
+        true,
+      );
     } finally {
-      clearTimeout(timer);
+      cancel();
     }
   }
 

@@ -5,8 +5,14 @@
  * deletes only the messages the invocation did not report as failed. Failed messages stay
  * invisible until their visibility timeout ends, then come back; SQS moves them to the DLQ after
  * `maxReceiveCount` receives.
+ *
+ * Time: with a clock in auto mode (a simulation), the batching window and the visibility timeout of
+ * failed messages run on the virtual clock (a message is received with the longest visibility and
+ * made visible again when its virtual timeout ends), and handing a batch to the function takes the
+ * modeled poll latency. With a manual clock they run on wall time, as fauxqs implements them.
  */
 import {
+  ChangeMessageVisibilityBatchCommand,
   DeleteMessageBatchCommand,
   type Message,
   ReceiveMessageCommand,
@@ -14,6 +20,8 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
 import type { EventSourceSpec } from '../../shared/event-sources.js';
+import type { VirtualClock } from '../clock.js';
+import type { ApiLatency } from '../latency/api-latency.js';
 import { toSqsRecord } from './sqs-records.js';
 
 /** What an invocation reports back: the ids of failed messages, or `all`. */
@@ -36,7 +44,14 @@ export interface QueuePollerOptions {
   readonly pollWaitSeconds: number;
   /** Receive or delete errors (the poller backs off and continues). */
   readonly onError: (error: unknown) => void;
+  /** The simulation's clock: in auto mode, windows and visibility run on it (see above). */
+  readonly clock?: VirtualClock;
+  /** Modeled latency of handing a batch to the function. */
+  readonly latency?: ApiLatency;
 }
+
+/** SQS's longest visibility timeout: virtual visibility holds messages this long on fauxqs. */
+const MAX_VISIBILITY_SECONDS = 43_200;
 
 const RECEIVE_LIMIT = 10;
 
@@ -93,7 +108,21 @@ export class QueuePoller {
   private async gather(): Promise<Message[]> {
     const { batchSize } = this.options.source;
     const batch = await this.receive(Math.min(RECEIVE_LIMIT, batchSize), this.options.pollWaitSeconds);
-    if (batch.length === 0 || this.options.batchingWindowMs <= 0) return batch;
+    if (batch.length === 0) return batch;
+    const clock = this.virtualClock();
+    if (clock) {
+      // The window starts with the first message; what is visible when it ends joins the batch.
+      if (this.options.batchingWindowMs > 0 && batch.length < batchSize)
+        await clock.sleep(this.options.batchingWindowMs);
+      while (this.running && batch.length < batchSize) {
+        const more = await this.receive(Math.min(RECEIVE_LIMIT, batchSize - batch.length), 0);
+        batch.push(...more);
+        if (more.length === 0) break;
+      }
+      await this.options.latency?.wait('lambda', 'SqsPoll');
+      return batch;
+    }
+    if (this.options.batchingWindowMs <= 0) return batch;
     const windowEnd = Date.now() + this.options.batchingWindowMs;
     while (this.running && batch.length < batchSize) {
       const remaining = windowEnd - Date.now();
@@ -105,14 +134,21 @@ export class QueuePoller {
     return batch;
   }
 
+  /** The clock when it runs by itself (then windows and visibility are virtual). */
+  private virtualClock(): VirtualClock | undefined {
+    const clock = this.options.clock;
+    return clock?.autoSpeed !== undefined ? clock : undefined;
+  }
+
   private async receive(max: number, waitSeconds: number): Promise<Message[]> {
+    const virtual = this.virtualClock() !== undefined;
     try {
       const out = await this.options.sqs.send(
         new ReceiveMessageCommand({
           QueueUrl: this.options.queueUrl,
           MaxNumberOfMessages: max,
           WaitTimeSeconds: waitSeconds,
-          VisibilityTimeout: this.options.visibilityTimeoutSeconds,
+          VisibilityTimeout: virtual ? MAX_VISIBILITY_SECONDS : this.options.visibilityTimeoutSeconds,
           MessageSystemAttributeNames: ['All'],
           MessageAttributeNames: ['All'],
         }),
@@ -127,10 +163,39 @@ export class QueuePoller {
     }
   }
 
+  /**
+   * Failed messages come back when their visibility timeout ends: with a virtual clock, this
+   * poller makes them visible again at that virtual time (on fauxqs they were received with the
+   * longest visibility); otherwise fauxqs does it in wall time.
+   */
+  private retryLater(failed: readonly SQSRecord[]): void {
+    const clock = this.virtualClock();
+    if (!clock || failed.length === 0) return;
+    const seconds = this.options.visibilityTimeoutSeconds ?? 30;
+    clock.setTimeout(() => {
+      for (let i = 0; i < failed.length; i += RECEIVE_LIMIT) {
+        const chunk = failed.slice(i, i + RECEIVE_LIMIT);
+        this.options.sqs
+          .send(
+            new ChangeMessageVisibilityBatchCommand({
+              QueueUrl: this.options.queueUrl,
+              Entries: chunk.map((r, n) => ({
+                Id: String(n),
+                ReceiptHandle: r.receiptHandle,
+                VisibilityTimeout: 0,
+              })),
+            }),
+          )
+          .catch((error) => this.options.onError(error));
+      }
+    }, seconds * 1000);
+  }
+
   private async process(batch: Message[]): Promise<void> {
     const { queueArn, region } = this.options;
     const records = batch.map((message) => toSqsRecord(message, { queueArn, region }));
     const outcome = await this.options.invoke(records);
+    this.retryLater(outcome === 'all' ? records : records.filter((r) => outcome.failed.has(r.messageId)));
     if (outcome === 'all') return;
     const done = records.filter((record) => !outcome.failed.has(record.messageId));
     for (let i = 0; i < done.length; i += RECEIVE_LIMIT) {

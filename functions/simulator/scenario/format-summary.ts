@@ -4,10 +4,11 @@
 import type { ScenarioResult } from './run-scenario.js';
 import type { NodeSummary, Percentiles, ScenarioSummary } from './summary.js';
 
-const ms = (p: Percentiles): string =>
-  p.samples === 0
-    ? 'n/a'
-    : `p50 ${(p.p50 ?? 0).toLocaleString('en-US')} ms, p99 ${(p.p99 ?? 0).toLocaleString('en-US')} ms`;
+/** Seconds with millisecond precision: the one unit of the text summary (JSON: milliseconds). */
+export const seconds = (ms: number): string => `${(ms / 1000).toFixed(3)} s`;
+
+const pct = (p: Percentiles): string =>
+  p.samples === 0 ? 'n/a' : `p50 ${seconds(p.p50 ?? 0)}, p99 ${seconds(p.p99 ?? 0)} (${p.samples} pods)`;
 
 function nodeLines(node: NodeSummary): string[] {
   const head =
@@ -23,7 +24,7 @@ function nodeLines(node: NodeSummary): string[] {
   return [head, ...enis];
 }
 
-const sec = (ms: number): string => `${Math.round(ms / 1000)} s`;
+const sec = seconds;
 
 /** At most `max` lines, then how many more there are. */
 function capped(lines: readonly string[], max = 20): string[] {
@@ -52,8 +53,31 @@ function disruptionLines(s: ScenarioSummary): string[] {
   return lines;
 }
 
+/** Per phase p50 / p99 (see latency-phases.ts). */
+function phaseLines(s: ScenarioSummary): string[] {
+  const p = s.latency.phases;
+  if (!p) return [];
+  return [
+    '  phases:',
+    `    batching (webhook, EventBridge, SQS, batching window): ${pct(p.batchingMs)}`,
+    `    planning (provisioner run until nodeclaim written):     ${pct(p.planningMs)}`,
+    `    launch API calls (nodeclaim written -> launched):       ${pct(p.launchApiMs)}`,
+    `    EC2 boot and kubelet (launched -> node Ready):          ${pct(p.bootMs)}`,
+    `    pod start (node Ready -> pod Running):                  ${pct(p.podStartMs)}`,
+  ];
+}
+
+/** Where the wall time went (the speed only shortens the waiting part). */
+function wallLines(s: ScenarioSummary): string[] {
+  const w = s.wallSplitMs;
+  if (!w) return [];
+  return [
+    `wall time: ${seconds(w.joiner)} joiner computing (1:1 in virtual time), ${seconds(w.simulator)} simulator working (0 virtual), ${seconds(w.waiting)} waiting on timers (at --speed)`,
+  ];
+}
+
 /** The summary as lines of text (nodes grouped by type, zone and capacity type). */
-export function formatSummary(result: ScenarioResult): string {
+export function formatSummary(result: Pick<ScenarioResult, 'summary' | 'failures' | 'notes' | 'ok'>): string {
   const s = result.summary;
   const groups = new Map<string, number>();
   for (const n of s.nodes) {
@@ -62,17 +86,19 @@ export function formatSummary(result: ScenarioResult): string {
   }
   const lines = [
     '',
-    `scenario ${s.scenario}: ${(s.virtualDurationMs / 1000).toFixed(0)} s virtual in ${(s.wallDurationMs / 1000).toFixed(1)} s wall`,
+    `scenario ${s.scenario}: ${seconds(s.virtualDurationMs)} virtual in ${seconds(s.wallDurationMs)} wall`,
     `pods: ${s.pods.total} total, ${s.pods.running} running, ${s.pods.pending} pending`,
     `nodes: ${s.nodes.length}${[...groups].map(([k, v]) => `\n  ${v} x ${k}`).join('')}`,
     ...s.nodes.flatMap(nodeLines),
     `hourly cost: $${s.hourlyCost.toFixed(4)}`,
-    'latency (virtual ms):',
-    `  unschedulable -> launched (CreateFleet): ${ms(s.latency.unschedulableToLaunchMs)}`,
-    `  unschedulable -> node Ready:             ${ms(s.latency.unschedulableToReadyMs)}`,
-    `  unschedulable -> pod Running:            ${ms(s.latency.unschedulableToRunningMs)}`,
+    'latency (virtual time):',
+    `  pod pending -> nodeclaim launched: ${pct(s.latency.unschedulableToLaunchMs)}`,
+    `  pod pending -> node Ready:         ${pct(s.latency.unschedulableToReadyMs)}`,
+    `  pod pending -> pod Running:        ${pct(s.latency.unschedulableToRunningMs)}`,
+    ...phaseLines(s),
     `orphaned instances: ${s.orphanedInstances}${s.orphans.length > 0 ? ` (${s.orphans.join(', ')})` : ''}`,
     ...disruptionLines(s),
+    ...wallLines(s),
   ];
   for (const note of result.notes) lines.push(`note: ${note}`);
   if (result.failures.length === 0) lines.push('expectations: all hold');

@@ -10,30 +10,39 @@ import type { Catalog } from '../../core/model/instance-type.js';
 import { formatLine } from '../../handlers/runtime/log.js';
 import { ENV } from '../../shared/env.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../cloud.js';
+import type { KubeTimings } from '../kube/timings.js';
 import { SIMULATOR_CREDENTIALS } from '../sqs/sqs-simulator.js';
 import { iamOfManifests } from './account-iam.js';
+import { type Action, ActionLog } from './action-log.js';
 import { applyManifests } from './cluster-manifests.js';
 import { DisruptionRecorder } from './disruption-recorder.js';
 import { checkExpectations, formatFailure } from './expectations.js';
 import { installJoinerHandlers } from './joiner-handlers.js';
 import { LatencyRecorder } from './latency-recorder.js';
 import type { Manifest, Scenario } from './load-scenario.js';
+import { nodePrice } from './node-price.js';
 import { PodPlacements } from './pod-placements.js';
 import { playSteps } from './step-player.js';
-import { buildSummary, type ScenarioSummary } from './summary.js';
+import { buildSummary, type LatencySamples, latencySamples, type ScenarioSummary } from './summary.js';
+import { type TimelinePoint, TimelineRecorder } from './timeline-recorder.js';
 
 /** Options of {@link runScenario}; each overrides the scenario's own value. */
 export interface RunScenarioOptions {
   readonly seed?: number;
   readonly catalog?: Catalog;
-  /** Virtual seconds per wall second. */
+  /**
+   * Virtual seconds per wall second while the whole simulation waits on timers (Infinity: jump).
+   * It changes the wall time a run takes, not its outcome: joiner's compute counts 1:1 in virtual
+   * time and the modeled AWS latencies are virtual (see VirtualClock).
+   */
   readonly speed?: number;
   /**
-   * Wall-time scale of batching windows, visibility timeouts and function timeouts (see the Lambda
-   * runner). Default 1, as deployed: a 1 s batching window is 1 s of wall time, which is `speed`
-   * virtual seconds, so latencies in virtual ms include it scaled.
+   * Scale of batching windows, visibility timeouts and function timeouts (virtual time, see the
+   * Lambda runner). Default 1, as deployed.
    */
   readonly timeScale?: number;
+  /** Lifecycle timings of the simulated cluster (tests shorten them). Default: realistic ones. */
+  readonly kubeTimings?: Partial<KubeTimings>;
   /** Receives every log line (joiner's handlers and the scenario's steps) as it happens. */
   readonly onLog?: (line: string) => void;
   /** Log level of the handlers' lines. Default info. */
@@ -51,6 +60,19 @@ export interface ScenarioResult {
   readonly notes: readonly string[];
   /** True when every expectation held. */
   readonly ok: boolean;
+  /** How the run went over time (for the HTML report). */
+  readonly trace: ScenarioTrace;
+}
+
+/** The run over time: the cluster's timeline, joiner's actions and the latency samples. */
+export interface ScenarioTrace {
+  /** Virtual epoch ms the scenario started (after setup). */
+  readonly startedAt: number;
+  readonly timeline: readonly TimelinePoint[];
+  readonly actions: readonly Action[];
+  readonly latencySamples: LatencySamples;
+  /** The --speed of the run (wall time only). */
+  readonly speed: number;
 }
 
 const DEFAULT_TIME_SCALE = 1;
@@ -71,14 +93,20 @@ export async function runScenario(
     catalog: options.catalog,
     region: scenario.region,
     clusterName: scenario.clusterName,
-    autoAdvance: speed,
+    // The clock starts once the handlers and manifests are installed (setup is not the scenario).
+    apiLatency: true,
+    kubeTimings: options.kubeTimings,
     timeScale: options.timeScale ?? DEFAULT_TIME_SCALE,
     ...iamOfManifests([
       ...scenario.cluster,
       ...scenario.steps.flatMap((s) => (s.kind === 'apply' ? s.manifests : [])),
     ]),
   });
-  const emit = options.onLog ?? (() => undefined);
+  const actionLog = new ActionLog();
+  const emit = (line: string): void => {
+    actionLog.read(line);
+    options.onLog?.(line);
+  };
   const say = (message: string): void =>
     emit(formatLine(cloud.clock.now(), 'info', `simulate ${message}`, {}));
   const now = (): number => cloud.clock.now();
@@ -86,6 +114,7 @@ export async function runScenario(
   const disruptions = new DisruptionRecorder(cloud.kube.store.api.store, now);
   const placements = new PodPlacements(cloud.kube.store.api.store, now);
   const catalog = cloud.catalog;
+  const timeline = new TimelineRecorder(cloud.kube.store.api.store, now, nodePrice(catalog));
   const started = { virtual: cloud.clock.now(), wall: Date.now() };
   try {
     const notes: string[] = [];
@@ -94,6 +123,10 @@ export async function runScenario(
     say(`scenario ${scenario.name}: cluster ${scenario.clusterName}, seed ${options.seed ?? scenario.seed}`);
     await applyManifests(cloud.kube.store, installManifests(cloud));
     await applyManifests(cloud.kube.store, scenario.cluster);
+    cloud.clock.startAuto(speed);
+    started.virtual = cloud.clock.now();
+    started.wall = Date.now();
+    timeline.mark();
     const summarize = async (): Promise<ScenarioSummary> => {
       recorder.scanInstances();
       return buildSummary({
@@ -125,11 +158,24 @@ export async function runScenario(
         : []),
     ];
     notes.push(...played.notes, ...handlerErrors(cloud));
-    const result: ScenarioResult = { summary, failures, notes, ok: failures.length === 0 };
+    const { stalls } = cloud.clock.wallSplit;
+    if (stalls > 0)
+      notes.push(
+        `the clock found the simulator holding still with nothing to do ${stalls} time(s) and let time run (virtual times near those moments may be late)`,
+      );
+    const trace: ScenarioTrace = {
+      startedAt: started.virtual,
+      timeline: timeline.timeline(),
+      actions: actionLog.actions(),
+      latencySamples: latencySamples(recorder, await cloud.stateStore.listNodeClaims()),
+      speed,
+    };
+    const result: ScenarioResult = { summary, failures, notes, ok: failures.length === 0, trace };
     await options.inspect?.(cloud, result);
     return result;
   } finally {
     recorder.stop();
+    timeline.stop();
     disruptions.stop();
     placements.stop();
     await cloud.close();

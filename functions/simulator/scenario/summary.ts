@@ -11,7 +11,9 @@ import type { SimulatedCloud } from '../cloud.js';
 import type { Ec2Instance } from '../ec2/ec2-state.js';
 import type { DisruptionRecorder } from './disruption-recorder.js';
 import { type DisruptionSummary, disruptionSummary } from './disruption-summary.js';
-import { type LatencyRecorder, type PodTimeline, percentile, type Stamp } from './latency-recorder.js';
+import { type LatencyPhases, latencyPhases } from './latency-phases.js';
+import type { LatencyRecorder, PodTimeline, Stamp } from './latency-recorder.js';
+import { type Percentiles, stats } from './summary-stats.js';
 
 /** One Multus ENI of a node. */
 export interface MultusEniSummary {
@@ -41,12 +43,8 @@ export interface NodeSummary {
   readonly multusEnis: readonly MultusEniSummary[];
 }
 
-/** p50 / p99 of a latency in virtual milliseconds. */
-export interface Percentiles {
-  readonly p50: number | null;
-  readonly p99: number | null;
-  readonly samples: number;
-}
+export type { Percentiles } from './summary-stats.js';
+export { stats } from './summary-stats.js';
 
 /** What `joiner simulate -o json` prints (plus the expectation results). */
 export interface ScenarioSummary extends DisruptionSummary {
@@ -59,7 +57,11 @@ export interface ScenarioSummary extends DisruptionSummary {
     readonly unschedulableToLaunchMs: Percentiles;
     readonly unschedulableToReadyMs: Percentiles;
     readonly unschedulableToRunningMs: Percentiles;
+    /** Where the time goes (see latency-phases.ts). */
+    readonly phases: LatencyPhases;
   };
+  /** Wall milliseconds the clock spent with joiner computing, the simulator working, and waiting. */
+  readonly wallSplitMs?: { readonly joiner: number; readonly simulator: number; readonly waiting: number };
   readonly orphanedInstances: number;
   readonly orphans: readonly string[];
   readonly virtualDurationMs: number;
@@ -106,7 +108,15 @@ export function buildSummary(input: {
       nodes.reduce((sum, n) => sum + n.hourlyPrice, 0),
       4,
     ),
-    latency: latencies(recorder, claims),
+    latency: {
+      ...latencies(recorder, claims),
+      phases: latencyPhases(recorder, claims, cloud.runner.invocations()),
+    },
+    wallSplitMs: {
+      joiner: Math.round(cloud.clock.wallSplit.joiner),
+      simulator: Math.round(cloud.clock.wallSplit.simulator),
+      waiting: Math.round(cloud.clock.wallSplit.waiting),
+    },
     ...orphans(cloud, claims),
     ...disruptionSummary(cloud, input.disruptions, input.started.virtual),
     virtualDurationMs: cloud.clock.now() - input.started.virtual,
@@ -156,7 +166,28 @@ function multusEnis(cloud: SimulatedCloud, instance: Ec2Instance): MultusEniSumm
     }));
 }
 
-function latencies(recorder: LatencyRecorder, claims: readonly NodeClaim[]): ScenarioSummary['latency'] {
+function latencies(
+  recorder: LatencyRecorder,
+  claims: readonly NodeClaim[],
+): Omit<ScenarioSummary['latency'], 'phases'> {
+  const { launch, ready, running } = latencySamples(recorder, claims);
+  return {
+    unit: 'virtual ms',
+    unschedulableToLaunchMs: stats(launch),
+    unschedulableToReadyMs: stats(ready),
+    unschedulableToRunningMs: stats(running),
+  };
+}
+
+/** Per pod that was unschedulable: virtual ms to its nodeclaim's launch, its node Ready, Running. */
+export interface LatencySamples {
+  readonly launch: number[];
+  readonly ready: number[];
+  readonly running: number[];
+}
+
+/** The samples behind the latency percentiles. */
+export function latencySamples(recorder: LatencyRecorder, claims: readonly NodeClaim[]): LatencySamples {
   // A pod's launch is the first claim launched for it: a drain's replacement claim carries the
   // pods it moves too, long after they were first unschedulable.
   const claimInstance = new Map<string, string>();
@@ -182,25 +213,11 @@ function latencies(recorder: LatencyRecorder, claims: readonly NodeClaim[]): Sce
     after(from, readyOf(recorder, pod), ready);
     after(from, pod.running, running);
   }
-  return {
-    unit: 'virtual ms',
-    unschedulableToLaunchMs: stats(launch),
-    unschedulableToReadyMs: stats(ready),
-    unschedulableToRunningMs: stats(running),
-  };
+  return { launch, ready, running };
 }
 
 function readyOf(recorder: LatencyRecorder, pod: PodTimeline): Stamp | undefined {
   return pod.nodeName ? recorder.nodes.get(pod.nodeName)?.ready : undefined;
-}
-
-/** p50 / p99 of samples. */
-export function stats(samples: readonly number[]): Percentiles {
-  return {
-    p50: percentile(samples, 50) ?? null,
-    p99: percentile(samples, 99) ?? null,
-    samples: samples.length,
-  };
 }
 
 function orphans(

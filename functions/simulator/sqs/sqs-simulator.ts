@@ -16,6 +16,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { buildApp } from 'fauxqs';
+import type { ApiLatency } from '../latency/api-latency.js';
 
 /** A queue's URL and ARN. */
 export interface QueueRef {
@@ -55,8 +56,17 @@ interface SendMessageBody {
 export async function startSqsSimulator(options: {
   region: string;
   delays?: DelayClock;
+  /** Modeled latency of the calls (virtual time), except ReceiveMessage (the pollers model theirs). */
+  latency?: ApiLatency;
 }): Promise<SqsSimulator> {
   const app = buildApp({ logger: false, defaultRegion: options.region });
+  const latency = options.latency;
+  if (latency) {
+    app.addHook('onRequest', async (request) => {
+      const call = String(request.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
+      if (call && call !== 'ReceiveMessage') await latency.wait('sqs', call);
+    });
+  }
   let sender: SQSClient | undefined;
   const delays = options.delays;
   if (delays) {

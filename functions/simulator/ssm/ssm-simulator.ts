@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eksImages, type ImageSpec } from '../ec2/eks-images.js';
-import { delay, type FaultInjector } from '../faults.js';
+import type { FaultInjector } from '../faults.js';
 
 export interface SsmSimulatorOptions {
   /** Images whose `ssmParameters` become parameters; default: the EKS-optimized images. */
@@ -120,7 +120,7 @@ async function handle(
     const action = target.startsWith('AmazonSSM.') ? target.slice('AmazonSSM.'.length) : '';
     const raw = await readBody(req);
     const fault = faults?.check('ssm', action);
-    await delay(fault?.latencyMs);
+    await faults?.wait(fault?.latencyMs);
     if (fault?.error)
       throw new SsmError(
         fault.error,

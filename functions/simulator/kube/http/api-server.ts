@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ApiLatency } from '../../latency/api-latency.js';
 import { ApiError, badRequest } from '../api/api-error.js';
 import type { KubeApi, WriteOptions } from '../api/kube-api.js';
 import type { KubeObject } from '../api/object-store.js';
@@ -40,10 +41,11 @@ export async function startApiHttpServer(
   api: KubeApi,
   authorizer: RequestAuthorizer,
   port = 0,
+  latency?: ApiLatency,
 ): Promise<ApiHttpServer> {
   const watches = new Set<OpenWatch>();
   const server: Server = createServer((req, res) => {
-    handle(api, authorizer, req, res, watches).catch((err: unknown) => sendError(res, err));
+    handle(api, authorizer, req, res, watches, latency).catch((err: unknown) => sendError(res, err));
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const { port: bound } = server.address() as AddressInfo;
@@ -69,6 +71,7 @@ async function handle(
   req: IncomingMessage,
   res: ServerResponse,
   watches: Set<OpenWatch>,
+  latency?: ApiLatency,
 ): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   authorizer.check(req.method ?? 'GET', url, req.headers.authorization);
@@ -100,6 +103,7 @@ async function handle(
     if (!res.writableEnded) watches.add(watch);
     return;
   }
+  await latency?.wait('kubernetes', method !== 'GET' ? 'write' : path.name ? 'get' : 'list');
   const body = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method)
     ? await readBody(req, req.headers['content-type'])
     : undefined;

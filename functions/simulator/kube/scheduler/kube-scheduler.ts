@@ -103,6 +103,9 @@ export function placeOnNodes(
   };
 }
 
+/** Concurrent status updates of a pass (kube-scheduler's default parallelism is 16). */
+const STATUS_PARALLELISM = 16;
+
 /** Runs scheduling passes against the API. */
 export class KubeScheduler {
   private readonly lastMarked = new Map<string, number>();
@@ -143,7 +146,13 @@ export class KubeScheduler {
         await this.tryBind(namespace, name, node);
       }
     }
-    for (const { pod, reason } of plan.unschedulable) await this.markUnschedulable(pod, reason);
+    // Like kube-scheduler, status updates of failed pods go out in parallel (each passes admission).
+    const queue = [...plan.unschedulable];
+    const worker = async (): Promise<void> => {
+      for (let next = queue.shift(); next; next = queue.shift())
+        await this.markUnschedulable(next.pod, next.reason);
+    };
+    await Promise.all(Array.from({ length: Math.min(STATUS_PARALLELISM, queue.length) }, worker));
   }
 
   private async tryBind(namespace: string, name: string, node: string): Promise<void> {

@@ -15,6 +15,7 @@ const summary: ScenarioSummary = {
     unschedulableToLaunchMs: none,
     unschedulableToReadyMs: none,
     unschedulableToRunningMs: none,
+    phases: { batchingMs: none, planningMs: none, launchApiMs: none, bootMs: none, podStartMs: none },
   },
   orphanedInstances: 0,
   orphans: [],
@@ -62,10 +63,10 @@ describe('disruption expectations', () => {
     expect(text).toContain(
       [
         'disruption: 1 PDB violation(s), 0 pod(s) lost',
-        '  pdb default/web broken by delete of default/web-a at 61 s',
+        '  pdb default/web broken by delete of default/web-a at 61.400 s',
         '  nodepool default: 3 node(s) seen, at most 2 disrupting at once, 2 removed',
-        '    n1 disrupted at 30 s, removed at 95 s',
-        '    n2 never disrupted, removed at 99 s',
+        '    n1 disrupted at 30.000 s, removed at 95.000 s',
+        '    n2 never disrupted, removed at 99.000 s',
       ].join('\n'),
     );
   });

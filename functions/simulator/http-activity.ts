@@ -1,0 +1,93 @@
+/**
+ * Feeds the HTTP traffic of a simulated cloud into its {@link Activity}, through Node's
+ * `diagnostics_channel` (no server or client needs to know):
+ *
+ * - a request served by a simulated service is a `sim` scope until its response is finished, except
+ *   long polls (SQS ReceiveMessage waits for messages, it does no work) and function URLs (the
+ *   invocation behind them is a `joiner` scope of its own);
+ * - a request sent from a scope suspends that scope until the answer arrives: a handler waiting for
+ *   EC2 is not computing;
+ * - every request and answer is a change the clock waits to settle.
+ */
+
+import { subscribe } from 'node:diagnostics_channel';
+import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { type Activity, currentScope } from './activity.js';
+
+/** How requests to a port count. */
+export type PortRole = 'service' | 'function-url';
+
+interface Registration {
+  readonly activity: Activity;
+  readonly role: PortRole;
+}
+
+const ports = new Map<number, Registration>();
+let subscribed = false;
+
+/** Tracks the requests served on `port` (a simulated service's) for `activity`; returns an untrack function. */
+export function trackPort(activity: Activity, port: number, role: PortRole = 'service'): () => void {
+  ensureSubscribed();
+  const registration = { activity, role };
+  ports.set(port, registration);
+  return () => {
+    if (ports.get(port) === registration) ports.delete(port);
+  };
+}
+
+/** Tracks the port of a `http://host:port` URL. */
+export function trackUrl(activity: Activity, url: string, role: PortRole = 'service'): () => void {
+  return trackPort(activity, Number(new URL(url).port), role);
+}
+
+function ensureSubscribed(): void {
+  if (subscribed) return;
+  subscribed = true;
+  subscribe('http.server.request.start', (message) => {
+    const { request, response, socket } = message as {
+      request: IncomingMessage;
+      response: ServerResponse;
+      socket: Socket;
+    };
+    const registration = ports.get(socket.localPort ?? -1);
+    if (!registration) return;
+    registration.activity.poke();
+    if (registration.role === 'function-url' || isLongPoll(request)) return;
+    const scope = registration.activity.enter('sim');
+    const end = (): void => scope.end();
+    response.once('finish', end);
+    response.once('close', end);
+  });
+  subscribe('http.client.request.start', (message) => {
+    const { request } = message as { request: ClientRequest };
+    const registration = ports.get(portOf(request));
+    const scope = currentScope();
+    registration?.activity.poke();
+    scope?.suspend();
+    let answered = false;
+    const answer = (): void => {
+      if (answered) return;
+      answered = true;
+      scope?.resume();
+      registration?.activity.poke();
+    };
+    request.once('response', answer);
+    request.once('close', answer);
+    request.once('error', answer);
+  });
+}
+
+/** SQS long polls and Kubernetes watches wait for news; they do no work while open. */
+function isLongPoll(request: IncomingMessage): boolean {
+  return (
+    request.headers['x-amz-target'] === 'AmazonSQS.ReceiveMessage' ||
+    /[?&]watch=(true|1)\b/.test(request.url ?? '')
+  );
+}
+
+function portOf(request: ClientRequest): number {
+  const host = String(request.getHeader('host') ?? '');
+  const port = Number(host.slice(host.lastIndexOf(':') + 1));
+  return Number.isInteger(port) ? port : -1;
+}

@@ -1,0 +1,64 @@
+/**
+ * Applies the latency model to the simulated services: `wait(service, call)` draws the call's
+ * latency (log-normal through the model's p50 and p99, from its own seeded stream, so latency draws
+ * never shift the simulation's other random choices) and waits that long in virtual time, with the
+ * current activity scope counted as waiting. Disabled (no wait) for a manual clock.
+ */
+import { SeededRandom, type VirtualClock } from '../clock.js';
+import { AWS_LATENCY, type LatencyQuantiles, type LatencyTable } from './aws-latency-data.js';
+
+/** z of the 99th percentile of the standard normal distribution. */
+const Z99 = 2.3263478740408408;
+
+/** Draws and waits modeled latencies. */
+export class ApiLatency {
+  private readonly random: SeededRandom;
+  private readonly drawn: Array<{ service: string; call: string; ms: number }> = [];
+
+  constructor(
+    private readonly clock: VirtualClock,
+    seed: number,
+    private readonly table: LatencyTable = AWS_LATENCY,
+    private readonly enabled: () => boolean = () => clock.autoSpeed !== undefined,
+  ) {
+    // A stream of its own, derived from the seed.
+    this.random = new SeededRandom((seed * 2654435761 + 0x5eed) >>> 0);
+  }
+
+  /** The model's quantiles of a call (the service's `*` entry for calls it does not list). */
+  quantiles(service: string, call: string): LatencyQuantiles | undefined {
+    const calls = this.table[service];
+    return calls?.[call] ?? calls?.['*'];
+  }
+
+  /** A latency drawn for one call, in ms (0 when the model has no entry). */
+  draw(service: string, call: string): number {
+    const q = this.quantiles(service, call);
+    if (!q) return 0;
+    const mu = Math.log(q.p50Ms);
+    const sigma = Math.max(0, (Math.log(q.p99Ms) - mu) / Z99);
+    const ms = Math.round(Math.exp(mu + sigma * this.normal()));
+    this.drawn.push({ service, call, ms });
+    if (this.drawn.length > 10_000) this.drawn.shift();
+    return ms;
+  }
+
+  /** Waits the call's drawn latency in virtual time (no wait when disabled). */
+  async wait(service: string, call: string): Promise<void> {
+    if (!this.enabled()) return;
+    const ms = this.draw(service, call);
+    if (ms > 0) await this.clock.sleep(ms);
+  }
+
+  /** Latencies drawn so far (the last 10 000), for summaries. */
+  draws(): readonly { service: string; call: string; ms: number }[] {
+    return this.drawn;
+  }
+
+  /** A standard normal draw (Box-Muller). */
+  private normal(): number {
+    const u = 1 - this.random.next();
+    const v = this.random.next();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+  }
+}
