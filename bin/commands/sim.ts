@@ -43,6 +43,12 @@ export function registerSim(program: Command): void {
 
 async function simUp(options: SimUpOptions): Promise<number> {
   let cloud: SimulatedCloud;
+  // joiner's log goes to stdout after the endpoints line, so that line is always the first.
+  let held: string[] | undefined = [];
+  const log = (line: string): void => {
+    if (held) held.push(line);
+    else process.stdout.write(`${line}\n`);
+  };
   try {
     const [{ readCatalog }, { startSystem }] = await Promise.all([
       import('../../functions/adapters/files/read-catalog.js'),
@@ -54,7 +60,7 @@ async function simUp(options: SimUpOptions): Promise<number> {
       seed: options.seed,
       speed: options.speed,
       nodeRoles: options.nodeRole,
-      onLog: options.log ? (line) => process.stdout.write(`${line}\n`) : undefined,
+      onLog: options.log ? log : undefined,
     });
   } catch (error) {
     console.error(`joiner sim up: ${error instanceof Error ? error.message : String(error)}`);
@@ -62,6 +68,8 @@ async function simUp(options: SimUpOptions): Promise<number> {
   }
   process.stdout.write(`${JSON.stringify({ ...cloud.endpoints, kubeconfig: cloud.kubeconfigPath })}\n`);
   process.stderr.write(`${usage(cloud)}\n`);
+  for (const line of held) process.stdout.write(`${line}\n`);
+  held = undefined;
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
