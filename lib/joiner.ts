@@ -4,6 +4,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { joinerManifests } from '../functions/core/install/index.js';
 import type { KarpenterKinds } from '../functions/core/model/config/karpenter-kinds.js';
+import type { BatchWindow } from '../functions/core/provisioning/batch-window.js';
 import type { FunctionName } from '../functions/shared/event-sources.js';
 import { JoinerAlarms } from './constructs/alarms.js';
 import { ClusterAccess } from './constructs/cluster-access.js';
@@ -40,6 +41,11 @@ export interface JoinerProps {
    * on joiner.sh NodePools). @default 'manage'
    */
   readonly karpenterKinds?: KarpenterKinds;
+  /**
+   * The provisioner's batch window, as Karpenter's batcher: a run plans once `idleMs` passed
+   * without a new pending pod, or `maxMs` after the first. @default 1 s idle, 10 s max
+   */
+  readonly batchWindow?: BatchWindow;
   /** The cluster's VPC: launches may then only use its subnets and security groups. @default any VPC */
   readonly vpcId?: string;
   /**
