@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../../../functions/core/model/kube-objects.js';
+import { silentLog } from '../../../../functions/core/ports/log.js';
 import {
   batchEvents,
   type GatherDeps,
   gatherPods,
   parseBatchWindow,
 } from '../../../../functions/core/provisioning/batch-window.js';
-import { silentLog } from '../../../../functions/core/ports/log.js';
 
 /** A fake wall clock and API server: `arrivals` are the times (ms) pods turn pending. */
 function world(arrivals: readonly number[], start = 0, failList = false) {
