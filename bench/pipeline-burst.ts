@@ -39,6 +39,8 @@ export interface BurstResult {
   readonly singlePlanCost: number;
   readonly costRatio: number;
   readonly unschedulableToCreateFleetMs: { readonly p50?: number; readonly p99?: number };
+  /** Wall ms from the first to the last burst pod turning Unschedulable (the burst as joiner saw it). */
+  readonly unschedulableSpanMs: number;
   readonly wallMs: number;
 }
 
@@ -113,6 +115,9 @@ export async function runBurst(
       const fleet = instanceId ? recorder.instances.get(instanceId) : undefined;
       if (pod.unschedulable && fleet) latencies.push(fleet.wall - pod.unschedulable.wall);
     }
+    const marked = [...recorder.pods.values()].flatMap((p) =>
+      p.unschedulable ? [p.unschedulable.wall] : [],
+    );
     return {
       pods,
       seconds,
@@ -126,6 +131,7 @@ export async function runBurst(
       singlePlanCost,
       costRatio: singlePlanCost > 0 ? cost / singlePlanCost : Number.NaN,
       unschedulableToCreateFleetMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99) },
+      unschedulableSpanMs: marked.length > 0 ? Math.max(...marked) - Math.min(...marked) : 0,
       wallMs,
     };
   } finally {
@@ -199,6 +205,9 @@ export function printBurst(r: BurstResult): void {
   console.log(
     `  planned cost $${r.cost.toFixed(3)}/h vs one plan of the whole burst $${r.singlePlanCost.toFixed(3)}/h: ` +
       `ratio ${r.costRatio.toFixed(4)} (target <= ${BURST_TARGETS.costRatio})`,
+  );
+  console.log(
+    `  the pods turned Unschedulable over ${r.unschedulableSpanMs} ms (a window closes 10 s after its first event)`,
   );
   console.log(`  unschedulable -> CreateFleet: p50 ${l.p50 ?? 'n/a'} ms, p99 ${l.p99 ?? 'n/a'} ms`);
 }

@@ -205,7 +205,11 @@ const json = process.argv.includes('--json');
 const trace = process.argv.includes('--trace');
 const sizesArg = process.argv.find((a) => a.startsWith('--sizes='));
 const sizes = sizesArg
-  ? sizesArg.slice('--sizes='.length).split(',').map(Number)
+  ? sizesArg
+      .slice('--sizes='.length)
+      .split(',')
+      .map(Number)
+      .filter((n) => n > 0)
   : process.argv.includes('--quick')
     ? [100]
     : [100, 1000];

@@ -46,5 +46,12 @@ export function errorResponse(statusCode: number, message: string): HttpResponse
 /** The last non-empty segment of a URL path (`/prod/abc/` -> `abc`), or undefined. */
 export function lastPathSegment(path: string): string | undefined {
   const segments = path.split('/').filter((s) => s.length > 0);
-  return segments.length > 0 ? decodeURIComponent(segments[segments.length - 1]) : undefined;
+  const last = segments[segments.length - 1];
+  if (last === undefined) return undefined;
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    // A malformed %-escape is no secret joiner generated: compared as is, it is rejected.
+    return last;
+  }
 }
