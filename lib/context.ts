@@ -27,6 +27,7 @@ export const CONTEXT_KEYS = {
   batchingWindowSeconds: 'joiner:batchingWindowSeconds',
   batchIdleSeconds: 'joiner:batchIdleSeconds',
   batchMaxSeconds: 'joiner:batchMaxSeconds',
+  webhookSecretRotation: 'joiner:webhookSecretRotation',
   logLevel: 'joiner:logLevel',
   lambdaGroup: 'joiner:lambdaGroup',
   stackName: 'joiner:stackName',
@@ -161,6 +162,7 @@ export function joinerPropsFromContext(node: Node, baseDir = process.cwd()): Con
       problem,
     ),
     batchWindow: batchWindow(node, problems),
+    webhookSecretRotation: rotationLabel(node.tryGetContext(CONTEXT_KEYS.webhookSecretRotation), problem),
     logLevel: logLevel(node.tryGetContext(CONTEXT_KEYS.logLevel), problem),
     lambdaGroup: text('lambdaGroup'),
     nodeRoleArns: nodeRoleArns(node.tryGetContext(CONTEXT_KEYS.nodeRoleArns), problems),
@@ -326,6 +328,20 @@ function batchWindow(node: Node, problems: string[]): BatchWindow | undefined {
     problems.push((error as Error).message.replace(/^(joiner:\w+) /, '$1: '));
     return undefined;
   }
+}
+
+/** `joiner:webhookSecretRotation`: any label (a date, a counter) of at most 64 printable characters. */
+function rotationLabel(value: unknown, problem: (key: string, message: string) => void): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const text = typeof value === 'number' ? String(value) : value;
+  if (typeof text !== 'string' || !/^[\x21-\x7e]{1,64}$/.test(text)) {
+    problem(
+      CONTEXT_KEYS.webhookSecretRotation,
+      `must be a label of 1 to 64 printable characters such as 2026-11-25 (got ${JSON.stringify(value)})`,
+    );
+    return undefined;
+  }
+  return text;
 }
 
 function logLevel(value: unknown, problem: (key: string, message: string) => void): LogLevel | undefined {

@@ -46,6 +46,12 @@ export interface JoinerProps {
    * without a new pending pod, or `maxMs` after the first. @default 1 s idle, 10 s max
    */
   readonly batchWindow?: BatchWindow;
+  /**
+   * A label of the webhook secret's rotation (README, "Rotating the webhook secret"): changing it
+   * re-runs the installer, which writes the secret's current value into the webhook URLs; the
+   * webhook accepts the previous value for a day. @default none
+   */
+  readonly webhookSecretRotation?: string;
   /** The cluster's VPC: launches may then only use its subnets and security groups. @default any VPC */
   readonly vpcId?: string;
   /**
@@ -136,6 +142,7 @@ export class Joiner extends Construct {
       manifests: joinerManifests({ webhookUrl: this.webhook.webhookUrl, lambdaGroup: props.lambdaGroup }),
       documents: props.documents,
       webhookSecretArn: this.webhook.secret.secretArn,
+      webhookSecretRotation: props.webhookSecretRotation,
       dependsOn: access.entries,
     });
     const metrics = new JoinerMetrics({ functions: fns, queues: this.queues });

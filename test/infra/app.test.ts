@@ -69,6 +69,7 @@ describe('the CDK app', () => {
     ['joiner:batchIdleSeconds', 'soon', /must be seconds in 0\.\.30 \(got "soon"\)/],
     ['joiner:batchMaxSeconds', 31, /must be seconds in 0\.\.30 \(got 31\)/],
     ['joiner:batchIdleSeconds', 12, /\(12 s\) must not exceed joiner:batchMaxSeconds \(10 s\)/],
+    ['joiner:webhookSecretRotation', 'a b', /must be a label of 1 to 64 printable characters/],
     ['joiner:logLevel', 'LOUD', /must be one of DEBUG, INFO, WARN, ERROR \(got "LOUD"\)/],
     ['joiner:lambdaGroup', 'has space', /must be a Kubernetes group name/],
     ['joiner:stackName', '1stack', /must be a CloudFormation stack name/],
@@ -103,6 +104,18 @@ describe('the CDK app', () => {
     };
     const { stack } = createJoinerApp({ context: { ...context, ...good }, baseDir: dir, ...stubbed });
     expect(stack.stackName).toBe('Joiner-prod');
+  });
+
+  it('re-runs the installer when joiner:webhookSecretRotation changes', () => {
+    const installOf = (extra: Record<string, unknown>) => {
+      const { stack } = createJoinerApp({ context: { ...context, ...extra }, baseDir: dir, ...stubbed });
+      const resources = Template.fromStack(stack).findResources('Custom::JoinerClusterInstall');
+      return Object.values(resources)[0]?.Properties as Record<string, unknown>;
+    };
+    expect(installOf({}).WebhookSecretRotation).toBeUndefined();
+    expect(installOf({ 'joiner:webhookSecretRotation': '2026-11-25' }).WebhookSecretRotation).toBe(
+      '2026-11-25',
+    );
   });
 
   it('passes the batch window to the controller functions, and leaves it unset by default', () => {
