@@ -1,6 +1,9 @@
 import { parseAllDocuments } from 'yaml';
 import type { Diagnostic } from './diagnostic.js';
 
+/** Alias expansions a document may make (yaml's guard against "billion laughs" documents). */
+const MAX_ALIAS_COUNT = 1000;
+
 /** One parsed YAML/JSON document of a file, not yet validated. */
 export interface RawDocument {
   readonly file: string;
@@ -33,7 +36,20 @@ export function parseYamlDocuments(
       }
       return;
     }
-    const object = doc.toJS({ maxAliasCount: 1000 }) as unknown;
+    let object: unknown;
+    try {
+      object = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    } catch (error) {
+      // yaml throws when aliases expand past the limit (an "alias bomb"): bounded time and memory.
+      diagnostics.push({
+        severity: 'error',
+        file,
+        document: `document ${index + 1}`,
+        path: '',
+        message: `YAML document cannot be expanded: ${(error as Error).message} (more than ${MAX_ALIAS_COUNT} alias expansions)`,
+      });
+      return;
+    }
     if (object === null || object === undefined) return;
     documents.push({ file, index, object });
   });
