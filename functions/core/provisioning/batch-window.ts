@@ -58,7 +58,8 @@ export function pollMs(window: BatchWindow): number {
 /**
  * Waits while the window is open: until `idleMs` passed since the last event or the last new
  * pending pod, `maxMs` since the first event, or the deadline. Returns at once (without calling
- * the API server) when the batch's last event is already `idleMs` old. A failing list closes the
+ * the API server) when the batch's last event is already `idleMs` old, and after one call when
+ * no pod is pending. A failing list closes the
  * window (the run reads the cluster itself and reports the error).
  */
 export async function gatherPods(
@@ -94,6 +95,8 @@ export async function gatherPods(
       return result('idle');
     }
     if (seen === undefined) {
+      // Nothing pending: the batch's pods were planned or bound already, there is no burst to wait for.
+      if (uids.length === 0) return result('idle');
       seen = new Set(uids);
       continue;
     }

@@ -70,6 +70,13 @@ describe('gatherPods (Karpenter-like batch window)', () => {
     expect(w.at()).toBe(4_000);
   });
 
+  it('does not wait when no pod is pending (the hints are stale)', async () => {
+    const w = world([5_000], 100);
+    const r = await gatherPods(w.deps, window, { firstMs: 0, lastMs: 100 });
+    expect(r).toEqual({ waitedMs: 0, newPods: 0, closedBy: 'idle' });
+    expect(w.lists()).toBe(1);
+  });
+
   it('plans at once when the API server fails (the run reports the error)', async () => {
     const w = world([0], 100, true);
     const r = await gatherPods(w.deps, window, { firstMs: 0, lastMs: 100 });
