@@ -18,6 +18,8 @@ const REASONS: Readonly<Record<string, string>> = {
     'Each invocation logs one structured summary line and EMF metrics (the dashboard and alarms read them); X-Ray tracing would bill every invocation for no answer those do not give.',
   'Serverless-LambdaLatestVersion':
     'The runtime is pinned to nodejs22.x, the newest one joiner is built and tested for (the code also runs on Node 20); a runtime upgrade is a tested change, not an automatic one.',
+  'Serverless-SNSRedrivePolicy':
+    "The alarm topic's email subscription (joiner:alarmEmail): SNS retries email deliveries, and a notification that still fails leaves the alarm's state in CloudWatch, where the dashboard shows it.",
   'Serverless-LambdaDefaultMemorySize':
     "The CDK provider framework's own onEvent function (it forwards the custom resource event to the installer) keeps CDK's default.",
 };
