@@ -65,10 +65,6 @@ function latePods(cloud: SimulatedCloud, latency: LatencyRecorder, cycles: reado
         : pod.bound.virtual;
     const waited = cycles.filter((c) => c >= pod.unschedulable!.virtual && c < placedAt).length;
     if (waited > MAX_CYCLES) late++;
-    if (process.env.CHAOS_DEBUG)
-      process.stderr.write(
-        `${pod.name}: unschedulable ${pod.unschedulable.virtual} placed ${placedAt} (launch ${launched?.virtual}, bound ${pod.bound.virtual}) cycles ${waited}\n`,
-      );
   }
   const pending = cloud.kube.store
     .list<Pod>('v1', 'Pod')

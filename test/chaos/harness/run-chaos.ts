@@ -105,10 +105,6 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       claims,
       started,
     });
-    if (process.env.CHAOS_DEBUG)
-      process.stderr.write(
-        `violations ${JSON.stringify(summary.violations)} lost ${JSON.stringify(summary.lostPods)}\n`,
-      );
     const invariants = countInvariants({ cloud, summary, latency, cycles: chaos.provisioningCycles, limits });
     const { ledger } = chaos;
     return {
