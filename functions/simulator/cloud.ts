@@ -126,7 +126,7 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
   const closers: Array<() => Promise<void>> = [];
   try {
     const [kube, sqs, dynamo, ssm] = await Promise.all([
-      startKubeSimulator({ clock, random, catalog, region }),
+      startKubeSimulator({ clock, random, catalog, region, faults }),
       startSqsSimulator({ region, delays: clock }),
       startDynamoDbSimulator(),
       startSsmSimulator({ region, faults }),

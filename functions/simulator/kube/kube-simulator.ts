@@ -5,6 +5,7 @@
  */
 import type { Catalog } from '../../core/model/instance-type.js';
 import type { SeededRandom, VirtualClock } from '../clock.js';
+import type { FaultInjector } from '../faults.js';
 import type { InstanceObserver } from '../instance.js';
 import { validatingWebhookAdmission } from './admission/validating-webhooks.js';
 import { ClusterStore } from './api/cluster-store.js';
@@ -32,6 +33,8 @@ export interface KubeSimulatorOptions {
   readonly timings?: Partial<KubeTimings>;
   /** Watch history kept for resumption (events); older resourceVersions get 410 Gone. Default 5000. */
   readonly historyLimit?: number;
+  /** Faults of the HTTP API (service `kubernetes`, action = HTTP method), for chaos tests. */
+  readonly faults?: FaultInjector;
 }
 
 /** A running simulated control plane. */
@@ -98,7 +101,7 @@ export async function startKubeSimulator(options: KubeSimulatorOptions): Promise
   const loop = new ControlLoop(api, scheduler, tasks, clock, timings.schedulerIntervalMs);
   const access = new AccessEntries();
   const authorizer = new RequestAuthorizer(api, access);
-  const http = await startApiHttpServer(api, authorizer);
+  const http = await startApiHttpServer(api, authorizer, 0, options.faults);
   let closed = false;
   const repeat = (periodMs: number, fn: () => void): void => {
     const tick = (): void => {

@@ -59,7 +59,6 @@ export function installChaosHandlers(
     failedDeliveries: 0,
     webhookDropped: 0,
     calm: () => {
-      rates.kube5xx = 0;
       rates.dynamoThrottle = 0;
       dropRate = 0;
     },
@@ -85,7 +84,7 @@ export function installChaosHandlers(
     const deps = dependenciesFromEnv(env, {
       clock: cloud.clock,
       log,
-      cluster: chaosCluster(base.cluster, draw, rates, ledger),
+      cluster: chaosCluster(base.cluster, ledger),
       store: chaosStore(base.store, draw, rates, ledger),
       cloud: chaosCloud(base.cloud, ledger),
     });

@@ -18,7 +18,7 @@ import { buildSummary } from '../../../functions/simulator/scenario/summary.js';
 import { waitUntil, waitVirtual } from '../../../functions/simulator/scenario/waits.js';
 import { SIMULATOR_CREDENTIALS } from '../../../functions/simulator/sqs/sqs-simulator.js';
 import { installChaosHandlers } from './chaos-handlers.js';
-import { CRASH_POINTS } from './chaos-ports.js';
+import { type ChaosLedger, CRASH_POINTS } from './chaos-ports.js';
 import { CPU_LIMIT, chaosNodePool, chaosWorkloads, INSTANCE_TYPES } from './chaos-workloads.js';
 import { countInvariants, type Invariants } from './invariants.js';
 
@@ -72,9 +72,18 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const limits = sampleLimits(cloud);
   try {
     await installJoinerHandlers(cloud, sink);
-    const chaos = installChaosHandlers(cloud, random, { kube5xx: 0.1, dynamoThrottle: 0.01 }, sink, 0.1);
+    const chaos = installChaosHandlers(cloud, random, { dynamoThrottle: 0.01 }, sink, 0.1);
+    countKubeFaults(cloud, chaos.ledger);
     await applyManifests(cloud.kube.store, [...installManifests(cloud), ...chaosNodePool()]);
     cloud.faults.inject({ service: 'ec2', action: '*', error: 'RequestLimitExceeded', probability: 0.2 });
+    // 10% of joiner's calls to the API server answered 503 (the simulated API server's own
+    // controllers and kubelets work in process and are not affected).
+    cloud.faults.inject({
+      service: 'kubernetes',
+      action: '*',
+      error: 'ServiceUnavailable',
+      probability: 0.1,
+    });
     cloud.faults.inject({
       service: 'ec2',
       action: 'CreateFleet',
@@ -141,6 +150,16 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
  */
 function launchTemplateCrashFired(cloud: SimulatedCloud): boolean {
   return [...cloud.ec2.state.instances.values()].length > 0;
+}
+
+/** Counts the 5xx answers the simulated API server gives joiner. */
+function countKubeFaults(cloud: SimulatedCloud, ledger: ChaosLedger): void {
+  const check = cloud.faults.check.bind(cloud.faults);
+  cloud.faults.check = (service, action) => {
+    const fault = check(service, action);
+    if (fault && service === 'kubernetes') ledger.kube5xx++;
+    return fault;
+  };
 }
 
 /** No capacity in half of the NodePool's offerings (seeded). */

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { FaultInjector } from '../../faults.js';
 import { ApiError, badRequest } from '../api/api-error.js';
 import type { KubeApi, WriteOptions } from '../api/kube-api.js';
 import type { KubeObject } from '../api/object-store.js';
@@ -36,9 +37,20 @@ export async function startApiHttpServer(
   api: KubeApi,
   authorizer: RequestAuthorizer,
   port = 0,
+  faults?: FaultInjector,
 ): Promise<ApiHttpServer> {
   const watches = new Set<OpenWatch>();
   const server: Server = createServer((req, res) => {
+    // Injected faults (service `kubernetes`, action = HTTP method): the API server answers the
+    // error (503 ServiceUnavailable by default) before doing anything.
+    const fault = faults?.check('kubernetes', req.method ?? 'GET');
+    if (fault?.error) {
+      sendError(
+        res,
+        new ApiError(fault.httpStatus ?? 503, 'ServiceUnavailable', fault.message ?? fault.error),
+      );
+      return;
+    }
     handle(api, authorizer, req, res, watches).catch((err: unknown) => sendError(res, err));
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
