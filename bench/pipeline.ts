@@ -15,6 +15,7 @@ import { LatencyRecorder, percentile } from '../functions/simulator/scenario/lat
 import type { Manifest } from '../functions/simulator/scenario/load-scenario.js';
 import { installManifests } from '../functions/simulator/scenario/run-scenario.js';
 import { SIMULATOR_CREDENTIALS } from '../functions/simulator/sqs/sqs-simulator.js';
+import { type BurstResult, printBurst, runBurst } from './pipeline-burst.js';
 
 const TARGETS = { provisionerComputeMsFor100: 200, unschedulableToFleetP99Ms: 1500 };
 const TIMEOUT_MS = 120_000;
@@ -225,11 +226,28 @@ const json = process.argv.includes('--json');
 const trace = process.argv.includes('--trace');
 const sizesArg = process.argv.find((a) => a.startsWith('--sizes='));
 const sizes = sizesArg
-  ? sizesArg.slice('--sizes='.length).split(',').map(Number)
+  ? sizesArg
+      .slice('--sizes='.length)
+      .split(',')
+      .map(Number)
+      .filter((n) => n > 0)
   : process.argv.includes('--quick')
     ? [100]
     : [100, 1000];
 const results: Result[] = [];
 for (const pods of sizes) results.push(await run(pods));
-if (json) console.log(JSON.stringify({ targets: TARGETS, results }, null, 2));
-else print(results);
+/** `--burst=<pods>,<seconds>` (default 2000 over 8 s; `--quick` 200 over 2 s; `--burst=0` skips it). */
+const burstArg = process.argv.find((a) => a.startsWith('--burst='))?.slice('--burst='.length);
+const [burstPods, burstSeconds] = (burstArg ?? (process.argv.includes('--quick') ? '200,2' : '2000,8'))
+  .split(',')
+  .map(Number);
+const bursts: BurstResult[] = [];
+if (burstPods && burstPods > 0) {
+  for (const batching of [true, false])
+    bursts.push(await runBurst(burstPods, burstSeconds ?? 8, batching, nodePool));
+}
+if (json) console.log(JSON.stringify({ targets: TARGETS, results, bursts }, null, 2));
+else {
+  print(results);
+  for (const b of bursts) printBurst(b);
+}

@@ -1,5 +1,6 @@
 import { Annotations, App, type AppProps, Validations } from 'aws-cdk-lib';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
+import { acknowledgeServerlessFindings } from './constructs/serverless-findings.js';
 import { type ContextError, joinerPropsFromContext } from './context.js';
 import { JoinerStack, type JoinerStackProps } from './joiner-stack.js';
 
@@ -13,7 +14,7 @@ export interface JoinerAppOptions extends AppProps {
 
 /**
  * The CDK app of `cdk deploy`: one {@link JoinerStack} configured from context, with the cdk-nag
- * AwsSolutions checks registered so every synth fails on an unacknowledged finding. A mistake in
+ * AwsSolutions and Serverless checks registered so every synth fails on an unacknowledged finding. A mistake in
  * the context or the NodePool files throws a {@link ContextError} listing every problem.
  */
 export function createJoinerApp(options: JoinerAppOptions = {}): { app: App; stack: JoinerStack } {
@@ -22,6 +23,7 @@ export function createJoinerApp(options: JoinerAppOptions = {}): { app: App; sta
   const props = { ...fromContext, ...options.overrides };
   const stack = new JoinerStack(app, props.stackName ?? 'Joiner', props);
   for (const warning of warnings) Annotations.of(stack).addWarningV2('joiner:nodePoolFiles', warning);
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));
+  acknowledgeServerlessFindings(stack);
   return { app, stack };
 }

@@ -6,6 +6,7 @@ import { formatDiagnostic } from '../functions/core/model/config/diagnostic.js';
 import { type KarpenterKinds, parseKarpenterKinds } from '../functions/core/model/config/karpenter-kinds.js';
 import { loadDocuments } from '../functions/core/model/config/load.js';
 import { parseYamlDocuments } from '../functions/core/model/config/raw-document.js';
+import { type BatchWindow, parseBatchWindow } from '../functions/core/provisioning/batch-window.js';
 import { EVENT_SOURCES } from '../functions/shared/event-sources.js';
 import type { ClusterDocument } from './constructs/cluster-installer.js';
 import type { LogLevel } from './constructs/handler-function.js';
@@ -24,6 +25,9 @@ export const CONTEXT_KEYS = {
   vpcId: 'joiner:vpcId',
   nodePoolFiles: 'joiner:nodePoolFiles',
   batchingWindowSeconds: 'joiner:batchingWindowSeconds',
+  batchIdleSeconds: 'joiner:batchIdleSeconds',
+  batchMaxSeconds: 'joiner:batchMaxSeconds',
+  webhookSecretRotation: 'joiner:webhookSecretRotation',
   logLevel: 'joiner:logLevel',
   lambdaGroup: 'joiner:lambdaGroup',
   stackName: 'joiner:stackName',
@@ -157,6 +161,8 @@ export function joinerPropsFromContext(node: Node, baseDir = process.cwd()): Con
       node.tryGetContext(CONTEXT_KEYS.batchingWindowSeconds),
       problem,
     ),
+    batchWindow: batchWindow(node, problems),
+    webhookSecretRotation: rotationLabel(node.tryGetContext(CONTEXT_KEYS.webhookSecretRotation), problem),
     logLevel: logLevel(node.tryGetContext(CONTEXT_KEYS.logLevel), problem),
     lambdaGroup: text('lambdaGroup'),
     nodeRoleArns: nodeRoleArns(node.tryGetContext(CONTEXT_KEYS.nodeRoleArns), problems),
@@ -305,6 +311,37 @@ function batchingWindow(value: unknown, problem: (key: string, message: string) 
     return undefined;
   }
   return n;
+}
+
+/** `joiner:batchIdleSeconds` / `joiner:batchMaxSeconds`; unset keeps the functions' defaults (1 s / 10 s). */
+function batchWindow(node: Node, problems: string[]): BatchWindow | undefined {
+  const idle = node.tryGetContext(CONTEXT_KEYS.batchIdleSeconds);
+  const max = node.tryGetContext(CONTEXT_KEYS.batchMaxSeconds);
+  const unset = (v: unknown) => v === undefined || v === null || v === '';
+  if (unset(idle) && unset(max)) return undefined;
+  try {
+    return parseBatchWindow(idle, max, {
+      idle: CONTEXT_KEYS.batchIdleSeconds,
+      max: CONTEXT_KEYS.batchMaxSeconds,
+    });
+  } catch (error) {
+    problems.push((error as Error).message.replace(/^(joiner:\w+) /, '$1: '));
+    return undefined;
+  }
+}
+
+/** `joiner:webhookSecretRotation`: any label (a date, a counter) of at most 64 printable characters. */
+function rotationLabel(value: unknown, problem: (key: string, message: string) => void): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const text = typeof value === 'number' ? String(value) : value;
+  if (typeof text !== 'string' || !/^[\x21-\x7e]{1,64}$/.test(text)) {
+    problem(
+      CONTEXT_KEYS.webhookSecretRotation,
+      `must be a label of 1 to 64 printable characters such as 2026-11-25 (got ${JSON.stringify(value)})`,
+    );
+    return undefined;
+  }
+  return text;
 }
 
 function logLevel(value: unknown, problem: (key: string, message: string) => void): LogLevel | undefined {

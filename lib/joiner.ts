@@ -4,6 +4,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { joinerManifests } from '../functions/core/install/index.js';
 import type { KarpenterKinds } from '../functions/core/model/config/karpenter-kinds.js';
+import type { BatchWindow } from '../functions/core/provisioning/batch-window.js';
 import type { FunctionName } from '../functions/shared/event-sources.js';
 import { JoinerAlarms } from './constructs/alarms.js';
 import { CatalogRefresh } from './constructs/catalog-refresh.js';
@@ -41,6 +42,17 @@ export interface JoinerProps {
    * on joiner.sh NodePools). @default 'manage'
    */
   readonly karpenterKinds?: KarpenterKinds;
+  /**
+   * The provisioner's batch window, as Karpenter's batcher: a run plans once `idleMs` passed
+   * without a new pending pod, or `maxMs` after the first. @default 1 s idle, 10 s max
+   */
+  readonly batchWindow?: BatchWindow;
+  /**
+   * A label of the webhook secret's rotation (README, "Rotating the webhook secret"): changing it
+   * re-runs the installer, which writes the secret's current value into the webhook URLs; the
+   * webhook accepts the previous value for a day. @default none
+   */
+  readonly webhookSecretRotation?: string;
   /** The cluster's VPC: launches may then only use its subnets and security groups. @default any VPC */
   readonly vpcId?: string;
   /**
@@ -140,6 +152,7 @@ export class Joiner extends Construct {
       manifests: joinerManifests({ webhookUrl: this.webhook.webhookUrl, lambdaGroup: props.lambdaGroup }),
       documents: props.documents,
       webhookSecretArn: this.webhook.secret.secretArn,
+      webhookSecretRotation: props.webhookSecretRotation,
       dependsOn: access.entries,
     });
     const metrics = new JoinerMetrics({ functions: fns, queues: this.queues });

@@ -1,5 +1,5 @@
 import type { CdkCustomResourceEvent, CdkCustomResourceResponse, Context } from 'aws-lambda';
-import { cachedSecret, createSecretsManagerClient } from '../adapters/aws/secret-reader.js';
+import { createSecretsManagerClient, readSecret } from '../adapters/aws/secret-reader.js';
 import { kubeClientSource } from '../adapters/kube/create-cluster-api.js';
 import { KubeManifestApplier, type ManifestApi } from '../adapters/kube/manifest-applier.js';
 import type { KubeManifest } from '../core/install/kube-manifest.js';
@@ -109,20 +109,22 @@ export function createInstallerHandler(getDeps: () => InstallerDeps) {
 export function installerDependenciesFromEnv(env: NodeJS.ProcessEnv): InstallerDeps {
   const settings = settingsFromEnv({ ...env });
   const log = powertoolsLog(logger);
-  const secrets = new Map<string, () => Promise<string>>();
+  const clients = new Map<string, ReturnType<typeof createSecretsManagerClient>>();
   return {
     log,
     manifests: (clusterName) => {
       const connection = kubeConnectionOf(settings, clusterName);
       return new KubeManifestApplier(kubeClientSource(connection, systemClock), { log });
     },
+    // Read on every event, never from a warm container's cache: a redeploy after a rotation must
+    // install the secret's current value.
     secret: (arn) => {
-      let read = secrets.get(arn);
-      if (!read) {
-        read = cachedSecret(createSecretsManagerClient(settings.region, settings.credentials), arn);
-        secrets.set(arn, read);
+      let client = clients.get(arn);
+      if (!client) {
+        client = createSecretsManagerClient(settings.region, settings.credentials);
+        clients.set(arn, client);
       }
-      return read();
+      return readSecret(client, arn);
     },
   };
 }

@@ -7,6 +7,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import * as z from 'zod';
 import { eventEnvelope, podUnschedulableDetail } from '../core/events/joiner-events.js';
+import { batchEvents } from '../core/provisioning/batch-window.js';
 import { provision } from '../core/provisioning/provision.js';
 import type { ProvisionResult } from '../core/provisioning/types.js';
 import { DETAIL_TYPES } from '../shared/event-rules.js';
@@ -42,6 +43,7 @@ export function runSummary(result: ProvisionResult): Record<string, unknown> {
     unschedulable: result.unschedulable.length,
     'scheduling-ms': Math.round(result.schedulingMs),
     'total-ms': Math.round(result.totalMs),
+    ...(result.batch ? { 'batch-wait-ms': Math.round(result.batch.waitedMs) } : {}),
   };
 }
 
@@ -63,6 +65,12 @@ export function createProvisionerHandler(getDeps: () => ProvisionerDeps) {
         : undefined;
     // The region's live catalog snapshot (re-loaded after its TTL), or the bundled one as a fallback.
     const catalog = deps.catalogSource ? await deps.catalogSource.current() : deps.catalog;
+    // The batch window is measured from when the queue got the messages (Karpenter's batcher
+    // from the first trigger), so it holds across invocations whatever slices SQS delivers.
+    const parsed = new Set(batch.items.map((i) => i.messageId));
+    const sent = event.Records.filter((r) => parsed.has(r.messageId)).map((r) =>
+      Number(r.attributes?.SentTimestamp),
+    );
     const result = await provision(
       {
         ...deps,
@@ -70,9 +78,11 @@ export function createProvisionerHandler(getDeps: () => ProvisionerDeps) {
         remainingMs,
         nodeRoles: deps.settings?.nodeRoleArns,
         karpenterKinds: deps.settings?.karpenterKinds,
+        batchWindow: deps.settings?.batchWindow,
       },
       {
         hints: batch.items.map((i) => i.body.detail),
+        events: batchEvents(sent),
         options: { holder: context.awsRequestId || undefined },
       },
     );

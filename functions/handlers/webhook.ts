@@ -1,11 +1,16 @@
 import type { Context } from 'aws-lambda';
 import { admissionEvents } from '../core/admission/admission-events.js';
-import { allowedResponse, parseAdmissionReview } from '../core/admission/admission-review.js';
+import {
+  type AdmissionReview,
+  allowedResponse,
+  parseAdmissionReview,
+} from '../core/admission/admission-review.js';
 import type { Dependencies } from './runtime/dependencies.js';
 import {
   encodedBodyBytes,
   errorResponse,
   type HttpEvent,
+  type HttpRequest,
   type HttpResponse,
   httpRequestOf,
   jsonResponse,
@@ -14,7 +19,7 @@ import {
 } from './runtime/http-request.js';
 import { lambdaHandler, recordMetrics } from './runtime/lambda.js';
 import { webhookDependenciesFromEnv } from './runtime/webhook-dependencies.js';
-import { type SecretSource, secretMatches, webhookSecretSource } from './runtime/webhook-secret.js';
+import { type SecretSource, secretAccepted, webhookSecretSource } from './runtime/webhook-secret.js';
 
 /** Largest AdmissionReview body the webhook reads (bytes). */
 export const MAX_WEBHOOK_BODY_BYTES = 1024 * 1024;
@@ -25,10 +30,12 @@ export type WebhookDeps = Pick<Dependencies, 'settings' | 'log' | 'events' | 'cl
 };
 
 /**
- * Handles one AdmissionReview: checks the path secret (401 missing, 403 wrong), the size (413)
- * and the shape (400), then publishes the events it stands for and always allows. A failed
- * publish is logged, not returned: the API server must never wait on joiner, and the sweep
- * finds what a lost event would have reported.
+ * Handles one AdmissionReview. A call without the path secret, or with a wrong one, gets 401 and
+ * is never read further. Every authenticated call gets a valid `allowed: true` AdmissionReview,
+ * whatever its body: a body that is too large, not JSON or not an AdmissionReview v1 is logged
+ * with what was wrong and forwards nothing (its uid is echoed when one can be read). A valid
+ * review publishes the events it stands for; a failed publish is logged, not returned: the API
+ * server must never wait on joiner, and the sweep finds what a lost event would have reported.
  */
 export async function handleWebhook(deps: WebhookDeps, event: HttpEvent): Promise<HttpResponse> {
   const request = httpRequestOf(event);
@@ -41,24 +48,19 @@ export async function handleWebhook(deps: WebhookDeps, event: HttpEvent): Promis
     return errorResponse(400, error.message);
   }
   if (!presented) return errorResponse(401, 'the webhook secret is missing from the URL path');
-  const expected = await (deps.secret ?? webhookSecretSource(deps.settings))();
-  if (!secretMatches(presented, expected)) {
+  if (!(await secretAccepted(presented, deps.secret ?? webhookSecretSource(deps.settings)))) {
     deps.log.warn('rejected webhook call with a wrong secret', { path: redact(request.path) });
-    return errorResponse(403, 'the webhook secret is wrong');
+    return errorResponse(401, 'the webhook secret is wrong');
   }
-  if (request.method !== 'POST')
-    return errorResponse(405, `method ${request.method} is not allowed; POST an AdmissionReview`);
-  if (encodedBodyBytes(event) > MAX_WEBHOOK_BODY_BYTES || request.body.length > MAX_WEBHOOK_BODY_BYTES) {
-    return errorResponse(413, `the body is larger than ${MAX_WEBHOOK_BODY_BYTES} bytes`);
+  const parsed = readReview(request, event);
+  if ('problem' in parsed) {
+    deps.log.warn('allowed a malformed webhook call without forwarding it', {
+      problem: parsed.problem,
+      uid: parsed.uid,
+    });
+    return jsonResponse(200, allowedResponse(parsed.uid ?? ''));
   }
-  let review: ReturnType<typeof parseAdmissionReview>;
-  try {
-    review = parseAdmissionReview(JSON.parse(request.body.toString('utf8')));
-  } catch (error) {
-    const message =
-      error instanceof SyntaxError ? `the body is not JSON: ${error.message}` : (error as Error).message;
-    return errorResponse(400, message);
-  }
+  const review = parsed.review;
   const events = admissionEvents(review.request, deps.clock.now());
   if (events.length > 0) {
     try {
@@ -76,6 +78,33 @@ export async function handleWebhook(deps: WebhookDeps, event: HttpEvent): Promis
     }
   }
   return jsonResponse(200, allowedResponse(review.request.uid));
+}
+
+/** The review of a request, or what is wrong with it (and its uid when one can be read). */
+function readReview(
+  request: HttpRequest,
+  event: HttpEvent,
+): { review: AdmissionReview } | { problem: string; uid?: string } {
+  if (request.method !== 'POST') return { problem: `method ${request.method}; POST an AdmissionReview` };
+  if (encodedBodyBytes(event) > MAX_WEBHOOK_BODY_BYTES || request.body.length > MAX_WEBHOOK_BODY_BYTES)
+    return { problem: `the body is larger than ${MAX_WEBHOOK_BODY_BYTES} bytes` };
+  let json: unknown;
+  try {
+    json = JSON.parse(request.body.toString('utf8'));
+  } catch (error) {
+    return { problem: `the body is not JSON: ${(error as Error).message}` };
+  }
+  try {
+    return { review: parseAdmissionReview(json) };
+  } catch (error) {
+    return { problem: (error as Error).message, uid: uidOf(json) };
+  }
+}
+
+/** `request.uid` of a JSON body, when it is a reasonable string. */
+function uidOf(json: unknown): string | undefined {
+  const uid = (json as { request?: { uid?: unknown } } | null)?.request?.uid;
+  return typeof uid === 'string' && uid.length > 0 && uid.length <= 128 ? uid : undefined;
 }
 
 function redact(path: string): string {

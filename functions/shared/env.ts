@@ -33,6 +33,13 @@ export const ENV = {
    * Karpenter's kinds, or leaves them to a Karpenter controller running in the cluster.
    */
   karpenterKinds: 'JOINER_KARPENTER_KINDS',
+  /**
+   * The provisioner's batch window in seconds (joiner:batchIdleSeconds / joiner:batchMaxSeconds):
+   * a run starts once this long passed without a new pending pod (default 1) ...
+   */
+  batchIdleSeconds: 'JOINER_BATCH_IDLE_SECONDS',
+  /** ... or this long after the first event of the batch (default 10), as Karpenter's batcher. */
+  batchMaxSeconds: 'JOINER_BATCH_MAX_SECONDS',
   /** Endpoint overrides for the simulated cloud. */
   ec2Endpoint: 'JOINER_EC2_ENDPOINT',
   ssmEndpoint: 'JOINER_SSM_ENDPOINT',

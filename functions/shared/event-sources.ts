@@ -44,7 +44,9 @@ export interface EventSourceSpec {
 }
 
 export const FUNCTIONS: Readonly<Record<FunctionName, FunctionSpec>> = {
-  webhook: { entry: 'webhook', timeoutSeconds: 5, memoryMiB: 256 },
+  // Reserved: a flood of webhook calls runs at most this many at once and cannot take the
+  // account's concurrency from the controllers (nor can they starve the webhook).
+  webhook: { entry: 'webhook', timeoutSeconds: 5, memoryMiB: 256, reservedConcurrency: 20 },
   provisioner: { entry: 'provisioner', timeoutSeconds: 60, memoryMiB: 1024, reservedConcurrency: 5 },
   lifecycle: { entry: 'lifecycle', timeoutSeconds: 30, memoryMiB: 512 },
   interruption: { entry: 'interruption', timeoutSeconds: 60, memoryMiB: 512 },

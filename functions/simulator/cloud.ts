@@ -172,6 +172,7 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
         latency,
         timings: options.kubeTimings,
         anonymousAuth: options.anonymousAuth,
+        faults,
       }),
       startSqsSimulator({ region, delays: clock, latency }),
       startDynamoDbSimulator({ latency }),
@@ -314,8 +315,8 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       iam,
       events,
       runner,
-      env: () =>
-        cloudEnv(endpoints, {
+      env: () => ({
+        ...cloudEnv(endpoints, {
           clusterName,
           region,
           kubeconfigPath: controllerKubeconfigPath,
@@ -323,12 +324,23 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
           queues,
           nodeRoleArns,
         }),
+        ...scaledBatchWindow(options.timeScale),
+      }),
       close: () => closeAll(clock, closers),
     };
   } catch (error) {
     await closeAll(clock, closers);
     throw error;
   }
+}
+
+/** The provisioner's batch window (1 s idle, 10 s max of wall time) scaled like the SQS batching window. */
+function scaledBatchWindow(timeScale: number | undefined): Record<string, string> {
+  if (timeScale === undefined || timeScale === 1) return {};
+  return {
+    [ENV.batchIdleSeconds]: String(Math.min(30, timeScale)),
+    [ENV.batchMaxSeconds]: String(Math.min(30, 10 * timeScale)),
+  };
 }
 
 async function closeAll(clock: VirtualClock, closers: Array<() => Promise<void>>): Promise<void> {

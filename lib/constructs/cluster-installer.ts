@@ -25,6 +25,11 @@ export interface InstallerProperties {
   readonly Documents: string;
   /** Secrets Manager ARN of the webhook path secret, to fill into the webhook URLs. */
   readonly WebhookSecretArn: string;
+  /**
+   * Changes when the webhook secret was rotated (joiner:webhookSecretRotation), so the installer
+   * runs again and writes the new secret into the webhook URLs.
+   */
+  readonly WebhookSecretRotation?: string;
 }
 
 /** Properties of {@link ClusterInstaller}. */
@@ -37,6 +42,8 @@ export interface ClusterInstallerProps {
   /** @default none */
   readonly documents?: readonly ClusterDocument[];
   readonly webhookSecretArn: string;
+  /** A label of the secret's current rotation; changing it re-installs the webhook URLs. @default none */
+  readonly webhookSecretRotation?: string;
   /** What must exist before the installer runs (the EKS access entries). */
   readonly dependsOn?: readonly IDependable[];
 }
@@ -62,6 +69,7 @@ export class ClusterInstaller extends Construct {
       Manifests: stack.toJsonString(props.manifests),
       Documents: stack.toJsonString(props.documents ?? []),
       WebhookSecretArn: props.webhookSecretArn,
+      ...(props.webhookSecretRotation ? { WebhookSecretRotation: props.webhookSecretRotation } : {}),
     };
     this.resource = new CustomResource(this, 'Resource', {
       serviceToken: provider.serviceToken,

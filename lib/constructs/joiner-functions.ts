@@ -5,6 +5,7 @@ import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Code, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import type { KarpenterKinds } from '../../functions/core/model/config/karpenter-kinds.js';
+import type { BatchWindow } from '../../functions/core/provisioning/batch-window.js';
 import { ENV } from '../../functions/shared/env.js';
 import { FUNCTIONS, type FunctionName } from '../../functions/shared/event-sources.js';
 import { HandlerFunction, type LogLevel } from './handler-function.js';
@@ -29,6 +30,11 @@ export interface JoinerFunctionsProps {
    * on joiner.sh NodePools). @default 'manage'
    */
   readonly karpenterKinds?: KarpenterKinds;
+  /**
+   * The provisioner's batch window, as Karpenter's batcher: a run plans once `idleMs` passed
+   * without a new pending pod, or `maxMs` after the first. @default 1 s idle, 10 s max
+   */
+  readonly batchWindow?: BatchWindow;
   readonly table: ITable;
   readonly bus: IEventBus;
   readonly queues: WorkQueues;
@@ -113,6 +119,10 @@ export class JoinerFunctions extends Construct {
     if (props.kubernetesVersion) env[ENV.kubernetesVersion] = props.kubernetesVersion;
     if (props.serviceCidr) env[ENV.serviceCidr] = props.serviceCidr;
     if (props.karpenterKinds) env[ENV.karpenterKinds] = props.karpenterKinds;
+    if (props.batchWindow) {
+      env[ENV.batchIdleSeconds] = String(props.batchWindow.idleMs / 1000);
+      env[ENV.batchMaxSeconds] = String(props.batchWindow.maxMs / 1000);
+    }
     return env;
   }
 

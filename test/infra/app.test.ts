@@ -66,6 +66,10 @@ describe('the CDK app', () => {
       301,
       /must be whole seconds in 1\.\.300 \(got 301\): SQS allows at most 300/,
     ],
+    ['joiner:batchIdleSeconds', 'soon', /must be seconds in 0\.\.30 \(got "soon"\)/],
+    ['joiner:batchMaxSeconds', 31, /must be seconds in 0\.\.30 \(got 31\)/],
+    ['joiner:batchIdleSeconds', 12, /\(12 s\) must not exceed joiner:batchMaxSeconds \(10 s\)/],
+    ['joiner:webhookSecretRotation', 'a b', /must be a label of 1 to 64 printable characters/],
     ['joiner:logLevel', 'LOUD', /must be one of DEBUG, INFO, WARN, ERROR \(got "LOUD"\)/],
     ['joiner:lambdaGroup', 'has space', /must be a Kubernetes group name/],
     ['joiner:stackName', '1stack', /must be a CloudFormation stack name/],
@@ -95,9 +99,44 @@ describe('the CDK app', () => {
       'joiner:stackName': 'Joiner-prod',
       'joiner:alarmEmail': 'ops@example.com',
       'joiner:karpenterKinds': 'ignore',
+      'joiner:batchIdleSeconds': '0.5',
+      'joiner:batchMaxSeconds': 5,
     };
     const { stack } = createJoinerApp({ context: { ...context, ...good }, baseDir: dir, ...stubbed });
     expect(stack.stackName).toBe('Joiner-prod');
+  });
+
+  it('re-runs the installer when joiner:webhookSecretRotation changes', () => {
+    const installOf = (extra: Record<string, unknown>) => {
+      const { stack } = createJoinerApp({ context: { ...context, ...extra }, baseDir: dir, ...stubbed });
+      const resources = Template.fromStack(stack).findResources('Custom::JoinerClusterInstall');
+      return Object.values(resources)[0]?.Properties as Record<string, unknown>;
+    };
+    expect(installOf({}).WebhookSecretRotation).toBeUndefined();
+    expect(installOf({ 'joiner:webhookSecretRotation': '2026-11-25' }).WebhookSecretRotation).toBe(
+      '2026-11-25',
+    );
+  });
+
+  it('passes the batch window to the controller functions, and leaves it unset by default', () => {
+    const windowOf = (extra: Record<string, unknown>) => {
+      const { stack } = createJoinerApp({ context: { ...context, ...extra }, baseDir: dir, ...stubbed });
+      type Fn = { Properties: { Environment?: { Variables?: Record<string, unknown> } } };
+      const lambdas = Object.values(
+        Template.fromStack(stack).findResources('AWS::Lambda::Function') as Record<string, Fn>,
+      );
+      return new Set(
+        lambdas
+          .map((l) => l.Properties.Environment?.Variables ?? {})
+          .filter((vars) => vars[ENV.clusterName] !== undefined)
+          .map((vars) => `${vars[ENV.batchIdleSeconds]}/${vars[ENV.batchMaxSeconds]}`),
+      );
+    };
+    expect(windowOf({ 'joiner:batchIdleSeconds': 2, 'joiner:batchMaxSeconds': '20' })).toEqual(
+      new Set(['2/20']),
+    );
+    expect(windowOf({ 'joiner:batchMaxSeconds': 4 })).toEqual(new Set(['1/4']));
+    expect(windowOf({})).toEqual(new Set(['undefined/undefined']));
   });
 
   it('passes joiner:karpenterKinds to the controller functions, and leaves it unset by default', () => {

@@ -120,7 +120,17 @@ export class KubeTransport {
       headers,
       agent: this.agent,
     };
-    const response = await this.exchange(options, body, what);
+    let response = await this.exchange(options, body, what);
+    // A read the API server could not answer now (5xx, 429) is asked again, twice at most, after a
+    // short pause: reads are idempotent, and a run failing on one bad answer costs a whole retry.
+    for (
+      let attempt = 0;
+      request.method === 'GET' && retryable(response.status) && attempt < READ_RETRIES.length;
+      attempt++
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, READ_RETRIES[attempt]));
+      response = await this.exchange(options, body, what);
+    }
     return parseAnswer<T>(what, response.status, response.text);
   }
 
@@ -182,6 +192,14 @@ function parseServerUrl(url: string): URL {
 }
 
 /** The JSON of a 2xx answer, or the {@link KubeApiError} of any other. */
+/** Pauses (ms) before the retries of a read answered 5xx or 429. */
+const READ_RETRIES = [50, 200] as const;
+
+/** Whether an answer's status is worth asking again for a read. */
+function retryable(status: number): boolean {
+  return status === 429 || status === 500 || status === 502 || status === 503 || status === 504;
+}
+
 function parseAnswer<T>(what: string, status: number, text: string): T {
   if (status < 200 || status >= 300) throw apiError(what, status, text);
   if (text.trim() === '') return undefined as T;

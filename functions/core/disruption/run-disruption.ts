@@ -89,6 +89,7 @@ export async function runDisruption(
     draining.map((c) => c.id),
     step,
     deps,
+    retryStepSoon,
   );
   const wantsDecision =
     options.full || due.some((c) => DECISION_TIMERS.some((k) => (c.timers[k] ?? Infinity) <= now));
@@ -264,11 +265,34 @@ function nodeClassOf(view: DisruptionView, claim: NodeClaim) {
   return view.config.nodeClasses.find((c) => c.name === claim.nodeClass);
 }
 
-/** Runs `fn` over `items`, a few at a time; a failure is logged and does not stop the others. */
+/** How soon a drain step that failed (a 5xx, throttling) runs again, rather than at the next sweep. */
+const STEP_RETRY_MS = 10_000;
+
+/**
+ * Arms a timer message for a claim whose drain step failed: a drain races a deadline (a spot
+ * instance has two minutes), so it must not wait a whole minute for the sweep. Best effort: the
+ * sweep still finds the claim due if the message is lost.
+ */
+async function retryStepSoon(deps: DisruptionDeps, id: string): Promise<void> {
+  try {
+    await deps.timers.schedule(id, deps.clock.now() + STEP_RETRY_MS);
+  } catch (error) {
+    deps.log.warn('could not arm the retry of a failed drain step, the sweep retries it', {
+      nodeclaim: id,
+      error: String(error),
+    });
+  }
+}
+
+/**
+ * Runs `fn` over `items`, a few at a time; a failure is logged (and handed to `onFailure`) and
+ * does not stop the others.
+ */
 async function inParallel<T extends string | { id?: string; claim?: { id: string } }>(
   items: readonly T[],
   fn: (item: T) => Promise<void>,
-  deps: Pick<DisruptionDeps, 'log'>,
+  deps: DisruptionDeps,
+  onFailure?: (deps: DisruptionDeps, id: string) => Promise<void>,
 ): Promise<void> {
   const idOf = (item: T): string | undefined =>
     typeof item === 'string' ? item : (item.id ?? item.claim?.id);
@@ -282,6 +306,8 @@ async function inParallel<T extends string | { id?: string; claim?: { id: string
             nodeclaim: idOf(item),
             error: String(error),
           });
+          const id = idOf(item);
+          if (onFailure && id) await onFailure(deps, id);
         }
       }),
     );

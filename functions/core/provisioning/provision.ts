@@ -8,6 +8,7 @@ import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import { DEFAULT_TIMEOUTS } from '../nodeclaim/state-machine.js';
 import { systemClock } from '../ports/clock.js';
 import type { OfferingKey } from '../ports/state-store.js';
+import { DEFAULT_BATCH_WINDOW, type GatherResult, gatherPods } from './batch-window.js';
 import { type ClusterSnapshot, readClusterSnapshot } from './cluster-snapshot.js';
 import { IN_FLIGHT_STATES } from './in-flight.js';
 import { type LaunchClaimsOutcome, launchClaims, mergeOutcomes } from './launch-claims.js';
@@ -84,11 +85,13 @@ export function dedupeHints(hints: readonly PodRefDetail[]): PodRefDetail[] {
  * Throws when the API server or the state store fails before anything was launched.
  */
 export async function provision(deps: ProvisionDeps, input: ProvisionInput): Promise<ProvisionResult> {
+  const sleep = deps.sleep ?? realSleep;
+  const leaseClock = deps.leaseClock ?? systemClock;
+  // Karpenter-like batching: the run waits for the end of the burst before anything else.
+  const batch = await gatherBatch(deps, input, sleep, leaseClock);
   const started = performance.now();
   const settings = settingsOf(input.options, deps.remainingMs?.());
   const hints = dedupeHints(input.hints);
-  const sleep = deps.sleep ?? realSleep;
-  const leaseClock = deps.leaseClock ?? systemClock;
   // The cluster is read while the lease is taken; a run that had to wait for the lease reads it again.
   const preparation = nodeClassPreparation(deps);
   const early = readClusterSnapshot(
@@ -110,7 +113,7 @@ export async function provision(deps: ProvisionDeps, input: ProvisionInput): Pro
   if (!acquired) {
     await preparation.settled();
     deps.log.warn('another provisioning run holds the lease, deferring', { pods: hints.length });
-    return { ...emptyResult(hints.length), deferred: true, totalMs: performance.now() - started };
+    return { ...emptyResult(hints.length), deferred: true, batch, totalMs: performance.now() - started };
   }
   const { lease } = acquired;
   const fence = new LaunchFence({ ...deps, clock: leaseClock }, lease, {
@@ -133,7 +136,35 @@ export async function provision(deps: ProvisionDeps, input: ProvisionInput): Pro
   }
   // Events are best effort and change no state: the next run need not wait for them.
   await outcome.report();
-  return { ...outcome.result, totalMs: performance.now() - started };
+  return { ...outcome.result, batch, totalMs: performance.now() - started };
+}
+
+/**
+ * Waits for the end of the burst the batch belongs to (see batch-window.ts). The window never
+ * takes more than half of the invocation's remaining time: planning and launching need the rest.
+ */
+async function gatherBatch(
+  deps: ProvisionDeps,
+  input: ProvisionInput,
+  sleep: (ms: number) => Promise<void>,
+  clock: { now(): number },
+): Promise<GatherResult | undefined> {
+  if (!input.events || input.hints.length === 0) return undefined;
+  const window = deps.batchWindow ?? DEFAULT_BATCH_WINDOW;
+  const remaining = deps.remainingMs?.();
+  const deadline = remaining === undefined ? undefined : clock.now() + remaining / 2;
+  const gathered = await gatherPods(
+    { cluster: deps.cluster, log: deps.log, now: () => clock.now(), sleep, deadline },
+    window,
+    input.events,
+  );
+  if (gathered.waitedMs > 0)
+    deps.log.info('batched pending pods', {
+      'waited-ms': gathered.waitedMs,
+      'new-pods': gathered.newPods,
+      'closed-by': gathered.closedBy,
+    });
+  return gathered;
 }
 
 /** Planning rounds per run: a round follows when claims found no capacity (their pods are re-planned). */

@@ -49,12 +49,17 @@ export async function releaseProvisioningLease(
   deps: { store: StateStore; log: Log },
   lease: Lease,
 ): Promise<void> {
-  try {
-    await deps.store.releaseLease(lease);
-  } catch (error) {
-    deps.log.warn('could not release the provisioning lease, it expires on its own', {
-      error: (error as Error).message,
-    });
+  // Once more on a failure (throttling): a lease left to expire holds the next runs back.
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    try {
+      await deps.store.releaseLease(lease);
+      return;
+    } catch (error) {
+      if (attempt === 2)
+        deps.log.warn('could not release the provisioning lease, it expires on its own', {
+          error: (error as Error).message,
+        });
+    }
   }
 }
 

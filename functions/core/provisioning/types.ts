@@ -9,6 +9,7 @@ import type { ClusterApi } from '../ports/cluster-api.js';
 import type { TimerScheduler } from '../ports/event-publisher.js';
 import type { Log } from '../ports/log.js';
 import type { StateStore } from '../ports/state-store.js';
+import type { BatchEvents, BatchWindow, GatherResult } from './batch-window.js';
 
 /** The ports a provisioning run uses. */
 export interface ProvisionDeps {
@@ -44,6 +45,11 @@ export interface ProvisionDeps {
    * and no launch starts within the launch reserve of it. Default: no deadline.
    */
   readonly remainingMs?: () => number;
+  /**
+   * The batch window (Karpenter's 1 s idle / 10 s max): with the batch's event times in the
+   * input, the run first waits for the burst to end. Default: 1 s idle, 10 s max.
+   */
+  readonly batchWindow?: BatchWindow;
 }
 
 /** Tuning of a run; every field has a default. */
@@ -74,6 +80,8 @@ export interface ProvisionOptions {
 export interface ProvisionInput {
   /** Pod refs of the batch (hints: the API server is re-read). */
   readonly hints: readonly PodRefDetail[];
+  /** When the batch's events were sent; without it the run plans at once (no batch window). */
+  readonly events?: BatchEvents;
   readonly options?: ProvisionOptions;
 }
 
@@ -144,4 +152,6 @@ export interface ProvisionResult {
   readonly invalidDocuments: number;
   readonly schedulingMs: number;
   readonly totalMs: number;
+  /** What the batch window did before the run (absent when the run had no event times). */
+  readonly batch?: GatherResult;
 }

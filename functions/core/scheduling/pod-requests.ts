@@ -10,7 +10,10 @@ function containerRequests(container: Container, where: string): Resources {
   // A limit without a request defaults the request to the limit.
   for (const [name, value] of Object.entries({ ...limits, ...requests })) {
     try {
-      out[name] = parseResource(name, value);
+      const amount = parseResource(name, value);
+      // The API server refuses negative requests; one that got here must not make room on a node.
+      if (amount < 0) throw new Error(`quantity ${JSON.stringify(value)} must not be negative`);
+      out[name] = amount;
     } catch (error) {
       throw new Error(`${where} container ${container.name} resource ${name}: ${(error as Error).message}`);
     }

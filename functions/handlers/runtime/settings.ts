@@ -1,4 +1,5 @@
 import { type KarpenterKinds, parseKarpenterKinds } from '../../core/model/config/karpenter-kinds.js';
+import { type BatchWindow, parseBatchWindow } from '../../core/provisioning/batch-window.js';
 import { ENV } from '../../shared/env.js';
 
 /**
@@ -29,6 +30,11 @@ export interface Settings {
    * default, or `ignore`); any other value throws on first access, naming the variable.
    */
   readonly karpenterKinds: KarpenterKinds;
+  /**
+   * The provisioner's batch window (JOINER_BATCH_IDLE_SECONDS, JOINER_BATCH_MAX_SECONDS; default
+   * 1 s / 10 s); an invalid value throws on first access, naming the variable.
+   */
+  readonly batchWindow: BatchWindow;
   readonly webhookSecret?: string;
   readonly webhookSecretArn?: string;
   /** Kubernetes minor version for AMI aliases (JOINER_KUBERNETES_VERSION); looked up when unset. */
@@ -95,6 +101,12 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
     nodeRoleArns: list(optional(ENV.nodeRoleArns)),
     get karpenterKinds() {
       return parseKarpenterKinds(optional(ENV.karpenterKinds), `environment variable ${ENV.karpenterKinds}`);
+    },
+    get batchWindow() {
+      return parseBatchWindow(optional(ENV.batchIdleSeconds), optional(ENV.batchMaxSeconds), {
+        idle: `environment variable ${ENV.batchIdleSeconds}`,
+        max: `environment variable ${ENV.batchMaxSeconds}`,
+      });
     },
     webhookSecret: optional(ENV.webhookSecret),
     webhookSecretArn: optional(ENV.webhookSecretArn),

@@ -5,6 +5,7 @@
  */
 import type { Catalog } from '../../core/model/instance-type.js';
 import type { SeededRandom, VirtualClock } from '../clock.js';
+import type { FaultInjector } from '../faults.js';
 import type { InstanceObserver } from '../instance.js';
 import type { ApiLatency } from '../latency/api-latency.js';
 import { validatingWebhookAdmission } from './admission/validating-webhooks.js';
@@ -40,6 +41,8 @@ export interface KubeSimulatorOptions {
   readonly anonymousAuth?: boolean;
   /** Modeled latency of API requests (virtual time); none when absent. */
   readonly latency?: ApiLatency;
+  /** Faults of the HTTP API (service `kubernetes`, action = HTTP method), for chaos tests. */
+  readonly faults?: FaultInjector;
 }
 
 /** A running simulated control plane. */
@@ -106,7 +109,7 @@ export async function startKubeSimulator(options: KubeSimulatorOptions): Promise
   const loop = new ControlLoop(api, scheduler, tasks, clock, timings.schedulerIntervalMs);
   const access = new AccessEntries(options.anonymousAuth);
   const authorizer = new RequestAuthorizer(api, access);
-  const http = await startApiHttpServer(api, authorizer, 0, options.latency);
+  const http = await startApiHttpServer(api, authorizer, 0, options.latency, options.faults);
   let closed = false;
   const repeat = (periodMs: number, fn: () => void): void => {
     const tick = (): void => {

@@ -47,6 +47,11 @@ export interface RunScenarioOptions {
   readonly onLog?: (line: string) => void;
   /** Log level of the handlers' lines. Default info. */
   readonly logLevel?: 'debug' | 'info';
+  /**
+   * Called once joiner's handlers are set, before the cluster is installed (the chaos suite
+   * replaces handlers and injects faults here).
+   */
+  readonly prepare?: (cloud: SimulatedCloud) => Promise<void>;
   /** Called with the cloud before it is closed (tests inspect it with real clients). */
   readonly inspect?: (cloud: SimulatedCloud, result: ScenarioResult) => Promise<void>;
 }
@@ -120,6 +125,7 @@ export async function runScenario(
     const notes: string[] = [];
     useSimulatorCredentials();
     await installJoinerHandlers(cloud, emit, { level: options.logLevel });
+    await options.prepare?.(cloud);
     say(`scenario ${scenario.name}: cluster ${scenario.clusterName}, seed ${options.seed ?? scenario.seed}`);
     await applyManifests(cloud.kube.store, installManifests(cloud));
     await applyManifests(cloud.kube.store, scenario.cluster);

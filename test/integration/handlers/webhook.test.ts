@@ -71,13 +71,13 @@ describe('webhook end to end in the simulated cloud', () => {
     expect(calls.length).toBeGreaterThan(0);
   }, 30_000);
 
-  it('a forged call with a wrong secret gets 403 and forwards nothing', async () => {
+  it('a forged call with a wrong secret gets 401 and forwards nothing', async () => {
     const res = await fetch(`${cloud.webhookUrl}not-the-secret-at-all`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: {} }),
     });
-    expect(res.status).toBe(403);
+    expect(res.status).toBe(401);
     await res.text();
     expect(await receive(cloud.queueUrls.provisioning, 2)).toEqual([]);
   }, 30_000);

@@ -107,12 +107,12 @@ describe('webhook handler', () => {
     expect(published).toHaveLength(2);
   });
 
-  it('answers 401 without a secret and 403 with a wrong one, forwarding nothing', async () => {
+  it('answers 401 without a secret or with a wrong one, forwarding nothing', async () => {
     const { d, published, lines } = deps();
     const body = JSON.stringify(unschedulableReview);
     expect((await handleWebhook(d, urlEvent('/', body))).statusCode).toBe(401);
-    expect((await handleWebhook(d, urlEvent(`/${SECRET.slice(1)}x`, body))).statusCode).toBe(403);
-    expect((await handleWebhook(d, urlEvent('/short', body))).statusCode).toBe(403);
+    expect((await handleWebhook(d, urlEvent(`/${SECRET.slice(1)}x`, body))).statusCode).toBe(401);
+    expect((await handleWebhook(d, urlEvent('/short', body))).statusCode).toBe(401);
     expect(published).toEqual([]);
     expect(lines.join('\n')).not.toContain(SECRET.slice(1));
   });
@@ -128,29 +128,77 @@ describe('webhook handler', () => {
     expect(published).toEqual([]);
   });
 
-  it('answers 413 for bodies over 1 MiB', async () => {
-    const { d, published } = deps();
-    const big = JSON.stringify({ ...unschedulableReview, padding: 'x'.repeat(1024 * 1024) });
-    expect((await handleWebhook(d, urlEvent(`/${SECRET}`, big))).statusCode).toBe(413);
-    expect((await handleWebhook(d, urlEvent(`/${SECRET}`, big, true))).statusCode).toBe(413);
+  const allowedWithoutForwarding = async (event: APIGatewayProxyEventV2, uid = '') => {
+    const { d, published, lines } = deps();
+    const started = performance.now();
+    const res = await handleWebhook(d, event);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(res.statusCode).toBe(200);
+    expect(JSON.parse(res.body)).toEqual({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      response: { uid, allowed: true },
+    });
     expect(published).toEqual([]);
+    expect(lines).toContain('warn allowed a malformed webhook call without forwarding it');
+  };
+
+  it('allows bodies over 1 MiB (up to 10 MB) without reading or forwarding them', async () => {
+    const big = JSON.stringify({ ...unschedulableReview, padding: 'x'.repeat(1024 * 1024) });
+    await allowedWithoutForwarding(urlEvent(`/${SECRET}`, big));
+    await allowedWithoutForwarding(urlEvent(`/${SECRET}`, big, true));
+    await allowedWithoutForwarding(urlEvent(`/${SECRET}`, '['.repeat(10 * 1024 * 1024)));
   });
 
-  it('answers 400 naming what is wrong for non-JSON and non-AdmissionReview bodies', async () => {
-    const { d, published } = deps();
-    const notJson = await handleWebhook(d, urlEvent(`/${SECRET}`, '{"apiVersion":'));
-    expect(notJson.statusCode).toBe(400);
-    expect(JSON.parse(notJson.body).message).toMatch(/not JSON/);
-    const v1beta1 = await handleWebhook(
-      d,
+  it('allows non-JSON, non-AdmissionReview and non-POST calls with a valid review, forwarding nothing', async () => {
+    await allowedWithoutForwarding(urlEvent(`/${SECRET}`, '{"apiVersion":'));
+    await allowedWithoutForwarding(urlEvent(`/${SECRET}`, ''));
+    await allowedWithoutForwarding(urlEvent(`/${SECRET}`, 'null'));
+    await allowedWithoutForwarding(urlEvent(`/${SECRET}`, '[1,2,3]'));
+    await allowedWithoutForwarding(urlEvent(`/${SECRET}`, JSON.stringify({ kind: 'Pod', metadata: {} })));
+    await allowedWithoutForwarding(
       urlEvent(
         `/${SECRET}`,
         JSON.stringify({ ...unschedulableReview, apiVersion: 'admission.k8s.io/v1beta1' }),
       ),
+      'rev-42',
     );
-    expect(v1beta1.statusCode).toBe(400);
-    expect(JSON.parse(v1beta1.body).message).toMatch(/apiVersion/);
-    expect(published).toEqual([]);
+    const get = urlEvent(`/${SECRET}`, '');
+    await allowedWithoutForwarding({
+      ...get,
+      requestContext: { ...get.requestContext, http: { ...get.requestContext.http, method: 'GET' } },
+    });
+  });
+
+  it('allows a review without a uid, forwarding nothing', async () => {
+    const review = structuredClone(unschedulableReview) as { request: { uid?: string } };
+    delete review.request.uid;
+    await allowedWithoutForwarding(urlEvent(`/${SECRET}`, JSON.stringify(review)));
+  });
+
+  it('forwards only pod refs for absurd pods (quantities 1e30, -5, abc; thousands of containers)', async () => {
+    const { d, published } = deps();
+    const review = structuredClone(unschedulableReview) as { request: { object: { spec: unknown } } };
+    review.request.object.spec = {
+      containers: Array.from({ length: 5_000 }, (_, i) => ({
+        name: `c${i}`,
+        image: 'x',
+        resources: { requests: { cpu: ['1e30', '-5', 'abc', 7][i % 4], memory: { nested: true } } },
+      })),
+    };
+    const started = performance.now();
+    const res = await handleWebhook(d, urlEvent(`/${SECRET}`, JSON.stringify(review)));
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(JSON.parse(res.body).response).toEqual({ uid: 'rev-42', allowed: true });
+    expect(published).toEqual([
+      [
+        {
+          detailType: 'PodUnschedulable',
+          detail: { namespace: 'shop', name: 'web-1', uid: 'pod-uid' },
+          time: 1_700_000_000_000,
+        },
+      ],
+    ]);
   });
 
   it('still allows the review when publishing fails, and logs the failure', async () => {

@@ -17,7 +17,8 @@ export type StatusReason =
   | 'UnsupportedMediaType'
   | 'InternalError'
   | 'Forbidden'
-  | 'Unauthorized';
+  | 'Unauthorized'
+  | 'ServiceUnavailable';
 
 /** One cause in `Status.details.causes`. */
 export interface StatusCause {

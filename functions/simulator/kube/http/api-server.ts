@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { FaultInjector } from '../../faults.js';
 import type { ApiLatency } from '../../latency/api-latency.js';
 import { ApiError, badRequest } from '../api/api-error.js';
 import type { KubeApi, WriteOptions } from '../api/kube-api.js';
@@ -42,9 +43,20 @@ export async function startApiHttpServer(
   authorizer: RequestAuthorizer,
   port = 0,
   latency?: ApiLatency,
+  faults?: FaultInjector,
 ): Promise<ApiHttpServer> {
   const watches = new Set<OpenWatch>();
   const server: Server = createServer((req, res) => {
+    // Injected faults (service `kubernetes`, action = HTTP method): the API server answers the
+    // error (503 ServiceUnavailable by default) before doing anything.
+    const fault = faults?.check('kubernetes', req.method ?? 'GET');
+    if (fault?.error) {
+      sendError(
+        res,
+        new ApiError(fault.httpStatus ?? 503, 'ServiceUnavailable', fault.message ?? fault.error),
+      );
+      return;
+    }
     handle(api, authorizer, req, res, watches, latency).catch((err: unknown) => sendError(res, err));
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));

@@ -277,3 +277,27 @@ describe('listAll', () => {
     );
   });
 });
+
+describe('KubeTransport under API server 5xx', () => {
+  it('asks a read again after a 503 or 429, twice at most', async () => {
+    let answers = [503, 429];
+    server.answer = (_seen, res) => {
+      const status = answers.shift();
+      if (status) json(res, status, { kind: 'Status', message: 'busy' });
+      else json(res, 200, { ok: true });
+    };
+    expect(await transport.get('/api/v1/nodes')).toEqual({ ok: true });
+    expect(server.seen).toHaveLength(3);
+    answers = [503, 503, 503];
+    await expect(transport.get('/api/v1/nodes')).rejects.toMatchObject({ code: 503 });
+    expect(server.seen).toHaveLength(6);
+  });
+
+  it('never repeats a write', async () => {
+    server.answer = (_seen, res) => json(res, 503, { kind: 'Status', message: 'busy' });
+    await expect(
+      transport.request({ method: 'POST', path: '/api/v1/namespaces/default/events', body: {} }),
+    ).rejects.toMatchObject({ code: 503 });
+    expect(server.seen).toHaveLength(1);
+  });
+});

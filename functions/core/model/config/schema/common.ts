@@ -13,12 +13,20 @@ export function addIssue(ctx: Ctx, message: string, path: PropertyKey[] = [], hi
 
 /** A Kubernetes quantity written as a string or a number. */
 export const quantity = z.union([z.string(), z.number()]).superRefine((v, ctx) => {
+  let value: number;
   try {
-    parseQuantity(v);
+    value = parseQuantity(v);
   } catch (e) {
     addIssue(ctx, (e as Error).message);
+    return;
   }
+  if (value < 0) addIssue(ctx, `quantity ${JSON.stringify(v)} must not be negative`);
+  else if (value > MAX_QUANTITY)
+    addIssue(ctx, `quantity ${JSON.stringify(v)} is larger than Kubernetes allows (about 9.2e18)`);
 });
+
+/** The largest quantity Kubernetes stores (2^63 - 1). */
+const MAX_QUANTITY = 2 ** 63 - 1;
 
 /** A Karpenter duration: Go duration syntax, seconds as a number, or `Never`. */
 export const duration = z.union([z.string(), z.number()]).superRefine((v, ctx) => {

@@ -129,5 +129,19 @@ export const nodePoolRequirement = lazySchema(() =>
   requirementSchema({ restrictKeys: true, allowMinValues: true }),
 );
 
+/** At most this many requirements per NodePool (Karpenter's CRD: maxItems 100). */
+export const MAX_REQUIREMENTS = 100;
+
+/** A NodePool's requirement list, at most {@link MAX_REQUIREMENTS} long. */
+export function requirementList<T extends z.ZodType>(item: T) {
+  return z
+    .array(z.unknown())
+    .max(
+      MAX_REQUIREMENTS,
+      `at most ${MAX_REQUIREMENTS} requirements are allowed (as in Karpenter's NodePool)`,
+    )
+    .pipe(z.array(item));
+}
+
 /** The validated shape of a requirement before conversion. */
 export type RequirementInput = z.infer<ReturnType<typeof requirementSchema>>;

@@ -15,7 +15,7 @@ import {
   terminationGracePeriod,
 } from './common.js';
 import { lazySchema } from './lazy-schema.js';
-import { nodePoolRequirement } from './requirement.js';
+import { nodePoolRequirement, requirementList } from './requirement.js';
 
 /** `karpenter.sh/v1` NodePool (also the base of `joiner.sh/v1` NodePool). */
 export const nodePoolV1 = lazySchema(() =>
@@ -34,7 +34,7 @@ export const nodePoolV1 = lazySchema(() =>
           }),
           taints: z.array(taint).optional(),
           startupTaints: z.array(taint).optional(),
-          requirements: z.array(nodePoolRequirement()).optional(),
+          requirements: requirementList(nodePoolRequirement()).optional(),
           expireAfter: duration.optional(),
           terminationGracePeriod: terminationGracePeriod.optional(),
         }),

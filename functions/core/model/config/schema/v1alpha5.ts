@@ -10,7 +10,7 @@ import {
   taint,
 } from './common.js';
 import { lazySchema } from './lazy-schema.js';
-import { requirementSchema } from './requirement.js';
+import { requirementList, requirementSchema } from './requirement.js';
 
 /** The AWS provider fields of a v1alpha5 `provider` block and of a v1alpha1 AWSNodeTemplate spec (a new shape per call). */
 export const awsProviderShape = () => ({
@@ -35,7 +35,9 @@ export const provisionerV1alpha5 = lazySchema(() =>
     kind: z.string(),
     metadata,
     spec: z.object({
-      requirements: z.array(requirementSchema({ restrictKeys: true, allowMinValues: false })).optional(),
+      requirements: requirementList(
+        requirementSchema({ restrictKeys: true, allowMinValues: false }),
+      ).optional(),
       labels: nodeLabels.optional(),
       annotations: stringMap.optional(),
       taints: z.array(taint).optional(),

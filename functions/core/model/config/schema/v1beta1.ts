@@ -15,7 +15,7 @@ import {
   taint,
 } from './common.js';
 import { lazySchema } from './lazy-schema.js';
-import { nodePoolRequirement } from './requirement.js';
+import { nodePoolRequirement, requirementList } from './requirement.js';
 
 /**
  * Karpenter v1beta1's two rules on `spec.disruption` (CEL on the CRD): consolidateAfter cannot be
@@ -66,7 +66,7 @@ export const nodePoolV1beta1 = lazySchema(() =>
             .optional(),
           taints: z.array(taint).optional(),
           startupTaints: z.array(taint).optional(),
-          requirements: z.array(nodePoolRequirement()).optional(),
+          requirements: requirementList(nodePoolRequirement()).optional(),
           kubelet: kubelet.optional(),
         }),
       }),

@@ -1,0 +1,31 @@
+/**
+ * The chaos suite at CI size (one seed; `npm run chaos` runs more and prints the table): joiner's
+ * real handlers in the simulated cloud with every queue delivering each batch three times, two
+ * invocations at once, a crash at each launch and drain step, 20% EC2 throttling, ICE on half of
+ * the offerings, 10% Kubernetes API 5xx, DynamoDB throttling, lost webhook calls and a spot storm
+ * over workloads behind PDBs.
+ */
+import { describe, expect, it } from 'vitest';
+import { formatTable } from './harness/format-table.js';
+import { runChaos } from './harness/run-chaos.js';
+
+describe('chaos suite', () => {
+  it('launches nothing twice, leaves no orphan after GC and never passes the NodePool limit', async () => {
+    const report = await runChaos({ seed: 3, replicas: 3 });
+    console.log(formatTable([report]));
+    // The chaos happened: every launch crash point fired (drain points fire when a drain meets
+    // them; the table counts them), and every kind of fault was met.
+    for (const point of ['after the claim write', 'after CreateFleet', 'before the state update'])
+      expect(report.crashPointsMissed).not.toContain(point);
+    expect(report.faults.kube5xx).toBeGreaterThan(0);
+    expect(report.faults.dynamoThrottled).toBeGreaterThan(0);
+    expect(report.faults.conditionalFailures).toBeGreaterThan(0);
+    expect(report.faults.iceOfferings).toBeGreaterThan(0);
+    expect(report.faults.spotInterrupted).toBeGreaterThan(0);
+    expect(report.faults.deliveries).toBeGreaterThan(report.faults.failedDeliveries);
+    // The invariants that hold under all of it.
+    expect(report.invariants).toMatchObject({ doubleLaunches: 0, orphansAfterGc: 0, limitViolations: 0 });
+    // Every workload pod runs again at the end.
+    expect(report.pods).toBe(9);
+  }, 240_000);
+});

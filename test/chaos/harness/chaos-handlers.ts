@@ -1,0 +1,113 @@
+/**
+ * joiner's real handlers on the simulated cloud's Lambda runner, with chaos: each is built over
+ * chaos ports (chaos-ports.ts), every SQS batch is delivered three times (twice at once, then once
+ * more), and every schedule event twice at once. What SQS does with a batch follows the first
+ * delivery; the other two are the duplicates at-least-once delivery may bring.
+ */
+import type { Context, SQSEvent } from 'aws-lambda';
+import { createDisruptionHandler } from '../../../functions/handlers/disruption.js';
+import { createInterruptionHandler } from '../../../functions/handlers/interruption.js';
+import { createLifecycleHandler } from '../../../functions/handlers/lifecycle.js';
+import { createProvisionerHandler } from '../../../functions/handlers/provisioner.js';
+import { dependenciesFromEnv } from '../../../functions/handlers/runtime/dependencies.js';
+import { lineLog } from '../../../functions/handlers/runtime/log.js';
+import { createWebhookHandler } from '../../../functions/handlers/webhook.js';
+import type { SeededRandom } from '../../../functions/simulator/clock.js';
+import type { SimulatedCloud } from '../../../functions/simulator/cloud.js';
+import type { FunctionHandler } from '../../../functions/simulator/runner/lambda-runner.js';
+import { ChaosLedger, type ChaosRates, chaosCloud, chaosCluster, chaosStore } from './chaos-ports.js';
+
+type MutableRates = { -readonly [K in keyof ChaosRates]: ChaosRates[K] };
+
+const FACTORIES = {
+  provisioner: createProvisionerHandler,
+  lifecycle: createLifecycleHandler,
+  interruption: createInterruptionHandler,
+  disruption: createDisruptionHandler,
+} as const;
+
+/** What the chaos handlers recorded. */
+export interface ChaosHandlers {
+  readonly ledger: ChaosLedger;
+  /** Virtual start times of the provisioner's batches (a provisioning cycle each). */
+  readonly provisioningCycles: number[];
+  /** Deliveries made, duplicates included. */
+  deliveries: number;
+  /** Deliveries that failed as a whole (a crash, a 5xx, throttling): SQS brings the batch back. */
+  failedDeliveries: number;
+  /** Admission webhook calls lost (answered 500: the API server ignores it, the event is gone). */
+  webhookDropped: number;
+  /** Ends the random faults (the crash points stay as they are). */
+  calm(): void;
+}
+
+/** Replaces the runner's controller handlers with chaos ones; returns what they record. */
+export function installChaosHandlers(
+  cloud: SimulatedCloud,
+  random: SeededRandom,
+  initialRates: ChaosRates,
+  sink: (line: string) => void,
+  webhookDropRate: number,
+): ChaosHandlers {
+  const ledger = new ChaosLedger();
+  const rates: MutableRates = { ...initialRates };
+  let dropRate = webhookDropRate;
+  const record: ChaosHandlers = {
+    ledger,
+    provisioningCycles: [],
+    deliveries: 0,
+    failedDeliveries: 0,
+    webhookDropped: 0,
+    calm: () => {
+      rates.dynamoThrottle = 0;
+      dropRate = 0;
+    },
+  };
+  const env = cloud.env();
+  const draw = () => random.next();
+  const webhook = createWebhookHandler(() =>
+    dependenciesFromEnv(env, {
+      clock: cloud.clock,
+      log: lineLog({ clock: cloud.clock, sink, name: 'webhook' }),
+    }),
+  );
+  cloud.runner.setHandler('webhook', (async (event: unknown, context: Context) => {
+    if (draw() < dropRate) {
+      record.webhookDropped++;
+      return { statusCode: 500, body: '{"message":"chaos: the webhook call was lost"}' };
+    }
+    return webhook(event as never, context);
+  }) as FunctionHandler);
+  for (const name of Object.keys(FACTORIES) as (keyof typeof FACTORIES)[]) {
+    const log = lineLog({ clock: cloud.clock, sink, name });
+    const base = dependenciesFromEnv(env, { clock: cloud.clock, log });
+    const deps = dependenciesFromEnv(env, {
+      clock: cloud.clock,
+      log,
+      cluster: chaosCluster(base.cluster, ledger),
+      store: chaosStore(base.store, draw, rates, ledger),
+      cloud: chaosCloud(base.cloud, ledger),
+    });
+    const handler = FACTORIES[name](() => deps) as unknown as FunctionHandler;
+    const deliver = async (event: unknown, context: Context) => {
+      record.deliveries++;
+      try {
+        return await handler(event as never, context);
+      } catch (error) {
+        record.failedDeliveries++;
+        throw error;
+      }
+    };
+    cloud.runner.setHandler(name, (async (event: unknown, context: Context) => {
+      const records = (event as Partial<SQSEvent>).Records;
+      if (name === 'provisioner' && records && records.length > 0)
+        record.provisioningCycles.push(cloud.clock.now());
+      const [first, second] = await Promise.allSettled([deliver(event, context), deliver(event, context)]);
+      void second;
+      if (records) await deliver(event, context).catch(() => undefined);
+      if (first.status === 'rejected') throw first.reason;
+      return first.value;
+    }) as FunctionHandler);
+  }
+  return record;
+}
