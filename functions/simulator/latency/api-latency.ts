@@ -1,8 +1,9 @@
 /**
  * Applies the latency model to the simulated services: `wait(service, call)` draws the call's
- * latency (log-normal through the model's p50 and p99, from its own seeded stream, so latency draws
- * never shift the simulation's other random choices) and waits that long in virtual time, with the
- * current activity scope counted as waiting. Disabled (no wait) for a manual clock.
+ * latency (log-normal through the model's p50 and p99) and waits that long in virtual time, with
+ * the current activity scope counted as waiting. Each service and call has its own seeded stream,
+ * so latency draws never shift the simulation's other random choices, and one call type's count
+ * (DynamoDB retries, say) never shifts another's draws (CreateFleet's). Disabled for a manual clock.
  */
 import { SeededRandom, type VirtualClock } from '../clock.js';
 import { AWS_LATENCY, type LatencyQuantiles, type LatencyTable } from './aws-latency-data.js';
@@ -12,18 +13,15 @@ const Z99 = 2.3263478740408408;
 
 /** Draws and waits modeled latencies. */
 export class ApiLatency {
-  private readonly random: SeededRandom;
+  private readonly streams = new Map<string, SeededRandom>();
   private readonly drawn: Array<{ service: string; call: string; ms: number }> = [];
 
   constructor(
     private readonly clock: VirtualClock,
-    seed: number,
+    private readonly seed: number,
     private readonly table: LatencyTable = AWS_LATENCY,
     private readonly enabled: () => boolean = () => clock.autoSpeed !== undefined,
-  ) {
-    // A stream of its own, derived from the seed.
-    this.random = new SeededRandom((seed * 2654435761 + 0x5eed) >>> 0);
-  }
+  ) {}
 
   /** The model's quantiles of a call (the service's `*` entry for calls it does not list). */
   quantiles(service: string, call: string): LatencyQuantiles | undefined {
@@ -37,7 +35,7 @@ export class ApiLatency {
     if (!q) return 0;
     const mu = Math.log(q.p50Ms);
     const sigma = Math.max(0, (Math.log(q.p99Ms) - mu) / Z99);
-    const ms = Math.round(Math.exp(mu + sigma * this.normal()));
+    const ms = Math.round(Math.exp(mu + sigma * this.normal(this.stream(service, call))));
     this.drawn.push({ service, call, ms });
     if (this.drawn.length > 10_000) this.drawn.shift();
     return ms;
@@ -55,10 +53,23 @@ export class ApiLatency {
     return this.drawn;
   }
 
+  /** The seeded stream of one service and call. */
+  private stream(service: string, call: string): SeededRandom {
+    const key = `${service}/${call}`;
+    let stream = this.streams.get(key);
+    if (!stream) {
+      let hash = (this.seed * 2654435761) >>> 0;
+      for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 16777619) >>> 0;
+      stream = new SeededRandom(hash);
+      this.streams.set(key, stream);
+    }
+    return stream;
+  }
+
   /** A standard normal draw (Box-Muller). */
-  private normal(): number {
-    const u = 1 - this.random.next();
-    const v = this.random.next();
+  private normal(random: SeededRandom): number {
+    const u = 1 - random.next();
+    const v = random.next();
     return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
   }
 }
