@@ -121,6 +121,7 @@ export class Joiner extends Construct {
       additionalNodeRoleArns: props.nodeRoleArns,
       clusterName: props.clusterName,
       vpcId: props.vpcId,
+      instanceOwner: this.table.table.tableName,
     });
     new QueueSubscriptions(this, 'Subscriptions', {
       queues: this.queues,

@@ -38,6 +38,13 @@ export interface ControllerPermissionsProps {
   readonly clusterName: string;
   /** When set, launches may only use subnets and security groups of this VPC. */
   readonly vpcId?: string;
+  /**
+   * The value of the `joiner.sh/owner` tag on the instances this stack launches (its state
+   * table's name). When set, the functions may terminate only instances carrying it, so a
+   * second stack for the same cluster, or a redeployed one with a new table, cannot terminate
+   * the other's nodes even through a bug. @default only the cluster tag is required
+   */
+  readonly instanceOwner?: string;
 }
 
 /**
@@ -114,13 +121,28 @@ export class ControllerPermissions extends Construct {
         sid: 'ManageClusterResources',
         actions: [
           'ec2:CreateTags',
-          'ec2:TerminateInstances',
+          ...(props.instanceOwner ? [] : ['ec2:TerminateInstances']),
           'ec2:DeleteLaunchTemplate',
           'ec2:ModifyNetworkInterfaceAttribute',
         ],
         resources: [ec2('instance'), ec2('launch-template'), ec2('network-interface')],
         conditions: { StringEquals: { [`aws:ResourceTag/${tag}`]: owner } },
       }),
+      ...(props.instanceOwner
+        ? [
+            new PolicyStatement({
+              sid: 'TerminateOwnInstances',
+              actions: ['ec2:TerminateInstances'],
+              resources: [ec2('instance')],
+              conditions: {
+                StringEquals: {
+                  [`aws:ResourceTag/${tag}`]: owner,
+                  [`aws:ResourceTag/${TAG.owner}`]: props.instanceOwner,
+                },
+              },
+            }),
+          ]
+        : []),
       new PolicyStatement({
         sid: 'PassNodeRoleToEc2',
         actions: ['iam:PassRole'],

@@ -55,4 +55,17 @@ describe('security review of the stack', () => {
       ).toBe(true);
     }
   });
+
+  it("lets the functions terminate only instances carrying this stack's owner tag (its table's name)", () => {
+    const terminates = statementsOf(template).filter((s) => actionsOf(s).includes('ec2:TerminateInstances'));
+    expect(terminates).toHaveLength(1);
+    const table = resourcesOf(template, 'AWS::DynamoDB::Table').map(([id]) => id);
+    expect(table).toHaveLength(1);
+    expect(terminates[0]?.Condition).toEqual({
+      StringEquals: {
+        'aws:ResourceTag/joiner.sh/cluster': 'prod',
+        'aws:ResourceTag/joiner.sh/owner': { Ref: table[0] },
+      },
+    });
+  });
 });
