@@ -235,16 +235,5 @@ export const terminationGracePeriod = duration.superRefine((v, ctx) => {
   }
 });
 
-/** A resource limit: a quantity that is not negative (a NodePool cannot own less than nothing). */
-const limitQuantity = quantity.superRefine((v, ctx) => {
-  let parsed: number;
-  try {
-    parsed = parseQuantity(v);
-  } catch {
-    return; // the quantity check reports it
-  }
-  if (parsed < 0) addIssue(ctx, `limit may not be negative: ${JSON.stringify(v)}`, [], 'use 0 or more');
-});
-
 /** Resource limits: a non-negative quantity per resource name. */
-export const limits = z.record(z.string(), limitQuantity);
+export const limits = z.record(z.string(), quantity);

@@ -55,7 +55,7 @@ describe('configuration errors name file, document, field path and what is wrong
   it('limits may not be negative (v1, and v1alpha5 limits.resources)', () => {
     const e = only([v1Pool('p', {}, { limits: { cpu: '-16' } })]);
     expect(e.path).toBe('spec.limits.cpu');
-    expect(e.message).toMatch(/limit may not be negative: "-16"/);
+    expect(e.message).toMatch(/quantity "-16" must not be negative/);
     const old = only([
       {
         apiVersion: 'karpenter.sh/v1alpha5',
@@ -65,7 +65,7 @@ describe('configuration errors name file, document, field path and what is wrong
       },
     ]);
     expect(old.path).toBe('spec.limits.resources.memory');
-    expect(old.message).toMatch(/limit may not be negative: -1/);
+    expect(old.message).toMatch(/quantity -1 must not be negative/);
   });
 
   it('budget nodes must be a count or a percentage', () => {
