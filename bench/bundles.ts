@@ -10,6 +10,7 @@
  * functions read at cold start, bench/lib/snapshot-load.ts).
  * Exits 1 when a bundle or the snapshot load breaks a target.
  */
+import './lib/quiet-sdk.js';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

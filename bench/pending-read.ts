@@ -8,6 +8,7 @@
  *
  * `npm run bench:pending-read` (10,000, 50,000 and 100,000 pods), `-- --counts 100000`, `-- --json`.
  */
+import './lib/quiet-sdk.js';
 import { KubeConfig } from '@kubernetes/client-node';
 import { kubeClients } from '../functions/adapters/kube/kube-clients.js';
 import { KubeClusterApi } from '../functions/adapters/kube/kube-cluster-api.js';

@@ -7,6 +7,7 @@
  * Each size starts with a warm provisioner (one empty batch first).
  * Numbers are printed, never asserted.
  */
+import './lib/quiet-sdk.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../functions/simulator/cloud.js';
 import { Progress } from '../functions/simulator/progress.js';
 import { applyManifests } from '../functions/simulator/scenario/cluster-manifests.js';
