@@ -4,10 +4,10 @@
  * `{ "__type", "message" }`. Actions: PutEvents, CreateEventBus, PutRule, PutTargets, ListRules,
  * ListTargetsByRule. Faults (service `eventbridge`) are injected per action.
  */
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TargetInput } from '../../shared/target-input.js';
+import { parseAwsJsonBody, readAwsJsonBody, sendAwsJson } from '../aws-json-protocol.js';
 import type { FaultInjector } from '../faults.js';
 import type { ApiLatency } from '../latency/api-latency.js';
 import { EventBusError, type EventBusRegistry } from './event-bus.js';
@@ -33,6 +33,9 @@ export interface EventBridgeServer {
 type Action = (registry: EventBusRegistry, body: Record<string, unknown>) => Promise<unknown> | unknown;
 
 const MAX_BODY_BYTES = 1024 * 1024;
+
+const requestError = (code: string, message: string, status?: number) =>
+  new RequestError(code, message, status);
 
 const ACTIONS: Record<string, Action> = {
   PutEvents: (registry, body) => putEvents(registry, body),
@@ -104,17 +107,17 @@ async function handle(
     const target = String(req.headers['x-amz-target'] ?? '');
     const [prefix, name] = target.split('.');
     const action = ACTIONS[name];
-    const raw = await readBody(req);
+    const raw = await readAwsJsonBody(req, MAX_BODY_BYTES, requestError);
     if (Object.hasOwn(ACTIONS, name)) await latency?.wait('events', name);
     if (req.method !== 'POST' || prefix !== 'AWSEvents' || !action) {
       throw new RequestError('UnknownOperationException', `unsupported operation '${target || req.method}'`);
     }
     await applyFault(faults, name);
-    const body = raw.length === 0 ? {} : parseJson(raw);
-    reply(res, 200, await action(registry, body));
+    const body = parseAwsJsonBody(raw, requestError);
+    sendAwsJson(res, 200, await action(registry, body));
   } catch (error) {
     const [code, message, status] = describeError(error);
-    reply(res, status, { __type: code, message });
+    sendAwsJson(res, status, { __type: code, message });
   }
 }
 
@@ -136,38 +139,6 @@ function describeError(error: unknown): [string, string, number] {
   if (error instanceof EventBusError) return [error.code, error.message, 400];
   if (error instanceof InvalidEventPatternError) return ['InvalidEventPatternException', error.message, 400];
   return ['InternalException', error instanceof Error ? error.message : String(error), 500];
-}
-
-function reply(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body ?? {});
-  res.writeHead(status, {
-    'content-type': 'application/x-amz-json-1.1',
-    'content-length': Buffer.byteLength(text),
-    'x-amzn-requestid': randomUUID(),
-  });
-  res.end(text);
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES)
-      throw new RequestError('ValidationException', 'request body is over 1 MB', 413);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function parseJson(raw: string): Record<string, unknown> {
-  try {
-    const parsed = JSON.parse(raw);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed;
-  } catch {
-    // reported below
-  }
-  throw new RequestError('SerializationException', 'request body is not a JSON object');
 }
 
 function parsePattern(text: string): Record<string, unknown> {

@@ -6,10 +6,10 @@
  * only clients signed for one of its regions (us-east-1, eu-central-1, ap-south-1), so a client
  * built for the wrong Pricing region fails here as it would in AWS. Faults: service `pricing`.
  */
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { InstanceType } from '../../core/model/instance-type.js';
+import { parseAwsJsonBody, readAwsJsonBody, sendAwsJson } from '../aws-json-protocol.js';
 import type { FaultInjector } from '../faults.js';
 import { priceListEntry, priceListProducts } from './price-list.js';
 
@@ -43,6 +43,9 @@ class PricingError extends Error {
   }
 }
 
+const pricingError = (code: string, message: string, status?: number) =>
+  new PricingError(code, message, status);
+
 const MAX_BODY_BYTES = 256 * 1024;
 const MAX_RESULTS = 100;
 
@@ -74,7 +77,7 @@ async function handle(
   try {
     const target = String(req.headers['x-amz-target'] ?? '');
     const [prefix, action] = target.split('.');
-    const raw = await readBody(req);
+    const raw = await readAwsJsonBody(req, MAX_BODY_BYTES, pricingError);
     if (req.method !== 'POST' || prefix !== 'AWSPriceListService' || action !== 'GetProducts') {
       throw new PricingError('UnknownOperationException', `unsupported operation '${target || req.method}'`);
     }
@@ -87,11 +90,11 @@ async function handle(
         fault.message ?? `injected fault: ${fault.error}`,
         fault.httpStatus ?? 400,
       );
-    reply(res, 200, getProducts(options, parseJson(raw)));
+    sendAwsJson(res, 200, getProducts(options, parseAwsJsonBody(raw, pricingError)));
   } catch (error) {
     const e =
       error instanceof PricingError ? error : new PricingError('InternalErrorException', String(error), 500);
-    reply(res, e.status, { __type: e.code, Message: e.message });
+    sendAwsJson(res, e.status, { __type: e.code, Message: e.message });
   }
 }
 
@@ -160,37 +163,4 @@ function decodeToken(token: unknown): number {
   const match = /^products:(\d+)$/.exec(text);
   if (!match) throw new PricingError('InvalidNextTokenException', 'The NextToken is invalid');
   return Number(match[1]);
-}
-
-function reply(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/x-amz-json-1.1',
-    'content-length': Buffer.byteLength(text),
-    'x-amzn-requestid': randomUUID(),
-  });
-  res.end(text);
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES)
-      throw new PricingError('ValidationException', 'request body is too large', 413);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function parseJson(raw: string): Record<string, unknown> {
-  if (raw.length === 0) return {};
-  try {
-    const parsed = JSON.parse(raw);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed;
-  } catch {
-    // reported below
-  }
-  throw new PricingError('SerializationException', 'request body is not a JSON object');
 }
