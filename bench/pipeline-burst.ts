@@ -20,6 +20,7 @@ import { installJoinerHandlers } from '../functions/simulator/scenario/joiner-ha
 import { LatencyRecorder, percentile } from '../functions/simulator/scenario/latency-recorder.js';
 import type { Manifest } from '../functions/simulator/scenario/load-scenario.js';
 import { installManifests } from '../functions/simulator/scenario/run-scenario.js';
+import { waitForLaunches } from './lib/wait-for-launches.js';
 
 /** Targets of the burst (issue: one run, cost within 2% of one plan of the whole burst). */
 export const BURST_TARGETS = { runsPerBurst: 1, costRatio: 1.02 } as const;
@@ -103,7 +104,12 @@ export async function runBurst(
       await applyManifests(cloud.kube.store, [slice(i, replicas)]);
       await sleep(Math.max(0, started + (i + 1) * SLICE_MS - Date.now()));
     }
-    const launchOf = await waitForClaims(cloud, recorder, pods);
+    const launchOf = await waitForLaunches(cloud, recorder, pods, {
+      pollMs: 500,
+      settleMs: SETTLE_MS,
+      timeoutMs: TIMEOUT_MS,
+      describe: (launched) => `burst of ${pods}: ${launched} pods on launched nodeclaims`,
+    });
     const wallMs = Date.now() - started;
     await cloud.runner.idle();
     const claims = await cloud.stateStore.listNodeClaims();
@@ -138,31 +144,6 @@ export async function runBurst(
     recorder.stop();
     await cloud.close();
   }
-}
-
-/** Waits until every pod is on a launched nodeclaim, or nothing new launched for a while. */
-async function waitForClaims(
-  cloud: SimulatedCloud,
-  recorder: LatencyRecorder,
-  pods: number,
-): Promise<Map<string, string>> {
-  const deadline = Date.now() + TIMEOUT_MS;
-  const launchOf = new Map<string, string>();
-  let lastChange = Date.now();
-  while (Date.now() < deadline) {
-    const before = launchOf.size;
-    await sleep(500);
-    recorder.scanInstances();
-    for (const claim of await cloud.stateStore.listNodeClaims()) {
-      const id = claim.instance?.instanceId;
-      if (id) for (const pod of claim.pods) launchOf.set(pod.uid, id);
-    }
-    if (launchOf.size !== before) lastChange = Date.now();
-    if (launchOf.size >= pods || (launchOf.size > 0 && Date.now() - lastChange > SETTLE_MS)) break;
-    process.stderr.write(`\rburst of ${pods}: ${launchOf.size} pods on launched nodeclaims`);
-  }
-  process.stderr.write('\n');
-  return launchOf;
 }
 
 /** The planned price of one plan of every burst pod at once, on an empty cluster. */

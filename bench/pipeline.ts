@@ -9,13 +9,13 @@
  */
 import './lib/quiet-sdk.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../functions/simulator/cloud.js';
-import { Progress } from '../functions/simulator/progress.js';
 import { applyManifests } from '../functions/simulator/scenario/cluster-manifests.js';
 import { installJoinerHandlers } from '../functions/simulator/scenario/joiner-handlers.js';
 import { LatencyRecorder, percentile } from '../functions/simulator/scenario/latency-recorder.js';
 import type { Manifest } from '../functions/simulator/scenario/load-scenario.js';
 import { installManifests } from '../functions/simulator/scenario/run-scenario.js';
 import { SIMULATOR_CREDENTIALS } from '../functions/simulator/sqs/sqs-simulator.js';
+import { waitForLaunches } from './lib/wait-for-launches.js';
 import { type BurstResult, printBurst, runBurst } from './pipeline-burst.js';
 
 const TARGETS = { provisionerComputeMsFor100: 200, unschedulableToFleetP99Ms: 1500 };
@@ -75,8 +75,6 @@ function deployment(replicas: number): Manifest {
   };
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 async function run(pods: number): Promise<Result> {
   process.env.AWS_ACCESS_KEY_ID ??= SIMULATOR_CREDENTIALS.accessKeyId;
   process.env.AWS_SECRET_ACCESS_KEY ??= SIMULATOR_CREDENTIALS.secretAccessKey;
@@ -97,43 +95,19 @@ async function run(pods: number): Promise<Result> {
     await cloud.runner.invoke('provisioner', { Records: [] });
     const started = Date.now();
     await applyManifests(cloud.kube.store, [deployment(pods)]);
-    const launchOf = await waitForLaunches(cloud, recorder, pods);
+    const launchOf = await waitForLaunches(cloud, recorder, pods, {
+      pollMs: 250,
+      settleMs: SETTLE_MS,
+      timeoutMs: TIMEOUT_MS,
+      describe: (launched) =>
+        `${pods} pods: ${recorder.pods.size} seen, ${[...recorder.pods.values()].filter((p) => p.unschedulable).length} unschedulable, ${launched} on launched nodeclaims`,
+    });
+    await cloud.runner.idle();
     return measure(cloud, recorder, launchOf, runs, pods, Date.now() - started);
   } finally {
     recorder.stop();
     await cloud.close();
   }
-}
-
-/** Waits until the pods are on launched nodeclaims (or launches settle); returns pod uid -> instance id. */
-async function waitForLaunches(
-  cloud: SimulatedCloud,
-  recorder: LatencyRecorder,
-  pods: number,
-): Promise<Map<string, string>> {
-  const deadline = Date.now() + TIMEOUT_MS;
-  const launchOf = new Map<string, string>();
-  const progress = new Progress();
-  let lastChange = Date.now();
-  while (Date.now() < deadline) {
-    const before = launchOf.size;
-    await sleep(250);
-    recorder.scanInstances();
-    for (const claim of await cloud.stateStore.listNodeClaims()) {
-      const id = claim.instance?.instanceId;
-      if (id) for (const pod of claim.pods) launchOf.set(pod.uid, id);
-    }
-    if (launchOf.size !== before) lastChange = Date.now();
-    // Done when every pod is on a launched claim, or nothing new launched for a while (pods nominated
-    // to claims already in flight are not in those claims' pod lists).
-    if (launchOf.size >= pods || (launchOf.size > 0 && Date.now() - lastChange > SETTLE_MS)) break;
-    progress.update(
-      `${pods} pods: ${recorder.pods.size} seen, ${[...recorder.pods.values()].filter((p) => p.unschedulable).length} unschedulable, ${launchOf.size} on launched nodeclaims`,
-    );
-  }
-  progress.done();
-  await cloud.runner.idle();
-  return launchOf;
 }
 
 function measure(
