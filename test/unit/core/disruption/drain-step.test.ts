@@ -334,6 +334,85 @@ describe('drain: terminationGracePeriod (forceAt)', () => {
   });
 });
 
+describe('drain: a forceful drain near its deadline evicts while its replacement comes', () => {
+  const SPOT: DrainStart = {
+    cause: 'interrupted',
+    message: 'spot interruption',
+    forceful: true,
+  };
+  const pdb = {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name: 'web-pdb', namespace: 'default' },
+    spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'web' } } },
+    status: { disruptionsAllowed: 1 },
+  };
+
+  // Karpenter drains an interrupted node at once; waiting for the replacement to be initialized
+  // (about 1.5 min) left the PDB-bounded waves no time before the pods were deleted at 90 s.
+  it('a spot interruption launches the replacement and evicts at the first step, PDBs respected', async () => {
+    const h = await setup(() => [
+      work('web-1', { labels: { app: 'web' } }),
+      work('web-2', { labels: { app: 'web' } }),
+      work('other-1', { labels: { app: 'other' } }),
+    ]);
+    h.cluster.pdbs = [pdb];
+    h.cluster.protectedPods.add('web-2');
+    const forceAt = h.clock.now() + 2 * MIN;
+    await beginDrain(h.deps, OLD, { ...SPOT, forceAt, replaceBy: forceAt - 30_000 });
+
+    expect(await step(h, OLD)).toBe('replacing');
+    expect(h.cloud.launches).toBe(1);
+    expect(replacements(h)[0]?.state).toBe('Launched');
+    expect(evicted(h).sort()).toEqual(['other-1', 'web-1']);
+    expect(h.cluster.evictions).toContainEqual({
+      namespace: 'default',
+      name: 'web-2',
+      result: 'blocked-by-pdb',
+    });
+    expect(h.cluster.deletions).toEqual([]);
+
+    // The budget still refuses: tried again at each step, the replacement is not launched twice.
+    toNextStep(h);
+    expect(await step(h, OLD)).toBe('replacing');
+    expect(h.cloud.launches).toBe(1);
+    expect(h.cluster.evictions.filter((e) => e.name === 'web-2').length).toBe(2);
+
+    // The evicted pod runs again elsewhere: the budget lets web-2 go, and the drain ends.
+    h.cluster.protectedPods.clear();
+    toNextStep(h);
+    expect(await step(h, OLD)).toBe('replacing');
+    expect(evicted(h)).toContain('web-2');
+    toNextStep(h);
+    expect(await step(h, OLD)).toBe('terminated');
+    expect(h.cluster.deletions).toEqual([]);
+    expect(claim(h)).toMatchObject({ state: 'Gone' });
+  });
+
+  it('a forceful drain with a distant deadline keeps replacement first until the eviction window', async () => {
+    const h = await setup(inflate);
+    const forceAt = h.clock.now() + 10 * MIN;
+    await beginDrain(h.deps, OLD, { ...EXPIRY, forceAt });
+    // The default window is 5 min: until then, nothing is evicted while the replacement starts.
+    while (h.clock.now() + STEP_MS < forceAt - 5 * MIN) {
+      expect(await step(h, OLD)).toBe('replacing');
+      toNextStep(h);
+    }
+    expect(h.cluster.evictions).toEqual([]);
+    h.clock.advance(forceAt - 5 * MIN - h.clock.now());
+    expect(await step(h, OLD)).toBe('replacing');
+    expect(evicted(h)).toHaveLength(4);
+    expect(h.cloud.launches).toBe(1);
+  });
+
+  it('a voluntary drain with a deadline still waits for its replacement', async () => {
+    const h = await setup(inflate);
+    await beginDrain(h.deps, OLD, { ...DRIFT, forceAt: h.clock.now() + 2 * MIN });
+    expect(await step(h, OLD)).toBe('replacing');
+    expect(h.cluster.evictions).toEqual([]);
+  });
+});
+
 describe('drain: pods that cannot be rescheduled', () => {
   // Seed 002's only Provisioner launches spot capacity: no NodePool allows these pods.
   const onDemandOnly = () => [
