@@ -389,6 +389,24 @@ describe('drain: a forceful drain near its deadline evicts while its replacement
     expect(claim(h)).toMatchObject({ state: 'Gone' });
   });
 
+  // The chaos suite's crash after the taint: the delivery that started the drain died before it
+  // scheduled the first step, and the redelivery found the drain running; the step waited for the
+  // sweep, a minute of a 2-minute notice (found by the chaos suite: PDBs broken at the deadline).
+  it('a redelivered start whose first step is due schedules it again', async () => {
+    const h = await setup(inflate);
+    const forceAt = h.clock.now() + 2 * MIN;
+    await beginDrain(h.deps, OLD, { ...SPOT, forceAt });
+    h.timers.scheduled.length = 0;
+    h.clock.advance(1_000);
+    expect((await beginDrain(h.deps, OLD, { ...SPOT, forceAt }))?.state).toBe('Draining');
+    expect(h.timers.scheduled).toEqual([{ nodeClaimId: OLD, dueAt: h.clock.now() - 1_000 }]);
+    // Once the step ran (and armed the next one), a redelivery schedules nothing more.
+    expect(await step(h, OLD)).toBe('replacing');
+    h.timers.scheduled.length = 0;
+    await beginDrain(h.deps, OLD, { ...SPOT, forceAt });
+    expect(h.timers.scheduled).toEqual([]);
+  });
+
   it('a forceful drain with a distant deadline keeps replacement first until the eviction window', async () => {
     const h = await setup(inflate);
     const forceAt = h.clock.now() + 10 * MIN;
