@@ -2,7 +2,8 @@
  * Starts a drain: the claim goes `Draining` with its disruption record (one conditional write),
  * the node gets the `karpenter.sh/disrupted:NoSchedule` taint, and the first drain step is due at
  * once. Starting a drain that is already running changes nothing, except that a forceful cause
- * takes over a voluntary drain (it may no longer be cancelled).
+ * takes over a voluntary drain (it may no longer be cancelled), and that a step already due is
+ * scheduled again (the start may have died before scheduling it).
  */
 import { DISRUPTED_TAINT, hasTaint, taintsOf } from '../lifecycle/node-labels.js';
 import { updateClaim } from '../lifecycle/update-claim.js';
@@ -89,6 +90,12 @@ export async function beginDrain(
         : [],
     );
     await deps.timers.schedule(stored.id, now);
+  } else if (stored.timers.drainStep !== undefined && stored.timers.drainStep <= now) {
+    // A drain whose first step is due but may never have been scheduled: the delivery that started
+    // it can have died after its write (after the taint, say), and a spot drain cannot wait for the
+    // sweep. A redelivery schedules it again; a duplicate step is harmless (the step takes its turn
+    // with a conditional write).
+    await deps.timers.schedule(stored.id, stored.timers.drainStep);
   }
   return stored;
 }

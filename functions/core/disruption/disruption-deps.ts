@@ -18,21 +18,36 @@ export interface DisruptionSettings {
   readonly blockedRetryMs: number;
   /** Time a spot instance has between its interruption warning and its termination. */
   readonly spotDeadlineMs: number;
-  /** How long before the spot deadline evictions start even without replacement. */
+  /** How long before the spot deadline the drain stops waiting for its replacement (`replaceBy`). */
   readonly spotEvictionLeadMs: number;
+  /**
+   * How near its deadline (`forceAt`) a forceful drain must be to evict while its replacement is
+   * still on its way instead of waiting for it. PDB-bounded evictions move a budget's pods one at
+   * a time, each once the one before runs again elsewhere: when that needs a node still launching
+   * (about 1.5 min on EKS) and the pods left are deleted at the deadline less their grace (30 s by
+   * default), waiting for the replacement first leaves no time for the waves. So a spot
+   * interruption (2 min) evicts from its first step, as Karpenter does; a forceful drain with a
+   * longer terminationGracePeriod keeps replacement-first until this close to its deadline.
+   */
+  readonly forcefulEvictionWindowMs: number;
   /** How long the disruption lease (one decision round at a time) lasts at most. */
   readonly leaseTtlMs: number;
   /** How long a drain step waits for the provisioning lease before trying again at the next step. */
   readonly provisioningLeaseWaitMs: number;
 }
 
-/** Defaults: steps every 5 s, replacements within 15 min, spot: 2 min with evictions from 90 s. */
+/**
+ * Defaults: steps every 5 s, replacements within 15 min, spot: 2 min (evicting at once, the
+ * replacement awaited until 90 s at most), forceful drains evict without waiting 5 min before
+ * their deadline.
+ */
 export const DEFAULT_DISRUPTION_SETTINGS: DisruptionSettings = {
   drainStepMs: 5_000,
   replaceWithinMs: 15 * 60_000,
   blockedRetryMs: 60_000,
   spotDeadlineMs: 120_000,
   spotEvictionLeadMs: 30_000,
+  forcefulEvictionWindowMs: 5 * 60_000,
   leaseTtlMs: 60_000,
   provisioningLeaseWaitMs: 2_000,
 };

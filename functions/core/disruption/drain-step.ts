@@ -3,7 +3,8 @@
  * short and re-reads everything, so a step that a crash cut short is simply taken again:
  * 1. `replacing`: the pods that must move get replacement capacity (launched, then initialized);
  *    a voluntary drain whose replacement does not come is cancelled, a forceful one evicts anyway
- *    once `replaceBy` has passed.
+ *    once `replaceBy` has passed. A forceful drain near its deadline (a spot interruption: from
+ *    its first step, as Karpenter does) evicts meanwhile, PDBs respected, and keeps launching.
  * 2. `evicting`: eviction waves through the Eviction API (see evictions.ts), re-tried every step.
  * 3. Nothing drainable left, or `forceAt` passed: the instance is terminated, the Node deleted and
  *    the claim retired (Terminating → Gone).
@@ -70,13 +71,27 @@ export async function drainStep(deps: DisruptionDeps, id: string): Promise<Drain
   await taintNode(deps, node.metadata.name);
   const pods = await deps.cluster.listPodsOnNode(node.metadata.name);
   const step = disruptionSettings(deps).drainStepMs;
+  const pdbs = async () => deps.cluster.listPodDisruptionBudgets();
   if (record.phase === 'replacing') {
-    // Pods whose end of the termination grace period has come go, replacement or not.
-    await deleteDuePods(deps, node, pods, now, record.forceAt);
+    const early = evictsWhileReplacing(deps, record, now);
+    // Pods whose end of the termination grace period has come go, replacement or not (an
+    // eviction pass below deletes them itself).
+    if (!early) await deleteDuePods(deps, node, pods, now, record.forceAt);
     const replacement = await ensureReplacements(deps, claim, pods);
     if (replacement.status === 'waiting' && now < record.replaceBy) {
+      if (!early) {
+        await rearm(deps, id, next(now + step, record));
+        return result('replacing');
+      }
+      // The deadline is near: evict (PDBs respected) while the replacement comes; the evicted
+      // pods go pending and land on it, the ones a budget keeps are tried again at each step.
+      const pass = await evictPass(deps, node, pods, await pdbs(), now, record.forceAt);
+      if (pass.remaining === 0) {
+        await finish(deps, claim, record, node);
+        return result('terminated', pass.refused);
+      }
       await rearm(deps, id, next(now + step, record));
-      return result('replacing');
+      return result('replacing', pass.refused);
     }
     if (replacement.status !== 'ready' && !record.forceful) {
       const why =
@@ -92,14 +107,28 @@ export async function drainStep(deps: DisruptionDeps, id: string): Promise<Drain
         : undefined,
     );
   }
-  const pdbs = await deps.cluster.listPodDisruptionBudgets();
-  const pass = await evictPass(deps, node, pods, pdbs, now, record.forceAt);
+  const pass = await evictPass(deps, node, pods, await pdbs(), now, record.forceAt);
   if (pass.remaining === 0) {
     await finish(deps, claim, record, node);
     return result('terminated', pass.refused);
   }
   await rearm(deps, id, next(now + step, { ...record, phase: 'evicting' }));
   return result('evicting', pass.refused);
+}
+
+/**
+ * Whether a drain evicts while its replacement is still on its way: a forceful one whose deadline
+ * is within `forcefulEvictionWindowMs` (a spot interruption at once). Waiting for the replacement
+ * to be initialized first would leave the PDB-bounded waves no time before the pods left are
+ * deleted at the deadline (see DisruptionSettings.forcefulEvictionWindowMs).
+ */
+export function evictsWhileReplacing(
+  deps: Pick<DisruptionDeps, 'disruptionSettings'>,
+  record: DisruptionRecord,
+  now: number,
+): boolean {
+  if (!record.forceful || record.forceAt === undefined) return false;
+  return record.forceAt - now <= disruptionSettings(deps).forcefulEvictionWindowMs;
 }
 
 /**

@@ -2,7 +2,8 @@
  * Evicting a draining node's pods, as Karpenter's terminator does: through the Eviction API in
  * waves (non-critical non-DaemonSet pods, then non-critical DaemonSet pods, then the critical
  * ones), the next wave only once the previous one is gone; a pod a PodDisruptionBudget protects
- * (429) is tried again at the next step, never deleted; do-not-disrupt pods are left for the
+ * (429) is tried again at the next step, never deleted, and so is one whose call failed while others
+ * of the wave went through; do-not-disrupt pods are left for the
  * terminationGracePeriod. Past that deadline (less each pod's own grace period) the pods left are
  * deleted with the grace that remains.
  */
@@ -95,13 +96,19 @@ export async function evictPass(
   for (const pod of wave.filter(hasDoNotDisrupt)) {
     events.push(...blockedEvents(node, pod, `pod ${refOf(pod)} has do-not-disrupt annotation`));
   }
+  const failures: { pod: string; error: unknown }[] = [];
   for (let i = 0; i < toEvict.length; i += CONCURRENCY) {
     const chunk = toEvict.slice(i, i + CONCURRENCY);
-    const results = await Promise.all(
+    const results = await Promise.allSettled(
       chunk.map((p) => deps.cluster.evictPod(p.metadata.namespace ?? 'default', p.metadata.name)),
     );
     chunk.forEach((pod, j) => {
-      if (results[j] === 'blocked-by-pdb') {
+      const result = results[j] as PromiseSettledResult<string>;
+      if (result.status === 'rejected') {
+        // A failed call (an API server 5xx, say) is tried again at the next step, like a refusal;
+        // the other evictions of the wave stand.
+        failures.push({ pod: refOf(pod), error: result.reason });
+      } else if (result.value === 'blocked-by-pdb') {
         pass.refused++;
         const pdb = budgetsOf(pod, pdbs)[0];
         events.push(
@@ -117,6 +124,15 @@ export async function evictPass(
       pods: pass.refused,
     });
   if (events.length > 0) await deps.cluster.createEvents(dedupe(events));
+  // Nothing went through: the step fails (and is retried) with the first error, so an API that
+  // refuses every call is seen.
+  if (failures.length > 0 && failures.length === toEvict.length) throw failures[0]?.error;
+  if (failures.length > 0)
+    deps.log.warn('eviction(s) failed, retrying at the next step', {
+      node: node.metadata.name,
+      pods: failures.map((f) => f.pod),
+      error: failures[0]?.error instanceof Error ? failures[0].error.message : String(failures[0]?.error),
+    });
   return pass;
 }
 

@@ -4,6 +4,7 @@
  * more), and every schedule event twice at once. What SQS does with a batch follows the first
  * delivery; the other two are the duplicates at-least-once delivery may bring.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { createDisruptionHandler } from '../../../functions/handlers/disruption.js';
 import { createInterruptionHandler } from '../../../functions/handlers/interruption.js';
@@ -29,7 +30,13 @@ const FACTORIES = {
 /** What the chaos handlers recorded. */
 export interface ChaosHandlers {
   readonly ledger: ChaosLedger;
-  /** Virtual start times of the provisioner's batches (a provisioning cycle each). */
+  /**
+   * Virtual start times of the provisioner's batches that planned (a provisioning cycle each): an
+   * invocation whose every delivery was deferred because another run held the provisioning lease
+   * planned nothing (the run holding the lease plans every pending pod, as Karpenter's single
+   * provisioning loop does), so it is no cycle of its own; a run that planned but whose launch
+   * failed is one.
+   */
   readonly provisioningCycles: number[];
   /** Deliveries made, duplicates included. */
   deliveries: number;
@@ -78,8 +85,15 @@ export function installChaosHandlers(
     }
     return webhook(event as never, context);
   }) as FunctionHandler);
+  // Whether the delivery running (its async context) got past the provisioning lease and planned.
+  const run = new AsyncLocalStorage<{ planned: boolean }>();
+  const tap = (line: string) => {
+    const current = run.getStore();
+    if (current && line.includes(' INFO provisioner provisioning run finished')) current.planned = true;
+    sink(line);
+  };
   for (const name of Object.keys(FACTORIES) as (keyof typeof FACTORIES)[]) {
-    const log = lineLog({ clock: cloud.clock, sink, name });
+    const log = lineLog({ clock: cloud.clock, sink: name === 'provisioner' ? tap : sink, name });
     const base = dependenciesFromEnv(env, { clock: cloud.clock, log });
     const deps = dependenciesFromEnv(env, {
       clock: cloud.clock,
@@ -100,11 +114,14 @@ export function installChaosHandlers(
     };
     cloud.runner.setHandler(name, (async (event: unknown, context: Context) => {
       const records = (event as Partial<SQSEvent>).Records;
-      if (name === 'provisioner' && records && records.length > 0)
-        record.provisioningCycles.push(cloud.clock.now());
-      const [first, second] = await Promise.allSettled([deliver(event, context), deliver(event, context)]);
+      const cycle = { at: cloud.clock.now(), planned: false };
+      const [first, second] = await run.run(cycle, () =>
+        Promise.allSettled([deliver(event, context), deliver(event, context)]),
+      );
       void second;
-      if (records) await deliver(event, context).catch(() => undefined);
+      if (records) await run.run(cycle, () => deliver(event, context).catch(() => undefined));
+      if (name === 'provisioner' && records && records.length > 0 && cycle.planned)
+        record.provisioningCycles.push(cycle.at);
       if (first.status === 'rejected') throw first.reason;
       return first.value;
     }) as FunctionHandler);

@@ -58,10 +58,14 @@ function latePods(cloud: SimulatedCloud, latency: LatencyRecorder, cycles: reado
     if (!pod.unschedulable || !pod.bound) continue;
     const instanceId = pod.nodeName ? latency.nodeInstances.get(pod.nodeName) : undefined;
     const launched = instanceId ? latency.instances.get(instanceId) : undefined;
-    // Node names (private DNS names) are reused: the instance counts only if it predates the binding.
+    // Node names (private DNS names) are reused: the instance counts only if it predates the
+    // binding (a later instance of the same name is not the one the pod went to). An instance
+    // launched before the pod went pending (a drain's replacement, launched before its pods were
+    // evicted) had the pod's capacity on its way already: it waited no cycle, only for the node
+    // to register, which is no provisioning decision.
     const placedAt =
-      launched && launched.virtual >= pod.unschedulable.virtual && launched.virtual <= pod.bound.virtual
-        ? launched.virtual
+      launched && launched.virtual <= pod.bound.virtual
+        ? Math.max(launched.virtual, pod.unschedulable.virtual)
         : pod.bound.virtual;
     const waited = cycles.filter((c) => c >= pod.unschedulable!.virtual && c < placedAt).length;
     if (waited > MAX_CYCLES) late++;
