@@ -4,8 +4,8 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import type { ApiLatency } from '../latency/api-latency.js';
+import { listenOnLoopback } from '../loopback-server.js';
 
 interface DynaliteOptions {
   readonly createTableMs?: number;
@@ -39,17 +39,5 @@ export async function startDynamoDbSimulator(
       });
     });
   }
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
-  };
+  return listenOnLoopback(server);
 }

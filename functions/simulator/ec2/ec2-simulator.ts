@@ -1,15 +1,9 @@
-/**
- * The simulated EC2: an HTTP server speaking the EC2 Query protocol over a simulated region
- * (catalog instance types, a VPC topology, capacity pools), with instance lifecycles on the
- * virtual clock, kubelet notifications through the InstanceObserver, and the EventBridge events
- * EC2 and AWS Health publish (state changes, spot interruptions, rebalance, scheduled changes).
- */
-import type { Server } from 'node:http';
 import type { Catalog } from '../../core/model/instance-type.js';
 import type { SeededRandom, VirtualClock } from '../clock.js';
 import type { FaultInjector } from '../faults.js';
 import type { InstanceObserver } from '../instance.js';
 import type { ApiLatency } from '../latency/api-latency.js';
+import { closeServer } from '../loopback-server.js';
 import { rebalanceEvent, scheduledChangeEvent, spotInterruptionEvent } from './cloud-events.js';
 import { type CloudEvent, DEFAULT_EC2_TIMINGS, type Ec2Context, type Ec2Timings } from './context.js';
 import { startEc2Server } from './ec2-server.js';
@@ -119,11 +113,4 @@ function interruptSpot(ctx: Ec2Context, instance: Ec2Instance): void {
       }),
     ctx.timings.spotInterruptionNoticeMs,
   );
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.close((error) => (error ? reject(error) : resolve()));
-    server.closeAllConnections();
-  });
 }

@@ -5,11 +5,11 @@
  * ListTargetsByRule. Faults (service `eventbridge`) are injected per action.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { TargetInput } from '../../shared/target-input.js';
 import { parseAwsJsonBody, readAwsJsonBody, sendAwsJson } from '../aws-json-protocol.js';
 import type { FaultInjector } from '../faults.js';
 import type { ApiLatency } from '../latency/api-latency.js';
+import { listenOnLoopback } from '../loopback-server.js';
 import { EventBusError, type EventBusRegistry } from './event-bus.js';
 import { InvalidEventPatternError } from './event-pattern.js';
 import { putEvents, RequestError } from './put-events.js';
@@ -81,19 +81,7 @@ export async function startEventBridgeServer(
   const server = createServer((req, res) => {
     void handle(registry, options.faults, req, res, options.latency);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return listenOnLoopback(server, options.port ?? 0);
 }
 
 async function handle(

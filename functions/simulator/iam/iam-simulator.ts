@@ -1,10 +1,5 @@
-/**
- * The simulated IAM: the Query API of instance profiles (create, get, list, tag, add / remove
- * role, delete) and GetRole over one account's roles and profiles, authorizing the caller the
- * way joiner's stack does (see {@link IamAuthorization}).
- */
-import type { Server } from 'node:http';
 import type { FaultInjector } from '../faults.js';
+import { closeServer } from '../loopback-server.js';
 import { startIamServer } from './iam-server.js';
 import { type IamAuthorization, IamState } from './iam-state.js';
 
@@ -42,11 +37,4 @@ export async function startIamSimulator(options: IamSimulatorOptions): Promise<I
   }
   const { server, url } = await startIamServer(state, options.faults);
   return { url, state, close: () => closeServer(server) };
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.close((error) => (error ? reject(error) : resolve()));
-    server.closeAllConnections();
-  });
 }

@@ -7,10 +7,10 @@
  * built for the wrong Pricing region fails here as it would in AWS. Faults: service `pricing`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { InstanceType } from '../../core/model/instance-type.js';
 import { parseAwsJsonBody, readAwsJsonBody, sendAwsJson } from '../aws-json-protocol.js';
 import type { FaultInjector } from '../faults.js';
+import { listenOnLoopback } from '../loopback-server.js';
 import { priceListEntry, priceListProducts } from './price-list.js';
 
 /** Regions that host the Price List Query API. */
@@ -54,19 +54,7 @@ export async function startPricingServer(options: PricingServerOptions): Promise
   const server = createServer((req, res) => {
     void handle(options, req, res);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return listenOnLoopback(server);
 }
 
 async function handle(

@@ -6,8 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
+import { listenOnLoopback } from '../loopback-server.js';
 
 /** A running function URL. */
 export interface FunctionUrl {
@@ -27,19 +27,8 @@ export async function startFunctionUrl(invoke: UrlInvoker, account = '0000000000
   const server = createServer((req, res) => {
     void serve(invoke, account, req, res);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  const endpoint = await listenOnLoopback(server);
+  return { ...endpoint, url: `${endpoint.url}/` };
 }
 
 async function serve(invoke: UrlInvoker, account: string, req: IncomingMessage, res: ServerResponse) {

@@ -3,10 +3,10 @@
  * AmazonSSM.GetParameter` / `GetParameters` / `GetParametersByPath`) serving the public EKS AMI
  * parameters that point at the simulated EC2's images, plus any extra parameters given.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { eksImages, type ImageSpec } from '../ec2/eks-images.js';
 import type { FaultInjector } from '../faults.js';
+import { listenOnLoopback } from '../loopback-server.js';
 
 export interface SsmSimulatorOptions {
   /** Images whose `ssmParameters` become parameters; default: the EKS-optimized images. */
@@ -94,12 +94,7 @@ export async function startSsmSimulator(options: SsmSimulatorOptions = {}): Prom
   const server = createServer((req, res) => {
     void handle(req, res, actions, options.faults);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => closeServer(server) };
+  return listenOnLoopback(server);
 }
 
 function requiredString(body: Record<string, unknown>, field: string): string {
@@ -162,12 +157,5 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
-  });
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.close((error) => (error ? reject(error) : resolve()));
-    server.closeAllConnections();
   });
 }
