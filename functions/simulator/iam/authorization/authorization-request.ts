@@ -40,3 +40,20 @@ export interface AuthorizationDecision {
 
 /** Decides requests; a service that gets none (undefined) allows everything. */
 export type Authorize = (request: AuthorizationRequest) => AuthorizationDecision;
+
+/**
+ * What a simulated service needs of the account's IAM: who signed a request, and whether that
+ * principal may do what it asks. A service started without one allows every call (unit tests of
+ * the service itself); the simulated cloud always passes the account's.
+ */
+export interface ServiceAuthorizer {
+  /**
+   * The principal whose credentials signed a request, from the access key id in its SigV4
+   * `Credential=`; undefined for a key the account does not know (the service then answers as
+   * AWS does for an unknown key: EC2 `AuthFailure`, query services `InvalidClientTokenId`, JSON
+   * services `UnrecognizedClientException`).
+   */
+  principalOf(accessKeyId: string): string | undefined;
+  /** Decides one request; a denial is recorded by the authorizer for the run's summary. */
+  readonly authorize: Authorize;
+}
