@@ -30,9 +30,15 @@ export function hasNode(claim: NodeClaim, nodes: readonly Node[]): boolean {
   );
 }
 
-/** The claims among `claims` that are in flight: live and without a node in `nodes`. */
-export function inFlightClaims(claims: readonly NodeClaim[], nodes: readonly Node[]): NodeClaim[] {
-  const states: readonly string[] = IN_FLIGHT_STATES;
+/**
+ * The claims among `claims` that are in flight: live and without a node in `nodes`. With `states`,
+ * claims in those states count too (a just-initialized claim whose node the run has not seen yet).
+ */
+export function inFlightClaims(
+  claims: readonly NodeClaim[],
+  nodes: readonly Node[],
+  states: readonly string[] = IN_FLIGHT_STATES,
+): NodeClaim[] {
   return claims.filter((c) => states.includes(c.state) && !hasNode(c, nodes));
 }
 
@@ -139,7 +145,8 @@ export const EPHEMERAL_TAINT_KEYS = [
 ];
 
 /**
- * Nodes of claims that registered but are not initialized yet, as they will be: without their
+ * Nodes of claims that registered but are not initialized yet (or initialized so recently that the
+ * node list the run read may predate it: pass only such claims), as they will be: without their
  * startup taints (the claim's, and the Multus readiness taint of its NodeClass) and the taints of
  * a node that is still starting. Pods planned for such a node then wait for it instead of being
  * planned onto a new claim.
@@ -150,7 +157,9 @@ export function withoutStartupTaints(
   claims: readonly NodeClaim[],
   pools: readonly SchedulingPool[],
 ): ExistingNode[] {
-  const starting = claims.filter((c) => c.state === 'Launched' || c.state === 'Registered');
+  const starting = claims.filter(
+    (c) => c.state === 'Launched' || c.state === 'Registered' || c.state === 'Initialized',
+  );
   return nodes.map((n) => {
     const raw = rawNodes.find((r) => r.metadata.name === n.name);
     const claim = raw && starting.find((c) => hasNode(c, [raw]));

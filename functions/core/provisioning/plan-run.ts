@@ -11,8 +11,9 @@ import { schedule } from '../scheduling/schedule.js';
 import type { SchedulePlan, SchedulingPool } from '../scheduling/types.js';
 import type { ClusterSnapshot } from './cluster-snapshot.js';
 import { displacedPods, leavingNodes } from './displaced-pods.js';
-import { inFlightClaims, inFlightView, withoutStartupTaints } from './in-flight.js';
+import { IN_FLIGHT_STATES, inFlightClaims, inFlightView, withoutStartupTaints } from './in-flight.js';
 import { nodeUsage } from './launch-limits.js';
+import { nominatingClaims, reserveOnNodes, withoutBound } from './nominated-claims.js';
 import type { LaunchZones } from './prepare-launches.js';
 
 /** What planning a run gave. */
@@ -24,7 +25,7 @@ export interface RunPlan {
   readonly podsById: Map<string, Pod>;
   /** Live claims whose node is not there yet. */
   readonly inFlight: NodeClaim[];
-  /** Pending pods already waiting for an in-flight claim. */
+  /** Pending pods already waiting for an in-flight claim or the starting node of their claim. */
   readonly waiting: ReadonlySet<string>;
   /** The pods planned in this run. */
   readonly planned: Pod[];
@@ -54,7 +55,12 @@ export function planRun(
   claims: readonly NodeClaim[],
   unavailable: readonly UnavailableOffering[],
   catalog: Catalog,
-  options: { readonly allowedNodeRoles?: readonly string[]; readonly zones?: LaunchZones } = {},
+  options: {
+    readonly allowedNodeRoles?: readonly string[];
+    readonly zones?: LaunchZones;
+    /** Epoch ms of the run (how recently a claim initialized); default: the current time. */
+    readonly now?: number;
+  } = {},
 ): RunPlan {
   const marks = new Set(unavailable.map((u) => `${u.instanceType}|${u.zone}|${u.capacityType}`));
   const pools = schedulingPools(snapshot.nodePools, snapshot.nodeClasses, catalog, {
@@ -63,26 +69,36 @@ export function planRun(
     launchZones: (nodeClass) => options.zones?.get(nodeClass),
   });
   const leaving = leavingNodes(claims, snapshot.nodes);
-  const pending = [...pendingPods(snapshot.pendingPods), ...displacedPods(snapshot.boundPods, leaving)];
+  const pending = [
+    ...withoutBound(pendingPods(snapshot.pendingPods), snapshot.boundPods),
+    ...displacedPods(snapshot.boundPods, leaving),
+  ];
   const podsById = new Map(pending.map((p) => [podId(p), p]));
-  const inFlight = inFlightClaims(claims, snapshot.nodes);
+  // A claim keeps the room of its pods until they are bound (see nominated-claims.ts).
+  const nominating = nominatingClaims(claims, options.now ?? Date.now());
+  const inFlight = inFlightClaims(nominating, snapshot.nodes, [...IN_FLIGHT_STATES, 'Initialized']);
   const view = inFlightView(inFlight, pending, pools);
-  const planned = pending.filter((p) => !view.waiting.has(p.metadata.uid ?? ''));
-  const nodes = existingNodes(
+  const present = existingNodes(
     snapshot.nodes.filter((n) => !leaving.has(n.metadata.name)),
     snapshot.boundPods,
   );
   // Limits count nodes as the plan does: the nodes of draining claims make room for their replacement.
-  const usage = nodeUsage(nodes);
+  const usage = nodeUsage(present);
+  const reserved = reserveOnNodes(present, snapshot.nodes, nominating, pending);
+  const waiting = view.waiting;
+  const planned = pending.filter(
+    (p) => !waiting.has(p.metadata.uid ?? '') && !reserved.placed.has(p.metadata.uid ?? ''),
+  );
+  const nodes = reserved.nodes;
   if (planned.length === 0) {
     return {
       pools,
       pending,
       podsById,
       inFlight,
-      waiting: view.waiting,
+      waiting,
       planned,
-      plan: EMPTY_PLAN,
+      plan: { ...EMPTY_PLAN, existingPlacements: reserved.placements },
       schedulingMs: 0,
       nodeUsage: usage,
     };
@@ -90,7 +106,7 @@ export function planRun(
   const started = performance.now();
   const scheduled = schedule({
     pods: planned,
-    nodes: withoutStartupTaints(nodes, snapshot.nodes, claims, pools),
+    nodes: withoutStartupTaints(nodes, snapshot.nodes, nominating, pools),
     inFlight: view.inFlight,
     daemonSets: snapshot.daemonSets,
     persistentVolumes: snapshot.persistentVolumes,
@@ -99,13 +115,16 @@ export function planRun(
     pools,
   });
   const schedulingMs = performance.now() - started;
-  const plan = withUnmanagedReason(scheduled, snapshot);
+  const plan = withUnmanagedReason(
+    { ...scheduled, existingPlacements: [...reserved.placements, ...scheduled.existingPlacements] },
+    snapshot,
+  );
   return {
     pools,
     pending,
     podsById,
     inFlight,
-    waiting: view.waiting,
+    waiting,
     planned,
     plan,
     schedulingMs,

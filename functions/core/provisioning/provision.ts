@@ -181,7 +181,7 @@ type RunDeps = ProvisionDeps & { readonly sleep: (ms: number) => Promise<void>; 
 /** The in-flight and draining claims and the offerings marked unavailable, as stored now. */
 function readState(deps: RunDeps) {
   return Promise.all([
-    deps.store.listNodeClaims([...IN_FLIGHT_STATES, 'Draining']),
+    deps.store.listNodeClaims([...IN_FLIGHT_STATES, 'Initialized', 'Draining']),
     deps.store.listUnavailableOfferings(deps.clock.now()),
   ]);
 }
@@ -210,6 +210,7 @@ async function run(
     const planned = planRun(snapshot, live, unavailable, deps.catalog, {
       allowedNodeRoles: deps.nodeRoles,
       zones,
+      now: deps.clock.now(),
     });
     let resume: NodeClaim[] = [];
     if (!first) {
