@@ -56,19 +56,37 @@ export interface RoundInput {
 
 const BUDGET_REASON: Partial<Record<DisruptionCause, BudgetReason>> = { empty: 'Empty', drifted: 'Drifted' };
 
-/** Per NodePool: managed initialized nodes, and those disrupting (draining or not Ready). */
+/** The taint a node carries while it is disrupted (by joiner, or by another round or invocation). */
+const DISRUPTED_TAINT_KEY = 'karpenter.sh/disrupted';
+
+/** The states of claims whose node, while it is there, counts toward its pool's budgets. */
+const COUNTED: readonly string[] = ['Initialized', 'Draining', 'Terminating'];
+
+/**
+ * Per NodePool: the initialized nodes of its claims that are still there, and those already
+ * disrupting, as Karpenter counts them: not Ready, or marked for disruption or deletion — a claim
+ * draining or terminating, a Node being deleted (`kubectl delete node`), or a Node tainted
+ * `karpenter.sh/disrupted` whatever its claim says. A node counts until its Node object is gone.
+ */
 export function poolCounts(view: DisruptionView): Map<string, { nodes: number; disrupting: number }> {
   const counts = new Map<string, { nodes: number; disrupting: number }>();
   for (const claim of view.claims) {
-    if (claim.state !== 'Initialized' && claim.state !== 'Draining') continue;
+    if (!COUNTED.includes(claim.state)) continue;
     const node = view.nodeOf(claim);
     if (!node) continue;
     const c = counts.get(claim.nodePool) ?? { nodes: 0, disrupting: 0 };
     c.nodes++;
-    if (claim.state === 'Draining' || !isNodeReady(node)) c.disrupting++;
+    if (claim.state !== 'Initialized' || isMarkedForDeletion(node) || !isNodeReady(node)) c.disrupting++;
     counts.set(claim.nodePool, c);
   }
   return counts;
+}
+
+function isMarkedForDeletion(node: Node): boolean {
+  return (
+    node.metadata.deletionTimestamp !== undefined ||
+    (node.spec?.taints ?? []).some((t) => t.key === DISRUPTED_TAINT_KEY)
+  );
 }
 
 /** Decides the round (see the file comment). */

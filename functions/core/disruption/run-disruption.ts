@@ -96,12 +96,8 @@ export async function runDisruption(
   const idle = { ...outcome, blocked: 0, armed: 0, disarmed: 0, decided: false };
   if (!wantsDecision) return idle;
   const leaseClock = deps.leaseClock ?? systemClock;
-  const lease = await deps.store.acquireLease(
-    LEASE,
-    randomUUID(),
-    leaseClock.now(),
-    disruptionSettings(deps).leaseTtlMs,
-  );
+  const ttlMs = disruptionSettings(deps).leaseTtlMs;
+  let lease = await deps.store.acquireLease(LEASE, randomUUID(), leaseClock.now(), ttlMs);
   if (!lease) {
     deps.log.debug('another disruption round holds the lease');
     return idle;
@@ -109,6 +105,21 @@ export async function runDisruption(
   // The first steps of the drains this round starts run once the lease is released.
   const startedIds: string[] = [];
   let held = true;
+  /**
+   * Renews the lease before a drain starts: a round whose lease ran out and was taken by another
+   * round decided from counts that round no longer sees, so it starts nothing (budgets hold).
+   */
+  const stillHeld = async (): Promise<boolean> => {
+    if (!lease || !held) return false;
+    const renewed = await deps.store.renewLease(lease, leaseClock.now(), ttlMs);
+    if (renewed) {
+      lease = renewed;
+      return true;
+    }
+    held = false;
+    deps.log.warn('lost the disruption lease, starting no drain');
+    return false;
+  };
   try {
     const view = await readDisruptionView(deps);
     if (options.full) await restampHashes(deps, view);
@@ -119,6 +130,7 @@ export async function runDisruption(
     const settleMs = options.settleMs ?? 30_000;
     const round = decideRound({ view, drift, dueEmptiness, settleMs });
     for (const decision of round.decisions) {
+      if (!(await stillHeld())) break;
       try {
         const started = await start(deps, view, decision);
         if (!started) continue;
@@ -130,8 +142,8 @@ export async function runDisruption(
       }
     }
     // One method per round, as Karpenter: consolidation only when nothing else moved.
-    if (round.decisions.length === 0) {
-      const consolidation = await consolidate(deps, view, { propose: options.full, settleMs });
+    if (round.decisions.length === 0 && held) {
+      const consolidation = await consolidate(deps, view, { propose: options.full, settleMs, stillHeld });
       for (const claim of consolidation.started) {
         outcome.started.push({ nodeClaim: claim.id, nodePool: claim.nodePool, cause: 'underutilized' });
         startedIds.push(claim.id);
@@ -140,13 +152,13 @@ export async function runDisruption(
     const decided = new Set(round.decisions.map((d) => d.claim.id));
     const blocked = await reportBlocked(deps, view, round.blocked);
     const timers = await alignTimers(deps, view, round.notEmpty, decided, options.full);
-    await deps.store.releaseLease(lease);
+    if (held) await deps.store.releaseLease(lease);
     held = false;
     // A few first steps here; the others come with the wake-up each new drain scheduled.
     await inParallel(startedIds.slice(0, INLINE_FIRST_STEPS), step, deps);
     return { ...outcome, blocked, ...timers, decided: true };
   } finally {
-    if (held) await deps.store.releaseLease(lease);
+    if (held && lease) await deps.store.releaseLease(lease);
   }
 }
 

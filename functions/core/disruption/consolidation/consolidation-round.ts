@@ -44,7 +44,12 @@ const NONE: ConsolidationOutcome = { started: [], dropped: 0 };
 export async function consolidate(
   deps: DisruptionDeps,
   view: DisruptionView,
-  options: { readonly propose: boolean; readonly settleMs: number },
+  options: {
+    readonly propose: boolean;
+    readonly settleMs: number;
+    /** Whether the round still holds the disruption lease (renewing it); no drain starts otherwise. */
+    readonly stillHeld?: () => Promise<boolean>;
+  },
 ): Promise<ConsolidationOutcome> {
   const isDue = (c: NodeClaim): boolean => (c.timers.consolidation ?? Infinity) <= view.now;
   const due = view.claims.filter((c) => c.consolidation && isDue(c));
@@ -73,7 +78,7 @@ export async function consolidate(
         )
       : 0;
   };
-  if (due.length > 0) return act(deps, view, due, candidates, context, allowed);
+  if (due.length > 0) return act(deps, view, due, candidates, context, allowed, options.stillHeld);
   const started = performance.now();
   const move = planConsolidation(context, candidates, {
     allowed,
@@ -182,6 +187,7 @@ async function act(
   candidates: readonly Candidate[],
   context: ReturnType<typeof prepareCluster>,
   allowed: (pool: string) => number,
+  stillHeld: () => Promise<boolean> = async () => true,
 ): Promise<ConsolidationOutcome> {
   const proposal = due[0].consolidation;
   const ids = proposal?.claims ?? [];
@@ -199,6 +205,7 @@ async function act(
   logMove(deps, move);
   const started: NodeClaim[] = [];
   for (const c of move.candidates) {
+    if (!(await stillHeld())) break;
     const stored = await beginDrain(deps, c.claim.id, {
       cause: 'underutilized',
       message: describe(move),

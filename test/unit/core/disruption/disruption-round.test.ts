@@ -152,3 +152,73 @@ describe('disruption round: budgets and timers that never jam', () => {
     expect(first.disruption.blocked).toBe(2);
   });
 });
+
+describe('disruption round: budgets count every node already on its way out', () => {
+  const dueEmpty = (h: ReturnType<typeof harness>, ids: string[]) => {
+    for (const id of ids) {
+      const claim = h.store.claims.get(id);
+      if (claim) h.store.put({ ...claim, timers: { emptiness: h.clock.now() - 1_000 } });
+    }
+  };
+
+  it('a node whose claim is Terminating but whose Node is still there uses up a nodes: 1 budget', async () => {
+    const h = harness({ consolidateAfterMs: 0, budgets: [{ nodes: { count: 1 } }] });
+    const a = runningClaim(h, 'default-a', 'ip-a');
+    h.store.put({
+      ...a,
+      state: 'Terminating',
+      timestamps: { ...a.timestamps, Draining: h.clock.now() - 5_000, Terminating: h.clock.now() - 1_000 },
+      timers: { terminationCheck: h.clock.now() + 60_000 },
+    });
+    runningClaim(h, 'default-b', 'ip-b');
+    runningClaim(h, 'default-c', 'ip-c');
+    dueEmpty(h, ['default-b', 'default-c']);
+    const outcome = await runSweep(h.sweep);
+    expect(outcome.disruption.started).toEqual([]);
+    expect(h.store.claims.get('default-b')?.blocked?.reason).toBe('no allowed disruptions due to budget');
+  });
+
+  it('a node being deleted or tainted disrupted, whatever its claim says, uses up the default 10% of 4 nodes', async () => {
+    const h = harness({ consolidateAfterMs: 0, budgets: [{ nodes: { percent: 10 } }] });
+    for (const n of ['a', 'b', 'c', 'd'])
+      runningClaim(h, `default-${n}`, `ip-${n}`, n === 'a' ? [] : ['web']);
+    const a = h.cluster.nodes.get('ip-a');
+    if (a) a.metadata.deletionTimestamp = new Date(h.clock.now()).toISOString();
+    h.cluster.pods.splice(
+      h.cluster.pods.findIndex((p) => p.spec?.nodeName === 'ip-b'),
+      1,
+    );
+    dueEmpty(h, ['default-b']);
+    const first = await runSweep(h.sweep);
+    expect(first.disruption.started).toEqual([]);
+    if (a) delete a.metadata.deletionTimestamp;
+    if (a) a.spec = { ...a.spec, taints: [{ key: 'karpenter.sh/disrupted', effect: 'NoSchedule' }] };
+    dueEmpty(h, ['default-b']);
+    const second = await runSweep(h.sweep);
+    expect(second.disruption.started).toEqual([]);
+  });
+});
+
+describe('disruption round: one decision round at a time', () => {
+  it('a round whose lease another round took over while it read the cluster starts no drain', async () => {
+    const h = harness({ consolidateAfterMs: 0, budgets: [{ nodes: { count: 1 } }] });
+    runningClaim(h, 'default-a', 'ip-a');
+    const a = h.store.claims.get('default-a');
+    if (a) h.store.put({ ...a, timers: { emptiness: h.clock.now() - 1_000 } });
+    const list = h.cluster.listPodDisruptionBudgets.bind(h.cluster);
+    h.cluster.listPodDisruptionBudgets = async () => {
+      // The round's lease ran out while it read, and another round took it (and decides itself).
+      h.store.leases.set('disruption', {
+        name: 'disruption',
+        holder: 'other',
+        expiresAt: Date.now() + 60_000,
+        token: 99,
+      });
+      return list();
+    };
+    const outcome = await runSweep(h.sweep);
+    expect(outcome.disruption.started).toEqual([]);
+    expect(h.store.claims.get('default-a')?.state).toBe('Initialized');
+    expect(h.log.messages()).toContain('lost the disruption lease, starting no drain');
+  });
+});

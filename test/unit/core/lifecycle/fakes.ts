@@ -79,6 +79,13 @@ export class FakeStore {
     this.leases.set(name, lease);
     return lease;
   };
+  renewLease = async (lease: Lease, now: number, ttlMs: number) => {
+    const held = this.leases.get(lease.name);
+    if (held?.holder !== lease.holder || held.token !== lease.token || held.expiresAt <= 0) return undefined;
+    const renewed = { ...lease, expiresAt: now + ttlMs };
+    this.leases.set(lease.name, renewed);
+    return renewed;
+  };
   releaseLease = async (lease: Lease) => {
     if (this.leases.get(lease.name)?.token === lease.token)
       this.leases.set(lease.name, { ...lease, expiresAt: 0 });
