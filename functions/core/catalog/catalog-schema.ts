@@ -41,6 +41,8 @@ const instanceTypeSchema = z.strictObject({
   ebsBandwidthMbps: z.number().int().nonnegative().optional(),
   hypervisor: z.enum(['nitro', 'xen', '']).optional(),
   encryptionInTransit: z.boolean().optional(),
+  cpuManufacturer: z.string().min(1).optional(),
+  sustainedClockSpeedMhz: positiveInt.optional(),
   offerings: z.array(offeringSchema),
   overhead: z
     .strictObject({

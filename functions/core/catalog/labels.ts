@@ -27,7 +27,9 @@ export function parseInstanceTypeName(name: string): InstanceTypeNameParts {
  * `node.kubernetes.io/instance-type`, `kubernetes.io/arch`, `kubernetes.io/os`,
  * `topology.kubernetes.io/region` and `karpenter.k8s.aws/instance-*` (cpu and memory in MiB as
  * integers, GPU name and manufacturer lower-case with dashes for spaces, GPU memory in MiB per GPU). GPU, local NVMe and
- * network bandwidth labels are present only when the type has them. Zone, capacity type and
+ * network bandwidth labels are present only when the type has them, and so are the CPU
+ * manufacturer (lower case) and sustained clock speed (MHz) when the catalog knows them; tenancy
+ * is `default` (joiner launches on shared hardware). Zone, capacity type and
  * nodepool labels come from the offering and the pool.
  */
 export function instanceTypeLabels(it: InstanceType, region: string): Record<string, string> {
@@ -44,7 +46,11 @@ export function instanceTypeLabels(it: InstanceType, region: string): Record<str
     [L.LABEL_INSTANCE_CPU]: String(it.vcpu),
     [L.LABEL_INSTANCE_MEMORY]: String(it.memoryMiB),
     [L.LABEL_INSTANCE_ENCRYPTION_IN_TRANSIT]: String(it.encryptionInTransit ?? false),
+    [L.LABEL_INSTANCE_TENANCY]: L.DEFAULT_TENANCY,
   };
+  if (it.cpuManufacturer) labels[L.LABEL_INSTANCE_CPU_MANUFACTURER] = kebabLower(it.cpuManufacturer);
+  if (it.sustainedClockSpeedMhz)
+    labels[L.LABEL_INSTANCE_CPU_SUSTAINED_CLOCK_SPEED] = String(it.sustainedClockSpeedMhz);
   const hypervisor = it.hypervisor ?? 'nitro';
   if (hypervisor !== '') labels[L.LABEL_INSTANCE_HYPERVISOR] = hypervisor;
   if (it.networkBandwidthMbps) labels[L.LABEL_INSTANCE_NETWORK_BANDWIDTH] = String(it.networkBandwidthMbps);

@@ -53,6 +53,10 @@ export interface InstanceType {
   readonly hypervisor?: 'nitro' | 'xen' | '';
   /** Default false. */
   readonly encryptionInTransit?: boolean;
+  /** The processor's manufacturer as EC2 names it (`Intel`, `AMD`, `AWS`); absent when unknown. */
+  readonly cpuManufacturer?: string;
+  /** Sustained all-core clock speed in MHz (EC2's `SustainedClockSpeedInGhz` x 1000); absent when unknown. */
+  readonly sustainedClockSpeedMhz?: number;
   readonly offerings: readonly Offering[];
   /**
    * Optional explicit overrides of the computed overhead (used by synthetic catalogs such as

@@ -3,6 +3,7 @@
  * (sorted cheapest first) with their allocatable minus daemonset overhead as vectors.
  */
 
+import { INSTANCE_TYPE_LABEL_KEYS } from '../catalog/well-known-labels.js';
 import type { ResolvedInstanceType, ResolvedOffering } from '../model/instance-type.js';
 import type { DaemonSet, Pod } from '../model/kube-objects.js';
 import type { Resources } from '../model/resources.js';
@@ -183,7 +184,10 @@ function poolContext(
     });
   }
   types.sort((a, b) => a.minPrice - b.minPrice || a.it.name.localeCompare(b.it.name));
-  const instanceKeys = new Set(types.flatMap((t) => Object.keys(t.it.labels)));
+  const instanceKeys = new Set([
+    ...INSTANCE_TYPE_LABEL_KEYS,
+    ...types.flatMap((t) => Object.keys(t.it.labels)),
+  ]);
   const ctx: PoolContext = {
     sp,
     name: p.name,

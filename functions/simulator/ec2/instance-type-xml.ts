@@ -32,7 +32,11 @@ export function instanceTypeXml(type: InstanceType): XmlObject {
     supportedVirtualizationTypes: ['hvm'],
     bareMetal: metal,
     hypervisor: metal ? undefined : type.hypervisor === '' ? undefined : (type.hypervisor ?? 'nitro'),
-    processorInfo: { supportedArchitectures: [ec2Architecture(type.arch)], manufacturer: manufacturer(type) },
+    processorInfo: {
+      supportedArchitectures: [ec2Architecture(type.arch)],
+      manufacturer: type.cpuManufacturer ?? manufacturer(type),
+      ...(type.sustainedClockSpeedMhz ? { sustainedClockSpeedInGhz: type.sustainedClockSpeedMhz / 1000 } : {}),
+    },
     vCpuInfo: {
       defaultVCpus: type.vcpu,
       defaultCores: Math.max(1, Math.floor(type.vcpu / threads)),

@@ -11,7 +11,11 @@ export interface InstanceTypeInfoShape {
   readonly SupportedVirtualizationTypes?: readonly string[];
   readonly BareMetal?: boolean;
   readonly Hypervisor?: string;
-  readonly ProcessorInfo?: { readonly SupportedArchitectures?: readonly string[] };
+  readonly ProcessorInfo?: {
+    readonly SupportedArchitectures?: readonly string[];
+    readonly Manufacturer?: string;
+    readonly SustainedClockSpeedInGhz?: number;
+  };
   readonly VCpuInfo?: { readonly DefaultVCpus?: number };
   readonly MemoryInfo?: { readonly SizeInMiB?: number };
   readonly InstanceStorageSupported?: boolean;

@@ -76,6 +76,7 @@ function convert(info: InstanceTypeInfoShape): InstanceTypeFacts | string {
       : 0;
   const bandwidth = baselineBandwidthMbps(network);
   const ebs = positive(info.EbsInfo?.EbsOptimizedInfo?.BaselineBandwidthInMbps);
+  const clock = positive(info.ProcessorInfo?.SustainedClockSpeedInGhz);
   const facts: InstanceTypeFacts = {
     name,
     vcpu,
@@ -91,6 +92,8 @@ function convert(info: InstanceTypeInfoShape): InstanceTypeFacts | string {
     ...(ebs ? { ebsBandwidthMbps: Math.round(ebs) } : {}),
     hypervisor: info.BareMetal ? '' : info.Hypervisor === 'xen' ? 'xen' : 'nitro',
     encryptionInTransit: network.EncryptionInTransitSupported ?? false,
+    ...(info.ProcessorInfo?.Manufacturer ? { cpuManufacturer: info.ProcessorInfo.Manufacturer } : {}),
+    ...(clock ? { sustainedClockSpeedMhz: Math.round(clock * 1000) } : {}),
     usage,
   };
   return facts;

@@ -86,6 +86,47 @@ export function restrictedLabelReason(key: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Well-known labels Karpenter derives and joiner does not: a requirement or label on them would
+ * be matched against nothing joiner knows, so it is refused with the reason.
+ */
+const UNSUPPORTED_WELL_KNOWN: Readonly<Record<string, string>> = {
+  'topology.k8s.aws/zone-id':
+    'zone IDs are not supported: joiner places nodes by zone name (use topology.kubernetes.io/zone)',
+  'karpenter.k8s.aws/capacity-reservation-id':
+    'capacity reservations are not supported: joiner launches spot and on-demand capacity only',
+  'karpenter.k8s.aws/capacity-reservation-type':
+    'capacity reservations are not supported: joiner launches spot and on-demand capacity only',
+};
+
+/** Why joiner refuses a well-known label key it does not compute, or `undefined`. */
+export function unsupportedLabelReason(key: string): string | undefined {
+  const reason = UNSUPPORTED_WELL_KNOWN[key];
+  return reason === undefined ? undefined : `label "${key}" is not supported: ${reason}`;
+}
+
+/** The tenancy label and the only value joiner launches. */
+const TENANCY = 'karpenter.k8s.aws/instance-tenancy';
+const SHARED_TENANCY = 'default';
+
+/**
+ * Why a requirement on the tenancy label cannot be met by joiner (it launches on shared hardware
+ * only: tenancy `default`), or `undefined`.
+ */
+export function unsupportedTenancyReason(
+  key: string,
+  operator: string,
+  values: readonly string[],
+): string | undefined {
+  if (key !== TENANCY) return undefined;
+  const excludesDefault =
+    (operator === 'In' && !values.includes(SHARED_TENANCY)) ||
+    (operator === 'NotIn' && values.includes(SHARED_TENANCY)) ||
+    operator === 'DoesNotExist';
+  if (!excludesDefault) return undefined;
+  return `instance tenancy other than "${SHARED_TENANCY}" is not supported: joiner launches on shared hardware only`;
+}
+
 const NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const PREFIX = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 

@@ -10,7 +10,7 @@ function type(name: string): InstanceType {
 }
 
 describe('instanceTypeLabels', () => {
-  it('labels x1e.8xlarge as the node of seed 003 shows', () => {
+  it('labels x1e.8xlarge as the node of seed 003 shows, plus the labels later Karpenter versions add', () => {
     expect(instanceTypeLabels(type('x1e.8xlarge'), 'us-west-2')).toEqual({
       'node.kubernetes.io/instance-type': 'x1e.8xlarge',
       'kubernetes.io/arch': 'amd64',
@@ -18,6 +18,9 @@ describe('instanceTypeLabels', () => {
       'topology.kubernetes.io/region': 'us-west-2',
       'karpenter.k8s.aws/instance-category': 'x',
       'karpenter.k8s.aws/instance-cpu': '32',
+      'karpenter.k8s.aws/instance-cpu-manufacturer': 'intel',
+      'karpenter.k8s.aws/instance-cpu-sustained-clock-speed-mhz': '2300',
+      'karpenter.k8s.aws/instance-tenancy': 'default',
       'karpenter.k8s.aws/instance-encryption-in-transit-supported': 'false',
       'karpenter.k8s.aws/instance-family': 'x1e',
       'karpenter.k8s.aws/instance-generation': '1',

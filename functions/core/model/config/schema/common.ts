@@ -2,7 +2,13 @@ import * as z from 'zod';
 import { parseQuantity } from '../../quantity.js';
 import { scheduleProblem } from '../cron.js';
 import { isDuration } from '../duration.js';
-import { invalidLabelKeyReason, invalidLabelValueReason, restrictedLabelReason } from '../labels.js';
+import {
+  invalidLabelKeyReason,
+  invalidLabelValueReason,
+  restrictedLabelReason,
+  unsupportedLabelReason,
+  unsupportedTenancyReason,
+} from '../labels.js';
 
 type Ctx = z.core.$RefinementCtx;
 
@@ -54,7 +60,12 @@ export const stringMap = z.record(z.string(), z.string());
 /** Node labels a NodePool may set: valid syntax, not in a restricted domain. */
 export const nodeLabels = stringMap.superRefine((labels, ctx) => {
   for (const [key, value] of Object.entries(labels)) {
-    const reason = invalidLabelKeyReason(key) ?? restrictedLabelReason(key) ?? invalidLabelValueReason(value);
+    const reason =
+      invalidLabelKeyReason(key) ??
+      restrictedLabelReason(key) ??
+      unsupportedLabelReason(key) ??
+      unsupportedTenancyReason(key, 'In', [value]) ??
+      invalidLabelValueReason(value);
     if (reason !== undefined) addIssue(ctx, reason, [key]);
   }
 });

@@ -1,5 +1,10 @@
 import * as z from 'zod';
-import { invalidLabelKeyReason, restrictedLabelReason } from '../labels.js';
+import {
+  invalidLabelKeyReason,
+  restrictedLabelReason,
+  unsupportedLabelReason,
+  unsupportedTenancyReason,
+} from '../labels.js';
 import { lazySchema } from './lazy-schema.js';
 
 const OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt', 'Gte', 'Lte'] as const;
@@ -52,6 +57,11 @@ function checkKey(r: RawRequirement, rules: RequirementRules, ctx: Ctx): void {
   if (restricted !== undefined) {
     issue(ctx, ['key'], restricted, 'use a well-known label or a label of your own domain');
   }
+  if (!rules.restrictKeys) return;
+  const unsupported =
+    unsupportedLabelReason(r.key) ??
+    unsupportedTenancyReason(r.key, r.operator, (r.values ?? []).map(String));
+  if (unsupported !== undefined) issue(ctx, ['key'], unsupported, 'remove this requirement');
 }
 
 function checkOperator(r: RawRequirement, ctx: Ctx): boolean {
