@@ -35,7 +35,9 @@ export function instanceTypeXml(type: InstanceType): XmlObject {
     processorInfo: {
       supportedArchitectures: [ec2Architecture(type.arch)],
       manufacturer: type.cpuManufacturer ?? manufacturer(type),
-      ...(type.sustainedClockSpeedMhz ? { sustainedClockSpeedInGhz: type.sustainedClockSpeedMhz / 1000 } : {}),
+      ...(type.sustainedClockSpeedMhz
+        ? { sustainedClockSpeedInGhz: type.sustainedClockSpeedMhz / 1000 }
+        : {}),
     },
     vCpuInfo: {
       defaultVCpus: type.vcpu,
