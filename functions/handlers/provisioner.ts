@@ -6,7 +6,11 @@
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import * as z from 'zod';
-import { eventEnvelope, podUnschedulableDetail } from '../core/events/joiner-events.js';
+import {
+  configurationChangedDetail,
+  eventEnvelope,
+  podUnschedulableDetail,
+} from '../core/events/joiner-events.js';
 import { batchEvents } from '../core/provisioning/batch-window.js';
 import { provision } from '../core/provisioning/provision.js';
 import type { ProvisionResult } from '../core/provisioning/types.js';
@@ -22,11 +26,21 @@ export type ProvisionerDeps = Pick<
 > &
   Partial<Pick<Dependencies, 'settings' | 'catalogSource'>>;
 
-/** One message of the provisioning queue: the EventBridge envelope of a PodUnschedulable event. */
-export const provisioningMessage = eventEnvelope.extend({
-  'detail-type': z.literal(DETAIL_TYPES.podUnschedulable),
-  detail: podUnschedulableDetail,
-});
+/**
+ * One message of the provisioning queue: the EventBridge envelope of a PodUnschedulable event, or
+ * of a ConfigurationChanged event (a NodePool or NodeClass created or changed: the run plans every
+ * pending pod, as it always does; the event only wakes it).
+ */
+export const provisioningMessage = z.discriminatedUnion('detail-type', [
+  eventEnvelope.extend({
+    'detail-type': z.literal(DETAIL_TYPES.podUnschedulable),
+    detail: podUnschedulableDetail,
+  }),
+  eventEnvelope.extend({
+    'detail-type': z.literal(DETAIL_TYPES.configurationChanged),
+    detail: configurationChangedDetail,
+  }),
+]);
 
 /** The fields of a run's result worth one log line. */
 export function runSummary(result: ProvisionResult): Record<string, unknown> {
@@ -71,6 +85,15 @@ export function createProvisionerHandler(getDeps: () => ProvisionerDeps) {
     const sent = event.Records.filter((r) => parsed.has(r.messageId)).map((r) =>
       Number(r.attributes?.SentTimestamp),
     );
+    const hints = batch.items.flatMap((i) =>
+      i.body['detail-type'] === DETAIL_TYPES.podUnschedulable ? [i.body.detail] : [],
+    );
+    const changed = batch.items.flatMap((i) =>
+      i.body['detail-type'] === DETAIL_TYPES.configurationChanged
+        ? [`${i.body.detail.kind}/${i.body.detail.name}`]
+        : [],
+    );
+    if (changed.length > 0) deps.log.info('configuration changed, provisioning', { changed });
     const result = await provision(
       {
         ...deps,
@@ -81,7 +104,7 @@ export function createProvisionerHandler(getDeps: () => ProvisionerDeps) {
         batchWindow: deps.settings?.batchWindow,
       },
       {
-        hints: batch.items.map((i) => i.body.detail),
+        hints,
         events: batchEvents(sent),
         options: { holder: context.awsRequestId || undefined },
       },

@@ -28,6 +28,8 @@ export const DETAIL_TYPES = {
   podReady: 'PodReady',
   /** A pod was deleted. */
   podGone: 'PodGone',
+  /** A NodePool or NodeClass was created or its spec changed (a provisioning pass follows). */
+  configurationChanged: 'ConfigurationChanged',
 } as const;
 
 /** One of joiner's own detail-types. */
@@ -71,6 +73,14 @@ export const EVENT_RULES: readonly EventRuleSpec[] = [
     bus: JOINER_BUS_NAME,
     description: 'Unschedulable pods wake the provisioner (batched by the provisioning queue).',
     pattern: { source: [JOINER_EVENT_SOURCE], 'detail-type': [DETAIL_TYPES.podUnschedulable] },
+    queue: 'provisioning',
+  },
+  {
+    id: 'ConfigurationChanged',
+    bus: JOINER_BUS_NAME,
+    description:
+      'A NodePool or NodeClass created or changed starts a provisioning pass for the pending pods.',
+    pattern: { source: [JOINER_EVENT_SOURCE], 'detail-type': [DETAIL_TYPES.configurationChanged] },
     queue: 'provisioning',
   },
   {

@@ -123,6 +123,7 @@ const JOINER_SAMPLES: Record<string, unknown> = {
     nodeName: 'ip-10-0-0-1',
   },
   [DETAIL_TYPES.podGone]: { namespace: 'shop', name: 'web-2', uid: 'uid-3', nodeName: 'ip-10-0-0-1' },
+  [DETAIL_TYPES.configurationChanged]: { group: 'karpenter.sh', kind: 'NodePool', name: 'general' },
 };
 
 /** EventBridge envelopes for every detail-type a rule's pattern names (each checked to match it). */

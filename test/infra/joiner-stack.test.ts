@@ -50,7 +50,7 @@ describe('JoinerStack (handlers bundled for real, cdk-nag active)', () => {
 
   it('wires queues, rules, schedule, endpoint, access entries and the installer', () => {
     template.resourceCountIs('AWS::Lambda::EventSourceMapping', EVENT_SOURCES.length);
-    template.resourceCountIs('AWS::Events::Rule', 9);
+    template.resourceCountIs('AWS::Events::Rule', 10);
     template.resourceCountIs('AWS::EKS::AccessEntry', 3);
     template.resourceCountIs('AWS::Lambda::Url', 1);
     template.resourceCountIs('Custom::JoinerClusterInstall', 1);

@@ -6,9 +6,14 @@ import type { AdmissionRequest, ReviewedObject } from './admission-review.js';
 /** Label prefixes of node labels forwarded with node events (nodepool / nodeclaim ownership). */
 const FORWARDED_LABEL_PREFIXES = ['karpenter.sh/', 'joiner.sh/'];
 
+/** API groups and resources of the NodePool and NodeClass kinds (see webhook-configuration.ts). */
+const CONFIG_GROUPS = ['joiner.sh', 'karpenter.sh', 'karpenter.k8s.aws'];
+const CONFIG_RESOURCES = ['nodepools', 'provisioners', 'nodeclasses', 'ec2nodeclasses', 'awsnodetemplates'];
+
 /**
  * The joiner events an admission request stands for: PodUnschedulable, NodeRegistered,
- * NodeReady, PodReady (Multus pod) and PodGone. Requests joiner does not care about give none.
+ * NodeReady, PodReady (Multus pod), PodGone and ConfigurationChanged. Requests joiner does not
+ * care about give none.
  */
 export function admissionEvents(request: AdmissionRequest, time?: number): JoinerEvent[] {
   const at = time === undefined ? {} : { time };
@@ -17,7 +22,27 @@ export function admissionEvents(request: AdmissionRequest, time?: number): Joine
   const events: Array<Omit<JoinerEvent, 'time'>> = [];
   if (resource === 'pods') events.push(...podEvents(request, sub));
   if (resource === 'nodes' && (sub === '' || sub === 'status')) events.push(...nodeEvents(request));
+  if (sub === '' && isConfigResource(request)) events.push(...configurationEvents(request));
   return events.map((event) => ({ ...event, ...at }));
+}
+
+function isConfigResource(request: AdmissionRequest): boolean {
+  return (
+    CONFIG_GROUPS.includes(request.resource.group) && CONFIG_RESOURCES.includes(request.resource.resource)
+  );
+}
+
+/** A creation, or an update whose spec changed (status updates are joiner's own writes). */
+function configurationEvents(request: AdmissionRequest): Array<Omit<JoinerEvent, 'time'>> {
+  const { object, oldObject } = request;
+  const name = object?.metadata.name || request.name;
+  if (!object || !name) return [];
+  const changed =
+    request.operation === 'CREATE' ||
+    (request.operation === 'UPDATE' && JSON.stringify(object.spec) !== JSON.stringify(oldObject?.spec));
+  if (!changed) return [];
+  const detail = { group: request.resource.group, kind: request.kind.kind, name };
+  return [{ detailType: DETAIL_TYPES.configurationChanged, detail }];
 }
 
 function podEvents(request: AdmissionRequest, sub: string): Array<Omit<JoinerEvent, 'time'>> {

@@ -26,6 +26,9 @@ export const nodeDetail = z.object({
 /** `PodReady` (the Multus daemonset pod turned Ready) / `PodGone` (a bound pod was deleted). */
 export const boundPodDetail = podRefDetail.extend({ nodeName: name });
 
+/** `ConfigurationChanged`: a NodePool or NodeClass (by API group, kind and name) was created or changed. */
+export const configurationChangedDetail = z.object({ group: name, kind: name, name });
+
 /** The detail schema of each of joiner's detail-types. */
 export const JOINER_EVENT_DETAILS = {
   [DETAIL_TYPES.podUnschedulable]: podUnschedulableDetail,
@@ -33,6 +36,7 @@ export const JOINER_EVENT_DETAILS = {
   [DETAIL_TYPES.nodeReady]: nodeDetail,
   [DETAIL_TYPES.podReady]: boundPodDetail,
   [DETAIL_TYPES.podGone]: boundPodDetail,
+  [DETAIL_TYPES.configurationChanged]: configurationChangedDetail,
 } as const;
 
 export type PodRefDetail = z.infer<typeof podRefDetail>;

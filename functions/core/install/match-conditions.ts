@@ -64,3 +64,16 @@ export const BOUND_POD_DELETED: readonly MatchCondition[] = [
       "oldObject != null && (!has(oldObject.metadata.ownerReferences) || !oldObject.metadata.ownerReferences.exists(r, r.kind == 'DaemonSet'))",
   },
 ];
+
+/**
+ * NodePool / NodeClass creations and spec changes (status updates, which joiner itself writes,
+ * do not call the webhook).
+ */
+export const CONFIGURATION_CHANGED: readonly MatchCondition[] = [
+  {
+    name: 'created-or-spec-changed',
+    expression:
+      "request.operation == 'CREATE' || (object != null && oldObject != null && " +
+      '(has(object.spec) != has(oldObject.spec) || (has(object.spec) && object.spec != oldObject.spec)))',
+  },
+];

@@ -1,12 +1,22 @@
 import { type KubeManifest, managedMetadata } from './kube-manifest.js';
 import {
   BOUND_POD_DELETED,
+  CONFIGURATION_CHANGED,
   type MatchCondition,
   MULTUS_POD_LABEL,
   MULTUS_POD_READY,
   NODE_REGISTERED_OR_READY,
   POD_UNSCHEDULABLE,
 } from './match-conditions.js';
+
+/** The API groups and resources of the NodePool and NodeClass kinds joiner reads. */
+export const CONFIGURATION_RULE: Rule = {
+  apiGroups: ['joiner.sh', 'karpenter.sh', 'karpenter.k8s.aws'],
+  apiVersions: ['*'],
+  operations: ['CREATE', 'UPDATE'],
+  resources: ['nodepools', 'provisioners', 'nodeclasses', 'ec2nodeclasses', 'awsnodetemplates'],
+  scope: 'Cluster',
+};
 
 /** Name of joiner's ValidatingWebhookConfiguration. */
 export const WEBHOOK_CONFIGURATION_NAME = 'joiner';
@@ -19,7 +29,8 @@ export interface WebhookEndpoint {
   readonly caBundle?: string;
 }
 
-interface Rule {
+/** One rule of a webhook: which requests the API server sends it. */
+export interface Rule {
   readonly apiGroups: readonly string[];
   readonly apiVersions: readonly string[];
   readonly operations: readonly string[];
@@ -96,7 +107,7 @@ export function assertWebhookEndpoint(endpoint: WebhookEndpoint): void {
 
 /**
  * joiner's ValidatingWebhookConfiguration: pod status updates that mark a pod Unschedulable,
- * node creations and Ready transitions, Multus pods (by label) turning Ready, and deletions of
+ * node creations and Ready transitions, NodePool / NodeClass creations and spec changes, Multus pods (by label) turning Ready, and deletions of
  * bound pods outside kube-system.
  */
 export function webhookConfiguration(endpoint: WebhookEndpoint): KubeManifest {
@@ -117,6 +128,7 @@ export function webhookConfiguration(endpoint: WebhookEndpoint): KubeManifest {
         [core(['CREATE', 'UPDATE'], ['nodes'], 'Cluster'), core(['UPDATE'], ['nodes/status'], 'Cluster')],
         NODE_REGISTERED_OR_READY,
       ),
+      webhook('configuration', endpoint, [CONFIGURATION_RULE], CONFIGURATION_CHANGED),
       webhook(
         'multus-pod-ready',
         endpoint,

@@ -86,7 +86,7 @@ describe('joinerManifests', () => {
   it('configures every webhook to observe without ever blocking the API server', () => {
     const [config] = byKind('ValidatingWebhookConfiguration');
     const webhooks = config.webhooks as Record<string, unknown>[];
-    expect(webhooks).toHaveLength(4);
+    expect(webhooks).toHaveLength(5);
     for (const w of webhooks) {
       expect(w).toMatchObject({
         failurePolicy: 'Ignore',
@@ -103,7 +103,17 @@ describe('joinerManifests', () => {
       r.resources.flatMap((res) => r.operations.map((op) => `${res} ${op}`)),
     );
     expect(new Set(pairs)).toEqual(
-      new Set(['pods/status UPDATE', 'nodes CREATE', 'nodes UPDATE', 'nodes/status UPDATE', 'pods DELETE']),
+      new Set([
+        'pods/status UPDATE',
+        'nodes CREATE',
+        'nodes UPDATE',
+        'nodes/status UPDATE',
+        'pods DELETE',
+        ...['nodepools', 'provisioners', 'nodeclasses', 'ec2nodeclasses', 'awsnodetemplates'].flatMap((r) => [
+          `${r} CREATE`,
+          `${r} UPDATE`,
+        ]),
+      ]),
     );
   });
 
@@ -135,7 +145,7 @@ describe('withWebhookSecret', () => {
     const filled = withWebhookSecret(manifests, 'abcdefghijklmnop1234');
     const text = JSON.stringify(filled);
     expect(text).not.toContain(WEBHOOK_SECRET_PLACEHOLDER);
-    expect(text.split('https://h.example/abcdefghijklmnop1234').length - 1).toBe(4);
+    expect(text.split('https://h.example/abcdefghijklmnop1234').length - 1).toBe(5);
     expect(JSON.stringify(manifests)).toContain(WEBHOOK_SECRET_PLACEHOLDER);
   });
 
