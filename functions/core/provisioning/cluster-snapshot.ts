@@ -21,6 +21,12 @@ import type { NodeClass } from '../model/node-class.js';
 import type { NodePool } from '../model/node-pool.js';
 import type { ClusterApi, ConfigDocument } from '../ports/cluster-api.js';
 import { type Log, silentLog } from '../ports/log.js';
+import {
+  type InvalidDocument,
+  invalidDocuments,
+  reportInvalidDocuments,
+  truncated,
+} from '../status/invalid-config.js';
 
 /** The cluster as the API server shows it at the start of a run. */
 export interface ClusterSnapshot {
@@ -56,6 +62,7 @@ export async function readClusterSnapshot(
   log: Log,
   onNodeClasses?: (nodeClasses: readonly NodeClass[]) => void,
   karpenterKinds: KarpenterKinds = DEFAULT_KARPENTER_KINDS,
+  now: () => number = Date.now,
 ): Promise<ClusterSnapshot> {
   const pools = cluster.listNodePoolDocuments();
   const classes = cluster.listNodeClassDocuments();
@@ -76,7 +83,9 @@ export async function readClusterSnapshot(
       pools,
       classes,
     ]);
-  const config = parseConfiguration([...poolDocs, ...classDocs], log, karpenterKinds);
+  const { invalid, ...config } = parseConfiguration([...poolDocs, ...classDocs], log, karpenterKinds);
+  // Invalid objects are reported once per change (their status remembers it), not once per run.
+  await reportInvalidDocuments(cluster, log, invalid, now());
   return {
     pendingPods,
     nodes,
@@ -90,9 +99,10 @@ export async function readClusterSnapshot(
 }
 
 /**
- * Converts cluster documents into NodePools and NodeClasses; bad ones are logged and left out.
- * NodePools joiner does not manage are not converted (their problems are not joiner's to report)
- * and are returned by name with the reason.
+ * Converts cluster documents into NodePools and NodeClasses; bad ones are left out and returned
+ * in `invalid` with their errors (see status/invalid-config.ts), warnings are logged. NodePools
+ * joiner does not manage are not converted (their problems are not joiner's to report) and are
+ * returned by name with the reason.
  */
 export function parseConfiguration(
   documents: readonly ConfigDocument[],
@@ -103,6 +113,7 @@ export function parseConfiguration(
   nodeClasses: NodeClass[];
   invalidDocuments: number;
   unmanagedNodePools: UnmanagedNodePool[];
+  invalid: InvalidDocument[];
 } {
   const { managed, unmanaged } = selectManagedNodePools(documents, karpenterKinds);
   const raw: RawDocument[] = managed.map((object, index) => ({
@@ -112,14 +123,15 @@ export function parseConfiguration(
   }));
   const loaded = loadDocuments(raw);
   for (const d of loaded.diagnostics) {
+    if (d.severity === 'error') continue;
     const fields = { document: d.document, path: d.path, ...(d.hint ? { hint: d.hint } : {}) };
-    if (d.severity === 'error') log.error(`ignoring invalid configuration: ${formatDiagnostic(d)}`, fields);
-    else log.warn(`configuration warning: ${formatDiagnostic(d)}`, fields);
+    log.warn(`configuration warning: ${truncated(formatDiagnostic(d), 500)}`, fields);
   }
   return {
     nodePools: loaded.nodePools,
     nodeClasses: managedNodeClasses(loaded.nodeClasses, loaded.nodePools, karpenterKinds),
     invalidDocuments: loaded.documents.filter((d) => !d.ok).length,
     unmanagedNodePools: unmanaged,
+    invalid: invalidDocuments(managed, loaded.documents, loaded.diagnostics),
   };
 }

@@ -94,11 +94,13 @@ export async function provision(deps: ProvisionDeps, input: ProvisionInput): Pro
   const hints = dedupeHints(input.hints);
   // The cluster is read while the lease is taken; a run that had to wait for the lease reads it again.
   const preparation = nodeClassPreparation(deps);
+  const now = () => deps.clock.now();
   const early = readClusterSnapshot(
     deps.cluster,
     deps.log,
     hints.length > 0 ? preparation.start : undefined,
     deps.karpenterKinds,
+    now,
   );
   early.catch(() => {});
   const acquired = await acquireProvisioningLease(
@@ -126,7 +128,7 @@ export async function provision(deps: ProvisionDeps, input: ProvisionInput): Pro
   let outcome: RunOutcome;
   try {
     const snapshot = acquired.waited
-      ? readClusterSnapshot(deps.cluster, deps.log, undefined, deps.karpenterKinds)
+      ? readClusterSnapshot(deps.cluster, deps.log, undefined, deps.karpenterKinds, now)
       : early;
     outcome = await run({ ...deps, sleep, fence }, snapshot, preparation, hints, settings, started);
   } finally {

@@ -104,6 +104,7 @@ describe('which NodePools joiner acts on (joiner:karpenterKinds)', () => {
     expect(parsed.unmanagedNodePools.map((u) => u.name)).toEqual(['default', 'beta', 'legacy']);
     // The Provisioner (no inline provider, unknown providerRef) is not joiner's to complain about.
     expect(log.lines.filter((l) => l.level === 'error')).toEqual([]);
+    expect(parsed.invalid).toEqual([]);
 
     const managed = parseConfiguration(documents, new RecordingLog(), 'manage');
     expect(managed.nodePools.map((p) => p.name).sort()).toEqual(['beta', 'default', 'legacy', 'mine']);
