@@ -2,9 +2,8 @@ import { loadFiles } from '../../functions/adapters/files/load-files.js';
 import { readCatalog } from '../../functions/adapters/files/read-catalog.js';
 import { bundledCatalog } from '../../functions/core/catalog/bundled.js';
 import { formatDiagnostic } from '../../functions/core/model/config/diagnostic.js';
-import { existingNodes, pendingPods } from '../../functions/core/scheduling/cluster-view.js';
-import { schedulingPools } from '../../functions/core/scheduling/prepare.js';
-import { schedule } from '../../functions/core/scheduling/schedule.js';
+import { snapshotFromFiles } from '../../functions/core/provisioning/file-snapshot.js';
+import { planRun } from '../../functions/core/provisioning/plan-run.js';
 import type { SchedulePlan } from '../../functions/core/scheduling/types.js';
 
 /** `joiner plan -o json` output: the plan plus a summary. */
@@ -63,8 +62,9 @@ export function formatPlanTable(out: PlanOutput): string {
 }
 
 /**
- * Reads NodePools, NodeClasses, workloads and existing Nodes (with the pods bound to them) from the
- * files, and the instance catalog (`catalogFile`, else the bundled one), and computes the plan.
+ * Reads NodePools, NodeClasses, workloads, StorageClasses, RuntimeClasses and existing Nodes (with
+ * the pods bound to them) from the files, and the instance catalog (`catalogFile`, else the bundled
+ * one), and plans them as the provisioner plans the cluster (the same snapshot and planning code).
  * Throws an Error with a clear message on bad input (files, documents, catalog).
  */
 export async function computePlan(files: string[], catalogFile?: string): Promise<PlanOutput> {
@@ -72,16 +72,7 @@ export async function computePlan(files: string[], catalogFile?: string): Promis
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) throw new Error(errors.map(formatDiagnostic).join('\n'));
   const catalog = catalogFile ? await readCatalog(catalogFile) : bundledCatalog;
-  const w = loaded.workloads;
-  const pending = pendingPods(w.pods);
-  const plan = schedule({
-    pods: pending,
-    nodes: existingNodes(w.nodes, w.pods),
-    inFlight: [],
-    daemonSets: w.daemonSets,
-    persistentVolumes: w.persistentVolumes,
-    persistentVolumeClaims: w.persistentVolumeClaims,
-    pools: schedulingPools(loaded.nodePools, loaded.nodeClasses, catalog),
-  });
+  const snapshot = snapshotFromFiles(loaded);
+  const { plan, pending } = planRun(snapshot, [], [], catalog, { now: Date.now() });
   return summarize(plan, pending.length);
 }

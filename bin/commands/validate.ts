@@ -15,12 +15,17 @@ export function renderValidation(loaded: LoadedConfig): { lines: string[]; ok: b
       printed.add(d);
     }
   }
+  for (const source of loaded.skipped ?? [])
+    lines.push(`${source.file}: ${documentLabel(source)}: skipped (joiner does not use ${source.kind})`);
   for (const d of loaded.diagnostics)
     if (!printed.has(d)) lines.push(`${d.severity}: ${formatDiagnostic(d)}`);
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = loaded.diagnostics.length - errors;
   const ok = errors === 0 && loaded.documents.length > 0;
-  const summary = `${loaded.documents.length} document(s), ${errors} error(s), ${warnings} warning(s)`;
+  const skipped = loaded.skipped?.length ?? 0;
+  const summary =
+    `${loaded.documents.length} document(s), ${errors} error(s), ${warnings} warning(s)` +
+    (skipped > 0 ? `, ${skipped} skipped` : '');
   lines.push(loaded.documents.length === 0 ? `${summary}: nothing to validate` : summary);
   return { lines, ok };
 }

@@ -112,6 +112,8 @@ export interface PodSpec {
   containers: Container[];
   initContainers?: Container[];
   overhead?: Record<string, string>;
+  /** The RuntimeClass whose overhead and scheduling the API server adds to the pod at creation. */
+  runtimeClassName?: string;
   /** Pod-level resources (KEP-2837): replace the containers' sum for cpu, memory and hugepages. */
   resources?: ResourceRequirements;
   nodeName?: string;
@@ -210,6 +212,16 @@ export interface StorageClass {
   /** Where volumes may be provisioned; the terms are OR-ed. */
   allowedTopologies?: TopologySelectorTerm[];
   parameters?: Record<string, string>;
+}
+
+/** A RuntimeClass (node.k8s.io/v1): the pod overhead and scheduling constraints of a runtime. */
+export interface RuntimeClass {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  handler: string;
+  overhead?: { podFixed?: Record<string, string> };
+  scheduling?: { nodeSelector?: Record<string, string>; tolerations?: Toleration[] };
 }
 
 export interface PodDisruptionBudget {

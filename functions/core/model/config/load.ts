@@ -22,6 +22,8 @@ export interface LoadedConfig {
   diagnostics: Diagnostic[];
   /** Every configuration or workload document read, in order, and whether it loaded without error. */
   documents: { source: DocumentSource; ok: boolean }[];
+  /** Documents of kinds joiner does not use (Service, ConfigMap, ...): read, then left out. */
+  skipped: DocumentSource[];
 }
 
 function sourceOf(doc: RawDocument): DocumentSource | undefined {
@@ -71,7 +73,7 @@ function flatten(documents: readonly RawDocument[]): RawDocument[] {
  * Validates and converts documents of any mix of kinds: NodePools / NodeClasses of every supported
  * version into the internal model, workload objects into plain Kubernetes objects. One bad document
  * never stops the others: it is left out, listed with `ok: false`, and its errors are diagnostics.
- * Kinds outside configuration and workloads (Service, ConfigMap, ...) are skipped silently.
+ * Kinds outside configuration and workloads (Service, ConfigMap, ...) are listed in `skipped`.
  */
 export function loadDocuments(documents: RawDocument[]): LoadedConfig {
   const result: LoadedConfig = {
@@ -80,6 +82,7 @@ export function loadDocuments(documents: RawDocument[]): LoadedConfig {
     workloads: emptyWorkloads(),
     diagnostics: [],
     documents: [],
+    skipped: [],
   };
   for (const doc of flatten(documents)) {
     const source = sourceOf(doc);
@@ -92,7 +95,10 @@ export function loadDocuments(documents: RawDocument[]): LoadedConfig {
       continue;
     }
     const diagnostics = loadOne(doc.object, source, result);
-    if (diagnostics === undefined) continue;
+    if (diagnostics === undefined) {
+      result.skipped.push(source);
+      continue;
+    }
     result.diagnostics.push(...diagnostics, ...variableWarnings(doc.object, source));
     result.documents.push({ source, ok: !diagnostics.some((d) => d.severity === 'error') });
   }

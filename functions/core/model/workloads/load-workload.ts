@@ -72,6 +72,12 @@ function addTo(into: Workloads, kind: WorkloadKind, doc: Doc): void {
     case 'PersistentVolume':
       into.persistentVolumes.push(doc as never);
       return;
+    case 'StorageClass':
+      into.storageClasses.push(doc as never);
+      return;
+    case 'RuntimeClass':
+      into.runtimeClasses.push(doc as never);
+      return;
     case 'Node':
       into.nodes.push(doc as never);
   }

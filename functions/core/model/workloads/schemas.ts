@@ -70,6 +70,16 @@ export const WORKLOAD_SCHEMAS = {
       maxUnavailable: z.union([z.number().int(), z.string().regex(/^\d+%$/)]).optional(),
     }),
   }),
+  StorageClass: z.looseObject({
+    metadata: objectMeta,
+    provisioner: z.string().min(1),
+    volumeBindingMode: z.enum(['Immediate', 'WaitForFirstConsumer']).optional(),
+  }),
+  RuntimeClass: z.looseObject({
+    metadata: objectMeta,
+    handler: z.string().min(1),
+    overhead: z.looseObject({ podFixed: z.record(z.string(), quantity).optional() }).optional(),
+  }),
   Node: z.looseObject({
     metadata: objectMeta,
     spec: z.looseObject({}).optional(),
@@ -86,4 +96,12 @@ export const WORKLOAD_SCHEMAS = {
 export type WorkloadKind = keyof typeof WORKLOAD_SCHEMAS;
 
 /** API groups of the Kubernetes built-in kinds above. */
-export const WORKLOAD_GROUPS = new Set(['', 'apps', 'batch', 'policy', 'extensions']);
+export const WORKLOAD_GROUPS = new Set([
+  '',
+  'apps',
+  'batch',
+  'policy',
+  'extensions',
+  'storage.k8s.io',
+  'node.k8s.io',
+]);

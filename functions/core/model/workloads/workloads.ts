@@ -5,6 +5,8 @@ import type {
   PersistentVolumeClaim,
   Pod,
   PodDisruptionBudget,
+  RuntimeClass,
+  StorageClass,
 } from '../kube-objects.js';
 
 /** The Kubernetes objects read from workload documents, controllers expanded into pods. */
@@ -15,6 +17,8 @@ export interface Workloads {
   persistentVolumes: PersistentVolume[];
   persistentVolumeClaims: PersistentVolumeClaim[];
   podDisruptionBudgets: PodDisruptionBudget[];
+  storageClasses: StorageClass[];
+  runtimeClasses: RuntimeClass[];
 }
 
 /** Workloads with nothing in them. */
@@ -26,5 +30,7 @@ export function emptyWorkloads(): Workloads {
     persistentVolumes: [],
     persistentVolumeClaims: [],
     podDisruptionBudgets: [],
+    storageClasses: [],
+    runtimeClasses: [],
   };
 }
