@@ -22,6 +22,20 @@ function kubeletArgs(input: BootstrapInput): string {
     pairs(k.systemReserved) ? `--system-reserved=${pairs(k.systemReserved)}` : undefined,
     pairs(k.kubeReserved) ? `--kube-reserved=${pairs(k.kubeReserved)}` : undefined,
     pairs(k.evictionHard, '<') ? `--eviction-hard=${pairs(k.evictionHard, '<')}` : undefined,
+    pairs(k.evictionSoft, '<') ? `--eviction-soft=${pairs(k.evictionSoft, '<')}` : undefined,
+    pairs(k.evictionSoftGracePeriod)
+      ? `--eviction-soft-grace-period=${pairs(k.evictionSoftGracePeriod)}`
+      : undefined,
+    k.evictionMaxPodGracePeriod !== undefined
+      ? `--eviction-max-pod-grace-period=${k.evictionMaxPodGracePeriod}`
+      : undefined,
+    k.imageGCHighThresholdPercent !== undefined
+      ? `--image-gc-high-threshold=${k.imageGCHighThresholdPercent}`
+      : undefined,
+    k.imageGCLowThresholdPercent !== undefined
+      ? `--image-gc-low-threshold=${k.imageGCLowThresholdPercent}`
+      : undefined,
+    k.cpuCFSQuota !== undefined ? `--cpu-cfs-quota=${k.cpuCFSQuota}` : undefined,
   ];
   return args.filter((a) => a !== undefined).join(' ');
 }

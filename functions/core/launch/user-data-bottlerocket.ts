@@ -55,6 +55,10 @@ export function bottlerocketUserData(input: BootstrapInput): string {
   ];
   if (k.clusterDNS?.length) lines.push(`cluster-dns-ip = ${str(k.clusterDNS[0])}`);
   if (k.cpuCFSQuota !== undefined) lines.push(`cpu-cfs-quota-enforced = ${k.cpuCFSQuota}`);
+  if (k.imageGCHighThresholdPercent !== undefined)
+    lines.push(`image-gc-high-threshold-percent = ${k.imageGCHighThresholdPercent}`);
+  if (k.imageGCLowThresholdPercent !== undefined)
+    lines.push(`image-gc-low-threshold-percent = ${k.imageGCLowThresholdPercent}`);
   const taints: Record<string, string[]> = {};
   for (const t of input.taints) taints[t.key] = [...(taints[t.key] ?? []), `${t.value ?? ''}:${t.effect}`];
   lines.push(...table('settings.kubernetes.node-labels', input.labels));

@@ -14,7 +14,7 @@ import { DEFAULT_MULTUS } from './defaults.js';
 import type { NodeClassJoinerV1 } from './schema/joiner-v1.js';
 import type { EC2NodeClassV1 } from './schema/v1.js';
 import type { EC2NodeClassV1beta1 } from './schema/v1beta1.js';
-import { unsupportedIssues } from './unsupported.js';
+import { contextIssues, unsupportedIssues } from './unsupported.js';
 
 type Spec = EC2NodeClassV1['spec'] &
   Partial<Pick<NodeClassJoinerV1['spec'], 'multusInterfaces' | 'multusReadyTaint'>>;
@@ -104,7 +104,7 @@ export function convertNodeClassV1(
   source: DocumentSource,
 ): Converted {
   const out = emptyConverted();
-  out.issues.push(...nodeClassIssues(doc.spec));
+  out.issues.push(...nodeClassIssues(doc.spec), ...contextIssues(doc.spec));
   const nodeClass = buildNodeClass(doc.metadata.name, source, doc.spec);
   out.issues.push(...unsupportedIssues(nodeClass));
   out.nodeClasses.push(nodeClass);
@@ -114,7 +114,7 @@ export function convertNodeClassV1(
 /** Converts a karpenter.k8s.aws/v1beta1 EC2NodeClass (kubelet settings live on its NodePools). */
 export function convertNodeClassV1beta1(doc: EC2NodeClassV1beta1, source: DocumentSource): Converted {
   const out = emptyConverted();
-  out.issues.push(...nodeClassIssues(doc.spec));
+  out.issues.push(...nodeClassIssues(doc.spec), ...contextIssues(doc.spec));
   const nodeClass = buildNodeClass(doc.metadata.name, source, doc.spec);
   out.issues.push(...unsupportedIssues(nodeClass));
   out.nodeClasses.push(nodeClass);

@@ -15,7 +15,7 @@ import type { Converted } from './convert-result.js';
 import { emptyConverted } from './convert-result.js';
 import { DEFAULT_WEIGHT, EC2_NODE_CLASS_GROUP } from './defaults.js';
 import type { AWSNodeTemplateV1alpha1, AwsProvider, ProvisionerV1alpha5 } from './schema/v1alpha5.js';
-import { unsupportedIssues } from './unsupported.js';
+import { contextIssues, unsupportedIssues } from './unsupported.js';
 
 /** The kind a v1alpha5 Provisioner's `providerRef` points to. */
 export const AWS_NODE_TEMPLATE_KIND = 'AWSNodeTemplate';
@@ -192,7 +192,10 @@ export function convertProvisioner(doc: ProvisionerV1alpha5, source: DocumentSou
   out.nodePools.push(dropUndefined(pool));
   if (spec.provider !== undefined) {
     const nodeClass = providerToNodeClass(doc.metadata.name, source, spec.provider);
-    out.issues.push(...unsupportedIssues(nodeClass, 'spec.provider'));
+    out.issues.push(
+      ...unsupportedIssues(nodeClass, 'spec.provider'),
+      ...contextIssues(spec.provider, 'spec.provider'),
+    );
     out.nodeClasses.push(nodeClass);
   }
   return out;
@@ -202,7 +205,7 @@ export function convertProvisioner(doc: ProvisionerV1alpha5, source: DocumentSou
 export function convertAwsNodeTemplate(doc: AWSNodeTemplateV1alpha1, source: DocumentSource): Converted {
   const out = emptyConverted();
   const nodeClass = providerToNodeClass(doc.metadata.name, source, doc.spec);
-  out.issues.push(...unsupportedIssues(nodeClass));
+  out.issues.push(...unsupportedIssues(nodeClass), ...contextIssues(doc.spec));
   out.nodeClasses.push(nodeClass);
   return out;
 }

@@ -64,3 +64,18 @@ export function unsupportedIssues(nodeClass: NodeClass, prefix = 'spec'): Conver
   }
   return issues;
 }
+
+/** An EC2 Fleet `context` joiner does not send with its launches: refused, never dropped. */
+export function contextIssues(spec: unknown, prefix = 'spec'): ConvertIssue[] {
+  const context = (spec as { context?: unknown } | undefined)?.context;
+  if (context === undefined || context === '') return [];
+  return [
+    {
+      severity: 'error',
+      path: `${prefix}.context`,
+      message:
+        'context is not supported: joiner does not send an EC2 Fleet context with its launches (it is for reserved capacity such as ODCR groups)',
+      hint: 'remove context',
+    },
+  ];
+}
