@@ -59,6 +59,8 @@ export function bottlerocketUserData(input: BootstrapInput): string {
     lines.push(`image-gc-high-threshold-percent = ${k.imageGCHighThresholdPercent}`);
   if (k.imageGCLowThresholdPercent !== undefined)
     lines.push(`image-gc-low-threshold-percent = ${k.imageGCLowThresholdPercent}`);
+  if (k.evictionMaxPodGracePeriod !== undefined)
+    lines.push(`eviction-max-pod-grace-period = ${k.evictionMaxPodGracePeriod}`);
   const taints: Record<string, string[]> = {};
   for (const t of input.taints) taints[t.key] = [...(taints[t.key] ?? []), `${t.value ?? ''}:${t.effect}`];
   lines.push(...table('settings.kubernetes.node-labels', input.labels));
@@ -70,6 +72,8 @@ export function bottlerocketUserData(input: BootstrapInput): string {
   lines.push(...table('settings.kubernetes.system-reserved', k.systemReserved ?? {}));
   lines.push(...table('settings.kubernetes.kube-reserved', k.kubeReserved ?? {}));
   lines.push(...table('settings.kubernetes.eviction-hard', k.evictionHard ?? {}));
+  lines.push(...table('settings.kubernetes.eviction-soft', k.evictionSoft ?? {}));
+  lines.push(...table('settings.kubernetes.eviction-soft-grace-period', k.evictionSoftGracePeriod ?? {}));
   if (input.instanceStorePolicy === 'RAID0') lines.push(...raid0BootstrapCommand());
   return `${custom ? `${custom}\n\n` : ''}${lines.join('\n')}\n`;
 }

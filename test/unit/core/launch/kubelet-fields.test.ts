@@ -42,8 +42,11 @@ describe('kubelet settings reach the node', () => {
       expect(text).toContain(flag);
   });
 
-  it('Bottlerocket: image GC thresholds are settings', () => {
+  it('Bottlerocket: soft eviction, image GC thresholds and CPU CFS quota are settings', () => {
     const text = renderUserData({ ...input, family: 'Bottlerocket' });
+    expect(text).toContain('eviction-max-pod-grace-period = 60');
+    expect(text).toContain('[settings.kubernetes.eviction-soft]\n"memory.available" = "500Mi"');
+    expect(text).toContain('[settings.kubernetes.eviction-soft-grace-period]\n"memory.available" = "1m0s"');
     expect(text).toContain('image-gc-high-threshold-percent = 85');
     expect(text).toContain('image-gc-low-threshold-percent = 80');
     expect(text).toContain('cpu-cfs-quota-enforced = false');
