@@ -13,6 +13,15 @@ import {
 } from './requirement-set.js';
 
 /** Requirements on node labels, one value set per key. */
+/** Deprecated well-known labels and the GA labels Karpenter reads them as. */
+export const NORMALIZED_LABELS: Readonly<Record<string, string>> = {
+  'failure-domain.beta.kubernetes.io/zone': 'topology.kubernetes.io/zone',
+  'failure-domain.beta.kubernetes.io/region': 'topology.kubernetes.io/region',
+  'beta.kubernetes.io/arch': 'kubernetes.io/arch',
+  'beta.kubernetes.io/instance-type': 'node.kubernetes.io/instance-type',
+  'beta.kubernetes.io/os': 'kubernetes.io/os',
+};
+
 export class Requirements {
   static readonly EMPTY = new Requirements(new Map());
 
@@ -21,13 +30,17 @@ export class Requirements {
 
   private constructor(readonly sets: ReadonlyMap<string, ValueSet>) {}
 
-  /** Builds requirements from a list (repeated keys are intersected). */
+  /**
+   * Builds requirements from a list (repeated keys are intersected); a deprecated well-known key
+   * is read as its GA key ({@link NORMALIZED_LABELS}).
+   */
   static of(reqs: readonly Requirement[]): Requirements {
     const map = new Map<string, ValueSet>();
     for (const r of reqs) {
       const set = valueSetOf(r);
-      const prev = map.get(r.key);
-      map.set(r.key, prev ? intersectSets(prev, set) : set);
+      const key = NORMALIZED_LABELS[r.key] ?? r.key;
+      const prev = map.get(key);
+      map.set(key, prev ? intersectSets(prev, set) : set);
     }
     return new Requirements(map);
   }
