@@ -64,7 +64,7 @@ describe('the live catalog read from the simulated cloud (ap-southeast-2)', () =
     expect(() => parseCatalog(JSON.parse(JSON.stringify(live)), 'live')).not.toThrow();
   });
 
-  it('carries Neuron accelerators and EBS bandwidth over the wire', async () => {
+  it('carries Neuron accelerators, EBS bandwidth, CPU manufacturer and clock speed over the wire', async () => {
     const inf2 = {
       name: 'inf2.xlarge',
       vcpu: 4,
@@ -79,6 +79,8 @@ describe('the live catalog read from the simulated cloud (ap-southeast-2)', () =
       ebsBandwidthMbps: 1250,
       hypervisor: 'nitro' as const,
       encryptionInTransit: true,
+      cpuManufacturer: 'AMD',
+      sustainedClockSpeedMhz: 2900,
       offerings: [{ zone: 'eu-west-1a', capacityType: 'on-demand' as const, price: 0.7582 }],
     };
     const small = await startSimulatedCloud({ catalog: { region: 'eu-west-1', instanceTypes: [inf2] } });
