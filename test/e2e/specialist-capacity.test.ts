@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { explain, runShippedScenario } from './scenario-runner.js';
+
+describe('specialist capacity scenarios', () => {
+  it('seed 003 specialist pool: GPU pods on p3 with the NVIDIA AMI, web pods off the tainted pool, the cpu limit holds', async () => {
+    const result = await runShippedScenario('seed-003-specialist-gpu');
+    expect(result.failures, explain(result)).toEqual([]);
+    const nodes = result.summary.nodes;
+    const gpu = nodes.filter((n) => n.nodePool === 'specialist-compute');
+    const other = nodes.filter((n) => n.nodePool !== 'specialist-compute');
+    // 14 x 64 vCPU = 896 <= 900: a 15th p3.16xlarge would pass the limit.
+    expect(gpu.map((n) => n.instanceType)).toEqual(Array(14).fill('p3.16xlarge'));
+    expect(gpu.reduce((sum, n) => sum + n.pods, 0)).toBe(14);
+    // Booted from the AL2 GPU image (amiFamily AL2), whose NVIDIA driver advertises the GPUs.
+    for (const n of gpu) expect(n.ami?.name, n.name).toMatch(/^amazon-eks-gpu-node-1\.\d+-v\d+$/);
+    // The web pods never land on the tainted GPU pool; their nodes boot the standard image.
+    expect(other.length).toBeGreaterThan(0);
+    for (const n of other) {
+      expect(n.instanceType).toMatch(/^(m5|r5)\./);
+      expect(n.ami?.name).toMatch(/^amazon-eks-node-1\.\d+-v\d+$/);
+    }
+    expect(other.reduce((sum, n) => sum + n.pods, 0)).toBe(3);
+  }, 180_000);
+});
