@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { renderReport } from '../../functions/simulator/report/html-report.js';
+import { formatSummary } from '../../functions/simulator/scenario/format-summary.js';
 import { explain, runShippedScenario } from './scenario-runner.js';
 
 describe('specialist capacity scenarios', () => {
@@ -20,5 +22,13 @@ describe('specialist capacity scenarios', () => {
       expect(n.ami?.name).toMatch(/^amazon-eks-node-1\.\d+-v\d+$/);
     }
     expect(other.reduce((sum, n) => sum + n.pods, 0)).toBe(3);
+    // The text summary and the HTML node table name each node's AMI, id and name.
+    const first = gpu[0];
+    const text = formatSummary(result);
+    expect(text).toContain(`${first.name}  p3.16xlarge`);
+    expect(text).toContain(`ami ${first.ami?.id} (${first.ami?.name})`);
+    const html = renderReport(result, { seed: 1 });
+    expect(html).toContain('<th>AMI</th>');
+    expect(html).toContain(`${first.ami?.id}<br>${first.ami?.name}`);
   }, 180_000);
 });
