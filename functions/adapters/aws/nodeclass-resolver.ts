@@ -98,6 +98,7 @@ export async function resolveNodeClassSelection(
   ]);
   return {
     imageIds: allImageIds(images),
+    images,
     subnetIds: subnets.map((s) => s.subnetId),
     securityGroupIds: [...securityGroupIds],
     zones: launchZones({ subnets, multus }),
