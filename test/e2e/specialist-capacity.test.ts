@@ -32,3 +32,23 @@ describe('specialist capacity scenarios', () => {
     expect(html).toContain(`${first.ami?.id}<br>${first.ami?.name}`);
   }, 180_000);
 });
+
+describe('node repair scenario', () => {
+  it('replaces the node that reports AcceleratedHardwareReady=False once its 10-minute toleration has passed', async () => {
+    const result = await runShippedScenario('node-repair');
+    expect(result.failures, explain(result)).toEqual([]);
+    const reported = result.log.findIndex((l) => l.includes('reports AcceleratedHardwareReady=False'));
+    const marked = result.log.findIndex((l) => l.includes('mark before-repair'));
+    const repaired = result.log.findIndex(
+      (l) => l.includes('disrupting node(s) via delete') && l.includes('"reason":"unhealthy"'),
+    );
+    expect(reported, explain(result)).toBeGreaterThan(-1);
+    // Nothing before the toleration ends (the 9-minute wait), the forceful repair after it.
+    expect(repaired, explain(result)).toBeGreaterThan(marked);
+    expect(result.log[repaired]).toContain(
+      'AcceleratedHardwareReady=False (NvidiaXID79) past its toleration',
+    );
+    expect(result.log[repaired]).toContain('"forceful":true');
+    expect(result.log.slice(reported, marked).some((l) => l.includes('"reason":"unhealthy"'))).toBe(false);
+  }, 180_000);
+});
