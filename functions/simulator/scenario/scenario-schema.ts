@@ -278,8 +278,8 @@ export const STEP_SCHEMAS = {
   expect: expectationSchema,
   patch: patchStep,
   mark: markStep,
-  nodeCondition: nodeConditionStep,
   market: marketStep as z.ZodType<z.infer<typeof spotPriceChange> | z.infer<typeof offeringChange>>,
+  nodeCondition: nodeConditionStep,
 } as const;
 
 /** The kinds of step. */
