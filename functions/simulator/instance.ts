@@ -26,6 +26,8 @@ export interface SimInstance {
   readonly availabilityZone: string;
   readonly capacityType: 'spot' | 'on-demand';
   readonly imageId: string;
+  /** The AMI's name (what the kubelet's drivers and the summary go by). */
+  readonly imageName?: string;
   readonly launchTime: number;
   readonly privateDnsName: string;
   readonly privateIpAddress: string;

@@ -1,3 +1,4 @@
+import { allImageIds } from '../../core/launch/ami-variant.js';
 import type { ClusterInfo } from '../../core/launch/cluster-info.js';
 import { launchZones, type ResolvedNodeClass } from '../../core/launch/launch-context.js';
 import type { AmiSelectorTerm, NodeClass, SelectorTerm } from '../../core/model/node-class.js';
@@ -64,7 +65,8 @@ export async function resolveNodeClass(
   ]);
   return {
     cluster,
-    images: own.images,
+    images: own.images.images,
+    ...(own.images.variantImages ? { variantImages: own.images.variantImages } : {}),
     instanceProfile,
     subnets: own.subnets,
     securityGroupIds: own.securityGroupIds,
@@ -74,7 +76,7 @@ export async function resolveNodeClass(
 
 /**
  * What a NodeClass's selector terms select now, for drift checks: the image of every
- * architecture, the subnets and the security groups. Goes through the same providers (and so the
+ * architecture and AMI variant (so a new nvidia image drifts the GPU nodes), the subnets and the security groups. Goes through the same providers (and so the
  * same cache entries) as launches; rejects, as a launch would, when a selector matches nothing.
  */
 export async function resolveNodeClassSelection(
@@ -95,7 +97,8 @@ export async function resolveNodeClassSelection(
     ),
   ]);
   return {
-    imageIds: Object.values(images).filter((id): id is string => !!id),
+    imageIds: allImageIds(images),
+    images,
     subnetIds: subnets.map((s) => s.subnetId),
     securityGroupIds: [...securityGroupIds],
     zones: launchZones({ subnets, multus }),

@@ -86,9 +86,22 @@ function storageBytes(it: InstanceType, options: AllocatableOptions): number {
 const NEURON = 'aws.amazon.com/neuron';
 const NEURON_CORE = 'aws.amazon.com/neuroncore';
 
-/** Extended resource name of the type's GPUs (`nvidia.com/gpu`, `amd.com/gpu`). */
-function gpuResource(manufacturer: string): string {
-  return `${manufacturer.trim().toLowerCase()}.com/gpu`;
+/**
+ * Extended resource name of the type's GPUs by manufacturer, as Karpenter maps them: NVIDIA
+ * `nvidia.com/gpu`, AMD `amd.com/gpu`, Habana `habana.ai/gaudi`; another manufacturer's devices
+ * get no resource (no device plugin name is known for them).
+ */
+export function gpuResource(manufacturer: string): string | undefined {
+  switch (manufacturer.trim().toLowerCase()) {
+    case 'nvidia':
+      return 'nvidia.com/gpu';
+    case 'amd':
+      return 'amd.com/gpu';
+    case 'habana':
+      return 'habana.ai/gaudi';
+    default:
+      return undefined;
+  }
 }
 
 /**
@@ -104,7 +117,8 @@ export function nodeCapacity(it: InstanceType, options: AllocatableOptions = {})
     'ephemeral-storage': storageBytes(it, options),
     pods,
   };
-  if (it.gpus && it.gpus.count > 0) capacity[gpuResource(it.gpus.manufacturer)] = it.gpus.count;
+  const gpu = it.gpus && it.gpus.count > 0 ? gpuResource(it.gpus.manufacturer) : undefined;
+  if (gpu && it.gpus) capacity[gpu] = it.gpus.count;
   if (it.accelerators && it.accelerators.count > 0) {
     capacity[NEURON] = it.accelerators.count;
     if (it.accelerators.coresPerDevice)

@@ -1,6 +1,7 @@
 /**
  * One disruption round's decisions, Karpenter's methods in order: NodePool deleted and expired
- * nodes (forceful: not budgeted, not blocked by do-not-disrupt) → drifted → empty (voluntary:
+ * nodes, then nodes unhealthy past their toleration (node repair; forceful: not budgeted, not
+ * blocked by do-not-disrupt) → drifted → empty (voluntary:
  * within the NodePool's budgets for the reason, not blocked). Pure: the caller reads the view,
  * computes drift and acts on the result.
  */
@@ -13,6 +14,7 @@ import { allowedDisruptions, type BudgetReason } from './budgets.js';
 import type { DisruptionView } from './disruption-view.js';
 import { emptinessEnabled } from './emptiness.js';
 import { expiryOf } from './expiration.js';
+import { repairOf } from './node-repair.js';
 import { isEmptyNode } from './pod-policy.js';
 import { voluntaryBlocker } from './voluntary-blockers.js';
 
@@ -24,6 +26,8 @@ export interface Decision {
   readonly cause: DisruptionCause;
   readonly message: string;
   readonly forceful: boolean;
+  /** When the pods left are deleted regardless (node repair: at once). */
+  readonly forceAt?: number;
 }
 
 /** A node a due timer or a finding wanted to disrupt, but that may not be disrupted now. */
@@ -52,6 +56,8 @@ export interface RoundInput {
   readonly dueEmptiness: ReadonlySet<string>;
   /** A node is no candidate until it has been initialized this long (pods nominated to it bind). */
   readonly settleMs: number;
+  /** Replace nodes unhealthy past their toleration (node-repair.ts). Default true. */
+  readonly nodeRepair?: boolean;
 }
 
 const BUDGET_REASON: Partial<Record<DisruptionCause, BudgetReason>> = { empty: 'Empty', drifted: 'Drifted' };
@@ -99,17 +105,41 @@ export function decideRound(input: RoundInput): RoundDecisions {
     .map((claim) => ({ claim, node: view.nodeOf(claim) }))
     .filter((c): c is { claim: NodeClaim; node: Node } => c.node !== undefined)
     .sort((a, b) => (a.claim.timestamps.Pending ?? 0) - (b.claim.timestamps.Pending ?? 0));
-  const take = (claim: NodeClaim, node: Node, cause: DisruptionCause, message: string, forceful: boolean) => {
-    out.decisions.push({ claim, node, pods: view.podsOn(node.metadata.name), cause, message, forceful });
+  const take = (
+    claim: NodeClaim,
+    node: Node,
+    cause: DisruptionCause,
+    message: string,
+    forceful: boolean,
+    forceAt?: number,
+  ) => {
+    const pods = view.podsOn(node.metadata.name);
+    out.decisions.push({
+      claim,
+      node,
+      pods,
+      cause,
+      message,
+      forceful,
+      ...(forceAt === undefined ? {} : { forceAt }),
+    });
     const c = counts.get(claim.nodePool);
     if (c) c.disrupting++;
   };
   const decided = new Set<string>();
   for (const { claim, node } of candidates) {
     const forced = forcefulCause(claim, view);
-    if (!forced) continue;
-    take(claim, node, forced.cause, forced.message, true);
+    if (forced) {
+      take(claim, node, forced.cause, forced.message, true);
+      decided.add(claim.id);
+      continue;
+    }
+    if (input.nodeRepair === false) continue;
+    const repair = repairOf(node, poolNodes(view, claim.nodePool), view.now);
+    if (!repair) continue;
     decided.add(claim.id);
+    if (repair.repair) take(claim, node, 'unhealthy', repair.message, true, view.now);
+    else out.blocked.push({ claim, node, cause: 'unhealthy', message: repair.blocked });
   }
   const voluntary: { claim: NodeClaim; node: Node; cause: DisruptionCause; message: string }[] = [];
   for (const { claim, node } of candidates) {
@@ -133,6 +163,11 @@ export function decideRound(input: RoundInput): RoundDecisions {
     else take(v.claim, v.node, v.cause, v.message, false);
   }
   return out;
+}
+
+/** The nodes of a NodePool (by their `karpenter.sh/nodepool` label). */
+function poolNodes(view: DisruptionView, pool: string): Node[] {
+  return view.nodes.filter((n) => n.metadata.labels?.['karpenter.sh/nodepool'] === pool);
 }
 
 function forcefulCause(

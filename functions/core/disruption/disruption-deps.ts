@@ -34,6 +34,11 @@ export interface DisruptionSettings {
   readonly leaseTtlMs: number;
   /** How long a drain step waits for the provisioning lease before trying again at the next step. */
   readonly provisioningLeaseWaitMs: number;
+  /**
+   * Node repair (Karpenter's `NodeRepair` feature, on in EKS Auto Mode): replace nodes unhealthy
+   * past their toleration (node-repair.ts).
+   */
+  readonly nodeRepair: boolean;
 }
 
 /**
@@ -50,6 +55,7 @@ export const DEFAULT_DISRUPTION_SETTINGS: DisruptionSettings = {
   forcefulEvictionWindowMs: 5 * 60_000,
   leaseTtlMs: 60_000,
   provisioningLeaseWaitMs: 2_000,
+  nodeRepair: true,
 };
 
 /** The ports and configuration the disruption engine works with. */

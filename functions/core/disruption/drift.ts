@@ -9,6 +9,7 @@
  */
 import { parseInstanceTypeName } from '../catalog/labels.js';
 import * as L from '../catalog/well-known-labels.js';
+import { imageFor, variantOfLabels } from '../launch/ami-variant.js';
 import type { NodeClass } from '../model/node-class.js';
 import type { NodePool } from '../model/node-pool.js';
 import type { Requirement } from '../model/requirement.js';
@@ -182,14 +183,18 @@ function setsByKey(requirements: readonly Requirement[]): Map<string, ValueSet> 
 }
 
 /** AMI, then security groups, then subnet, as Karpenter's AWS provider checks them. */
-function cloudDrift({ claim, nodeClass, instance, resolved }: DriftInput): Drift | undefined {
+function cloudDrift({ claim, nodeClass, nodeLabels, instance, resolved }: DriftInput): Drift | undefined {
   if (!resolved) return undefined;
   const where = `EC2NodeClass "${nodeClass.name}"`;
   const imageId = instance?.imageId ?? claim.instance?.imageId;
-  if (imageId && resolved.imageIds.length > 0 && !resolved.imageIds.includes(imageId))
+  const compatible = compatibleImages(resolved, nodeLabels);
+  if (imageId && compatible && !compatible.includes(imageId))
     return {
       reason: 'AMIDrifted',
-      message: `AMI ${imageId} is no longer selected by ${where} (now ${list(resolved.imageIds)})`,
+      message:
+        compatible.length > 0
+          ? `AMI ${imageId} is no longer selected by ${where} (now ${list(compatible)})`
+          : `AMI ${imageId}: ${where} selects no image for this node's architecture and accelerators`,
     };
   const groups = instance?.securityGroupIds;
   if (groups && groups.length > 0 && resolved.securityGroupIds.length > 0) {
@@ -208,6 +213,24 @@ function cloudDrift({ claim, nodeClass, instance, resolved }: DriftInput): Drift
       message: `subnet ${subnetId} is no longer selected by ${where} (now ${list(resolved.subnetIds)})`,
     };
   return undefined;
+}
+
+/**
+ * The images a node may run without drifting: its architecture's image of the variant its
+ * instance type needs when the resolution says per variant (a GPU node on the standard image, or
+ * on an nvidia image the alias no longer names, is drifted, as in Karpenter), else every
+ * selected image. Undefined when nothing is known to compare with.
+ */
+function compatibleImages(
+  resolved: DriftResolution,
+  nodeLabels: Readonly<Record<string, string>>,
+): readonly string[] | undefined {
+  const arch = nodeLabels[L.LABEL_ARCH];
+  if (resolved.images && (arch === 'amd64' || arch === 'arm64')) {
+    const id = imageFor(resolved.images, arch, variantOfLabels(nodeLabels));
+    return id ? [id] : [];
+  }
+  return resolved.imageIds.length > 0 ? resolved.imageIds : undefined;
 }
 
 function list(ids: readonly string[]): string {

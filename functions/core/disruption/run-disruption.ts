@@ -128,7 +128,8 @@ export async function runDisruption(
       view.claims.filter((c) => (c.timers.emptiness ?? Infinity) <= view.now).map((c) => c.id),
     );
     const settleMs = options.settleMs ?? 30_000;
-    const round = decideRound({ view, drift, dueEmptiness, settleMs });
+    const nodeRepair = disruptionSettings(deps).nodeRepair;
+    const round = decideRound({ view, drift, dueEmptiness, settleMs, nodeRepair });
     for (const decision of round.decisions) {
       if (!(await stillHeld())) break;
       try {
@@ -169,7 +170,11 @@ async function start(deps: DisruptionDeps, view: DisruptionView, d: Decision): P
     message: d.message,
     forceful: d.forceful,
     pods: d.pods.filter(isReschedulable).length,
-    ...(grace === undefined ? {} : { forceAt: view.now + grace }),
+    ...(d.forceAt !== undefined
+      ? { forceAt: d.forceAt, replaceBy: d.forceAt }
+      : grace === undefined
+        ? {}
+        : { forceAt: view.now + grace }),
   });
   return stored !== undefined;
 }

@@ -1,5 +1,6 @@
 import type { NodeClass } from '../model/node-class.js';
 import type { NodeClaim, NodeClaimOption } from '../nodeclaim/nodeclaim.js';
+import { imageFor } from './ami-variant.js';
 import type { BootstrapFamily } from './bootstrap.js';
 import type { InstanceFacts, ResolvedNodeClass } from './launch-context.js';
 import { pickSubnet } from './launch-context.js';
@@ -60,9 +61,10 @@ export interface LaunchPlan {
 
 /**
  * Plans one CreateFleet attempt: keeps the options whose zone has a primary subnet and a subnet
- * for every Multus interface (and whose architecture has an AMI), the first 60 by rank, and
- * builds one launch template per (zone, architecture, max pods) — so every instance type gets its
- * own max-pods value — with the overrides that use it. Throws when no option can be launched.
+ * for every Multus interface (and whose architecture and AMI variant have an AMI), the first 60
+ * by rank, and builds one launch template per (zone, architecture, AMI variant, max pods) — so
+ * every instance type gets its own max-pods value and the image its accelerators need — with the
+ * overrides that use it. Throws when no option can be launched.
  */
 export function planLaunch(input: LaunchPlanInput): LaunchPlan {
   const { claim, nodeClass, resolved } = input;
@@ -93,7 +95,7 @@ export function planLaunch(input: LaunchPlanInput): LaunchPlan {
   });
   const groups = new Map<string, { template: LaunchTemplateSpec; overrides: FleetOverride[] }>();
   for (const { option, facts } of usable) {
-    const key = `${option.zone}|${facts.arch}|${facts.maxPods}`;
+    const key = `${option.zone}|${facts.arch}|${facts.variant ?? 'standard'}|${facts.maxPods}`;
     let group = groups.get(key);
     if (!group) {
       const template = buildLaunchTemplate({
@@ -104,6 +106,7 @@ export function planLaunch(input: LaunchPlanInput): LaunchPlan {
         zone: option.zone,
         capacityType: input.capacityType,
         arch: facts.arch,
+        variant: facts.variant,
         maxPods: facts.maxPods,
         labels: { ...claim.labels, 'karpenter.sh/nodepool': claim.nodePool },
         taints: claim.taints,
@@ -152,7 +155,10 @@ function unusable(option: NodeClaimOption, input: LaunchPlanInput): string | und
   if (missing !== -1 || input.resolved.multus.length < input.nodeClass.multusInterfaces.length) {
     return `no subnet for multusInterfaces[${missing === -1 ? input.resolved.multus.length : missing}] in ${option.zone}`;
   }
-  const arch = input.instanceFacts(option.instanceType)?.arch;
-  if (arch && !input.resolved.images[arch]) return `no AMI for ${arch}`;
+  const facts = input.instanceFacts(option.instanceType);
+  if (facts && !imageFor(input.resolved, facts.arch, facts.variant ?? 'standard')) {
+    const variant = facts.variant ?? 'standard';
+    return variant === 'standard' ? `no AMI for ${facts.arch}` : `no ${variant} AMI for ${facts.arch}`;
+  }
   return undefined;
 }

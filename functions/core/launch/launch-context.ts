@@ -1,3 +1,4 @@
+import type { AmiVariant, ResolvedImages } from './ami-variant.js';
 import type { ClusterInfo } from './cluster-info.js';
 
 /** A subnet a NodeClass selected, with what launching into it needs. */
@@ -17,10 +18,8 @@ export interface ResolvedMultusInterface {
  * A NodeClass resolved against the cloud (by the AWS providers, cached): what the pure launch
  * planning needs besides the NodeClass itself.
  */
-export interface ResolvedNodeClass {
+export interface ResolvedNodeClass extends ResolvedImages {
   readonly cluster: ClusterInfo;
-  /** AMI id per architecture. */
-  readonly images: Readonly<Partial<Record<'amd64' | 'arm64', string>>>;
   readonly instanceProfile: string;
   readonly subnets: readonly ResolvedSubnet[];
   readonly securityGroupIds: readonly string[];
@@ -31,6 +30,8 @@ export interface ResolvedNodeClass {
 /** Per instance type facts the launch needs (from the catalog). */
 export interface InstanceFacts {
   readonly arch: 'amd64' | 'arm64';
+  /** The AMI variant its accelerators need (standard when none; see {@link AmiVariant}). */
+  readonly variant?: AmiVariant;
   /** Max pods on this NodeClass (ENI-limited, Multus ENIs subtracted, kubelet maxPods applied). */
   readonly maxPods: number;
 }

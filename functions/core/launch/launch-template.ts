@@ -1,6 +1,7 @@
 import type { BlockDeviceMapping, NodeClass } from '../model/node-class.js';
 import { parseBytes } from '../model/quantity.js';
 import type { Taint } from '../model/taint.js';
+import { type AmiVariant, imageFor } from './ami-variant.js';
 import { type BootstrapFamily, registrableLabels } from './bootstrap.js';
 import { shortHash } from './hash.js';
 import type { ResolvedNodeClass } from './launch-context.js';
@@ -46,7 +47,7 @@ export interface LaunchTemplateData {
   readonly TagSpecifications: readonly { readonly ResourceType: string; readonly Tags: readonly Ec2Tag[] }[];
 }
 
-/** One launch template: for one zone, capacity type, architecture and max-pods value. */
+/** One launch template: for one zone, capacity type, architecture, AMI variant and max-pods value. */
 export interface LaunchTemplateSpec {
   /** `joiner/<cluster>/<content hash>`: equal content, equal name (get-or-create is idempotent). */
   readonly name: string;
@@ -74,6 +75,8 @@ export interface LaunchTemplateInput {
   readonly zone: string;
   readonly capacityType: 'spot' | 'on-demand';
   readonly arch: 'amd64' | 'arm64';
+  /** The AMI variant the template's instance types need (default standard). */
+  readonly variant?: AmiVariant;
   readonly maxPods: number;
   readonly labels: Readonly<Record<string, string>>;
   readonly taints: readonly Taint[];
@@ -86,8 +89,12 @@ export interface LaunchTemplateInput {
 export function buildLaunchTemplate(input: LaunchTemplateInput): LaunchTemplateSpec {
   const { nodeClass, resolved, zone } = input;
   const where = `NodeClass ${nodeClass.name}`;
-  const imageId = resolved.images[input.arch];
-  if (!imageId) throw new Error(`${where}: no AMI resolved for ${input.arch}; check amiSelectorTerms`);
+  const variant = input.variant ?? 'standard';
+  const imageId = imageFor(resolved, input.arch, variant);
+  if (!imageId) {
+    const what = variant === 'standard' ? input.arch : `${input.arch} (${variant} variant)`;
+    throw new Error(`${where}: no AMI resolved for ${what}; check amiSelectorTerms`);
+  }
   const primary = pickSubnet(resolved.subnets, zone);
   if (!primary) throw new Error(`${where}: no subnet selected in ${zone}; check subnetSelectorTerms`);
   const userData = renderUserData({

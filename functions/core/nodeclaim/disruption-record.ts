@@ -11,7 +11,8 @@ export type DisruptionCause =
   | 'drifted'
   | 'deleted nodepool'
   | 'interrupted'
-  | 'underutilized';
+  | 'underutilized'
+  | 'unhealthy';
 
 /** The drain's phases: replacement capacity first, then evictions. */
 export type DrainPhase = 'replacing' | 'evicting';

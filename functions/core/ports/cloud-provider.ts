@@ -1,3 +1,4 @@
+import type { ResolvedImages } from '../launch/ami-variant.js';
 import type { InstanceFacts } from '../launch/launch-context.js';
 import type { CapacityType } from '../model/instance-type.js';
 import type { NodeClass } from '../model/node-class.js';
@@ -56,8 +57,10 @@ export interface CloudInstance {
 
 /** What a NodeClass's selector terms resolve to now (drift checks compare instances against it). */
 export interface NodeClassResolution {
-  /** The selected image of every architecture. */
+  /** The selected image of every architecture (and AMI variant). */
   readonly imageIds: string[];
+  /** The same images per architecture and variant, so drift compares a node with its own variant's image. */
+  readonly images?: ResolvedImages;
   readonly subnetIds: string[];
   readonly securityGroupIds: string[];
   /** The zones it can launch in: where its own and every Multus interface's subnets have one. */

@@ -3,6 +3,7 @@
  * throttling beyond the SDK's retries) within the run, and arms each claim's next timer with a
  * precise wake-up.
  */
+import { variantOfLabels } from '../launch/ami-variant.js';
 import type { InstanceFacts } from '../launch/launch-context.js';
 import { type LaunchConfig, type LaunchResult, launchNodeClaim } from '../launch/launch-nodeclaim.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
@@ -44,7 +45,7 @@ export interface LaunchClaimsOutcome {
 /** Tries per claim when the launch throws (it resumes idempotently: adoption, then new attempts). */
 const LAUNCH_TRIES = 3;
 
-/** The architecture and max pods of each instance type of a pool (from its resolved types). */
+/** The architecture, AMI variant and max pods of each instance type of a pool (from its resolved types). */
 export function instanceFactsOf(sp: SchedulingPool): (type: string) => InstanceFacts | undefined {
   const byName = new Map(sp.instanceTypes.map((t) => [t.name, t]));
   return (type) => {
@@ -52,6 +53,7 @@ export function instanceFactsOf(sp: SchedulingPool): (type: string) => InstanceF
     if (!t) return undefined;
     return {
       arch: t.labels['kubernetes.io/arch'] === 'arm64' ? 'arm64' : 'amd64',
+      variant: variantOfLabels(t.labels),
       maxPods: t.allocatable.pods ?? 110,
     };
   };

@@ -1,6 +1,7 @@
 /**
  * The public EKS-optimized AMIs the simulated region knows (Amazon Linux 2023, Amazon Linux 2,
- * Bottlerocket; standard and GPU variants; two releases per Kubernetes version), and the public
+ * Bottlerocket; standard and accelerated variants — AL2023 nvidia and neuron, the AL2 GPU image,
+ * Bottlerocket nvidia; two releases per Kubernetes version), and the public
  * SSM parameters that point at them, as joiner resolves AMI aliases such as `al2023@latest`.
  */
 import { createHash } from 'node:crypto';
@@ -44,7 +45,7 @@ export function eksImages(): ImageSpec[] {
 function imagesOf(k8s: string, release: Release, latest: boolean): ImageSpec[] {
   const v = release.version;
   const base = '/aws/service/eks/optimized-ami';
-  const al2023 = (arch: 'x86_64' | 'arm64', variant: 'standard' | 'nvidia') => {
+  const al2023 = (arch: 'x86_64' | 'arm64', variant: 'standard' | 'nvidia' | 'neuron') => {
     const name = `amazon-eks-node-al2023-${arch}-${variant}-${k8s}-${v}`;
     const dir = `${base}/${k8s}/amazon-linux-2023/${arch}/${variant}`;
     return image(name, arch, release, [
@@ -74,6 +75,7 @@ function imagesOf(k8s: string, release: Release, latest: boolean): ImageSpec[] {
     al2023('arm64', 'standard'),
     al2023('x86_64', 'nvidia'),
     al2023('arm64', 'nvidia'),
+    al2023('x86_64', 'neuron'),
     al2('x86_64', ''),
     al2('arm64', '-arm64'),
     al2('x86_64', '-gpu'),

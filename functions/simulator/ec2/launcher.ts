@@ -7,6 +7,7 @@ import type { InstanceType } from '../../core/model/instance-type.js';
 import type { Ec2Context } from './context.js';
 import { Ec2Error } from './ec2-error.js';
 import type { CapacityTypeName, Ec2BlockDevice, Ec2Instance, Ec2NetworkInterface } from './ec2-state.js';
+import type { ImageSpec } from './eks-images.js';
 import { newId } from './ids.js';
 import { scheduleRunning } from './instance-lifecycle.js';
 import type { LaunchData } from './launch-template-data.js';
@@ -58,7 +59,8 @@ export function launchInstance(ctx: Ec2Context, request: LaunchRequest): Ec2Inst
     instanceType: type.name,
     availabilityZone: plan.zone,
     capacityType: request.capacityType,
-    imageId: image,
+    imageId: image.imageId,
+    imageName: image.name,
     launchTime,
     privateDnsName: `ip-${primary.privateIpAddress.replaceAll('.', '-')}.${ctx.region}.compute.internal`,
     privateIpAddress: primary.privateIpAddress,
@@ -97,7 +99,7 @@ function checkInstanceProfile(ctx: Ec2Context, request: LaunchRequest): void {
   );
 }
 
-function resolveImage(ctx: Ec2Context, request: LaunchRequest, type: InstanceType): string {
+function resolveImage(ctx: Ec2Context, request: LaunchRequest, type: InstanceType): ImageSpec {
   const imageId = request.imageId ?? request.data.imageId;
   if (!imageId) throw new Ec2Error('MissingParameter', 'The request must contain the parameter ImageId');
   const image = ctx.state.images.get(imageId);
@@ -109,7 +111,7 @@ function resolveImage(ctx: Ec2Context, request: LaunchRequest, type: InstanceTyp
       `The architecture '${arch}' of the specified instance type does not match the architecture '${image.architecture}' of the specified AMI (${imageId})`,
     );
   }
-  return imageId;
+  return image;
 }
 
 function checkCapacity(ctx: Ec2Context, request: LaunchRequest, type: InstanceType, zone: string): void {

@@ -139,6 +139,7 @@ function nodeTable(result: ScenarioResult): string {
     n.capacityType,
     `${n.pods}${n.maxPods === undefined ? '' : ` / ${n.maxPods}`}`,
     `$${n.hourlyPrice.toFixed(4)}`,
+    n.ami ? `${n.ami.id}${n.ami.name ? `\n${n.ami.name}` : ''}` : '',
     n.multusEnis
       .map(
         (e) =>
@@ -147,7 +148,7 @@ function nodeTable(result: ScenarioResult): string {
       .join('\n'),
   ]);
   return table(
-    ['node', 'nodepool', 'type', 'zone', 'capacity', 'pods', 'price', 'Multus ENIs'],
+    ['node', 'nodepool', 'type', 'zone', 'capacity', 'pods', 'price', 'AMI', 'Multus ENIs'],
     rows,
     'nodes',
   );

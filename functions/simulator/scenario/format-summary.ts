@@ -15,7 +15,8 @@ function nodeLines(node: NodeSummary): string[] {
     `  ${node.name}  ${node.instanceType}  ${node.zone}  ${node.capacityType}  ` +
     `pods ${node.pods}${node.maxPods === undefined ? '' : `/${node.maxPods}`}  $${node.hourlyPrice.toFixed(4)}/h` +
     (node.nodePool ? `  nodepool ${node.nodePool}` : '') +
-    (node.taints.length > 0 ? `  taints ${node.taints.join(',')}` : '');
+    (node.taints.length > 0 ? `  taints ${node.taints.join(',')}` : '') +
+    (node.ami ? `  ami ${node.ami.id}${node.ami.name ? ` (${node.ami.name})` : ''}` : '');
   const enis = node.multusEnis.map(
     (e) =>
       `    multus eth${e.deviceIndex} ${e.networkInterfaceId} subnet ${e.subnetName} (${e.subnetId}) ` +

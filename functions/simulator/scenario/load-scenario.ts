@@ -19,6 +19,7 @@ import {
   type InterruptStep,
   type ManifestSource,
   type MarketStep,
+  type NodeConditionStep,
   type PatchStep,
   STEP_SCHEMAS,
   type StepKind,
@@ -48,7 +49,8 @@ export type LoadedStep =
   | { readonly kind: 'interrupt'; readonly index: number; readonly spec: InterruptStep }
   | { readonly kind: 'fault'; readonly index: number; readonly spec: IceFault | CallFault }
   | { readonly kind: 'expect'; readonly index: number; readonly spec: Expectation }
-  | { readonly kind: 'market'; readonly index: number; readonly spec: MarketStep };
+  | { readonly kind: 'market'; readonly index: number; readonly spec: MarketStep }
+  | { readonly kind: 'nodeCondition'; readonly index: number; readonly spec: NodeConditionStep };
 
 /** A validated scenario. */
 export interface Scenario {

@@ -168,6 +168,20 @@ const interruptStep = z
   })
   .strict();
 
+/**
+ * The node's kubelet (or the EKS node monitoring agent) reports a condition: e.g. Ready False, or
+ * AcceleratedHardwareReady False for a failing GPU. The node is chosen as `interrupt` chooses.
+ */
+const nodeConditionStep = z
+  .object({
+    node: z.union([ceilingCount, z.object({ selector: labelMap }).strict()]),
+    type: z.string().min(1),
+    status: z.enum(['True', 'False', 'Unknown']),
+    reason: z.string().min(1).optional(),
+    message: z.string().optional(),
+  })
+  .strict();
+
 const iceFault = z
   .object({
     /** No capacity left in this pool (InsufficientInstanceCapacity). */
@@ -265,6 +279,7 @@ export const STEP_SCHEMAS = {
   patch: patchStep,
   mark: markStep,
   market: marketStep as z.ZodType<z.infer<typeof spotPriceChange> | z.infer<typeof offeringChange>>,
+  nodeCondition: nodeConditionStep,
 } as const;
 
 /** The kinds of step. */
@@ -317,4 +332,5 @@ export type WaitStep = z.infer<(typeof STEP_SCHEMAS)['wait']>;
 export type WaitConditionStep = z.infer<typeof waitCondition>;
 export type WaitCondition = z.infer<typeof waitFor>;
 export type PatchStep = z.infer<typeof patchStep>;
+export type NodeConditionStep = z.infer<typeof nodeConditionStep>;
 export type MarketStep = z.infer<(typeof STEP_SCHEMAS)['market']>;

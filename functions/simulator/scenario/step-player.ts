@@ -7,7 +7,14 @@ import type { Node } from '../../core/model/kube-objects.js';
 import type { SimulatedCloud } from '../cloud.js';
 import { applyManifests, deleteManifests } from './cluster-manifests.js';
 import type { LoadedStep } from './load-scenario.js';
-import type { CallFault, IceFault, InterruptStep, MarketStep, PatchStep } from './scenario-schema.js';
+import type {
+  CallFault,
+  IceFault,
+  InterruptStep,
+  MarketStep,
+  NodeConditionStep,
+  PatchStep,
+} from './scenario-schema.js';
 import { instanceIdOf } from './summary.js';
 import { waitUntil, waitVirtual } from './waits.js';
 
@@ -80,6 +87,9 @@ async function playStep(step: LoadedStep, ctx: StepContext, outcome: PlayOutcome
     case 'market':
       playMarket(step.spec, at, ctx);
       return;
+    case 'nodeCondition':
+      await playNodeCondition(step.spec, at, ctx);
+      return;
     case 'expect': {
       const failures = await ctx.expect(step);
       ctx.say(`${at}: expectations ${failures.length === 0 ? 'hold' : `failed (${failures.length})`}`);
@@ -138,7 +148,7 @@ function joinerInstances(cloud: SimulatedCloud) {
     .sort((a, b) => a.launchTime - b.launchTime || a.instanceId.localeCompare(b.instanceId));
 }
 
-function targetInstance(cloud: SimulatedCloud, spec: InterruptStep): string {
+function targetInstance(cloud: SimulatedCloud, spec: Pick<InterruptStep, 'instance'>): string {
   if (typeof spec.instance === 'number') {
     const live = joinerInstances(cloud);
     const found = live[spec.instance];
@@ -161,6 +171,27 @@ function playInterrupt(spec: InterruptStep, at: string, ctx: StepContext): void 
   if (spec.kind === 'spot-interruption') ctx.cloud.ec2.interruptSpot(id);
   else if (spec.kind === 'rebalance') ctx.cloud.ec2.rebalanceRecommendation(id);
   else ctx.cloud.ec2.scheduledChange(id);
+}
+
+/** Sets a condition on a node's status as its kubelet or node monitoring agent would (status subresource). */
+async function playNodeCondition(spec: NodeConditionStep, at: string, ctx: StepContext): Promise<void> {
+  const { store } = ctx.cloud.kube;
+  const instanceId = targetInstance(ctx.cloud, { instance: spec.node });
+  const node = store.list<Node>('v1', 'Node').find((n) => instanceIdOf(n) === instanceId);
+  if (!node) throw new Error(`instance ${instanceId} has no node yet`);
+  const now = new Date(ctx.cloud.clock.now()).toISOString();
+  const previous = node.status?.conditions?.find((c) => c.type === spec.type);
+  const condition = {
+    type: spec.type,
+    status: spec.status,
+    reason: spec.reason ?? (spec.status === 'True' ? spec.type : `Not${spec.type}`),
+    message: spec.message ?? '',
+    lastHeartbeatTime: now,
+    lastTransitionTime: previous?.status === spec.status ? (previous.lastTransitionTime ?? now) : now,
+  };
+  const conditions = [...(node.status?.conditions ?? []).filter((c) => c.type !== spec.type), condition];
+  ctx.say(`${at}: node ${node.metadata.name} reports ${spec.type}=${spec.status}`);
+  await store.patch('v1', 'Node', node.metadata.name, undefined, { status: { conditions } }, 'status');
 }
 
 function playFault(spec: IceFault | CallFault, at: string, ctx: StepContext): void {

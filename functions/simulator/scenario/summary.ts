@@ -37,6 +37,8 @@ export interface NodeSummary {
   readonly pods: number;
   readonly nodePool?: string;
   readonly instanceId?: string;
+  /** The AMI the instance booted (id and name): shows which variant (standard, nvidia, neuron) it got. */
+  readonly ami?: { readonly id: string; readonly name?: string };
   readonly maxPods?: number;
   readonly taints: readonly string[];
   readonly hourlyPrice: number;
@@ -143,6 +145,7 @@ function nodeSummary(cloud: SimulatedCloud, catalog: Catalog, node: Node, pods: 
     pods: pods.filter((p) => p.spec?.nodeName === node.metadata.name).length,
     nodePool: labels['karpenter.sh/nodepool'],
     instanceId,
+    ...(instance ? { ami: { id: instance.imageId, name: instance.imageName } } : {}),
     maxPods: Number.isFinite(podCapacity) ? podCapacity : undefined,
     taints: (node.spec?.taints ?? []).map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`),
     hourlyPrice: offering?.price ?? 0,

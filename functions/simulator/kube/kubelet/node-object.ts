@@ -4,13 +4,17 @@ import type { Taint } from '../../../core/model/taint.js';
 import type { SimInstance } from '../../instance.js';
 import { timestamp } from '../api/object-defaults.js';
 import type { KubeObject } from '../api/object-store.js';
+import { withoutMissingDrivers } from './accelerator-drivers.js';
 import { nodeLabels, nodeResources } from './node-capacity.js';
 import type { NodeBootstrap } from './user-data.js';
 
 /** The taint a node carries until it is Ready (set at registration, removed when Ready). */
 export const NOT_READY_TAINT: Taint = { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' };
 
-/** Builds the Node for `instance` as its kubelet registers it. */
+/**
+ * Builds the Node for `instance` as its kubelet registers it; accelerator resources only when the
+ * instance's AMI carries their driver (see accelerator-drivers.ts).
+ */
 export function buildNode(
   instance: SimInstance,
   type: InstanceType,
@@ -48,8 +52,8 @@ export function buildNode(
       taints: [...boot.taints, NOT_READY_TAINT],
     },
     status: {
-      capacity: resources.capacity,
-      allocatable: resources.allocatable,
+      capacity: withoutMissingDrivers(resources.capacity, instance.imageName),
+      allocatable: withoutMissingDrivers(resources.allocatable, instance.imageName),
       conditions: [
         {
           type: 'MemoryPressure',

@@ -39,14 +39,41 @@ const imageNamed = (name: string) => eksImages().find((i) => i.name === name)!.i
 describe('AMI provider', () => {
   it('resolves family@latest aliases through the public SSM parameters, per architecture', async () => {
     expect(await amis.resolve([{ alias: 'al2023@latest' }], 'test')).toEqual({
-      amd64: imageNamed('amazon-eks-node-al2023-x86_64-standard-1.30-v20251001'),
-      arm64: imageNamed('amazon-eks-node-al2023-arm64-standard-1.30-v20251001'),
+      images: {
+        amd64: imageNamed('amazon-eks-node-al2023-x86_64-standard-1.30-v20251001'),
+        arm64: imageNamed('amazon-eks-node-al2023-arm64-standard-1.30-v20251001'),
+      },
+      variantImages: {
+        'amd64/nvidia': imageNamed('amazon-eks-node-al2023-x86_64-nvidia-1.30-v20251001'),
+        'amd64/neuron': imageNamed('amazon-eks-node-al2023-x86_64-neuron-1.30-v20251001'),
+        'arm64/nvidia': imageNamed('amazon-eks-node-al2023-arm64-nvidia-1.30-v20251001'),
+      },
     });
-    expect((await amis.resolve([{ alias: 'bottlerocket@latest' }], 'test')).arm64).toBe(
+    expect((await amis.resolve([{ alias: 'bottlerocket@latest' }], 'test')).images.arm64).toBe(
       imageNamed('bottlerocket-aws-k8s-1.30-arm64-v1.46.0'),
     );
-    expect((await amis.resolve([{ alias: 'al2@latest' }], 'test')).amd64).toBe(
+    expect((await amis.resolve([{ alias: 'al2@latest' }], 'test')).images.amd64).toBe(
       imageNamed('amazon-eks-node-1.30-v20251001'),
+    );
+  });
+
+  it('resolves the accelerated variants each family publishes, as Karpenter maps them', async () => {
+    const br = await amis.resolve([{ alias: 'bottlerocket@latest' }], 'test');
+    expect(br.variantImages).toEqual({
+      'amd64/nvidia': imageNamed('bottlerocket-aws-k8s-1.30-nvidia-x86_64-v1.46.0'),
+      'arm64/nvidia': imageNamed('bottlerocket-aws-k8s-1.30-nvidia-arm64-v1.46.0'),
+      // Bottlerocket's standard x86_64 build carries the Neuron driver.
+      'amd64/neuron': imageNamed('bottlerocket-aws-k8s-1.30-x86_64-v1.46.0'),
+    });
+    const al2 = await amis.resolve([{ alias: 'al2@v20250901' }], 'test');
+    // The AL2 GPU image serves both NVIDIA and Neuron types; AL2 has no arm64 GPU image.
+    expect(al2.variantImages).toEqual({
+      'amd64/nvidia': imageNamed('amazon-eks-gpu-node-1.30-v20250901'),
+      'amd64/neuron': imageNamed('amazon-eks-gpu-node-1.30-v20250901'),
+    });
+    const pinned = await amis.resolve([{ alias: 'al2023@v20250901' }], 'test');
+    expect(pinned.variantImages?.['amd64/nvidia']).toBe(
+      imageNamed('amazon-eks-node-al2023-x86_64-nvidia-1.30-v20250901'),
     );
   });
 
@@ -59,23 +86,24 @@ describe('AMI provider', () => {
       },
     };
     const aliasOnly = new AmiProvider(noImages, ssm, '1.30');
-    expect(await aliasOnly.resolve([{ alias: 'al2023@latest' }], 'test')).toEqual({
+    expect((await aliasOnly.resolve([{ alias: 'al2023@latest' }], 'test')).images).toEqual({
       amd64: imageNamed('amazon-eks-node-al2023-x86_64-standard-1.30-v20251001'),
       arm64: imageNamed('amazon-eks-node-al2023-arm64-standard-1.30-v20251001'),
     });
   });
 
   it('resolves pinned versions, names and ids', async () => {
-    expect((await amis.resolve([{ alias: 'al2023@v20250901' }], 'test')).amd64).toBe(
+    expect((await amis.resolve([{ alias: 'al2023@v20250901' }], 'test')).images.amd64).toBe(
       imageNamed('amazon-eks-node-al2023-x86_64-standard-1.30-v20250901'),
     );
-    expect((await amis.resolve([{ alias: 'bottlerocket@v1.45.0' }], 'test')).amd64).toBe(
+    expect((await amis.resolve([{ alias: 'bottlerocket@v1.45.0' }], 'test')).images.amd64).toBe(
       imageNamed('bottlerocket-aws-k8s-1.30-x86_64-v1.45.0'),
     );
     const id = imageNamed('amazon-eks-node-1.31-v20250901');
-    expect(await amis.resolve([{ id }], 'test')).toEqual({ amd64: id });
+    // Images selected by id, name or tags serve every instance type (no variants).
+    expect(await amis.resolve([{ id }], 'test')).toEqual({ images: { amd64: id } });
     expect(
-      (await amis.resolve([{ name: 'amazon-eks-node-al2023-x86_64-standard-1.31-*' }], 'test')).amd64,
+      (await amis.resolve([{ name: 'amazon-eks-node-al2023-x86_64-standard-1.31-*' }], 'test')).images.amd64,
     ).toBe(imageNamed('amazon-eks-node-al2023-x86_64-standard-1.31-v20251001'));
   });
 

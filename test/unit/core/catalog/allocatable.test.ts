@@ -148,6 +148,17 @@ describe('nodeCapacity', () => {
     expect(overhead.kubeReserved.memory).toBe(200 * MI);
   });
 
+  it('names GPU resources by manufacturer as Karpenter does: amd.com/gpu, habana.ai/gaudi, none for others', () => {
+    const withGpus = (manufacturer: string): InstanceType => ({
+      ...type('m5.large'),
+      gpus: { count: 2, manufacturer, name: 'x', memoryMiB: 1024 },
+    });
+    expect(nodeCapacity(withGpus('AMD')).capacity['amd.com/gpu']).toBe(2);
+    expect(nodeCapacity(withGpus('Habana')).capacity['habana.ai/gaudi']).toBe(2);
+    const other = nodeCapacity(withGpus('Xilinx')).capacity;
+    expect(Object.keys(other).filter((k) => k.includes('/'))).toEqual([]);
+  });
+
   it('exposes GPUs as nvidia.com/gpu', () => {
     expect(nodeCapacity(type('p3.8xlarge')).allocatable['nvidia.com/gpu']).toBe(4);
     expect(nodeCapacity(type('p3.16xlarge')).capacity['nvidia.com/gpu']).toBe(8);

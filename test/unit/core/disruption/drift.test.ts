@@ -261,6 +261,37 @@ describe('driftOf: cloud', () => {
     expect(driftOf(input({ claim: withImage, instance: { imageId: 'ami-3' }, resolved }))).toBeUndefined();
   });
 
+  it('compares a node with the image of its own AMI variant when the alias resolved variants', () => {
+    const images = {
+      images: { amd64: 'ami-std-2' },
+      variantImages: { 'amd64/nvidia': 'ami-nvidia-2' },
+    };
+    const variants = { ...resolved, imageIds: ['ami-nvidia-2', 'ami-std-2'], images };
+    const gpuLabels = { ...nodeLabels, 'karpenter.k8s.aws/instance-gpu-count': '4' };
+    // A GPU node on the previous nvidia image drifts once the alias names a new one.
+    expect(
+      driftOf(input({ nodeLabels: gpuLabels, instance: { imageId: 'ami-nvidia-1' }, resolved: variants })),
+    ).toEqual({
+      reason: 'AMIDrifted',
+      message: 'AMI ami-nvidia-1 is no longer selected by EC2NodeClass "default" (now ami-nvidia-2)',
+    });
+    // A GPU node on the standard image is drifted too: that image is not compatible with it.
+    expect(
+      driftOf(input({ nodeLabels: gpuLabels, instance: { imageId: 'ami-std-2' }, resolved: variants }))
+        ?.reason,
+    ).toBe('AMIDrifted');
+    expect(
+      driftOf(input({ nodeLabels: gpuLabels, instance: { imageId: 'ami-nvidia-2' }, resolved: variants })),
+    ).toBeUndefined();
+    expect(driftOf(input({ instance: { imageId: 'ami-std-2' }, resolved: variants }))).toBeUndefined();
+    // No variant image published for it any more: drifted, saying so.
+    const none = { ...variants, images: { images: { amd64: 'ami-std-2' }, variantImages: {} } };
+    expect(
+      driftOf(input({ nodeLabels: gpuLabels, instance: { imageId: 'ami-nvidia-2' }, resolved: none }))
+        ?.message,
+    ).toMatch(/selects no image for this node's architecture and accelerators/);
+  });
+
   it('drifts an instance whose security groups differ as a set from the selected ones', () => {
     expect(driftOf(input({ instance: { securityGroupIds: ['sg-1', 'sg-2'] }, resolved }))).toEqual({
       reason: 'SecurityGroupDrifted',

@@ -75,11 +75,21 @@ steps:
 
   it('rejects unknown steps and steps with two keys, listing the kinds', async () => {
     await expect(parse(`${head}steps:\n  - sleep: 1s\n`)).rejects.toThrow(
-      /steps\[0\]: unknown step 'sleep' \(expected one of apply, delete, scale, wait, interrupt, fault, expect, patch, mark, market\)/,
+      /steps\[0\]: unknown step 'sleep' \(expected one of apply, delete, scale, wait, interrupt, fault, expect, patch, mark, market, nodeCondition\)/,
     );
     await expect(parse(`${head}steps:\n  - { wait: 1s, scale: {} }\n`)).rejects.toThrow(
       /steps\[0\]: a step has exactly one key/,
     );
+  });
+
+  it('rejects a nodeCondition step without a valid status, naming the field', async () => {
+    await expect(
+      parse(`${head}steps:\n  - nodeCondition: { node: 0, type: KernelReady, status: broken }\n`),
+    ).rejects.toThrow(/steps\[0\]\.nodeCondition\.status/);
+    const ok = await parse(
+      `${head}steps:\n  - nodeCondition: { node: { selector: { app: gpu } }, type: Ready, status: "False" }\n`,
+    );
+    expect(ok.steps[0]).toMatchObject({ kind: 'nodeCondition', spec: { type: 'Ready', status: 'False' } });
   });
 
   it('rejects bad durations, wait conditions and faults without an effect', async () => {
