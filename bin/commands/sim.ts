@@ -34,7 +34,12 @@ export function registerSim(program: Command): void {
     )
     .option('--catalog <file>', 'instance catalog JSON (default: the bundled catalog)')
     .option('--seed <n>', 'seed of the simulated randomness (same seed, same cloud)', parseSeed, 1)
-    .option('--speed <x>', 'virtual seconds per wall-clock second', parseSpeed, 1)
+    .option(
+      '--speed <x>',
+      'virtual seconds per wall-clock second; above 1 the cluster’s clock runs ahead of yours, so ages kubectl computes itself (describe) show <invalid>',
+      parseSpeed,
+      1,
+    )
     .option(
       '--node-role <name>',
       'an IAM role EC2NodeClasses may name in role (it exists, and joiner may pass it); repeatable',
@@ -85,6 +90,12 @@ async function simUp(options: SimUpOptions): Promise<number> {
   }
   process.stdout.write(`${JSON.stringify({ ...cloud.endpoints, kubeconfig: cloud.kubeconfigPath })}\n`);
   process.stderr.write(`${usage(cloud)}\n`);
+  if (options.speed > 1) {
+    process.stderr.write(
+      `  --speed ${options.speed}: the cluster's clock runs ahead of the wall clock; kubectl get shows the\n` +
+        "  cluster's ages, but ages kubectl computes itself (describe) show <invalid>.\n\n",
+    );
+  }
   for (const line of held) process.stdout.write(`${line}\n`);
   held = undefined;
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
