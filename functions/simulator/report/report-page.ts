@@ -64,14 +64,15 @@ export const REPORT_SCRIPT = `
       ctx.fillStyle = '#555';
       ctx.setLineDash([4, 4]);
       ctx.font = (10 * devicePixelRatio) + 'px sans-serif';
-      markers.forEach(function (m) {
+      markers.forEach(function (m, i) {
         var x = Math.round(u.valToPos(m.x, 'x', true));
         if (x < u.bbox.left || x > u.bbox.left + u.bbox.width) return;
         ctx.beginPath();
         ctx.moveTo(x, u.bbox.top);
         ctx.lineTo(x, u.bbox.top + u.bbox.height);
         ctx.stroke();
-        ctx.fillText(m.label, x + 3, u.bbox.top + 10 * devicePixelRatio);
+        // Staggered, so steps at nearly the same moment keep readable labels.
+        ctx.fillText(m.label, x + 3, u.bbox.top + (10 + (i % 3) * 11) * devicePixelRatio);
       });
       ctx.restore();
     }] };
