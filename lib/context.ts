@@ -8,6 +8,7 @@ import { loadDocuments } from '../functions/core/model/config/load.js';
 import { parseYamlDocuments } from '../functions/core/model/config/raw-document.js';
 import { type BatchWindow, parseBatchWindow } from '../functions/core/provisioning/batch-window.js';
 import { EVENT_SOURCES } from '../functions/shared/event-sources.js';
+import { closestKey } from './closest-key.js';
 import type { ClusterDocument } from './constructs/cluster-installer.js';
 import type { LogLevel } from './constructs/handler-function.js';
 import { checkNodeRoleArn } from './constructs/node-role.js';
@@ -119,7 +120,13 @@ export function joinerPropsFromContext(node: Node, baseDir = process.cwd()): Con
   const problems: string[] = [];
   const problem = (key: string, message: string) => problems.push(`${key}: ${message}`);
   for (const key of unknownKeys(node)) {
-    problem(key, `is not a joiner context key (known: ${Object.values(CONTEXT_KEYS).join(', ')})`);
+    const meant = closestKey(key, Object.values(CONTEXT_KEYS));
+    problem(
+      key,
+      meant
+        ? `is not a joiner context key: did you mean ${meant}?`
+        : `is not a joiner context key (known: ${Object.values(CONTEXT_KEYS).join(', ')})`,
+    );
   }
   const text = (name: keyof typeof CONTEXT_KEYS): string | undefined => {
     const key = CONTEXT_KEYS[name];

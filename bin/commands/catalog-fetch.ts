@@ -26,11 +26,11 @@ export async function catalogFetch(options: CatalogFetchOptions): Promise<number
       console.error(`joiner catalog fetch: ${options.region} answered no offered and priced instance type`);
       return 1;
     }
-    parseCatalog(JSON.parse(JSON.stringify(catalog)), options.output);
-    await writeFile(options.output, `${JSON.stringify(catalog, null, 1)}\n`);
+    parseCatalog(JSON.parse(JSON.stringify(catalog)), options.outputFile);
+    await writeFile(options.outputFile, `${JSON.stringify(catalog, null, 1)}\n`);
     const offerings = catalog.instanceTypes.reduce((n, t) => n + t.offerings.length, 0);
     console.error(
-      `joiner catalog fetch: wrote ${options.output}: ${catalog.instanceTypes.length} instance types, ${offerings} offerings in ${options.region}` +
+      `joiner catalog fetch: wrote ${options.outputFile}: ${catalog.instanceTypes.length} instance types, ${offerings} offerings in ${options.region}` +
         (skipped.length > 0
           ? ` (${skipped.length} entries left out, e.g. ${skipped[0].at}: ${skipped[0].reason})`
           : ''),

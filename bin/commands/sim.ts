@@ -1,5 +1,7 @@
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import type { SimulatedCloud } from '../../functions/simulator/cloud.js';
+import { withExamples } from './help-text.js';
+import { parseSeed, parseSpeed } from './option-values.js';
 
 interface SimUpOptions {
   readonly catalog?: string;
@@ -19,16 +21,25 @@ export function registerSim(program: Command): void {
   const sim = program
     .command('sim')
     .description('Run the simulated cloud joiner is tested against (real wire protocols on 127.0.0.1).');
-  sim
+  withExamples(sim, [
+    ['joiner sim up', 'run joiner in the simulated cloud until Ctrl-C (see joiner sim up --help)'],
+  ]);
+  const up = sim
     .command('up')
     .description(
       'Run joiner in the simulated cloud (installed as cdk deploy installs it) until Ctrl-C. Prints ' +
         '{"kubernetes","ec2","iam","ssm","eventbridge","sqs","dynamodb","pricing","kubeconfig"} as one JSON line on stdout, ' +
-        'then how to point kubectl and the AWS CLI at it on stderr, then joiner’s log on stdout.',
+        'then how to point kubectl and the AWS CLI at it on stderr, then joiner’s log on stdout.\n' +
+        'Exit 0 when stopped by Ctrl-C or SIGTERM, 1 when the simulated cloud cannot start, 2 on bad input.',
     )
     .option('--catalog <file>', 'instance catalog JSON (default: the bundled catalog)')
-    .option('--seed <n>', 'seed of the simulated randomness (same seed, same cloud)', parseInteger, 1)
-    .option('--speed <x>', 'virtual seconds per wall-clock second', parseSpeed, 1)
+    .option('--seed <n>', 'seed of the simulated randomness (same seed, same cloud)', parseSeed, 1)
+    .option(
+      '--speed <x>',
+      'virtual seconds per wall-clock second; above 1 the cluster’s clock runs ahead of yours, so ages kubectl computes itself (describe) show <invalid>',
+      parseSpeed,
+      1,
+    )
     .option(
       '--node-role <name>',
       'an IAM role EC2NodeClasses may name in role (it exists, and joiner may pass it); repeatable',
@@ -39,6 +50,11 @@ export function registerSim(program: Command): void {
     .action(async (options: SimUpOptions) => {
       process.exitCode = await simUp(options);
     });
+  withExamples(up, [
+    ['joiner sim up', 'start it; then in another shell: export KUBECONFIG=… (printed) and kubectl get nodes'],
+    ['joiner sim up --speed 10 --no-log', 'ten virtual seconds per second, without joiner’s log'],
+    ['joiner sim up --catalog eu-west-1.json --seed 7', 'another catalog and seed'],
+  ]);
 }
 
 async function simUp(options: SimUpOptions): Promise<number> {
@@ -54,7 +70,13 @@ async function simUp(options: SimUpOptions): Promise<number> {
       import('../../functions/adapters/files/read-catalog.js'),
       import('../../functions/simulator/system/start-system.js'),
     ]);
-    const catalog = options.catalog ? await readCatalog(options.catalog) : undefined;
+    let catalog: Awaited<ReturnType<typeof readCatalog>> | undefined;
+    try {
+      catalog = options.catalog ? await readCatalog(options.catalog) : undefined;
+    } catch (error) {
+      console.error(`joiner sim up: ${error instanceof Error ? error.message : String(error)}`);
+      return 2;
+    }
     cloud = await startSystem({
       catalog,
       seed: options.seed,
@@ -68,6 +90,12 @@ async function simUp(options: SimUpOptions): Promise<number> {
   }
   process.stdout.write(`${JSON.stringify({ ...cloud.endpoints, kubeconfig: cloud.kubeconfigPath })}\n`);
   process.stderr.write(`${usage(cloud)}\n`);
+  if (options.speed > 1) {
+    process.stderr.write(
+      `  --speed ${options.speed}: the cluster's clock runs ahead of the wall clock; kubectl get shows the\n` +
+        "  cluster's ages, but ages kubectl computes itself (describe) show <invalid>.\n\n",
+    );
+  }
   for (const line of held) process.stdout.write(`${line}\n`);
   held = undefined;
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
@@ -97,17 +125,4 @@ function usage(cloud: SimulatedCloud): string {
     `  e.g. aws --endpoint-url ${e.ec2} --region ${cloud.region} ec2 describe-instances`,
     '',
   ].join('\n');
-}
-
-function parseInteger(value: string): number {
-  if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError(`expected an integer, got '${value}'`);
-  return Number(value);
-}
-
-function parseSpeed(value: string): number {
-  const speed = Number(value);
-  if (!Number.isFinite(speed) || speed <= 0) {
-    throw new InvalidArgumentError(`expected a positive number, got '${value}'`);
-  }
-  return speed;
 }

@@ -1,10 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import type { Catalog } from '../../functions/core/model/instance-type.js';
 import type { ReportContext } from '../../functions/simulator/report/html-report.js';
 import type { Scenario } from '../../functions/simulator/scenario/load-scenario.js';
 import type { ScenarioResult } from '../../functions/simulator/scenario/run-scenario.js';
+import { withExamples } from './help-text.js';
+import { parseFormat, parseSeed, parseSpeed } from './option-values.js';
 
 interface SimulateOptions {
   readonly catalog?: string;
@@ -20,22 +22,27 @@ interface SimulateOptions {
  * code 0 when the scenario's expectations hold, 1 when one fails, 2 on bad input.
  */
 export function registerSimulate(program: Command): void {
-  program
+  const command = program
     .command('simulate')
     .description(
       'Run a scenario (scenarios/*.yaml) in the simulated cloud with joiner’s real handlers; print the log and a ' +
         'summary of pods, nodes, Multus ENIs, hourly cost, latencies (virtual ms) and orphaned instances. ' +
-        'Exit 1 when an expectation fails, 2 on bad input.',
+        'Exit 0 when the scenario’s expectations hold, 1 when one fails, 2 on bad input.',
     )
     .argument('<scenario>', 'scenario file (YAML)')
     .option('--catalog <file>', 'instance catalog JSON (default: the scenario’s, else the bundled catalog)')
-    .option('--seed <n>', 'seed of the simulated randomness (default: the scenario’s)', parseInteger)
+    .option('--seed <n>', 'seed of the simulated randomness (default: the scenario’s)', parseSeed)
     .option('--speed <x>', 'virtual seconds per wall second (default: the scenario’s)', parseSpeed)
-    .option('-o, --output <format>', 'text or json', parseOutput, 'text')
+    .option('-o, --output <format>', 'text or json', parseFormat('text', 'json'), 'text' as const)
     .option('--report <file>', 'also write an HTML report (charts and tables, one self-contained file)')
     .action(async (path: string, options: SimulateOptions) => {
       process.exitCode = await simulate(path, options);
     });
+  withExamples(command, [
+    ['joiner simulate scenarios/seed-000-multus.yaml', 'run a scenario, print its log and summary'],
+    ['joiner simulate scenarios/seed-000-multus.yaml --report report.html', 'also write the HTML report'],
+    ['joiner simulate scenarios/seed-000-multus.yaml -o json --seed 7', 'the summary as JSON, another seed'],
+  ]);
 }
 
 async function prepare(
@@ -115,22 +122,4 @@ async function writeReport(file: string, result: ScenarioResult, context: Report
     throw new Error(`--report: cannot write ${target}: ${(error as Error).message}`);
   }
   return target;
-}
-
-function parseInteger(value: string): number {
-  if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError(`expected an integer, got '${value}'`);
-  return Number(value);
-}
-
-function parseSpeed(value: string): number {
-  const speed = Number(value);
-  if (!Number.isFinite(speed) || speed <= 0)
-    throw new InvalidArgumentError(`expected a positive number, got '${value}'`);
-  return speed;
-}
-
-function parseOutput(value: string): 'text' | 'json' {
-  if (value !== 'text' && value !== 'json')
-    throw new InvalidArgumentError(`expected text or json, got '${value}'`);
-  return value;
 }

@@ -4,11 +4,13 @@
  * (`{nodeClaimId, dueAt}`) act on that claim's due timers; a malformed or failing message is a
  * batch item failure.
  */
+
 import type { ScheduledEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import * as z from 'zod';
 import type { DisruptionOutcome } from '../core/disruption/run-disruption.js';
 import { handleTimerMessage, runSweep } from '../core/sweep/run-sweep.js';
 import { sweepDepsFrom } from '../core/sweep/sweep-deps-from.js';
+import { KARPENTER_METRICS, karpenterReason } from '../shared/karpenter-metrics.js';
 import { METRIC_NAMES } from '../shared/metrics.js';
 import { type Dependencies, dependenciesFromEnv } from './runtime/dependencies.js';
 import { lambdaHandler, parseSqsBatch, recordDimensionedMetric, recordMetrics } from './runtime/lambda.js';
@@ -109,12 +111,18 @@ export function createDisruptionHandler(getDeps: () => DisruptionHandlerDeps) {
  * terminated with their drain duration, and evictions PodDisruptionBudgets refused.
  */
 function recordDisruption(d: DisruptionOutcome): void {
-  for (const s of d.started)
+  for (const s of d.started) {
     recordDimensionedMetric('NodesDisrupted', 1, 'Count', { nodepool: s.nodePool, reason: s.cause });
+    recordDimensionedMetric(KARPENTER_METRICS.nodeClaimsDisrupted, 1, 'Count', {
+      nodepool: s.nodePool,
+      reason: karpenterReason(s.cause),
+    });
+  }
   for (const t of d.terminated) {
     const dimensions = { nodepool: t.nodePool, reason: t.cause };
     recordDimensionedMetric('NodesTerminated', 1, 'Count', dimensions);
     recordDimensionedMetric('DrainDuration', t.drainMs, 'Milliseconds', dimensions);
+    recordDimensionedMetric(KARPENTER_METRICS.nodeClaimsTerminated, 1, 'Count', { nodepool: t.nodePool });
   }
   if (d.evictionsRefused > 0) recordMetrics({ EvictionsRefused: d.evictionsRefused });
 }

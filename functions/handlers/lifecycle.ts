@@ -1,9 +1,11 @@
 /**
  * The lifecycle Lambda: node and pod hints from the lifecycle queue (NodeRegistered, NodeReady,
  * PodReady, PodGone) reconcile joiner's nodeclaims and nodes. Malformed messages and messages
- * whose handling failed are reported as batch item failures; the rest of the batch is handled.
+ * whose handling failed are reported as batch item failures (Powertools' batch processor); the rest
+ * of the batch is handled.
  */
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
 import { boundPodDetail, eventEnvelope, nodeDetail } from '../core/events/joiner-events.js';
 import { readClusterConfig } from '../core/lifecycle/cluster-config.js';
@@ -11,8 +13,9 @@ import { handleLifecycleEvent } from '../core/lifecycle/handle-lifecycle-event.j
 import { lifecycleDeps } from '../core/lifecycle/lifecycle-deps.js';
 import { DETAIL_TYPES } from '../shared/event-rules.js';
 import { METRIC_NAMES } from '../shared/metrics.js';
-import { lambdaHandler, parseSqsBatch, recordMetrics } from './runtime/lambda.js';
+import { lambdaHandler, recordMetrics } from './runtime/lambda.js';
 import { type PortDependencies, portDependenciesFromEnv } from './runtime/port-dependencies.js';
+import { parseSqsRecord } from './runtime/sqs-batch.js';
 
 /** What the lifecycle function needs. */
 export type LifecycleHandlerDeps = Pick<PortDependencies, 'clock' | 'log' | 'cluster' | 'store' | 'timers'> &
@@ -35,26 +38,35 @@ export function createLifecycleHandler(getDeps: () => LifecycleHandlerDeps) {
   return lambdaHandler<SQSEvent, SQSBatchResponse>(async (event) => {
     const ports = getDeps();
     const deps = lifecycleDeps(ports, () => readClusterConfig(ports.cluster, ports.settings?.karpenterKinds));
-    const batch = parseSqsBatch(event, lifecycleMessage, ports.log);
-    const results = await Promise.allSettled(
-      batch.items.map(({ body }) =>
-        handleLifecycleEvent(deps, { detailType: body['detail-type'], detail: body.detail } as Parameters<
-          typeof handleLifecycleEvent
-        >[1]),
-      ),
+    let wellFormed = 0;
+    // Powertools runs the records in parallel and reports each one that throws as a batch item
+    // failure; a processor per invocation, as concurrent invocations share this module.
+    const processor = new BatchProcessor(EventType.SQS);
+    const response = await processPartialResponse(
+      { Records: event.Records ?? [] },
+      async (record: SQSRecord) => {
+        const message = parseSqsRecord(record, lifecycleMessage, ports.log);
+        if (message === undefined) throw new Error('malformed message');
+        wellFormed++;
+        try {
+          await handleLifecycleEvent(deps, {
+            detailType: message['detail-type'],
+            detail: message.detail,
+          } as Parameters<typeof handleLifecycleEvent>[1]);
+        } catch (error) {
+          ports.log.error('lifecycle event failed', { messageId: record.messageId, error: String(error) });
+          throw error;
+        }
+      },
+      processor,
+      { throwOnFullBatchFailure: false },
     );
-    const failed = batch.items.filter((item, i) => {
-      const result = results[i];
-      if (result?.status !== 'rejected') return false;
-      ports.log.error('lifecycle event failed', { messageId: item.messageId, error: String(result.reason) });
-      return true;
-    });
     recordMetrics({
-      LifecycleEvents: batch.items.length,
-      [METRIC_NAMES.failedMessages]: batch.failures.length + failed.length,
+      LifecycleEvents: wellFormed,
+      [METRIC_NAMES.failedMessages]: response.batchItemFailures.length,
     });
     return {
-      batchItemFailures: [...batch.failures, ...failed.map((i) => ({ itemIdentifier: i.messageId }))],
+      batchItemFailures: response.batchItemFailures.map((f) => ({ itemIdentifier: f.itemIdentifier })),
     };
   });
 }

@@ -4,6 +4,7 @@
  * DLQ); if the run fails (e.g. the API server is unreachable) the whole batch is retried, which
  * is safe because the run is idempotent.
  */
+
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import * as z from 'zod';
 import {
@@ -15,9 +16,10 @@ import { batchEvents } from '../core/provisioning/batch-window.js';
 import { provision } from '../core/provisioning/provision.js';
 import type { ProvisionResult } from '../core/provisioning/types.js';
 import { DETAIL_TYPES } from '../shared/event-rules.js';
+import { KARPENTER_METRICS } from '../shared/karpenter-metrics.js';
 import { METRIC_NAMES } from '../shared/metrics.js';
 import { type Dependencies, dependenciesFromEnv } from './runtime/dependencies.js';
-import { lambdaHandler, parseSqsBatch, recordMetrics } from './runtime/lambda.js';
+import { lambdaHandler, parseSqsBatch, recordDimensionedMetric, recordMetrics } from './runtime/lambda.js';
 
 /** What the provisioner needs. */
 export type ProvisionerDeps = Pick<
@@ -130,6 +132,20 @@ export function createProvisionerHandler(getDeps: () => ProvisionerDeps) {
         ...(result.deferred ? {} : { [METRIC_NAMES.oldestPendingPodAge]: result.oldestPendingPodAgeMs }),
       },
     );
+    // Karpenter counts a nodeclaim when it is launched for pending pods (an adopted instance is not new).
+    for (const claim of result.launched.filter((l) => !l.adopted))
+      recordDimensionedMetric(KARPENTER_METRICS.nodeClaimsCreated, 1, 'Count', {
+        nodepool: claim.nodePool,
+        reason: 'provisioning',
+      });
+    if (!result.deferred) {
+      recordDimensionedMetric(
+        KARPENTER_METRICS.schedulingDuration,
+        result.schedulingMs / 1000,
+        'Seconds',
+        {},
+      );
+    }
     if (!result.deferred && !result.incomplete) return { batchItemFailures: batch.failures };
     return {
       batchItemFailures: [...batch.failures, ...batch.items.map((i) => ({ itemIdentifier: i.messageId }))],

@@ -63,6 +63,7 @@ interface ChartCheck {
   readonly series: string[];
   readonly points: number[];
   readonly canvas: boolean;
+  readonly markers: number;
 }
 
 describe('the HTML report in a real browser', () => {
@@ -111,9 +112,53 @@ describe('the HTML report in a real browser', () => {
       expect(requests).toEqual([]);
       const timeline = result.trace.timeline.length;
       expect(Object.keys(charts).sort()).toEqual(
-        ['chart-actions', 'chart-cost', 'chart-latency', 'chart-nodes', 'chart-pods'].sort(),
+        [
+          'chart-actions',
+          'chart-cost',
+          'chart-cumulative-cost',
+          'chart-cpu',
+          'chart-latency',
+          'chart-memory',
+          'chart-nodes',
+          'chart-pending-latency',
+          'chart-pods',
+          'chart-types',
+          'chart-zones',
+        ].sort(),
       );
       for (const chart of Object.values(charts)) expect(chart.canvas).toBe(true);
+      // Every chart over time marks the scenario's four steps; the histogram has no time axis.
+      expect(result.trace.steps.map((s) => s.label)).toEqual([
+        'step 0 apply',
+        'step 1 wait',
+        'step 2 scale',
+        'step 3 wait',
+      ]);
+      for (const [id, chart] of Object.entries(charts))
+        expect(chart.markers, id).toBe(id === 'chart-latency' ? 0 : 4);
+      // Requested vs allocatable: both series over the timeline; allocatable covers requested
+      // while nodes run, and both are 0 at the end (scaled to zero).
+      for (const id of ['chart-cpu', 'chart-memory'])
+        expect(charts[id]).toMatchObject({
+          series: ['requested', 'allocatable'],
+          points: [timeline, timeline],
+        });
+      const peak = result.trace.timeline.reduce((m, p) => Math.max(m, p.allocatable.cpu), 0);
+      expect(peak).toBeGreaterThan(0);
+      for (const p of result.trace.timeline) expect(p.requested.cpu).toBeLessThanOrEqual(p.allocatable.cpu);
+      expect(result.trace.timeline.at(-1)?.allocatable).toEqual({ cpu: 0, memoryGiB: 0 });
+      // Nodes by instance type and by zone: the same nodes as by pool, split otherwise.
+      const total = (by: 'nodes' | 'nodesByType' | 'nodesByZone') =>
+        result.trace.timeline.map((p) => Object.values(p[by]).reduce((a, b) => a + b, 0));
+      expect(total('nodesByType')).toEqual(total('nodes'));
+      expect(total('nodesByZone')).toEqual(total('nodes'));
+      expect(charts['chart-types'].series.length).toBeGreaterThan(0);
+      expect(charts['chart-zones'].series.every((z) => /^us-west-2[a-z]$/.test(z))).toBe(true);
+      // Cumulative cost grows and never falls; one point per moment.
+      expect(charts['chart-cumulative-cost']).toMatchObject({ series: ['spent'], points: [timeline] });
+      // Pending latency over time: one point per pod that was unschedulable and then ran.
+      expect(charts['chart-pending-latency'].points).toEqual([result.trace.latencySamples.running.length]);
+      expect(result.trace.latencySamples.running.length).toBeGreaterThan(0);
       expect(charts['chart-pods']).toMatchObject({
         series: ['pending', 'running'],
         points: [timeline, timeline],
@@ -141,6 +186,15 @@ describe('the HTML report in a real browser', () => {
       expect(charts['chart-latency'].points).toEqual([bins, bins, bins]);
       // The node table lists the final nodes (none left here) and the actions table the launches.
       expect(await tab.locator('#table-actions tbody tr').count()).toBe(result.trace.actions.length);
+      // A failed expectation is the first thing the page says, above the cards and charts.
+      const failed = renderReport(
+        { ...result, ok: false, failures: ['expect: nodes: want 1, got 0'] },
+        { seed: 5, description: scenario.description },
+      );
+      expect(failed.indexOf('id="failures"')).toBeGreaterThan(0);
+      expect(failed.indexOf('id="failures"')).toBeLessThan(failed.indexOf('class="cards"'));
+      expect(failed).toContain('<li>expect: nodes: want 1, got 0</li>');
+      expect(renderReport(result, { seed: 5 })).not.toContain('id="failures"');
     } finally {
       await context.close();
       await rm(profile, { recursive: true, force: true });

@@ -77,7 +77,10 @@ describe('the CDK app', () => {
     ['joiner:alarmTopicArn', 'arn:aws:sqs:us-west-2:1:q', /must be an SNS topic ARN like arn:aws:sns:/],
     ['joiner:karpenterKinds', 'sometimes', /must be one of manage, ignore \(got 'sometimes'\)/],
     ['joiner:karpenterKinds', true, /must be a string \(got true\)/],
-    ['joiner:clustername', 'prod', /is not a joiner context key \(known: joiner:clusterName, /],
+    ['joiner:clustername', 'prod', /is not a joiner context key: did you mean joiner:clusterName\?$/],
+    ['joiner:nodePoolFile', 'a.yaml', /is not a joiner context key: did you mean joiner:nodePoolFiles\?$/],
+    ['joiner:regoin', 'us-west-2', /is not a joiner context key: did you mean joiner:region\?$/],
+    ['joiner:somethingElse', 'x', /is not a joiner context key \(known: joiner:clusterName, /],
   ])('rejects %s = %j, naming the key and what is allowed', (key, value, message) => {
     const problems = problemsOf({ [key]: value });
     expect(problems).toHaveLength(1);

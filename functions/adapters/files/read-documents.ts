@@ -19,9 +19,9 @@ async function filesUnder(dir: string): Promise<string[]> {
   return out;
 }
 
-function readError(file: string, message: string, hint?: string): Diagnostic {
-  const d: Diagnostic = { severity: 'error', file, document: '-', path: '', message };
-  return hint === undefined ? d : { ...d, hint };
+/** An error about a whole path (missing, unreadable, empty directory): it names no document. */
+function readError(file: string, message: string): Diagnostic {
+  return { severity: 'error', file, document: '', path: '', message };
 }
 
 /** Expands paths (files or directories) into the files to read; unreadable paths become errors. */
@@ -43,9 +43,7 @@ export async function expandPaths(
       const code = (e as NodeJS.ErrnoException).code;
       const message =
         code === 'ENOENT' ? 'no such file or directory' : `cannot read: ${(e as Error).message}`;
-      diagnostics.push(
-        readError(path, message, code === 'ENOENT' ? 'check the path given with -f' : undefined),
-      );
+      diagnostics.push(readError(path, message));
     }
   }
   return { files, diagnostics };

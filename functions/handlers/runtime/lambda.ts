@@ -37,13 +37,17 @@ export function recordMetrics(
 export function recordDimensionedMetric(
   name: string,
   value: number,
-  unit: 'Count' | 'Milliseconds',
+  unit: 'Count' | 'Milliseconds' | 'Seconds',
   dimensions: Readonly<Record<string, string>>,
 ): void {
   if (!process.env.AWS_LAMBDA_FUNCTION_NAME) return;
   const single = metrics.singleMetric();
   for (const [key, v] of Object.entries(dimensions)) single.addDimension(key, v);
-  single.addMetric(name, unit === 'Count' ? MetricUnit.Count : MetricUnit.Milliseconds, value);
+  single.addMetric(
+    name,
+    unit === 'Count' ? MetricUnit.Count : unit === 'Seconds' ? MetricUnit.Seconds : MetricUnit.Milliseconds,
+    value,
+  );
 }
 
 /**

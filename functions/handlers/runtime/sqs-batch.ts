@@ -1,4 +1,4 @@
-import type { SQSBatchItemFailure, SQSEvent } from 'aws-lambda';
+import type { SQSBatchItemFailure, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { ZodType } from 'zod';
 import type { Log } from '../../core/ports/log.js';
 
@@ -17,22 +17,32 @@ export function parseSqsBatch<T>(event: SQSEvent, schema: ZodType<T>, log: Log):
   const items: Array<{ messageId: string; body: T }> = [];
   const failures: SQSBatchItemFailure[] = [];
   for (const record of event.Records ?? []) {
-    const problem = (reason: string) => {
-      log.error('dropping malformed message', { messageId: record.messageId, reason });
-      failures.push({ itemIdentifier: record.messageId });
-    };
-    let json: unknown;
-    try {
-      json = JSON.parse(record.body);
-    } catch (error) {
-      problem(`body is not JSON: ${(error as Error).message}`);
-      continue;
-    }
-    const parsed = schema.safeParse(json);
-    if (parsed.success) items.push({ messageId: record.messageId, body: parsed.data });
-    else problem(`body does not match: ${describeIssues(parsed.error.issues)}`);
+    const body = parseSqsRecord(record, schema, log);
+    if (body === undefined) failures.push({ itemIdentifier: record.messageId });
+    else items.push({ messageId: record.messageId, body });
   }
   return { items, failures };
+}
+
+/**
+ * One message of a batch, parsed and validated as {@link parseSqsBatch} does; `undefined` (logged
+ * with its messageId and what was wrong) when it is not JSON or does not match.
+ */
+export function parseSqsRecord<T>(record: SQSRecord, schema: ZodType<T>, log: Log): T | undefined {
+  const problem = (reason: string) => {
+    log.error('dropping malformed message', { messageId: record.messageId, reason });
+    return undefined;
+  };
+  let json: unknown;
+  try {
+    json = JSON.parse(record.body);
+  } catch (error) {
+    return problem(`body is not JSON: ${(error as Error).message}`);
+  }
+  const parsed = schema.safeParse(json);
+  return parsed.success
+    ? parsed.data
+    : problem(`body does not match: ${describeIssues(parsed.error.issues)}`);
 }
 
 function describeIssues(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string {

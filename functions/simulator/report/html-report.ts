@@ -52,9 +52,11 @@ export function renderReport(result: ScenarioResult, context: ReportContext): st
 ${context.description ? `<p>${esc(context.description)}</p>` : ''}
 <p class="meta">seed ${context.seed} · ${seconds(s.virtualDurationMs)} virtual in ${seconds(s.wallDurationMs)} wall at --speed ${result.trace.speed} (speed changes wall time only) · ${result.ok ? '<span class="ok">expectations hold</span>' : `<span class="bad">${result.failures.length} expectation(s) failed</span>`}</p>
 </header>
+${result.failures.length > 0 ? `<section class="failures" id="failures"><h2>Expectations that failed</h2><ul>${result.failures.map((f) => `<li>${esc(f)}</li>`).join('')}</ul></section>` : ''}
 <section class="cards">
 ${card('pods', `${s.pods.running} / ${s.pods.total} running`, `${s.pods.pending} pending`)}
 ${card('nodes', String(s.nodes.length), `hourly cost $${s.hourlyCost.toFixed(4)}`)}
+${card('cost of the run', `$${spent(result).toFixed(4)}`, `over ${seconds(s.virtualDurationMs)} virtual`)}
 ${card('pending → nodeclaim launched', p50(s.latency.unschedulableToLaunchMs), p99(s.latency.unschedulableToLaunchMs))}
 ${card('pending → node Ready', p50(s.latency.unschedulableToReadyMs), p99(s.latency.unschedulableToReadyMs))}
 ${card('pending → pod Running', p50(s.latency.unschedulableToRunningMs), p99(s.latency.unschedulableToRunningMs))}
@@ -75,13 +77,21 @@ ${actionTable(result)}
 <h2>Nodes at the end</h2>
 ${nodeTable(result)}
 </section>
-${result.failures.length + result.notes.length > 0 ? `<section><h2>Failures and notes</h2><ul>${[...result.failures, ...result.notes].map((f) => `<li>${esc(f)}</li>`).join('')}</ul></section>` : ''}
+${result.notes.length > 0 ? `<section><h2>Notes</h2><ul>${result.notes.map((f) => `<li>${esc(f)}</li>`).join('')}</ul></section>` : ''}
 <script type="application/json" id="report-data">${data}</script>
 <script>${js}</script>
 <script>${REPORT_SCRIPT}</script>
 </body>
 </html>
 `;
+}
+
+/** USD the nodes cost over the run: the timeline's hourly cost integrated over virtual time. */
+function spent(result: ScenarioResult): number {
+  const t = result.trace.timeline;
+  let usd = 0;
+  for (let i = 1; i < t.length; i++) usd += (t[i - 1].hourlyCost * (t[i].at - t[i - 1].at)) / 3_600_000;
+  return usd;
 }
 
 function card(title: string, value: string, sub: string): string {

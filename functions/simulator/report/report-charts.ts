@@ -5,6 +5,7 @@
  */
 import { ACTION_KINDS } from '../scenario/action-log.js';
 import type { ScenarioResult } from '../scenario/run-scenario.js';
+import type { TimelinePoint } from '../scenario/timeline-recorder.js';
 
 /** How a series is drawn. */
 export type SeriesStyle = 'line' | 'step' | 'points' | 'bars';
@@ -30,6 +31,8 @@ export interface ChartSpec {
   readonly yTicks?: Readonly<Record<number, string>>;
   /** Range of the x axis when not the data's (room for the last histogram bar). */
   readonly xRange?: readonly [number, number];
+  /** Vertical markers (x in seconds): the scenario's steps, on every chart over time. */
+  readonly markers?: readonly { readonly x: number; readonly label: string }[];
 }
 
 const PALETTE = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#17becf'];
@@ -38,13 +41,100 @@ const seconds = (at: number, start: number): number => Math.round(at - start) / 
 
 /** Every chart of a run's report. */
 export function reportCharts(result: ScenarioResult): ChartSpec[] {
-  return [
+  const { trace } = result;
+  const markers = trace.steps.map((s) => ({ x: seconds(s.at, trace.startedAt), label: s.label }));
+  const overTime = [
     podsChart(result),
     nodesChart(result),
+    countsChart(result, 'chart-types', 'Nodes by instance type', (p) => p.nodesByType),
+    countsChart(result, 'chart-zones', 'Nodes by zone', (p) => p.nodesByZone),
+    roomChart(result, 'chart-cpu', 'CPU: requested by bound pods vs allocatable', 'cores', 'cpu'),
+    roomChart(result, 'chart-memory', 'Memory: requested by bound pods vs allocatable', 'GiB', 'memoryGiB'),
     costChart(result),
+    cumulativeCostChart(result),
+    pendingLatencyChart(result),
     actionsChart(result),
-    latencyChart(result),
-  ];
+  ].map((chart) => ({ ...chart, markers }));
+  return [...overTime, latencyChart(result)];
+}
+
+function countsChart(
+  { trace }: ScenarioResult,
+  id: string,
+  title: string,
+  counts: (p: TimelinePoint) => Readonly<Record<string, number>>,
+): ChartSpec {
+  const points = trace.timeline;
+  const keys = [...new Set(points.flatMap((p) => Object.keys(counts(p))))].sort();
+  return {
+    id,
+    title,
+    xLabel: 'virtual time (s)',
+    yLabel: 'nodes',
+    series: keys.map((label, i) => ({ label, color: PALETTE[i % PALETTE.length], style: 'step' as const })),
+    data: [
+      points.map((p) => seconds(p.at, trace.startedAt)),
+      ...keys.map((k) => points.map((p) => counts(p)[k] ?? 0)),
+    ],
+  };
+}
+
+function roomChart(
+  { trace }: ScenarioResult,
+  id: string,
+  title: string,
+  unit: string,
+  field: 'cpu' | 'memoryGiB',
+): ChartSpec {
+  const points = trace.timeline;
+  return {
+    id,
+    title,
+    xLabel: 'virtual time (s)',
+    yLabel: unit,
+    series: [
+      { label: 'requested', color: '#d62728', style: 'step' },
+      { label: 'allocatable', color: '#1f77b4', style: 'step' },
+    ],
+    data: [
+      points.map((p) => seconds(p.at, trace.startedAt)),
+      points.map((p) => p.requested[field]),
+      points.map((p) => p.allocatable[field]),
+    ],
+  };
+}
+
+/** The money spent so far: the hourly cost integrated over virtual time (USD). */
+function cumulativeCostChart({ trace }: ScenarioResult): ChartSpec {
+  const points = trace.timeline;
+  let spent = 0;
+  const cumulative = points.map((p, i) => {
+    if (i > 0) spent += (points[i - 1].hourlyCost * (p.at - points[i - 1].at)) / 3_600_000;
+    return Math.round(spent * 1e6) / 1e6;
+  });
+  return {
+    id: 'chart-cumulative-cost',
+    title: 'Cumulative cost of the nodes',
+    xLabel: 'virtual time (s)',
+    yLabel: 'USD',
+    series: [{ label: 'spent', color: '#8c564b', style: 'line' }],
+    data: [points.map((p) => seconds(p.at, trace.startedAt)), cumulative],
+  };
+}
+
+/** Each pod that was unschedulable: when it became so (x) and how long until it ran (y). */
+function pendingLatencyChart({ trace }: ScenarioResult): ChartSpec {
+  const end = seconds(trace.timeline.at(-1)?.at ?? trace.startedAt, trace.startedAt);
+  const xs = trace.pendingLatency.map((p) => seconds(p.at, trace.startedAt));
+  return {
+    id: 'chart-pending-latency',
+    title: 'Pending -> Running latency over time (one point per pod)',
+    xLabel: 'virtual time the pod became unschedulable (s)',
+    yLabel: 'seconds',
+    series: [{ label: 'pending -> Running', color: '#2ca02c', style: 'points' }],
+    data: [xs, trace.pendingLatency.map((p) => Math.round(p.ms) / 1000)],
+    xRange: [0, Math.max(1, end, ...xs)],
+  };
 }
 
 function podsChart({ trace }: ScenarioResult): ChartSpec {

@@ -1,13 +1,14 @@
 /**
  * The report page's own stylesheet and script (plain browser JavaScript, inlined after uPlot).
  * The script reads the charts from `#report-data`, draws each with uPlot and publishes
- * `window.joinerReport = { charts: { <id>: { series: [labels], points: [non-null counts] } } }`.
+ * `window.joinerReport = { charts: { <id>: { series: [labels], points: [non-null counts], markers: n } } }`;
+ * charts over time draw the scenario's steps as dashed vertical lines.
  */
 
 export const REPORT_STYLE = `
 body { font: 14px/1.4 system-ui, sans-serif; margin: 24px; color: #222; background: #fafafa; }
 h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 28px 0 8px; }
-.meta { color: #555; } .ok { color: #2ca02c; font-weight: 600; } .bad { color: #d62728; font-weight: 600; }
+.meta { color: #555; } .failures { background: #fdecea; border: 1px solid #d62728; border-radius: 6px; padding: 8px 14px; } .ok { color: #2ca02c; font-weight: 600; } .bad { color: #d62728; font-weight: 600; }
 .cards { display: flex; flex-wrap: wrap; gap: 12px; margin: 16px 0; }
 .card { background: #fff; border: 1px solid #ddd; border-radius: 6px; padding: 10px 14px; min-width: 180px; }
 .card-title { color: #666; font-size: 12px; } .card-value { font-size: 18px; font-weight: 600; } .card-sub { color: #666; font-size: 12px; }
@@ -54,11 +55,33 @@ export const REPORT_SCRIPT = `
     ];
     var scales = { x: chart.xRange ? { time: false, range: chart.xRange.slice() } : { time: false } };
     if (ticks) scales.y = { range: [0, Object.keys(ticks).length + 1] };
-    new uPlot({ width: width, height: 280, series: series, axes: axes, scales: scales }, chart.data, el);
+    var markers = chart.markers || [];
+    var hooks = { draw: [function (u) {
+      // The scenario's steps as dashed vertical lines, labelled at the top.
+      var ctx = u.ctx;
+      ctx.save();
+      ctx.strokeStyle = '#888';
+      ctx.fillStyle = '#555';
+      ctx.setLineDash([4, 4]);
+      ctx.font = (10 * devicePixelRatio) + 'px sans-serif';
+      markers.forEach(function (m, i) {
+        var x = Math.round(u.valToPos(m.x, 'x', true));
+        if (x < u.bbox.left || x > u.bbox.left + u.bbox.width) return;
+        ctx.beginPath();
+        ctx.moveTo(x, u.bbox.top);
+        ctx.lineTo(x, u.bbox.top + u.bbox.height);
+        ctx.stroke();
+        // Staggered, so steps at nearly the same moment keep readable labels.
+        ctx.fillText(m.label, x + 3, u.bbox.top + (10 + (i % 3) * 11) * devicePixelRatio);
+      });
+      ctx.restore();
+    }] };
+    new uPlot({ width: width, height: 280, series: series, axes: axes, scales: scales, hooks: hooks }, chart.data, el);
     report.charts[chart.id] = {
       series: chart.series.map(function (s) { return s.label; }),
       points: chart.data.slice(1).map(function (col) { return col.filter(function (v) { return v !== null; }).length; }),
       canvas: !!el.querySelector('canvas'),
+      markers: markers.length,
     };
   });
   window.joinerReport = report;

@@ -97,12 +97,25 @@ export async function loadScenario(path: string): Promise<Scenario> {
 export async function parseScenario(text: string, file: string): Promise<Scenario> {
   const doc = parseDocument(text, { prettyErrors: true });
   if (doc.errors.length > 0) {
+    if (doc.errors[0].code === 'MULTIPLE_DOCS') {
+      throw new ScenarioError(
+        `${file}: holds several YAML documents (separated by ---), a scenario is one document with name and steps ` +
+          '(see scenarios/*.yaml); Kubernetes manifests go to `joiner plan` or into a scenario’s cluster and apply steps',
+      );
+    }
     const { position, message } = describeYamlError(doc.errors[0]);
     const at = position ? `${file}:${position.line}:${position.column}` : file;
     throw new ScenarioError(`${at}: invalid YAML: ${message}`);
   }
   const js = documentObject(doc);
   if ('error' in js) throw new ScenarioError(`${file}: ${js.error}`);
+  const manifest = kubernetesKind(js.object);
+  if (manifest) {
+    throw new ScenarioError(
+      `${file}: is a Kubernetes manifest (kind ${manifest}), not a scenario: a scenario has name and steps ` +
+        '(see scenarios/*.yaml); manifests go to `joiner plan` or into a scenario’s cluster and apply steps',
+    );
+  }
   const parsed = scenarioSchema.safeParse(js.object);
   if (!parsed.success) throw zodError(file, [], parsed.error);
   const raw = parsed.data;
@@ -126,6 +139,15 @@ export async function parseScenario(text: string, file: string): Promise<Scenari
     steps,
     expect: raw.expect,
   };
+}
+
+/** The kind of a document that is a Kubernetes object (apiVersion and kind, no steps), else undefined. */
+function kubernetesKind(object: unknown): string | undefined {
+  if (typeof object !== 'object' || object === null) return undefined;
+  const o = object as Record<string, unknown>;
+  return typeof o.apiVersion === 'string' && typeof o.kind === 'string' && !('steps' in o)
+    ? o.kind
+    : undefined;
 }
 
 async function loadStep(

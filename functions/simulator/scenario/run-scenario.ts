@@ -76,6 +76,10 @@ export interface ScenarioTrace {
   readonly timeline: readonly TimelinePoint[];
   readonly actions: readonly Action[];
   readonly latencySamples: LatencySamples;
+  /** Each scenario step as it started (virtual epoch ms and what the log said), for chart markers. */
+  readonly steps: readonly { readonly at: number; readonly label: string }[];
+  /** Per pod that was unschedulable: when it became so (virtual epoch ms) and ms until Running. */
+  readonly pendingLatency: readonly { readonly at: number; readonly ms: number }[];
   /** The --speed of the run (wall time only). */
   readonly speed: number;
 }
@@ -112,8 +116,16 @@ export async function runScenario(
     actionLog.read(line);
     options.onLog?.(line);
   };
-  const say = (message: string): void =>
+  const steps: { at: number; label: string }[] = [];
+  const say = (message: string): void => {
+    // The first "step N: <kind> ..." line of a step starts it (later lines of the same step, e.g.
+    // its expectations' result, are not new steps).
+    const step = /^step (\d+): (\w+)/.exec(message);
+    const label = step ? `step ${step[1]}` : '';
+    if (step && !steps.some((s) => s.label.startsWith(`${label} `)))
+      steps.push({ at: cloud.clock.now(), label: `${label} ${step[2]}` });
     emit(formatLine(cloud.clock.now(), 'info', `simulate ${message}`, {}));
+  };
   const now = (): number => cloud.clock.now();
   const recorder = new LatencyRecorder(cloud.kube.store.api.store, cloud.ec2, now);
   const disruptions = new DisruptionRecorder(cloud.kube.store.api.store, now);
@@ -174,6 +186,14 @@ export async function runScenario(
       timeline: timeline.timeline(),
       actions: actionLog.actions(),
       latencySamples: latencySamples(recorder, await cloud.stateStore.listNodeClaims()),
+      steps,
+      pendingLatency: [...recorder.pods.values()]
+        .flatMap((pod) =>
+          pod.unschedulable && pod.running && pod.running.virtual >= pod.unschedulable.virtual
+            ? [{ at: pod.unschedulable.virtual, ms: pod.running.virtual - pod.unschedulable.virtual }]
+            : [],
+        )
+        .sort((a, b) => a.at - b.at),
       speed,
     };
     const result: ScenarioResult = { summary, failures, notes, ok: failures.length === 0, trace };

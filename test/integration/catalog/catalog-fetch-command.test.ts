@@ -27,8 +27,17 @@ describe('joiner catalog fetch', () => {
   it('writes the region’s catalog in the documented format, which joiner plan --catalog reads', async () => {
     const file = join(dir, 'eu-west-1.json');
     const endpoints = ['--ec2-endpoint', cloud.endpoints.ec2, '--pricing-endpoint', cloud.endpoints.pricing];
-    const run = await runJoiner('catalog', 'fetch', '--region', 'eu-west-1', '-o', file, ...endpoints);
+    const run = await runJoiner(
+      'catalog',
+      'fetch',
+      '--region',
+      'eu-west-1',
+      '--output-file',
+      file,
+      ...endpoints,
+    );
     expect(run.code, run.out).toBe(0);
+    expect(run.stderr).not.toContain('deprecated');
     expect(run.stderr).toMatch(/wrote .*eu-west-1\.json: \d+ instance types, \d+ offerings in eu-west-1/);
     const written = JSON.parse(await readFile(file, 'utf8'));
     expect(written.region).toBe('eu-west-1');
@@ -46,8 +55,21 @@ describe('joiner catalog fetch', () => {
     expect(best.price).toBe(listed?.price);
   });
 
+  it('exits 2 without --output-file, naming it', async () => {
+    const run = await runJoiner('catalog', 'fetch', '--region', 'eu-west-1');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("required option '--output-file <file>' not specified");
+  });
+
   it('says what is wrong with a bad region, and with an API that refuses', async () => {
-    const bad = await runJoiner('catalog', 'fetch', '--region', 'Europe', '-o', join(dir, 'x.json'));
+    const bad = await runJoiner(
+      'catalog',
+      'fetch',
+      '--region',
+      'Europe',
+      '--output-file',
+      join(dir, 'x.json'),
+    );
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--region "Europe" is not an AWS region such as eu-west-1');
     cloud.faults.inject({
@@ -70,6 +92,8 @@ describe('joiner catalog fetch', () => {
     );
     cloud.faults.clear();
     expect(refused.code).toBe(1);
+    // -o FILE is the deprecated spelling of --output-file: it still works and says so.
+    expect(refused.stderr).toContain('-o/--output FILE is deprecated');
     expect(refused.stderr).toMatch(
       /joiner catalog fetch: eu-west-1: .*UnauthorizedOperation|joiner catalog fetch: eu-west-1: .*injected/,
     );

@@ -170,6 +170,13 @@ describe('handlers in the simulated cloud', () => {
     const poison = `m-${nodes.length}`;
     for (const result of [first, second, third])
       expect(result.batchItemFailures).toEqual([{ itemIdentifier: poison }]);
+    // A batch of nothing but poison is reported item by item (the handler does not throw), and an
+    // empty batch is no failure.
+    expect((await handler(sqsEvent(['x', '{}']), context())).batchItemFailures).toEqual([
+      { itemIdentifier: 'm-0' },
+      { itemIdentifier: 'm-1' },
+    ]);
+    expect((await handler({ Records: [] }, context())).batchItemFailures).toEqual([]);
 
     const claims = await ports.store.listNodeClaims();
     const names = nodes.map((n) => n.metadata.name).sort();

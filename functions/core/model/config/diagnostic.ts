@@ -5,7 +5,10 @@ export interface Diagnostic {
   readonly severity: 'error' | 'warning';
   /** The file the document came from. */
   readonly file: string;
-  /** `Kind/name` of the document, or `document N` (1-based) when it has no kind or name. */
+  /**
+   * `Kind/name` of the document, or `document N` (1-based) when it has no kind or name; empty
+   * when the problem is the whole path (missing, unreadable, a directory without documents).
+   */
   readonly document: string;
   /** Dotted field path inside the document, e.g. `spec.template.spec.requirements[0].operator`; empty for the whole document. */
   readonly path: string;
@@ -20,7 +23,8 @@ export interface Diagnostic {
 /** Formats a diagnostic as `file[:line:column]: Kind/name: path: message (hint: ...)`. */
 export function formatDiagnostic(d: Diagnostic): string {
   const file = d.position ? `${d.file}:${d.position.line}:${d.position.column}` : d.file;
-  const parts = [file, d.document];
+  const parts = [file];
+  if (d.document !== '') parts.push(d.document);
   if (d.path !== '') parts.push(d.path);
   const hint = d.hint === undefined ? '' : ` (hint: ${d.hint})`;
   return `${parts.join(': ')}: ${d.message}${hint}`;

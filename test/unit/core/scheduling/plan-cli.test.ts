@@ -34,7 +34,7 @@ describe('joiner plan', () => {
     expect(out.unschedulable).toEqual([]);
   });
 
-  it('exits 0 with unschedulable pods and lists them', async () => {
+  it('exits 1 with unschedulable pods and lists them (the answer is "no")', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'plan-'));
     const file = join(dir, 'pod.yaml');
     await writeFile(
@@ -42,11 +42,11 @@ describe('joiner plan', () => {
       'apiVersion: v1\nkind: Pod\nmetadata:\n  name: lonely\nspec:\n  containers:\n    - name: a\n      resources:\n        requests:\n          cpu: "1"\n',
     );
     const r = await joiner('plan', '-f', file);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1);
     expect(r.stdout).toContain('default/lonely: no nodes and no NodePools');
   });
 
-  it('exits non-zero with a clear message on bad input', async () => {
+  it('exits 2 with a clear message on bad input, naming the path without internals', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'plan-'));
     await writeFile(join(dir, 'catalog.json'), '{"region": 1}');
     const missing = await joiner('plan', '-f', 'does/not/exist.yaml');
@@ -58,11 +58,11 @@ describe('joiner plan', () => {
       '--catalog',
       join(dir, 'catalog.json'),
     );
-    expect(missing.code).not.toBe(0);
-    expect(missing.stderr).toContain('does/not/exist.yaml');
-    expect(badFormat.code).not.toBe(0);
-    expect(badFormat.stderr).toContain('unknown output format');
-    expect(badCatalog.code).not.toBe(0);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe('joiner plan: does/not/exist.yaml: no such file or directory\n');
+    expect(badFormat.code).toBe(2);
+    expect(badFormat.stderr).toContain("argument 'xml' is invalid. expected table or json, got 'xml'");
+    expect(badCatalog.code).toBe(2);
     expect(badCatalog.stderr).toContain('catalog.json');
   });
 });
