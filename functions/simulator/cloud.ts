@@ -18,7 +18,6 @@ import {
   controllerClusterRoleBinding,
   DEFAULT_LAMBDA_GROUP,
 } from '../core/install/rbac.js';
-import { TAG } from '../core/launch/tags.js';
 import type { Catalog } from '../core/model/instance-type.js';
 import { ENV } from '../shared/env.js';
 import { DEFAULT_BUS_NAME, JOINER_BUS_NAME } from '../shared/event-rules.js';
@@ -198,12 +197,6 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
         name,
         role: nodeRole,
       })),
-      // What the stack's policy grants the functions (see ControllerPermissions).
-      authorization: {
-        passRoleArns: nodeRoleArns,
-        ownerTag: { key: TAG.cluster, value: clusterName },
-        callerArn: `arn:aws:sts::${topology.accountId}:assumed-role/${clusterName}-joiner/function`,
-      },
       faults,
     });
     closers.push(iam.close);
