@@ -156,8 +156,8 @@ export interface SimulatedCloud {
   env(): Record<string, string>;
   /** The environment of one of joiner's functions: {@link env} with its role's credentials. */
   envFor(name: FunctionName): Record<string, string>;
-  /** Whether the account's IAM decides the calls (false: everything is allowed). */
-  readonly iamEnforced: boolean;
+  /** The account's IAM; undefined when IAM is off (everything is allowed). */
+  readonly account?: AccountIdentity;
   /** Stops everything; resolves when every server and timer is gone. */
   close(): Promise<void>;
 }
@@ -368,7 +368,7 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       runner,
       env,
       envFor: (name) => ({ ...env(), ...credentialEnv(credentialsOf(name)) }),
-      iamEnforced: authorizer !== undefined,
+      account: options.account,
       close: () => closeAll(clock, closers),
     };
   } catch (error) {

@@ -12,10 +12,23 @@ export interface AccessKey {
   readonly secretAccessKey: string;
 }
 
+/** Calls the account's IAM refused, grouped by action, resource and principal. */
+export interface DeniedCall {
+  readonly action: string;
+  readonly resource: string;
+  /** The role (or service principal) that asked. */
+  readonly role: string;
+  /** What would allow it: the statement to add or fix, when the authorizer can tell. */
+  readonly hint?: string;
+  readonly count: number;
+}
+
 /** What the simulated cloud needs of its account's IAM. */
 export interface AccountIdentity {
   /** Decides every call every simulated service serves. */
   readonly authorizer: ServiceAuthorizer;
   /** The credentials a simulated function signs with; throws for a function the stack lacks. */
   credentialsOf(name: FunctionName): AccessKey;
+  /** Every call refused so far. */
+  denials(): readonly DeniedCall[];
 }
