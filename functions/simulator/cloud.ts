@@ -80,6 +80,11 @@ export interface SimulatedCloudOptions {
    * joiner may pass, as `joiner:nodeRoleArns` allows them. Default none.
    */
   readonly nodeRoles?: readonly string[];
+  /**
+   * Node role ARNs joiner may pass as the stack tells its functions (`joiner:nodeRoleArns`, plus
+   * the stack's own node role). Default: the stack's node role and every role of `nodeRoles`.
+   */
+  readonly nodeRoleArns?: readonly string[];
   /** Names of instance profiles that exist in the account (holding the stack's node role). */
   readonly instanceProfiles?: readonly string[];
   /**
@@ -211,7 +216,9 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
     });
     const nodeRole = `${clusterName}-node`;
     const roleArn = (name: string) => `arn:aws:iam::${topology.accountId}:role/${name}`;
-    const nodeRoleArns = [nodeRole, ...(options.nodeRoles ?? [])].map(roleArn);
+    const nodeRoleArns = options.nodeRoleArns
+      ? [roleArn(nodeRole), ...options.nodeRoleArns.filter((arn) => arn !== roleArn(nodeRole))]
+      : [nodeRole, ...(options.nodeRoles ?? [])].map(roleArn);
     const iam = await startIamSimulator({
       accountId: topology.accountId,
       now: () => clock.now(),
