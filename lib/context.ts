@@ -11,6 +11,7 @@ import { EVENT_SOURCES } from '../functions/shared/event-sources.js';
 import type { ClusterDocument } from './constructs/cluster-installer.js';
 import type { LogLevel } from './constructs/handler-function.js';
 import { checkNodeRoleArn } from './constructs/node-role.js';
+import { parseReservedConcurrency, type ReservedConcurrency } from './constructs/reserved-concurrency.js';
 import type { JoinerStackProps } from './joiner-stack.js';
 
 /** The `cdk.json` context keys joiner reads. */
@@ -35,6 +36,7 @@ export const CONTEXT_KEYS = {
   alarmEmail: 'joiner:alarmEmail',
   alarmTopicArn: 'joiner:alarmTopicArn',
   karpenterKinds: 'joiner:karpenterKinds',
+  reservedConcurrency: 'joiner:reservedConcurrency',
 } as const;
 
 /**
@@ -167,6 +169,7 @@ export function joinerPropsFromContext(node: Node, baseDir = process.cwd()): Con
     lambdaGroup: text('lambdaGroup'),
     nodeRoleArns: nodeRoleArns(node.tryGetContext(CONTEXT_KEYS.nodeRoleArns), problems),
     karpenterKinds: karpenterKinds(node.tryGetContext(CONTEXT_KEYS.karpenterKinds), problems),
+    reservedConcurrency: reservedConcurrency(node.tryGetContext(CONTEXT_KEYS.reservedConcurrency), problems),
     alarmEmail,
     alarmTopicArn,
     ...nodePoolDocuments(node.tryGetContext(CONTEXT_KEYS.nodePoolFiles), baseDir, problems),
@@ -184,6 +187,17 @@ function karpenterKinds(value: unknown, problems: string[]): KarpenterKinds | un
     return parseKarpenterKinds(value, key);
   } catch (error) {
     problems.push((error as Error).message.replace(`${key} `, `${key}: `));
+    return undefined;
+  }
+}
+
+/** `joiner:reservedConcurrency`: `none`, `recommended` or function=count pairs; unset is `none`. */
+function reservedConcurrency(value: unknown, problems: string[]): ReservedConcurrency | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  try {
+    return parseReservedConcurrency(value, CONTEXT_KEYS.reservedConcurrency);
+  } catch (error) {
+    problems.push((error as Error).message);
     return undefined;
   }
 }
