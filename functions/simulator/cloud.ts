@@ -217,9 +217,12 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       faults,
       latency,
       observer: kube.observer,
-      instanceProfileExists: (ref) => {
+      // The profile as IAM has it once propagated, with the role a launch passes (iam:PassRole).
+      instanceProfileOf: (ref) => {
         const profile = iam.state.findProfile(ref);
-        return !!profile && clock.now() >= profile.createDate.getTime() + (options.iamPropagationMs ?? 0);
+        if (!profile || clock.now() < profile.createDate.getTime() + (options.iamPropagationMs ?? 0))
+          return undefined;
+        return { arn: profile.arn, roleArn: profile.roles[0]?.arn };
       },
       emit: (event) => {
         const put = events.putEvent(DEFAULT_BUS_NAME, event).catch(() => undefined);
