@@ -224,6 +224,45 @@ describe('the simulated EC2 authorizes each call as IAM would, per resource', ()
     expect(h.sim.state.fleets.size).toBe(0);
   });
 
+  it('RunInstances without a template: its own TagSpecifications as request tags, its subnet and security groups', async () => {
+    const t = ids(h);
+    await h.ec2.send(
+      new RunInstancesCommand({
+        MinCount: 1,
+        MaxCount: 1,
+        InstanceType: 'm5.large',
+        ImageId: t.al2023,
+        SubnetId: t.nodeSubnet('us-west-2b'),
+        SecurityGroupIds: [t.nodeGroup],
+        KeyName: 'ops',
+        TagSpecifications: [{ ResourceType: 'instance', Tags: [{ Key: CLUSTER_TAG, Value: 'demo' }] }],
+      }),
+    );
+    const run = iam.of('ec2:RunInstances');
+    expect(run.map((r) => r.resource).sort()).toEqual(
+      [
+        arn('image', t.al2023),
+        arn('snapshot', t.al2023.replace('ami-', 'snap-')),
+        arn('instance', '*'),
+        arn('network-interface', '*'),
+        arn('security-group', t.nodeGroup),
+        arn('subnet', t.nodeSubnet('us-west-2b')),
+        arn('volume', '*'),
+        arn('key-pair', 'ops'),
+      ].sort(),
+    );
+    expect(run.find((r) => r.resource === arn('instance', '*'))?.context).toMatchObject(TAGGED);
+    expect(run.find((r) => r.resource === arn('volume', '*'))?.context['aws:TagKeys']).toBeUndefined();
+    expect(run.find((r) => r.resource === arn('subnet', t.nodeSubnet('us-west-2b')))?.context).toMatchObject({
+      'ec2:Vpc': `arn:aws:ec2:${REGION}:${h.sim.state.topology.accountId}:vpc/${h.sim.state.topology.vpcId}`,
+      'ec2:AvailabilityZone': 'us-west-2b',
+    });
+    expect(iam.of('ec2:CreateTags').map((r) => [r.resource, r.context['ec2:CreateAction']])).toEqual([
+      [arn('instance', '*'), 'RunInstances'],
+    ]);
+    expect(iam.of('iam:PassRole')).toEqual([]);
+  });
+
   it('RunInstances denied iam:PassRole on the profile role fails the call and launches nothing', async () => {
     await createNodeTemplate(h, 'node-a');
     iam.deny = (r) => r.action === 'iam:PassRole';
