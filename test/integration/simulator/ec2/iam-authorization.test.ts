@@ -224,12 +224,12 @@ describe('the simulated EC2 authorizes each call as IAM would, per resource', ()
     expect(h.sim.state.fleets.size).toBe(0);
   });
 
-  it('RunInstances without a template: its own TagSpecifications as request tags, its subnet and security groups', async () => {
+  it('RunInstances without a template: its own TagSpecifications as request tags, its subnet and security groups, asked once per call', async () => {
     const t = ids(h);
-    await h.ec2.send(
+    const launched = await h.ec2.send(
       new RunInstancesCommand({
-        MinCount: 1,
-        MaxCount: 1,
+        MinCount: 2,
+        MaxCount: 2,
         InstanceType: 'm5.large',
         ImageId: t.al2023,
         SubnetId: t.nodeSubnet('us-west-2b'),
@@ -238,6 +238,7 @@ describe('the simulated EC2 authorizes each call as IAM would, per resource', ()
         TagSpecifications: [{ ResourceType: 'instance', Tags: [{ Key: CLUSTER_TAG, Value: 'demo' }] }],
       }),
     );
+    expect(launched.Instances).toHaveLength(2);
     const run = iam.of('ec2:RunInstances');
     expect(run.map((r) => r.resource).sort()).toEqual(
       [
