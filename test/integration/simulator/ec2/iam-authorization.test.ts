@@ -85,7 +85,11 @@ describe('the simulated EC2 authorizes each call as IAM would, per resource', ()
       arn('subnet', t.nodeSubnet('us-west-2a')),
     ]);
     expect(fleet[0].context).toEqual({ 'ec2:Region': REGION, ...TAGGED });
-    expect(fleet[1].context).toEqual({ 'ec2:Region': REGION, [`aws:ResourceTag/${CLUSTER_TAG}`]: 'demo' });
+    expect(fleet[1].context).toEqual({
+      'ec2:Region': REGION,
+      [`aws:ResourceTag/${CLUSTER_TAG}`]: 'demo',
+      [`ec2:ResourceTag/${CLUSTER_TAG}`]: 'demo',
+    });
 
     const run = iam.of('ec2:RunInstances', from);
     expect(run.map((r) => r.resource).sort()).toEqual(
@@ -314,6 +318,7 @@ describe('the simulated EC2 authorizes each call as IAM would, per resource', ()
     expect(tagging[0].context).toEqual({
       'ec2:Region': REGION,
       [`aws:ResourceTag/${CLUSTER_TAG}`]: 'demo',
+      [`ec2:ResourceTag/${CLUSTER_TAG}`]: 'demo',
       'aws:RequestTag/karpenter.sh/nodeclaim': 'n1',
       'aws:TagKeys': ['karpenter.sh/nodeclaim'],
     });
