@@ -244,6 +244,7 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       faults,
       latency,
       observer: kube.observer,
+      // The profile as IAM has it once propagated, with the role a launch passes (iam:PassRole).
       instanceProfileOf: (ref) => {
         const profile = iam.state.findProfile(ref);
         if (!profile || !profileVisible(profile)) return undefined;

@@ -30,6 +30,8 @@ export interface LaunchRequest {
   readonly launchTemplateId?: string;
   /** Tags added to the instance besides the launch data's (e.g. from the CreateFleet request). */
   readonly extraInstanceTags?: Readonly<Record<string, string>>;
+  /** Set for the 2nd… instance of one RunInstances call: the call was authorized with the first. */
+  readonly alreadyAuthorized?: boolean;
 }
 
 /** Launches one instance or throws the Ec2Error EC2 would give. */
@@ -45,23 +47,25 @@ export function launchInstance(ctx: Ec2Context, request: LaunchRequest): Ec2Inst
   const profile = checkInstanceProfile(ctx, request);
   const image = resolveImage(ctx, request, type);
   const plan = planNetwork(state, request.data, type, request.subnetId, request.availabilityZone);
-  requireAuthorized(
-    ctx,
-    launchChecks(ctx, {
-      action: 'ec2:RunInstances',
-      data: request.data,
-      instanceType: type.name,
-      capacityType: request.capacityType,
-      zone: plan.zone,
-      imageId: image,
-      interfaces: plan.interfaces,
-      launchTemplate: request.launchTemplateId
-        ? state.launchTemplates.get(request.launchTemplateId)
-        : undefined,
-      extraInstanceTags: request.extraInstanceTags,
-      instanceProfile: profile,
-    }),
-  );
+  if (!request.alreadyAuthorized) {
+    requireAuthorized(
+      ctx,
+      launchChecks(ctx, {
+        action: 'ec2:RunInstances',
+        data: request.data,
+        instanceType: type.name,
+        capacityType: request.capacityType,
+        zone: plan.zone,
+        imageId: image,
+        interfaces: plan.interfaces,
+        launchTemplate: request.launchTemplateId
+          ? state.launchTemplates.get(request.launchTemplateId)
+          : undefined,
+        extraInstanceTags: request.extraInstanceTags,
+        instanceProfile: profile,
+      }),
+    );
+  }
   if (request.capacityType === 'spot') ensureSpotServiceLinkedRole(ctx);
   checkCapacity(ctx, request, type, plan.zone);
   checkAddresses(ctx, plan.interfaces);

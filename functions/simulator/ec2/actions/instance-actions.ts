@@ -54,6 +54,7 @@ export const runInstances: Ec2Action = (ctx, params) => {
           availabilityZone: params.child('Placement')?.str('AvailabilityZone'),
           clientToken,
           launchTemplateId: template?.template.launchTemplateId,
+          alreadyAuthorized: launched.length > 0,
         }),
       );
     } catch (error) {

@@ -92,9 +92,17 @@ export function ec2Arn(ctx: Ec2Context, resourceType: string, id: string): strin
   return `arn:aws:ec2:${ctx.region}:${where.account}:${resourceType}/${id}`;
 }
 
-/** `aws:ResourceTag/<key>` for each tag of an existing resource. */
+/**
+ * `aws:ResourceTag/<key>` for each tag of an existing resource, and EC2's older `ec2:ResourceTag/<key>`
+ * (kept only where the reference lists it for the action and resource type).
+ */
 export function resourceTagContext(tags: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(tags).map(([k, v]) => [`aws:ResourceTag/${k}`, v]));
+  return Object.fromEntries(
+    Object.entries(tags).flatMap(([k, v]) => [
+      [`aws:ResourceTag/${k}`, v],
+      [`ec2:ResourceTag/${k}`, v],
+    ]),
+  );
 }
 
 /** `aws:RequestTag/<key>` for each tag applied by the request, and `aws:TagKeys`. */

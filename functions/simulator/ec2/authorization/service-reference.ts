@@ -29,8 +29,6 @@ export const AUTHORIZED_ACTIONS = [
   'kms:CreateGrant',
   'kms:Decrypt',
   'kms:GenerateDataKeyWithoutPlaintext',
-  'kms:ReEncryptFrom',
-  'kms:ReEncryptTo',
 ] as const;
 
 const RESOURCE_TYPES: readonly (readonly [string, string])[] = [

@@ -85,7 +85,11 @@ describe('the simulated EC2 authorizes each call as IAM would, per resource', ()
       arn('subnet', t.nodeSubnet('us-west-2a')),
     ]);
     expect(fleet[0].context).toEqual({ 'ec2:Region': REGION, ...TAGGED });
-    expect(fleet[1].context).toEqual({ 'ec2:Region': REGION, [`aws:ResourceTag/${CLUSTER_TAG}`]: 'demo' });
+    expect(fleet[1].context).toEqual({
+      'ec2:Region': REGION,
+      [`aws:ResourceTag/${CLUSTER_TAG}`]: 'demo',
+      [`ec2:ResourceTag/${CLUSTER_TAG}`]: 'demo',
+    });
 
     const run = iam.of('ec2:RunInstances', from);
     expect(run.map((r) => r.resource).sort()).toEqual(
@@ -224,6 +228,46 @@ describe('the simulated EC2 authorizes each call as IAM would, per resource', ()
     expect(h.sim.state.fleets.size).toBe(0);
   });
 
+  it('RunInstances without a template: its own TagSpecifications as request tags, its subnet and security groups, asked once per call', async () => {
+    const t = ids(h);
+    const launched = await h.ec2.send(
+      new RunInstancesCommand({
+        MinCount: 2,
+        MaxCount: 2,
+        InstanceType: 'm5.large',
+        ImageId: t.al2023,
+        SubnetId: t.nodeSubnet('us-west-2b'),
+        SecurityGroupIds: [t.nodeGroup],
+        KeyName: 'ops',
+        TagSpecifications: [{ ResourceType: 'instance', Tags: [{ Key: CLUSTER_TAG, Value: 'demo' }] }],
+      }),
+    );
+    expect(launched.Instances).toHaveLength(2);
+    const run = iam.of('ec2:RunInstances');
+    expect(run.map((r) => r.resource).sort()).toEqual(
+      [
+        arn('image', t.al2023),
+        arn('snapshot', t.al2023.replace('ami-', 'snap-')),
+        arn('instance', '*'),
+        arn('network-interface', '*'),
+        arn('security-group', t.nodeGroup),
+        arn('subnet', t.nodeSubnet('us-west-2b')),
+        arn('volume', '*'),
+        arn('key-pair', 'ops'),
+      ].sort(),
+    );
+    expect(run.find((r) => r.resource === arn('instance', '*'))?.context).toMatchObject(TAGGED);
+    expect(run.find((r) => r.resource === arn('volume', '*'))?.context['aws:TagKeys']).toBeUndefined();
+    expect(run.find((r) => r.resource === arn('subnet', t.nodeSubnet('us-west-2b')))?.context).toMatchObject({
+      'ec2:Vpc': `arn:aws:ec2:${REGION}:${h.sim.state.topology.accountId}:vpc/${h.sim.state.topology.vpcId}`,
+      'ec2:AvailabilityZone': 'us-west-2b',
+    });
+    expect(iam.of('ec2:CreateTags').map((r) => [r.resource, r.context['ec2:CreateAction']])).toEqual([
+      [arn('instance', '*'), 'RunInstances'],
+    ]);
+    expect(iam.of('iam:PassRole')).toEqual([]);
+  });
+
   it('RunInstances denied iam:PassRole on the profile role fails the call and launches nothing', async () => {
     await createNodeTemplate(h, 'node-a');
     iam.deny = (r) => r.action === 'iam:PassRole';
@@ -274,6 +318,7 @@ describe('the simulated EC2 authorizes each call as IAM would, per resource', ()
     expect(tagging[0].context).toEqual({
       'ec2:Region': REGION,
       [`aws:ResourceTag/${CLUSTER_TAG}`]: 'demo',
+      [`ec2:ResourceTag/${CLUSTER_TAG}`]: 'demo',
       'aws:RequestTag/karpenter.sh/nodeclaim': 'n1',
       'aws:TagKeys': ['karpenter.sh/nodeclaim'],
     });
