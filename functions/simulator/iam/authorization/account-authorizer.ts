@@ -59,6 +59,8 @@ export interface AccountAuthorizerOptions {
   readonly clock: () => Date | number;
   /** When given, an action the service authorization reference does not list throws. */
   readonly reference?: ServiceReference;
+  /** Cache decisions per (principal, action, resource, context). @default true */
+  readonly cacheDecisions?: boolean;
 }
 
 /** The policies of an account: identity policies per principal ARN, resource policies per ARN. */
@@ -249,6 +251,7 @@ export class AccountAuthorizer implements ServiceAuthorizer {
         resource: this.resourcePoliciesOf(request.resource),
       },
     );
+    if (this.options.cacheDecisions === false) return evaluation;
     if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
     this.cache.set(key, evaluation);
     return evaluation;

@@ -25,8 +25,15 @@ export interface RequestSetting {
 
 /** The unique id IAM gives a role (`AROA…`): derived from the ARN so it is stable across runs. */
 export function roleIdOf(roleArn: string): string {
-  return `AROA${createHash('sha256').update(roleArn).digest('hex').slice(0, 17).toUpperCase()}`;
+  let id = roleIds.get(roleArn);
+  if (id === undefined) {
+    id = `AROA${createHash('sha256').update(roleArn).digest('hex').slice(0, 17).toUpperCase()}`;
+    roleIds.set(roleArn, id);
+  }
+  return id;
 }
+
+const roleIds = new Map<string, string>();
 
 /** Whether a principal is a service principal (`events.amazonaws.com`). */
 export const isServicePrincipal = (principal: string): boolean =>

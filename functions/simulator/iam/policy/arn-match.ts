@@ -22,8 +22,19 @@ export function splitArn(arn: string): string[] | undefined {
   return parts[0] === 'arn' ? parts : undefined;
 }
 
-/** Splits a pattern like {@link splitArn}, not splitting inside `${…}` variables. */
+const patterns = new Map<string, string[] | undefined>();
+
+/** {@link splitPatternOnce}, cached: policies are matched far more often than they are written. */
 function splitPattern(pattern: string): string[] | undefined {
+  if (patterns.has(pattern)) return patterns.get(pattern);
+  const split = splitPatternOnce(pattern);
+  if (patterns.size > 10_000) patterns.clear();
+  patterns.set(pattern, split);
+  return split;
+}
+
+/** Splits a pattern like {@link splitArn}, not splitting inside `${…}` variables. */
+function splitPatternOnce(pattern: string): string[] | undefined {
   const parts: string[] = [];
   let start = 0;
   let depth = 0;
