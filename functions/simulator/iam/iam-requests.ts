@@ -1,8 +1,7 @@
 /**
  * What the simulated IAM asks the account's IAM before each call: the action on the instance
  * profile or role it names, with the tags IAM puts in the request context (`aws:RequestTag/*`
- * and `aws:TagKeys` for tags sent, `aws:ResourceTag/*` for the profile's own). Creating a
- * profile with tags also needs `iam:TagInstanceProfile`; adding a role to a profile needs
+ * and `aws:TagKeys` for tags sent, `aws:ResourceTag/*` for the profile's own). Adding a role to a profile needs
  * `iam:PassRole` on the role, passed to EC2. A profile that does not exist is evaluated without
  * a path (`instance-profile/<name>`): IAM cannot know the path of what it does not hold.
  */
@@ -29,10 +28,10 @@ export function iamRequestsOf(state: IamState, action: string, params: QueryPara
       const tags = tagsOf(params);
       const resource = profileArn(account, params.str('Path') ?? '/', profileName);
       const context = requestTags(tags);
-      const create: Request = { action: 'iam:CreateInstanceProfile', resource, context };
-      return Object.keys(tags).length > 0
-        ? [create, { action: 'iam:TagInstanceProfile', resource, context }]
-        : [create];
+      // Tags sent with the create are authorized by the create's own request-tag conditions (as
+      // Karpenter's policy relies on: its TagInstanceProfile grant needs a resource tag no new
+      // profile has).
+      return [{ action: 'iam:CreateInstanceProfile', resource, context }];
     }
     case 'TagInstanceProfile':
       return [onProfile('TagInstanceProfile', requestTags(tagsOf(params)))];
