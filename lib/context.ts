@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import type { Node } from 'constructs';
 import { JOINER_API_GROUP } from '../functions/core/install/kube-manifest.js';
+import { nodeRoleProblem, parseRoleReference } from '../functions/core/launch/node-role.js';
 import { formatDiagnostic } from '../functions/core/model/config/diagnostic.js';
 import { type KarpenterKinds, parseKarpenterKinds } from '../functions/core/model/config/karpenter-kinds.js';
 import { loadDocuments } from '../functions/core/model/config/load.js';
@@ -12,6 +13,7 @@ import { closestKey } from './closest-key.js';
 import type { ClusterDocument } from './constructs/cluster-installer.js';
 import type { LogLevel } from './constructs/handler-function.js';
 import { checkNodeRoleArn } from './constructs/node-role.js';
+import { parseReservedConcurrency, type ReservedConcurrency } from './constructs/reserved-concurrency.js';
 import type { JoinerStackProps } from './joiner-stack.js';
 
 /** The `cdk.json` context keys joiner reads. */
@@ -36,6 +38,7 @@ export const CONTEXT_KEYS = {
   alarmEmail: 'joiner:alarmEmail',
   alarmTopicArn: 'joiner:alarmTopicArn',
   karpenterKinds: 'joiner:karpenterKinds',
+  reservedConcurrency: 'joiner:reservedConcurrency',
 } as const;
 
 /**
@@ -174,10 +177,16 @@ export function joinerPropsFromContext(node: Node, baseDir = process.cwd()): Con
     lambdaGroup: text('lambdaGroup'),
     nodeRoleArns: nodeRoleArns(node.tryGetContext(CONTEXT_KEYS.nodeRoleArns), problems),
     karpenterKinds: karpenterKinds(node.tryGetContext(CONTEXT_KEYS.karpenterKinds), problems),
+    reservedConcurrency: reservedConcurrency(node.tryGetContext(CONTEXT_KEYS.reservedConcurrency), problems),
     alarmEmail,
     alarmTopicArn,
     ...nodePoolDocuments(node.tryGetContext(CONTEXT_KEYS.nodePoolFiles), baseDir, problems),
   };
+  if (props.documents && props.documents.length > 0) {
+    const roles = passableRoleProblems(props.documents, props.nodeRoleArns, props.stackName ?? 'Joiner');
+    problems.push(...roles.errors);
+    (props.warnings as string[]).push(...roles.warnings);
+  }
   if (problems.length > 0) throw new ContextError(problems);
   return props;
 }
@@ -191,6 +200,51 @@ function karpenterKinds(value: unknown, problems: string[]): KarpenterKinds | un
     return parseKarpenterKinds(value, key);
   } catch (error) {
     problems.push((error as Error).message.replace(`${key} `, `${key}: `));
+    return undefined;
+  }
+}
+
+/**
+ * NodeClasses of the NodePool files whose `role` joiner may not pass: not in
+ * `joiner:nodeRoleArns` (at run time their launches are refused, so synth fails instead). The
+ * stack's own node role gets a name CloudFormation generates (`<stack name>-...`), unknown at
+ * synth: a role named like it is only a warning. Leaving `role` out uses the stack's node role.
+ */
+function passableRoleProblems(
+  documents: readonly ClusterDocument[],
+  nodeRoleArns: readonly string[] | undefined,
+  stackName: string,
+): { errors: string[]; warnings: string[] } {
+  const key = CONTEXT_KEYS.nodePoolFiles;
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  const loaded = loadDocuments(documents.flatMap((d) => parseYamlDocuments(d.file, d.content).documents));
+  for (const nodeClass of loaded.nodeClasses) {
+    const problem = nodeRoleProblem(nodeClass, nodeRoleArns ?? []);
+    if (!problem || nodeClass.role === undefined) continue;
+    const { file, kind, name } = nodeClass.source;
+    const where = `${key}: ${file}: ${kind}/${name}: spec.role`;
+    const fix = `add its ARN to ${CONTEXT_KEYS.nodeRoleArns} (and give it an EKS access entry of type EC2_LINUX), or leave role out to use the stack's node role`;
+    let roleName = '';
+    try {
+      roleName = parseRoleReference(nodeClass.role).name;
+    } catch {
+      // nodeRoleProblem reported the malformed reference.
+    }
+    if (roleName.startsWith(`${stackName}-`))
+      warnings.push(`${where}: ${nodeClass.role} may be the stack's own node role; otherwise ${fix}`);
+    else errors.push(`${where}: ${problem}: joiner would refuse to launch its nodes; ${fix}`);
+  }
+  return { errors, warnings };
+}
+
+/** `joiner:reservedConcurrency`: `none`, `recommended` or function=count pairs; unset is `none`. */
+function reservedConcurrency(value: unknown, problems: string[]): ReservedConcurrency | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  try {
+    return parseReservedConcurrency(value, CONTEXT_KEYS.reservedConcurrency);
+  } catch (error) {
+    problems.push((error as Error).message);
     return undefined;
   }
 }

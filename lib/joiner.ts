@@ -19,6 +19,7 @@ import { JoinerMetrics } from './constructs/joiner-metrics.js';
 import { NodeRole } from './constructs/node-role.js';
 import { OperationsDashboard } from './constructs/operations-dashboard.js';
 import { QueueSubscriptions } from './constructs/queue-subscriptions.js';
+import type { ReservedConcurrency } from './constructs/reserved-concurrency.js';
 import { StateTable } from './constructs/state-table.js';
 import { SweepSchedule } from './constructs/sweep-schedule.js';
 import { WebhookEndpoint } from './constructs/webhook-endpoint.js';
@@ -66,6 +67,12 @@ export interface JoinerProps {
   readonly provisioningBatchingWindowSeconds?: number;
   /** @default 'INFO' */
   readonly logLevel?: LogLevel;
+  /**
+   * Reserved concurrency of the functions: 'none', 'recommended' (webhook 20, provisioner 5,
+   * disruption 2, catalog 1) or a count per function. New accounts cannot reserve any (README,
+   * "Reserved concurrency"). @default 'none'
+   */
+  readonly reservedConcurrency?: ReservedConcurrency;
   /** Kubernetes group of the controller functions. @default 'joiner-controllers' */
   readonly lambdaGroup?: string;
   /** Name of the custom event bus. @default 'joiner' */

@@ -14,6 +14,9 @@ interface SimulateOptions {
   readonly speed?: number;
   readonly output: 'text' | 'json';
   readonly report?: string;
+  /** commander's `--no-iam`: false turns IAM off. */
+  readonly iam: boolean;
+  readonly stackTemplate?: string;
 }
 
 /**
@@ -35,6 +38,11 @@ export function registerSimulate(program: Command): void {
     .option('--speed <x>', 'virtual seconds per wall second (default: the scenario’s)', parseSpeed)
     .option('-o, --output <format>', 'text or json', parseFormat('text', 'json'), 'text' as const)
     .option('--report <file>', 'also write an HTML report (charts and tables, one self-contained file)')
+    .option(
+      '--stack-template <file>',
+      'enforce the IAM of an already synthesized stack (template file or `cdk synth -o DIR`) instead of synthesizing joiner’s stack',
+    )
+    .option('--no-iam', 'DEBUGGING ONLY: turn the simulated account’s IAM off (every AWS call is allowed)')
     .action(async (path: string, options: SimulateOptions) => {
       process.exitCode = await simulate(path, options);
     });
@@ -54,6 +62,13 @@ async function prepare(
     import('../../functions/adapters/files/read-catalog.js'),
   ]);
   const scenario = await loadScenario(path);
+  if (options.stackTemplate) {
+    // A template that is not joiner's stack is bad input (exit 2), found before anything runs.
+    const { loadStackTemplate } = await import(
+      '../../functions/simulator/iam/authorization/stack-template-file.js'
+    );
+    loadStackTemplate(options.stackTemplate);
+  }
   const catalogPath = options.catalog ?? scenario.catalogPath;
   return { scenario, catalog: catalogPath ? await readCatalog(catalogPath) : undefined };
 }
@@ -82,6 +97,8 @@ async function simulate(path: string, options: SimulateOptions): Promise<number>
       seed: options.seed,
       speed: options.speed,
       catalog: input.catalog,
+      iam: options.iam,
+      stackTemplate: options.stackTemplate,
       onLog: json
         ? (line) => {
             const match = step.exec(line);

@@ -1,6 +1,7 @@
 import type { CdkCustomResourceEvent, CdkCustomResourceResponse, Context } from 'aws-lambda';
 import { createSecretsManagerClient, readSecret } from '../adapters/aws/secret-reader.js';
 import { kubeClientSource } from '../adapters/kube/create-cluster-api.js';
+import { statusOf } from '../adapters/kube/kube-errors.js';
 import { KubeManifestApplier, type ManifestApi } from '../adapters/kube/manifest-applier.js';
 import type { KubeManifest } from '../core/install/kube-manifest.js';
 import { WEBHOOK_SECRET_PLACEHOLDER, withWebhookSecret } from '../core/install/manifests.js';
@@ -20,7 +21,50 @@ export interface InstallerDeps {
   readonly manifests: (clusterName: string) => ManifestApi;
   /** Reads the webhook secret by ARN. */
   readonly secret: (arn: string) => Promise<string>;
+  /** Waits between tries while the cluster does not accept the installer yet. @default wall clock */
+  readonly sleep?: (ms: number) => Promise<void>;
 }
+
+/**
+ * Waits before each new try while the API server answers 401 / 403 to the installer's first
+ * call: the EKS access entry the same deploy just created takes a while to be honoured. About
+ * two minutes in all, well inside the function's 5-minute timeout.
+ */
+export const ACCESS_ENTRY_DELAYS_MS: readonly number[] = [1000, 2000, 4000, 8000, 15_000, 30_000, 60_000];
+
+/**
+ * `api` whose calls, until one succeeds, are retried after {@link ACCESS_ENTRY_DELAYS_MS} when the
+ * API server refuses the credentials (401) or the identity (403). Once a call went through, the
+ * access entry is in effect: a later 401 / 403 is an error like any other.
+ */
+export function waitingForAccess(
+  api: ManifestApi,
+  log: Log,
+  sleep: (ms: number) => Promise<void>,
+): ManifestApi {
+  let admitted = false;
+  const call = async <T>(fn: () => Promise<T>): Promise<T> => {
+    for (let i = 0; ; i++) {
+      try {
+        const out = await fn();
+        admitted = true;
+        return out;
+      } catch (error) {
+        const status = statusOf(error);
+        const delay = ACCESS_ENTRY_DELAYS_MS[i];
+        if (admitted || (status !== 401 && status !== 403) || delay === undefined) throw error;
+        log.warn('the API server does not accept the installer yet (new access entry), retrying', {
+          status,
+          'retry-in-ms': delay,
+        });
+        await sleep(delay);
+      }
+    }
+  };
+  return { apply: (m) => call(() => api.apply(m)), delete: (m) => call(() => api.delete(m)) };
+}
+
+const wallSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The stable physical id of the installation of a cluster. */
 export function physicalResourceId(clusterName: string): string {
@@ -38,7 +82,7 @@ export async function handleInstallerEvent(
   event: CdkCustomResourceEvent,
 ): Promise<CdkCustomResourceResponse> {
   const request = parseInstallProperties(event.ResourceProperties);
-  const api = deps.manifests(request.clusterName);
+  const api = waitingForAccess(deps.manifests(request.clusterName), deps.log, deps.sleep ?? wallSleep);
   const id = physicalResourceId(request.clusterName);
   if (event.RequestType === 'Delete') {
     await removeAll(api, deps.log, [...request.manifests, ...request.documents]);

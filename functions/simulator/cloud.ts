@@ -9,6 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { createDocumentClient } from '../adapters/store/create-state-store.js';
 import { DynamoStateStore } from '../adapters/store/dynamo-state-store.js';
 import { ensureTable } from '../adapters/store/ensure-table.js';
@@ -18,13 +19,13 @@ import {
   controllerClusterRoleBinding,
   DEFAULT_LAMBDA_GROUP,
 } from '../core/install/rbac.js';
-import { TAG } from '../core/launch/tags.js';
 import type { Catalog } from '../core/model/instance-type.js';
 import { ENV } from '../shared/env.js';
 import { DEFAULT_BUS_NAME, JOINER_BUS_NAME } from '../shared/event-rules.js';
 import type { FunctionName, QueueName } from '../shared/event-sources.js';
 import { SeededRandom, VirtualClock } from './clock.js';
 import { type DynamoDbSimulator, startDynamoDbSimulator } from './dynamodb/dynamodb-simulator.js';
+import type { EventualConsistencyOptions } from './ec2/consistency/eventual-consistency.js';
 import { type Ec2Simulator, startEc2Simulator } from './ec2/ec2-simulator.js';
 import { regionalCatalog } from './ec2/regional-catalog.js';
 import { defaultTopology } from './ec2/topology.js';
@@ -33,6 +34,7 @@ import { startEventBridgeServer } from './eventbridge/eventbridge-server.js';
 import { installJoinerRules } from './eventbridge/joiner-rules.js';
 import { FaultInjector, delay as wallDelay } from './faults.js';
 import { trackUrl } from './http-activity.js';
+import type { AccessKey, AccountIdentity } from './iam/authorization/account-identity.js';
 import { type IamSimulator, startIamSimulator } from './iam/iam-simulator.js';
 import { type KubeSimulator, startKubeSimulator } from './kube/kube-simulator.js';
 import type { KubeTimings } from './kube/timings.js';
@@ -78,6 +80,11 @@ export interface SimulatedCloudOptions {
    * joiner may pass, as `joiner:nodeRoleArns` allows them. Default none.
    */
   readonly nodeRoles?: readonly string[];
+  /**
+   * Node role ARNs joiner may pass as the stack tells its functions (`joiner:nodeRoleArns`, plus
+   * the stack's own node role). Default: the stack's node role and every role of `nodeRoles`.
+   */
+  readonly nodeRoleArns?: readonly string[];
   /** Names of instance profiles that exist in the account (holding the stack's node role). */
   readonly instanceProfiles?: readonly string[];
   /**
@@ -89,6 +96,17 @@ export interface SimulatedCloudOptions {
   readonly clockStartMs?: number;
   /** Requests to the API server without credentials act as `system:anonymous` (see KubeSimulatorOptions). */
   readonly anonymousAuth?: boolean;
+  /**
+   * The account's IAM and the functions' credentials: every AWS call the functions make is then
+   * authorized as their role. Absent: every call is allowed (a debugging mode, `--no-iam`).
+   */
+  readonly account?: AccountIdentity;
+  /** Whether the account already has the spot service-linked role. Default false (a fresh account). */
+  readonly spotServiceLinkedRole?: boolean;
+  /** The account's default EBS encryption key (a customer-managed KMS key ARN). Default none. */
+  readonly defaultEbsKmsKeyArn?: string;
+  /** EC2's Describe* miss just-created resources for up to this window. Default: read-after-write. */
+  readonly eventualConsistency?: EventualConsistencyOptions;
 }
 
 /** A running simulated cloud. */
@@ -136,8 +154,15 @@ export interface SimulatedCloud {
   readonly iam: IamSimulator;
   readonly events: EventBusRegistry;
   readonly runner: LambdaRunner;
-  /** The environment a handler needs to reach this cloud (JOINER_* names plus AWS region and credentials). */
+  /**
+   * The environment a handler needs to reach this cloud (JOINER_* names plus AWS region), with the
+   * simulator's own (administrator) credentials: for tools and tests, not for joiner's functions.
+   */
   env(): Record<string, string>;
+  /** The environment of one of joiner's functions: {@link env} with its role's credentials. */
+  envFor(name: FunctionName): Record<string, string>;
+  /** The account's IAM; undefined when IAM is off (everything is allowed). */
+  readonly account?: AccountIdentity;
   /** Stops everything; resolves when every server and timer is gone. */
   close(): Promise<void>;
 }
@@ -161,6 +186,8 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
     () => modelLatency && clock.autoSpeed !== undefined,
   );
   const topology = defaultTopology(clusterName, region);
+  const authorizer = options.account?.authorizer;
+  const account = topology.accountId;
   const closers: Array<() => Promise<void>> = [];
   try {
     const [kube, sqs, dynamo, ssm] = await Promise.all([
@@ -174,9 +201,9 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
         anonymousAuth: options.anonymousAuth,
         faults,
       }),
-      startSqsSimulator({ region, delays: clock, latency }),
-      startDynamoDbSimulator({ latency }),
-      startSsmSimulator({ region, faults }),
+      startSqsSimulator({ region, delays: clock, latency, iam: authorizer, accountId: account }),
+      startDynamoDbSimulator({ latency, iam: authorizer, region, accountId: account }),
+      startSsmSimulator({ region, faults, iam: authorizer, accountId: account }),
     ]);
     closers.push(dynamo.close, sqs.close, ssm.close, kube.close);
     const events = new EventBusRegistry({
@@ -185,10 +212,13 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       account: topology.accountId,
       now: () => clock.now(),
       deliveryLatency: modelLatency ? () => latency.wait('events', 'RuleDelivery') : undefined,
+      iam: authorizer,
     });
     const nodeRole = `${clusterName}-node`;
     const roleArn = (name: string) => `arn:aws:iam::${topology.accountId}:role/${name}`;
-    const nodeRoleArns = [nodeRole, ...(options.nodeRoles ?? [])].map(roleArn);
+    const nodeRoleArns = options.nodeRoleArns
+      ? [roleArn(nodeRole), ...options.nodeRoleArns.filter((arn) => arn !== roleArn(nodeRole))]
+      : [nodeRole, ...(options.nodeRoles ?? [])].map(roleArn);
     const iam = await startIamSimulator({
       accountId: topology.accountId,
       now: () => clock.now(),
@@ -198,15 +228,12 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
         name,
         role: nodeRole,
       })),
-      // What the stack's policy grants the functions (see ControllerPermissions).
-      authorization: {
-        passRoleArns: nodeRoleArns,
-        ownerTag: { key: TAG.cluster, value: clusterName },
-        callerArn: `arn:aws:sts::${topology.accountId}:assumed-role/${clusterName}-joiner/function`,
-      },
       faults,
+      iam: authorizer,
     });
     closers.push(iam.close);
+    const profileVisible = (profile: { createDate: Date }) =>
+      clock.now() >= profile.createDate.getTime() + (options.iamPropagationMs ?? 0);
     const emitting = new Set<Promise<unknown>>();
     const ec2 = await startEc2Simulator({
       clock,
@@ -217,10 +244,16 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       faults,
       latency,
       observer: kube.observer,
-      instanceProfileExists: (ref) => {
+      // The profile as IAM has it once propagated, with the role a launch passes (iam:PassRole).
+      instanceProfileOf: (ref) => {
         const profile = iam.state.findProfile(ref);
-        return !!profile && clock.now() >= profile.createDate.getTime() + (options.iamPropagationMs ?? 0);
+        if (!profile || !profileVisible(profile)) return undefined;
+        return { arn: profile.arn, roleArn: profile.roles[0]?.arn };
       },
+      iam: authorizer,
+      spotServiceLinkedRole: options.spotServiceLinkedRole,
+      defaultEbsKmsKeyArn: options.defaultEbsKmsKeyArn,
+      eventualConsistency: options.eventualConsistency,
       emit: (event) => {
         const put = events.putEvent(DEFAULT_BUS_NAME, event).catch(() => undefined);
         emitting.add(put);
@@ -233,12 +266,13 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       events,
       mapValues(queues.queues, (q) => q.arn),
     );
-    const eventbridge = await startEventBridgeServer(events, { faults, latency });
+    const eventbridge = await startEventBridgeServer(events, { faults, latency, iam: authorizer });
     closers.push(eventbridge.close);
     const pricing = await startPricingServer({
       region,
       instanceTypes: () => ec2.state.instanceTypes.values(),
       faults,
+      iam: authorizer,
     });
     closers.push(pricing.close);
     const tableName = 'joiner';
@@ -262,8 +296,22 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       'controller-kubeconfig.yaml',
       kube.kubeconfig({ principalArn: controllerRoleArn, kubernetesGroups: [DEFAULT_LAMBDA_GROUP] }),
     );
+    const credentialsOf = (name: FunctionName): AccessKey =>
+      options.account?.credentialsOf(name) ?? SIMULATOR_CREDENTIALS;
+    const functionClients = new Map<FunctionName, SQSClient>();
+    closers.push(async () => {
+      for (const client of functionClients.values()) client.destroy();
+    });
     const runner = new LambdaRunner({
       sqs: sqs.client,
+      sqsFor: (name) => {
+        let client = functionClients.get(name);
+        if (!client) {
+          client = new SQSClient({ region, endpoint: sqs.url, credentials: credentialsOf(name) });
+          functionClients.set(name, client);
+        }
+        return client;
+      },
       clock,
       region,
       account: topology.accountId,
@@ -291,6 +339,17 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       for (const u of untrack) u();
     });
     if (options.autoAdvance !== undefined) clock.startAuto(options.autoAdvance);
+    const env = () => ({
+      ...cloudEnv(endpoints, {
+        clusterName,
+        region,
+        kubeconfigPath: controllerKubeconfigPath,
+        tableName,
+        queues,
+        nodeRoleArns,
+      }),
+      ...scaledBatchWindow(options.timeScale),
+    });
     return {
       endpoints,
       catalog,
@@ -315,17 +374,9 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       iam,
       events,
       runner,
-      env: () => ({
-        ...cloudEnv(endpoints, {
-          clusterName,
-          region,
-          kubeconfigPath: controllerKubeconfigPath,
-          tableName,
-          queues,
-          nodeRoleArns,
-        }),
-        ...scaledBatchWindow(options.timeScale),
-      }),
+      env,
+      envFor: (name) => ({ ...env(), ...credentialEnv(credentialsOf(name)) }),
+      account: options.account,
       close: () => closeAll(clock, closers),
     };
   } catch (error) {
@@ -394,9 +445,12 @@ function cloudEnv(
     [ENV.dynamoDbEndpoint]: endpoints.dynamodb,
     [ENV.pricingEndpoint]: endpoints.pricing,
     AWS_REGION: at.region,
-    AWS_ACCESS_KEY_ID: SIMULATOR_CREDENTIALS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: SIMULATOR_CREDENTIALS.secretAccessKey,
+    ...credentialEnv(SIMULATOR_CREDENTIALS),
   };
+}
+
+function credentialEnv(key: AccessKey): Record<string, string> {
+  return { AWS_ACCESS_KEY_ID: key.accessKeyId, AWS_SECRET_ACCESS_KEY: key.secretAccessKey };
 }
 
 async function createTable(dynamo: DynamoDbSimulator, region: string, tableName: string): Promise<void> {

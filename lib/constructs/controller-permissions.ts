@@ -18,10 +18,12 @@ export const EC2_READ_ACTIONS = [
   'ec2:DescribeImages',
   'ec2:DescribeInstances',
   'ec2:DescribeLaunchTemplates',
-  'ec2:DescribeNetworkInterfaces',
   'ec2:DescribeSecurityGroups',
   'ec2:DescribeSubnets',
 ] as const;
+
+/** The service-linked role EC2 uses for spot instances (created once per account). */
+export const SPOT_SERVICE_LINKED_ROLE_NAME = 'aws-service-role/spot.amazonaws.com/AWSServiceRoleForEC2Spot';
 
 /** Properties of {@link ControllerPermissions}. */
 export interface ControllerPermissionsProps {
@@ -50,9 +52,10 @@ export interface ControllerPermissionsProps {
 /**
  * Least-privilege AWS permissions of joiner's controller functions: EC2 writes only on resources
  * carrying the cluster tag (on creation via `aws:RequestTag`, afterwards via `aws:ResourceTag`),
- * PassRole only for the node roles and only to EC2, instance profiles only under joiner's path
- * for the cluster and (for writes) carrying the cluster tag, public AMI parameters and read-only
- * Describe calls.
+ * PassRole only for the node roles and only to EC2, instance profile writes only under joiner's
+ * path for the cluster and carrying the cluster tag (reads on any profile, as IAM requires for a
+ * profile not created yet), the spot service-linked role, public AMI parameters and read-only
+ * Describe calls. README "IAM permissions" lists every action with its reason.
  */
 export class ControllerPermissions extends Construct {
   /** The policy attached to the role. */
@@ -117,32 +120,40 @@ export class ControllerPermissions extends Construct {
           },
         },
       }),
+      // After a launch: the nodeclaim and Multus no_manage tags on the instance's ENIs (tagged
+      // with the cluster at creation by the launch template) and their source/dest check.
       new PolicyStatement({
         sid: 'ManageClusterResources',
-        actions: [
-          'ec2:CreateTags',
-          ...(props.instanceOwner ? [] : ['ec2:TerminateInstances']),
-          'ec2:DeleteLaunchTemplate',
-          'ec2:ModifyNetworkInterfaceAttribute',
-        ],
-        resources: [ec2('instance'), ec2('launch-template'), ec2('network-interface')],
+        actions: ['ec2:CreateTags', 'ec2:ModifyNetworkInterfaceAttribute'],
+        resources: [ec2('network-interface')],
         conditions: { StringEquals: { [`aws:ResourceTag/${tag}`]: owner } },
       }),
-      ...(props.instanceOwner
-        ? [
-            new PolicyStatement({
-              sid: 'TerminateOwnInstances',
-              actions: ['ec2:TerminateInstances'],
-              resources: [ec2('instance')],
-              conditions: {
-                StringEquals: {
-                  [`aws:ResourceTag/${tag}`]: owner,
-                  [`aws:ResourceTag/${TAG.owner}`]: props.instanceOwner,
-                },
-              },
-            }),
-          ]
-        : []),
+      new PolicyStatement({
+        sid: props.instanceOwner ? 'TerminateOwnInstances' : 'TerminateClusterInstances',
+        actions: ['ec2:TerminateInstances'],
+        resources: [ec2('instance')],
+        conditions: {
+          StringEquals: {
+            [`aws:ResourceTag/${tag}`]: owner,
+            ...(props.instanceOwner ? { [`aws:ResourceTag/${TAG.owner}`]: props.instanceOwner } : {}),
+          },
+        },
+      }),
+      // A fresh account has no spot service-linked role: EC2 creates it on the first spot
+      // request, only when the caller may (else AuthFailure.ServiceLinkedRoleCreationNotPermitted).
+      new PolicyStatement({
+        sid: 'CreateSpotServiceLinkedRole',
+        actions: ['iam:CreateServiceLinkedRole'],
+        resources: [
+          stack.formatArn({
+            service: 'iam',
+            region: '',
+            resource: 'role',
+            resourceName: SPOT_SERVICE_LINKED_ROLE_NAME,
+          }),
+        ],
+        conditions: { StringEquals: { 'iam:AWSServiceName': 'spot.amazonaws.com' } },
+      }),
       new PolicyStatement({
         sid: 'PassNodeRoleToEc2',
         actions: ['iam:PassRole'],
@@ -173,10 +184,22 @@ export class ControllerPermissions extends Construct {
         resources: [profiles],
         conditions: { StringEquals: { [`aws:ResourceTag/${tag}`]: owner } },
       }),
+      // GetInstanceProfile names a profile without its path, so for a profile that does not exist
+      // yet IAM cannot put joiner's path in the ARN it evaluates (instance-profile/<name>): a
+      // path-scoped grant would answer AccessDenied instead of NoSuchEntity. Read-only, as Karpenter.
       new PolicyStatement({
-        sid: 'ReadNodeClassInstanceProfiles',
-        actions: ['iam:GetInstanceProfile', 'iam:ListInstanceProfiles'],
-        resources: [profiles],
+        sid: 'ReadInstanceProfiles',
+        actions: ['iam:GetInstanceProfile'],
+        resources: [
+          stack.formatArn({ service: 'iam', region: '', resource: 'instance-profile', resourceName: '*' }),
+        ],
+      }),
+      // ListInstanceProfiles has no resource type in the service authorization reference: only
+      // Resource "*" matches it (the PathPrefix parameter bounds what the sweep reads).
+      new PolicyStatement({
+        sid: 'ListInstanceProfiles',
+        actions: ['iam:ListInstanceProfiles'],
+        resources: ['*'],
       }),
       new PolicyStatement({
         sid: 'ReadPublicAmiParameters',
@@ -242,8 +265,12 @@ export class ControllerPermissions extends Construct {
       "Instance profiles are named per EC2NodeClass at run time; the resource is bounded to joiner's IAM path for this cluster and region, and writes to the cluster tag.",
     );
     ack(
+      `Resource::arn:<AWS::Partition>:iam::${nagAccount(this)}:instance-profile/*`,
+      'GetInstanceProfile names a profile without its path: a path-scoped grant cannot match a profile that does not exist yet (read-only).',
+    );
+    ack(
       'Resource::*',
-      'EC2 Describe* calls do not support resource-level permissions; all statements on * are read-only.',
+      'EC2 Describe* calls and iam:ListInstanceProfiles support no resource-level permissions; all statements on * are read-only.',
     );
   }
 }
@@ -264,6 +291,11 @@ function nagProfilesArn(scope: Construct, clusterName: string): string {
   const region = Token.isUnresolved(stack.region) ? '<AWS::Region>' : stack.region;
   const account = Token.isUnresolved(stack.account) ? '<AWS::AccountId>' : stack.account;
   return `arn:<AWS::Partition>:iam::${account}:instance-profile${instanceProfilePath(region, clusterName)}*`;
+}
+
+function nagAccount(scope: Construct): string {
+  const stack = Stack.of(scope);
+  return Token.isUnresolved(stack.account) ? '<AWS::AccountId>' : stack.account;
 }
 
 function ec2Vpc(stack: Stack, vpcId: string): string {

@@ -26,6 +26,8 @@ export interface HandlerFunctionProps {
    * @default RetentionDays.ONE_MONTH
    */
   readonly logRetention?: RetentionDays;
+  /** Reserved concurrency ({@link ReservedConcurrency}). @default none */
+  readonly reservedConcurrency?: number;
   /**
    * The function's code.
    * @default the handler bundled with esbuild (ESM, Node.js 22, source maps)
@@ -35,8 +37,8 @@ export interface HandlerFunctionProps {
 
 /**
  * One of joiner's Lambda functions: Node.js 22 on arm64, the esbuild bundle of its handler with
- * source maps enabled, Powertools settings, its own log group, and the timeout, memory and
- * reserved concurrency of the shared description.
+ * source maps enabled, Powertools settings, its own log group, the timeout and memory of the
+ * shared description, and the reserved concurrency it is given.
  */
 export class HandlerFunction extends Construct {
   /** The Lambda function. */
@@ -54,7 +56,7 @@ export class HandlerFunction extends Construct {
       code: props.code ?? Code.fromAsset(bundleHandler(props.name)),
       timeout: Duration.seconds(spec.timeoutSeconds),
       memorySize: spec.memoryMiB,
-      reservedConcurrentExecutions: spec.reservedConcurrency,
+      reservedConcurrentExecutions: props.reservedConcurrency,
       role: props.role,
       logGroup,
       environment: {

@@ -11,6 +11,7 @@ import { FUNCTIONS, type FunctionName } from '../../functions/shared/event-sourc
 import { HandlerFunction, type LogLevel } from './handler-function.js';
 import { nagAttribute } from './nag-findings.js';
 import type { NodeRole } from './node-role.js';
+import { type ReservedConcurrency, reservedConcurrencyOf } from './reserved-concurrency.js';
 import type { WorkQueues } from './work-queues.js';
 
 /** Properties of {@link JoinerFunctions}. */
@@ -41,6 +42,8 @@ export interface JoinerFunctionsProps {
   readonly nodeRole: NodeRole;
   /** @default 'INFO' */
   readonly logLevel?: LogLevel;
+  /** Reserved concurrency of the functions ({@link ReservedConcurrency}). @default 'none' */
+  readonly reservedConcurrency?: ReservedConcurrency;
   /**
    * Code per function, instead of bundling the handlers (pre-built bundles, or stubs in tests).
    * @default each handler bundled with esbuild
@@ -96,6 +99,7 @@ export class JoinerFunctions extends Construct {
                 ? { [ENV.tableName]: props.table.tableName }
                 : environment,
           logLevel: props.logLevel,
+          reservedConcurrency: reservedConcurrencyOf(props.reservedConcurrency, name),
           code: props.code?.(name),
         });
         return [name, handler.function];

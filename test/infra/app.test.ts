@@ -14,6 +14,9 @@ const context = {
   'joiner:clusterName': 'prod',
   'joiner:account': '111111111111',
   'joiner:region': 'us-west-2',
+  // The roles the examples' NodeClasses name: synth refuses a role joiner may not pass.
+  'joiner:nodeRoleArns':
+    'arn:aws:iam::111111111111:role/KarpenterNodeRole-eks-karpenterwithmultus,arn:aws:iam::111111111111:role/KarpenterNodeRole-my-cluster',
 };
 const stubbed = { overrides: { code: stubCode } };
 

@@ -11,7 +11,6 @@ const EC2_WRITES = [
   'ec2:CreateLaunchTemplate',
   'ec2:CreateTags',
   'ec2:TerminateInstances',
-  'ec2:DeleteLaunchTemplate',
   'ec2:ModifyNetworkInterfaceAttribute',
 ];
 /** Resources a launch only references (never creates or changes); scoped by VPC when known. */
@@ -78,9 +77,47 @@ describe('ControllerPermissions', () => {
     for (const s of statements) {
       for (const action of actionsOf(s)) expect(action).not.toMatch(/\*/);
       if (s.Resource === '*') {
-        for (const action of actionsOf(s)) expect(action).toMatch(/^ec2:Describe/);
+        for (const action of actionsOf(s))
+          expect(action).toMatch(/^(ec2:Describe|iam:ListInstanceProfiles$)/);
       }
     }
+  });
+
+  it('lets EC2 create the spot service-linked role, and no other', () => {
+    const slr = statements.filter((s) => actionsOf(s).includes('iam:CreateServiceLinkedRole'));
+    expect(slr).toHaveLength(1);
+    expect(actionsOf(slr[0])).toEqual(['iam:CreateServiceLinkedRole']);
+    expect(resourceText(slr[0])).toContain(
+      ':iam::111111111111:role/aws-service-role/spot.amazonaws.com/AWSServiceRoleForEC2Spot',
+    );
+    expect(slr[0].Condition).toEqual({ StringEquals: { 'iam:AWSServiceName': 'spot.amazonaws.com' } });
+  });
+
+  it('reads any instance profile (IAM cannot path-scope a profile not created yet) but writes only under joiner’s path', () => {
+    const byAction = (action: string) => statements.filter((s) => actionsOf(s).includes(action));
+    expect(byAction('iam:GetInstanceProfile').map(resourceText)).toEqual([
+      expect.stringContaining(':iam::111111111111:instance-profile/*'),
+    ]);
+    expect(byAction('iam:ListInstanceProfiles').map((s) => s.Resource)).toEqual(['*']);
+    for (const action of [
+      'iam:CreateInstanceProfile',
+      'iam:TagInstanceProfile',
+      'iam:AddRoleToInstanceProfile',
+      'iam:RemoveRoleFromInstanceProfile',
+      'iam:DeleteInstanceProfile',
+    ]) {
+      const [s, ...rest] = byAction(action);
+      expect(rest, action).toEqual([]);
+      expect(resourceText(s), action).toContain('instance-profile/joiner/us-west-2/prod/*');
+      expect(tagConditions(s).length, action).toBeGreaterThan(0);
+    }
+  });
+
+  it('tags and modifies only network interfaces after a launch (volumes are tagged by CreateFleet)', () => {
+    const manage = statements.find((s) => s.Sid === 'ManageClusterResources');
+    expect(actionsOf(manage as Statement)).toEqual(['ec2:CreateTags', 'ec2:ModifyNetworkInterfaceAttribute']);
+    expect(resourceText(manage as Statement)).toMatch(/network-interface\/\*"/);
+    expect(resourceText(manage as Statement)).not.toMatch(/volume|instance\//);
   });
 
   it('reads only the public EKS and Bottlerocket AMI parameters', () => {

@@ -468,7 +468,7 @@ describe('the synthesized stack matches the shared descriptions the simulated cl
     for (const [id, name] of functionOf) {
       const spec = FUNCTIONS[name];
       expect(props(id)).toMatchObject({ Timeout: spec.timeoutSeconds, MemorySize: spec.memoryMiB });
-      expect(props(id).ReservedConcurrentExecutions).toBe(spec.reservedConcurrency);
+      expect(props(id).ReservedConcurrentExecutions).toBeUndefined();
     }
   });
 

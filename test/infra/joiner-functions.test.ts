@@ -42,11 +42,12 @@ describe('JoinerFunctions (and HandlerFunction)', () => {
     }
   });
 
-  it('takes timeout, memory and reserved concurrency from the shared description', () => {
+  it('takes timeout and memory from the shared description, and reserves no concurrency by default', () => {
     for (const [name, spec] of Object.entries(FUNCTIONS)) {
       const f = lambdas.find((l) => l.Environment.Variables[ENV.serviceName] === `joiner-${name}`);
       expect(f, name).toMatchObject({ Timeout: spec.timeoutSeconds, MemorySize: spec.memoryMiB });
-      expect(f?.ReservedConcurrentExecutions).toBe(spec.reservedConcurrency);
+      // Reserved concurrency is opt-in (joiner:reservedConcurrency): none by default.
+      expect(f?.ReservedConcurrentExecutions).toBeUndefined();
     }
   });
 

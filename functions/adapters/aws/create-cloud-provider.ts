@@ -3,6 +3,7 @@ import { AmiProvider } from './ami-provider.js';
 import { type AwsClientOptions, createEc2Client, createIamClient, createSsmClient } from './clients.js';
 import { createEc2Api } from './ec2-api.js';
 import { type ClusterLookup, Ec2CloudProvider } from './ec2-cloud-provider.js';
+import type { Sleep } from './eventual-consistency.js';
 import { IamInstanceProfiles } from './iam-instance-profiles.js';
 import { InstanceProfileProvider } from './instance-profile-provider.js';
 import { LaunchTemplateProvider } from './launch-template-provider.js';
@@ -21,6 +22,8 @@ export interface CloudProviderOptions extends AwsClientOptions {
   readonly now?: () => number;
   /** The identity tagged on every instance (`joiner.sh/owner`); the state table's name. */
   readonly owner?: string;
+  /** Waits between tries while EC2 does not see what it just created. @default the wall clock */
+  readonly sleep?: Sleep;
 }
 
 /** Wires the EC2 cloud provider with its providers and caches. */
@@ -31,7 +34,8 @@ export function createCloudProvider(options: CloudProviderOptions): Ec2CloudProv
     ec2,
     cluster: options.cluster,
     ...(options.owner ? { owner: options.owner } : {}),
-    launchTemplates: new LaunchTemplateProvider(ec2, now),
+    ...(options.sleep ? { sleep: options.sleep } : {}),
+    launchTemplates: new LaunchTemplateProvider(ec2, now, options.sleep),
     providers: {
       subnets: new SubnetProvider(ec2, now),
       securityGroups: new SecurityGroupProvider(ec2, now),

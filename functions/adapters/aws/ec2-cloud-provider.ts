@@ -8,6 +8,7 @@ import { bootstrapFamily } from '../../core/launch/bootstrap.js';
 import type { ClusterInfo } from '../../core/launch/cluster-info.js';
 import { type LaunchPlan, planLaunch } from '../../core/launch/fleet-request.js';
 import { launchZones } from '../../core/launch/launch-context.js';
+import { isAuthorizationErrorCode } from '../../core/launch/launch-denial.js';
 import { isInstanceProfilePropagationError } from '../../core/launch/node-role.js';
 import { resourceTags, TAG } from '../../core/launch/tags.js';
 import type { CapacityType } from '../../core/model/instance-type.js';
@@ -21,6 +22,7 @@ import type {
   NodeClassResolution,
 } from '../../core/ports/cloud-provider.js';
 import type { Ec2Api } from './ec2-api.js';
+import { isNotFoundYet, type Sleep, untilVisible, wallSleep } from './eventual-consistency.js';
 import type { LaunchTemplateProvider } from './launch-template-provider.js';
 import {
   type NodeClassProviders,
@@ -39,6 +41,8 @@ export interface Ec2CloudProviderOptions {
   readonly cluster: ClusterInfo | ClusterLookup;
   /** The identity put on every instance as `joiner.sh/owner` (the state table's name). */
   readonly owner?: string;
+  /** Waits between tries while EC2 does not see what it just created yet. @default the wall clock */
+  readonly sleep?: Sleep;
 }
 
 /** A cluster whose name is known and whose join details are looked up when first needed. */
@@ -50,8 +54,10 @@ export interface ClusterLookup {
 
 /**
  * joiner's {@link CloudProvider} on EC2: resolves the NodeClass, ensures the launch templates,
- * makes one CreateFleet call, then tags the instance's ENIs and volumes with the nodeclaim,
- * marks Multus ENIs `no_manage` and switches their source/dest check off where asked.
+ * makes one CreateFleet call (which tags the fleet, instance and volumes; the launch template tags
+ * the ENIs and, for spot, the spot request), then tags the instance's ENIs with the nodeclaim,
+ * marks Multus ENIs `no_manage` and switches their source/dest check off where asked. A call IAM
+ * denies ends the attempt with the error as its outcome (the claim fails naming the permission).
  */
 export class Ec2CloudProvider implements CloudProvider {
   constructor(private readonly options: Ec2CloudProviderOptions) {}
@@ -74,8 +80,15 @@ export class Ec2CloudProvider implements CloudProvider {
     const { ec2 } = this.options;
     const plan = await this.plan(input);
     if (!('templates' in plan)) return plan;
-    await this.options.launchTemplates.ensure(plan.templates);
-    const out = await ec2.createFleet(plan.request as unknown as CreateFleetCommandInput);
+    let out: CreateFleetCommandOutput;
+    try {
+      await this.options.launchTemplates.ensure(plan.templates);
+      out = await this.createFleet(plan);
+    } catch (error) {
+      // A denied call is the attempt's outcome, not an error to retry: the claim fails with it.
+      if (isAuthorizationError(error)) return { ok: false, errors: [errorOf(error)] };
+      throw error;
+    }
     const errors = fleetErrors(out);
     const fleetInstance = out.Instances?.find((i) => i.InstanceIds?.length);
     const instanceId = fleetInstance?.InstanceIds?.[0];
@@ -120,19 +133,61 @@ export class Ec2CloudProvider implements CloudProvider {
         ...(this.options.owner ? { owner: this.options.owner } : {}),
       });
     } catch (error) {
+      // A NodeClass resolution IAM or EC2 refused (e.g. iam:GetInstanceProfile) keeps its code.
+      if (isAuthorizationError(error)) return { ok: false, errors: [errorOf(error)] };
       return { ok: false, errors: [{ code: 'LaunchConfigurationError', message: (error as Error).message }] };
     }
   }
 
-  /** Tags ENIs and volumes with the nodeclaim; Multus ENIs get no_manage and source/dest check off. */
+  /**
+   * CreateFleet; when EC2 does not see a launch template just created yet (eventual
+   * consistency), asks again after a while with the same ClientToken (idempotent).
+   */
+  private async createFleet(plan: LaunchPlan): Promise<CreateFleetCommandOutput> {
+    const { ec2 } = this.options;
+    const request = plan.request as unknown as CreateFleetCommandInput;
+    let failure: unknown;
+    const out = await untilVisible(
+      async () => {
+        try {
+          failure = undefined;
+          return await ec2.createFleet(request);
+        } catch (error) {
+          if (!isNotFoundYet(error)) throw error;
+          failure = error;
+          return undefined;
+        }
+      },
+      (o) => o !== undefined && !templateNotFoundYet(o),
+      this.sleep,
+    );
+    if (out === undefined) throw failure;
+    return out;
+  }
+
+  private get sleep(): Sleep {
+    return this.options.sleep ?? wallSleep;
+  }
+
+  /**
+   * Tags ENIs with the nodeclaim; Multus ENIs get no_manage and source/dest check off. Volumes
+   * are tagged by the CreateFleet request. DescribeInstances right after CreateFleet may not see
+   * the instance yet: it is asked again, a bounded number of times.
+   */
   private async finishLaunch(instanceId: string, input: LaunchInput, plan: LaunchPlan): Promise<void> {
     const { ec2 } = this.options;
-    const [instance] = await ec2.describeInstances([], [instanceId]);
-    if (!instance) return;
+    const [instance] =
+      (await untilVisible(
+        () => ec2.describeInstances([], [instanceId]),
+        (found) => found.length > 0,
+        this.sleep,
+      )) ?? [];
+    if (!instance) {
+      throw new Error(
+        `instance ${instanceId} launched by CreateFleet is still not visible to DescribeInstances; its ENIs are tagged when the launch is resumed`,
+      );
+    }
     const enis = instance.NetworkInterfaces ?? [];
-    const volumes = (instance.BlockDeviceMappings ?? [])
-      .map((b) => b.Ebs?.VolumeId)
-      .filter((v): v is string => !!v);
     const tags = resourceTags({
       clusterName: this.options.cluster.name,
       nodePool: input.claim.nodePool,
@@ -142,7 +197,6 @@ export class Ec2CloudProvider implements CloudProvider {
     });
     const eniIds = enis.map((e) => e.NetworkInterfaceId!).filter(Boolean);
     if (eniIds.length) await ec2.createTags(eniIds, tags);
-    if (volumes.length) await tagVolumes(ec2, volumes, tags);
     const multus = enis.filter(
       (e) => (e.Attachment?.DeviceIndex ?? 0) > 0 || (e.Attachment?.NetworkCardIndex ?? 0) > 0,
     );
@@ -219,16 +273,21 @@ export class Ec2CloudProvider implements CloudProvider {
   }
 }
 
-/**
- * Volumes already carry cluster / nodepool tags from the launch template; the nodeclaim tag is
- * added here. An endpoint that cannot tag volumes (InvalidID) does not fail the launch.
- */
-async function tagVolumes(ec2: Ec2Api, volumes: string[], tags: Record<string, string>): Promise<void> {
-  try {
-    await ec2.createTags(volumes, tags);
-  } catch (error) {
-    if ((error as { name?: string }).name !== 'InvalidID') throw error;
-  }
+/** A CreateFleet answer whose only errors are a launch template EC2 does not see yet. */
+function templateNotFoundYet(out: CreateFleetCommandOutput): boolean {
+  const launched = (out.Instances ?? []).some((i) => (i.InstanceIds ?? []).length > 0);
+  const errors = out.Errors ?? [];
+  return !launched && errors.length > 0 && errors.every((e) => isNotFoundYet({ name: e.ErrorCode }));
+}
+
+/** Whether a thrown AWS error is IAM (or EC2 for IAM) refusing the call. */
+function isAuthorizationError(error: unknown): boolean {
+  return isAuthorizationErrorCode((error as { name?: string } | undefined)?.name ?? '');
+}
+
+function errorOf(error: unknown): FleetError {
+  const e = error as { name?: string; message?: string };
+  return { code: e.name ?? 'Unknown', message: e.message ?? String(error) };
 }
 
 function fleetErrors(out: CreateFleetCommandOutput): FleetError[] {

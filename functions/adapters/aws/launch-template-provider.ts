@@ -2,6 +2,7 @@ import type { LaunchTemplateSpec } from '../../core/launch/launch-template.js';
 import { toTagList } from '../../core/launch/launch-template.js';
 import { CACHE_TTLS, TtlCache } from './caches.js';
 import type { Ec2Api } from './ec2-api.js';
+import { type Sleep, untilVisible, wallSleep } from './eventual-consistency.js';
 
 /**
  * Gets or creates launch templates. Names are content hashes, so "exists with that name" means
@@ -13,6 +14,7 @@ export class LaunchTemplateProvider {
   constructor(
     private readonly ec2: Ec2Api,
     now: () => number = Date.now,
+    private readonly sleep: Sleep = wallSleep,
   ) {
     this.known = new TtlCache(CACHE_TTLS.launchTemplatesMs, now);
   }
@@ -45,7 +47,13 @@ export class LaunchTemplateProvider {
       if (lt?.LaunchTemplateId) this.remember(ids, spec.name, lt.LaunchTemplateId);
     } catch (error) {
       if (!/AlreadyExists/.test((error as { name?: string }).name ?? '')) throw error;
-      const [lt] = await this.ec2.describeLaunchTemplates([spec.name]);
+      // Created a moment ago by another launch: DescribeLaunchTemplates may not list it yet.
+      const [lt] =
+        (await untilVisible(
+          () => this.ec2.describeLaunchTemplates([spec.name]),
+          (found) => found.length > 0,
+          this.sleep,
+        )) ?? [];
       if (!lt?.LaunchTemplateId) throw error;
       this.remember(ids, spec.name, lt.LaunchTemplateId);
     }

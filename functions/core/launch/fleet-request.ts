@@ -32,8 +32,14 @@ export interface CreateFleetRequest {
     };
     readonly Overrides: readonly FleetOverride[];
   }[];
+  /**
+   * Tags of what the request creates, as Karpenter sends them: the fleet, the instance and its
+   * EBS volumes (so no CreateTags call on volumes after the launch, which IAM would have to allow
+   * on untagged volumes). The network interfaces and, for spot, the spot request are tagged by
+   * the launch template ({@link buildLaunchTemplate}).
+   */
   readonly TagSpecifications: readonly {
-    readonly ResourceType: 'fleet' | 'instance';
+    readonly ResourceType: 'fleet' | 'instance' | 'volume';
     readonly Tags: readonly Ec2Tag[];
   }[];
 }
@@ -142,6 +148,7 @@ export function planLaunch(input: LaunchPlanInput): LaunchPlan {
     TagSpecifications: [
       { ResourceType: 'fleet', Tags: claimTags },
       { ResourceType: 'instance', Tags: claimTags },
+      { ResourceType: 'volume', Tags: claimTags },
     ],
   };
   return { templates: [...groups.values()].map((g) => g.template), request, skipped };

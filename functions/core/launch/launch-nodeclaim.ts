@@ -7,6 +7,7 @@ import type { CloudInstance, CloudProvider } from '../ports/cloud-provider.js';
 import { ConflictError, type OfferingKey, type StateStore } from '../ports/state-store.js';
 import { classifyFleetErrors } from './fleet-errors.js';
 import type { InstanceFacts } from './launch-context.js';
+import { LAUNCH_NOT_AUTHORIZED, launchDenial } from './launch-denial.js';
 import {
   type AttemptOptions,
   attemptRecord,
@@ -191,6 +192,12 @@ async function attempt(
     // same ClientToken with the same error): it makes a new attempt once the profile is visible.
     await deps.store.updateNodeClaim({ ...claim, lastAttempt: undefined });
     throw new InstanceProfileNotReadyError(claim.id, classified.retryable);
+  }
+  // A refused permission fails the claim naming it (the NodePool condition and event repeat it).
+  const denials = classified.fatal.flatMap((e) => launchDenial(e.code, e.message) ?? []);
+  if (denials.length > 0) {
+    const message = [...new Set(denials.map((d) => d.summary))].join('; ');
+    return fail(deps, claim, LAUNCH_NOT_AUTHORIZED, message, marked);
   }
   const message =
     classified.fatal.map((e) => `${e.code}: ${e.message}`).join('; ') || 'CreateFleet returned no instance';

@@ -124,7 +124,7 @@ export function buildLaunchTemplate(input: LaunchTemplateInput): LaunchTemplateS
     BlockDeviceMappings: blockDevices(nodeClass.blockDeviceMappings, input.family),
     NetworkInterfaces: networkInterfaces(input, primary.subnetId),
     Monitoring: { Enabled: nodeClass.detailedMonitoring },
-    TagSpecifications: ['instance', 'volume', 'network-interface'].map((ResourceType) => ({
+    TagSpecifications: templateTaggedTypes(input.capacityType).map((ResourceType) => ({
       ResourceType,
       Tags: toTagList(input.tags),
     })),
@@ -148,6 +148,23 @@ export function buildLaunchTemplate(input: LaunchTemplateInput): LaunchTemplateS
       'topology.kubernetes.io/zone': zone,
     },
   };
+}
+
+/**
+ * The resource types a launch template tags. A spot launch also creates a
+ * `spot-instances-request`, which EC2 authorizes like every resource it creates: the IAM policy
+ * requires the cluster tag on it, and only the launch template can tag it (CreateFleet's own
+ * TagSpecifications take fleet, instance and volume), as Karpenter does. On-demand templates
+ * leave it out. Spot and on-demand launches never share a template: names are hashes of the
+ * content, and this list (like the capacity-type label in the user data) differs between them.
+ */
+export function templateTaggedTypes(capacityType: 'spot' | 'on-demand'): string[] {
+  return [
+    'instance',
+    'volume',
+    'network-interface',
+    ...(capacityType === 'spot' ? ['spot-instances-request'] : []),
+  ];
 }
 
 function networkInterfaces(

@@ -199,7 +199,17 @@ async function finish(deps: LaunchClaimsDeps, result: LaunchResult, claim: NodeC
   }
   if (result.outcome === 'failed') {
     deps.log.error('failed launching nodeclaim', { nodeclaim: claim.id, reason: result.reason });
-    return { failed: { nodeClaim: claim.id, reason: result.reason }, marked, incomplete: false };
+    const failure = result.claim.failure;
+    return {
+      failed: {
+        nodeClaim: claim.id,
+        reason: result.reason,
+        nodePool: claim.nodePool,
+        ...(failure ? { failure: { reason: failure.reason, message: failure.message } } : {}),
+      },
+      marked,
+      incomplete: false,
+    };
   }
   const launched = launchedResult(result.claim, result.adopted);
   deps.log.info(result.adopted ? 'adopted instance of nodeclaim' : 'launched nodeclaim', {

@@ -1,10 +1,14 @@
 /** Where a run sent each pod: the plan's log lines and the pods' Kubernetes Events. */
+
+import { LAUNCH_FAILURE_REASONS } from '../launch/launch-denial.js';
 import type { Pod } from '../model/kube-objects.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
-import type { ClusterApi } from '../ports/cluster-api.js';
+import type { ClusterApi, ClusterEvent } from '../ports/cluster-api.js';
 import type { Log } from '../ports/log.js';
+import type { SchedulingPool } from '../scheduling/types.js';
 import type { RunPlan } from './plan-run.js';
 import { failedSchedulingEvents, type Nomination, nominatedEvents } from './pod-events.js';
+import type { FailedClaimResult } from './types.js';
 
 /** Unschedulable pods logged one by one; the rest are counted. */
 const MAX_LOGGED_FAILURES = 20;
@@ -69,15 +73,47 @@ export function nominationsOf(planned: RunPlan, created: readonly NodeClaim[]): 
   return { all, onNodes, onInFlight };
 }
 
-/** Creates the Nominated and FailedScheduling events (best effort: the adapter never throws). */
+/**
+ * Creates the Nominated and FailedScheduling events, and a Warning event on the NodePool of each
+ * claim whose launch failed for a reason no other offering fixes (a refused permission, named in
+ * the message). Best effort: the adapter never throws.
+ */
 export async function reportEvents(
   cluster: ClusterApi,
   planned: RunPlan,
   nominations: readonly Nomination[],
+  failed: readonly FailedClaimResult[] = [],
 ): Promise<void> {
   const failures = planned.plan.unschedulable
     .map((u) => ({ pod: planned.podsById.get(u.pod), reason: u.reason }))
     .filter((f): f is { pod: Pod; reason: string } => f.pod !== undefined);
-  const events = [...nominatedEvents(nominations), ...failedSchedulingEvents(failures)];
+  const events = [
+    ...nominatedEvents(nominations),
+    ...failedSchedulingEvents(failures),
+    ...launchFailureEvents(planned.pools, failed),
+  ];
   if (events.length > 0) await cluster.createEvents(events);
+}
+
+/** One Warning event per NodePool and distinct failure among `failed` (see {@link LAUNCH_FAILURE_REASONS}). */
+export function launchFailureEvents(
+  pools: readonly SchedulingPool[],
+  failed: readonly FailedClaimResult[],
+): ClusterEvent[] {
+  const seen = new Set<string>();
+  const events: ClusterEvent[] = [];
+  for (const f of failed) {
+    if (!f.failure || !f.nodePool || !LAUNCH_FAILURE_REASONS.includes(f.failure.reason)) continue;
+    const key = `${f.nodePool}\n${f.failure.reason}\n${f.failure.message}`;
+    const pool = pools.find((p) => p.pool.name === f.nodePool)?.pool;
+    if (!pool || seen.has(key)) continue;
+    seen.add(key);
+    events.push({
+      involvedObject: { kind: pool.source.kind, apiVersion: pool.source.apiVersion, name: pool.name },
+      type: 'Warning',
+      reason: f.failure.reason,
+      message: `Launching nodeclaim ${f.nodeClaim} failed: ${f.failure.message}`,
+    });
+  }
+  return events;
 }

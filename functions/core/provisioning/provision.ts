@@ -253,7 +253,7 @@ async function run(
   }
   if (!first || !last) throw new Error('provisioning run made no planning round');
   const reported = last;
-  const report = () => reportEvents(deps.cluster, reported, acc.nominations);
+  const report = () => reportEvents(deps.cluster, reported, acc.nominations, acc.failed);
   const pendingUids = new Set(first.pending.map((p) => p.metadata.uid));
   const result: ProvisionResult = {
     ...emptyResult(hints.length),

@@ -108,6 +108,10 @@ export interface LaunchedClaimResult {
 export interface FailedClaimResult {
   readonly nodeClaim: string;
   readonly reason: string;
+  /** The claim's pool, when its launch ended with a recorded failure. */
+  readonly nodePool?: string;
+  /** The failure the claim recorded (reason code and message), when its launch ended with one. */
+  readonly failure?: { readonly reason: string; readonly message: string };
 }
 
 /**

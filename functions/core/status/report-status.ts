@@ -2,10 +2,11 @@
  * The sweep's status step: writes what kubectl shows. It mirrors every live nodeclaim of the
  * state table as a NodeClaim resource (owned by its NodePool) and deletes resources without a
  * live claim, then writes each NodeClass's status (what its selectors resolve to) and each
- * NodePool's status (resources in use, NodeClassReady, Ready). Best effort: a failure is logged
+ * NodePool's status (resources in use, NodeClassReady, LaunchSucceeded, Ready). Best effort: a failure is logged
  * and the next sweep writes again; unchanged resources are not rewritten.
  */
 
+import { LAUNCH_FAILURE_REASONS } from '../launch/launch-denial.js';
 import type { ClusterConfig } from '../lifecycle/cluster-config.js';
 import type { NodeClaimState } from '../nodeclaim/nodeclaim.js';
 import { NODE_CLAIM_STATES } from '../nodeclaim/nodeclaim.js';
@@ -18,7 +19,7 @@ import type { StateStore } from '../ports/state-store.js';
 import { type Condition, keepTransitionTimes } from './conditions.js';
 import { type NodePoolOwner, nodeClaimResource } from './nodeclaim-resource.js';
 import { type NodeClassReadiness, nodeClassStatus, readinessOf } from './nodeclass-status.js';
-import { nodePoolStatus } from './nodepool-status.js';
+import { latestLaunchFailure, nodePoolStatus } from './nodepool-status.js';
 
 /** What the status step needs. */
 export interface ReportStatusDeps {
@@ -65,14 +66,16 @@ function statusesOf(documents: readonly ConfigDocument[]): Map<string, Record<st
 export async function reportStatus(deps: ReportStatusDeps): Promise<StatusOutcome> {
   const outcome = { nodeClaimsWritten: 0, nodeClaimsDeleted: 0, nodePools: 0, nodeClasses: 0 };
   try {
-    const [claims, config, documents, classDocuments, mirrored, nodes] = await Promise.all([
-      deps.store.listNodeClaims(LIVE),
+    const [all, config, documents, classDocuments, mirrored, nodes] = await Promise.all([
+      deps.store.listNodeClaims(),
       deps.config(),
       deps.cluster.listNodePoolDocuments(),
       deps.cluster.listNodeClassDocuments(),
       deps.cluster.listNodeClaims(),
       deps.cluster.listNodes(),
     ]);
+    // Gone claims are read too: a pool's latest failed launch is one of them.
+    const claims = all.filter((c) => LIVE.includes(c.state));
     const previous = statusesOf([...documents, ...classDocuments]);
     /** Writes a status unless it is the one already there; unchanged conditions keep their times. */
     const write = async (ref: ConfigObjectRef, status: Record<string, unknown>): Promise<void> => {
@@ -115,6 +118,11 @@ export async function reportStatus(deps: ReportStatusDeps): Promise<StatusOutcom
         claims: claims.filter((c) => c.nodePool === pool.name),
         nodes: nodes.filter((n) => n.metadata.labels?.['karpenter.sh/nodepool'] === pool.name),
         nodeClass: readiness.get(pool.nodeClassRef.name),
+        launchFailure: latestLaunchFailure(
+          all.filter((c) => c.nodePool === pool.name),
+          LAUNCH_FAILURE_REASONS,
+          now,
+        ),
         now,
       });
       const { apiVersion, kind, name } = pool.source;

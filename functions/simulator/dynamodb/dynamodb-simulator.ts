@@ -4,6 +4,9 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
+import { PassThrough } from 'node:stream';
+import type { ServiceAuthorizer } from '../iam/authorization/authorization-request.js';
+import { accessKeyOf, type GateDenial, gateCall } from '../iam/authorization/service-gate.js';
 import type { ApiLatency } from '../latency/api-latency.js';
 import { listenOnLoopback } from '../loopback-server.js';
 
@@ -23,21 +26,102 @@ export interface DynamoDbSimulator {
   close(): Promise<void>;
 }
 
-/** Starts dynalite on 127.0.0.1 (free port); with `latency`, each call waits its modeled latency first. */
+/** Options of {@link startDynamoDbSimulator}. */
+export interface DynamoDbSimulatorOptions {
+  /** Modeled latency: each call waits it first. */
+  readonly latency?: ApiLatency;
+  /** The account's IAM: each call is authorized on the tables (and indexes) it names first. */
+  readonly iam?: ServiceAuthorizer;
+  /** Region and account of the table ARNs authorized. Default us-west-2 / 000000000000. */
+  readonly region?: string;
+  readonly accountId?: string;
+}
+
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Starts dynalite on 127.0.0.1 (free port), behind the latency model and the account's IAM. */
 export async function startDynamoDbSimulator(
-  options: { latency?: ApiLatency } = {},
+  options: DynamoDbSimulatorOptions = {},
 ): Promise<DynamoDbSimulator> {
   const server: Server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  const latency = options.latency;
-  if (latency) {
-    const serve = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
+  const { latency, iam } = options;
+  if (latency || iam) {
+    const serve = server.listeners('request') as Listener[];
     server.removeAllListeners('request');
+    const dispatch: Listener = (req, res) => {
+      for (const listener of serve) listener.call(server, req, res);
+    };
+    const gated: Listener = iam ? (req, res) => void gate(iam, options, req, res, dispatch) : dispatch;
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       const call = String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
-      void latency.wait('dynamodb', call).then(() => {
-        for (const listener of serve) listener.call(server, req, res);
-      });
+      if (!latency) return gated(req, res);
+      void latency.wait('dynamodb', call).then(() => gated(req, res));
     });
   }
   return listenOnLoopback(server);
+}
+
+/**
+ * Reads the request body, authorizes `dynamodb:<Operation>` on every table and index it names,
+ * and either answers AccessDeniedException or hands dynalite a copy of the request.
+ */
+async function gate(
+  iam: ServiceAuthorizer,
+  at: DynamoDbSimulatorOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+  dispatch: Listener,
+): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const raw = Buffer.concat(chunks);
+  const operation = String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
+  let body: Record<string, unknown> = {};
+  try {
+    body = raw.length > 0 ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>) : {};
+  } catch {
+    // dynalite answers the malformed body itself.
+  }
+  const arn = `arn:aws:dynamodb:${at.region ?? 'us-west-2'}:${at.accountId ?? '000000000000'}:table/`;
+  const denial = gateCall(iam, accessKeyOf(req.headers, req.url), 'json', () =>
+    dynamoResourcesOf(body).map((resource) => ({
+      action: `dynamodb:${operation}`,
+      resource: resource === '*' ? '*' : `${arn}${resource}`,
+      context: {},
+    })),
+  );
+  if (denial) return sendDenial(res, denial);
+  const copy = Object.assign(new PassThrough(), {
+    headers: req.headers,
+    method: req.method,
+    url: req.url,
+    socket: req.socket,
+  });
+  dispatch(copy as unknown as IncomingMessage, res);
+  copy.end(raw);
+}
+
+/** The tables (`name`, `name/index/idx`) a DynamoDB call names; `*` for a call that names none. */
+export function dynamoResourcesOf(body: Record<string, unknown>): string[] {
+  const table = typeof body.TableName === 'string' ? body.TableName : undefined;
+  if (table) return [typeof body.IndexName === 'string' ? `${table}/index/${body.IndexName}` : table];
+  const items = body.RequestItems;
+  if (items && typeof items === 'object') return Object.keys(items);
+  const transact = body.TransactItems;
+  if (Array.isArray(transact)) {
+    const names = transact.flatMap((item: Record<string, { TableName?: unknown }>) =>
+      Object.values(item ?? {}).map((op) => op?.TableName),
+    );
+    return [...new Set(names.filter((n): n is string => typeof n === 'string'))];
+  }
+  return ['*'];
+}
+
+function sendDenial(res: ServerResponse, denial: GateDenial): void {
+  const text = JSON.stringify({ __type: `com.amazon.coral.service#${denial.code}`, message: denial.message });
+  res.writeHead(denial.status, {
+    'content-type': 'application/x-amz-json-1.0',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
 }

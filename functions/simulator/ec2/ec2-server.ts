@@ -1,12 +1,14 @@
 /**
- * The HTTP side of the simulated EC2: POSTed form-encoded Query requests (any SigV4 credentials
- * accepted), dispatched by `Action`, answered with the XML document or the EC2 error envelope;
- * faults injected per action first.
+ * The HTTP side of the simulated EC2: POSTed form-encoded Query requests, dispatched by `Action`,
+ * answered with the XML document or the EC2 error envelope; faults injected per action first.
+ * With the account's IAM, the SigV4 access key names the caller (an unknown key is `AuthFailure`)
+ * and every call is authorized: Describe* on `*` here, resource-level actions by their handlers.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FaultInjector } from '../faults.js';
+import type { ServiceAuthorizer } from '../iam/authorization/authorization-request.js';
 import type { ApiLatency } from '../latency/api-latency.js';
 import type { Ec2Action } from './actions/action.js';
 import {
@@ -34,6 +36,8 @@ import {
   describeSubnets,
   modifyNetworkInterfaceAttribute,
 } from './actions/network-actions.js';
+import { accessKeyIdOf, callerOf, requireAuthorized } from './authorization/ec2-caller.js';
+import type { ServiceReference } from './authorization/service-reference.js';
 import type { Ec2Context } from './context.js';
 import { Ec2Error } from './ec2-error.js';
 import { parseQueryBody, readQueryBody } from './query.js';
@@ -62,6 +66,28 @@ const ACTIONS: Readonly<Record<string, Ec2Action>> = {
 /** The actions the simulated EC2 implements. */
 export const EC2_ACTIONS: readonly string[] = Object.keys(ACTIONS);
 
+/** Actions whose handlers authorize each resource they touch; the others are authorized on `*`. */
+const RESOURCE_LEVEL_ACTIONS = new Set([
+  'CreateFleet',
+  'RunInstances',
+  'CreateLaunchTemplate',
+  'DeleteLaunchTemplate',
+  'CreateTags',
+  'TerminateInstances',
+  'ModifyNetworkInterfaceAttribute',
+]);
+
+/** The served actions IAM authorizes on `*` (`ec2:Describe…`), checked against the reference at start. */
+export const WILDCARD_ACTIONS: readonly string[] = EC2_ACTIONS.filter(
+  (a) => !RESOURCE_LEVEL_ACTIONS.has(a),
+).map((a) => `ec2:${a}`);
+
+/** The account's IAM as the server uses it. */
+export interface Ec2ServerIam {
+  readonly authorizer: ServiceAuthorizer;
+  readonly reference: ServiceReference;
+}
+
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 /** Starts the HTTP server on 127.0.0.1 and a free port. */
@@ -69,9 +95,10 @@ export async function startEc2Server(
   ctx: Ec2Context,
   faults?: FaultInjector,
   latency?: ApiLatency,
+  iam?: Ec2ServerIam,
 ): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
-    void handle(ctx, faults, req, res, latency);
+    void handle(ctx, faults, req, res, latency, iam);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -87,6 +114,7 @@ async function handle(
   req: IncomingMessage,
   res: ServerResponse,
   latency?: ApiLatency,
+  iam?: Ec2ServerIam,
 ) {
   const requestId = randomUUID();
   try {
@@ -97,6 +125,7 @@ async function handle(
     );
     const action = params.str('Action');
     if (!action) throw new Ec2Error('MissingAction', 'The request must contain the parameter Action');
+    const requestCtx = iam ? authenticated(ctx, iam, req, params.str('X-Amz-Credential')) : ctx;
     if (ACTIONS[action]) await latency?.wait('ec2', action);
     const fault = faults?.check('ec2', action);
     await faults?.wait(fault?.latencyMs);
@@ -106,7 +135,12 @@ async function handle(
     const handler = ACTIONS[action];
     if (!handler)
       throw new Ec2Error('InvalidAction', `The action ${action} is not valid for this web service.`);
-    sendXml(res, 200, successXml(action, requestId, handler(ctx, params)), requestId);
+    if (iam?.reference.wildcardOnly.has(`ec2:${action}`)) {
+      requireAuthorized(requestCtx, [
+        { action: `ec2:${action}`, resource: '*', context: { 'ec2:Region': ctx.region } },
+      ]);
+    }
+    sendXml(res, 200, successXml(action, requestId, handler(requestCtx, params)), requestId);
   } catch (error) {
     const e =
       error instanceof Ec2Error
@@ -114,4 +148,11 @@ async function handle(
         : new Ec2Error('InternalError', `Simulated EC2 failed: ${(error as Error).message}`, 500);
     sendXml(res, e.httpStatus, errorXml(e.code, e.message, requestId), requestId);
   }
+}
+
+/** The context of one request: the caller its access key names (AuthFailure for an unknown key). */
+function authenticated(ctx: Ec2Context, iam: Ec2ServerIam, req: IncomingMessage, queryCredential?: string) {
+  const header = req.headers.authorization;
+  const caller = callerOf(iam.authorizer, iam.reference, accessKeyIdOf(header, queryCredential));
+  return { ...ctx, caller };
 }

@@ -1,12 +1,15 @@
 import type { Catalog } from '../../core/model/instance-type.js';
 import type { SeededRandom, VirtualClock } from '../clock.js';
 import type { FaultInjector } from '../faults.js';
+import type { ServiceAuthorizer } from '../iam/authorization/authorization-request.js';
 import type { InstanceObserver } from '../instance.js';
 import type { ApiLatency } from '../latency/api-latency.js';
 import { closeServer } from '../loopback-server.js';
+import { loadServiceReference } from './authorization/service-reference.js';
 import { rebalanceEvent, scheduledChangeEvent, spotInterruptionEvent } from './cloud-events.js';
+import { EventualConsistency, type EventualConsistencyOptions } from './consistency/eventual-consistency.js';
 import { type CloudEvent, DEFAULT_EC2_TIMINGS, type Ec2Context, type Ec2Timings } from './context.js';
-import { startEc2Server } from './ec2-server.js';
+import { startEc2Server, WILDCARD_ACTIONS } from './ec2-server.js';
 import { type CapacityTypeName, type Ec2Instance, Ec2State } from './ec2-state.js';
 import { terminateInstance } from './instance-lifecycle.js';
 import { Ec2Market } from './market.js';
@@ -29,6 +32,23 @@ export interface Ec2SimulatorOptions {
   readonly timings?: Partial<Ec2Timings>;
   /** Whether IAM has an instance profile (launches naming another are refused); default: any. */
   readonly instanceProfileExists?: Ec2Context['instanceProfileExists'];
+  /**
+   * The instance profile a launch names as IAM has it (undefined: none, the launch is refused),
+   * with its role: with `iam`, launches must be allowed `iam:PassRole` on that role. Replaces
+   * `instanceProfileExists` when given.
+   */
+  readonly instanceProfileOf?: Ec2Context['instanceProfileOf'];
+  /**
+   * The account's IAM: each request's access key names the caller (unknown: `AuthFailure`) and
+   * every call is authorized per resource as EC2 does. Absent: every call is allowed.
+   */
+  readonly iam?: ServiceAuthorizer;
+  /** Whether the account already has the spot service-linked role; default false (a fresh account). */
+  readonly spotServiceLinkedRole?: boolean;
+  /** The account's default EBS encryption key (customer-managed KMS key ARN); launches then need its grants. */
+  readonly defaultEbsKmsKeyArn?: string;
+  /** Describe* miss just-created instances, interfaces, launch templates and tags for up to `windowMs` (virtual). */
+  readonly eventualConsistency?: EventualConsistencyOptions;
 }
 
 export interface Ec2Simulator {
@@ -36,6 +56,8 @@ export interface Ec2Simulator {
   readonly url: string;
   /** Everything the simulated region holds, for inspection in tests. */
   readonly state: Ec2State;
+  /** Whether the account has the spot service-linked role now (absent in a fresh account until a spot launch creates it). */
+  spotServiceLinkedRoleExists(): boolean;
   /** Limits a capacity pool to `count` more instances (0: InsufficientInstanceCapacity). */
   setPoolCapacity(type: string, zone: string, capacityType: CapacityTypeName, count: number): void;
   /** Sets the spot price of a type in a zone from now on (DescribeSpotPriceHistory shows the change). */
@@ -59,6 +81,15 @@ export async function startEc2Simulator(options: Ec2SimulatorOptions): Promise<E
   const state = new Ec2State(topology, region, options.catalog.instanceTypes);
   state.market = new Ec2Market(state, options.clock.now() - 3600_000);
   const market = state.market;
+  state.spotServiceLinkedRole = options.spotServiceLinkedRole ?? false;
+  if (
+    options.defaultEbsKmsKeyArn !== undefined &&
+    !/^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/\S+$/.test(options.defaultEbsKmsKeyArn)
+  ) {
+    throw new Error(
+      `defaultEbsKmsKeyArn must be a KMS key ARN (arn:aws:kms:<region>:<account>:key/<id>), got '${options.defaultEbsKmsKeyArn}'`,
+    );
+  }
   const ctx: Ec2Context = {
     state,
     clock: options.clock,
@@ -68,8 +99,16 @@ export async function startEc2Simulator(options: Ec2SimulatorOptions): Promise<E
     observer: options.observer,
     emit: options.emit,
     instanceProfileExists: options.instanceProfileExists,
+    instanceProfileOf: options.instanceProfileOf,
+    defaultEbsKmsKeyArn: options.defaultEbsKmsKeyArn,
+    consistency: options.eventualConsistency
+      ? new EventualConsistency(options.clock, options.random, options.eventualConsistency.windowMs)
+      : undefined,
   };
-  const { server, url } = await startEc2Server(ctx, options.faults, options.latency);
+  const iam = options.iam
+    ? { authorizer: options.iam, reference: await loadServiceReference(WILDCARD_ACTIONS) }
+    : undefined;
+  const { server, url } = await startEc2Server(ctx, options.faults, options.latency, iam);
   const live = (instanceId: string): Ec2Instance => {
     const instance = state.instances.get(instanceId);
     if (!instance) throw new Error(`simulated EC2: no instance ${instanceId}`);
@@ -81,6 +120,7 @@ export async function startEc2Simulator(options: Ec2SimulatorOptions): Promise<E
   return {
     url,
     state,
+    spotServiceLinkedRoleExists: () => state.spotServiceLinkedRole,
     setPoolCapacity: (type, zone, capacityType, count) => {
       if (!Number.isInteger(count) || count < 0)
         throw new Error(`pool capacity must be a non-negative integer, got ${count}`);

@@ -30,7 +30,7 @@ export interface Ec2BlockDevice {
   readonly deviceName: string;
   readonly volumeId: string;
   readonly deleteOnTermination: boolean;
-  readonly tags: Readonly<Record<string, string>>;
+  tags: Record<string, string>;
 }
 
 /** An instance of the simulated EC2 (the kubelet contract plus what DescribeInstances shows). */
@@ -59,7 +59,7 @@ export interface LaunchTemplateRecord {
   readonly launchTemplateId: string;
   readonly launchTemplateName: string;
   readonly createTime: number;
-  readonly tags: Readonly<Record<string, string>>;
+  tags: Record<string, string>;
   readonly versions: Map<number, LaunchData>;
   defaultVersion: number;
   latestVersion: number;
@@ -109,6 +109,8 @@ export class Ec2State {
   readonly launchTemplateTokens = new Map<string, { launchTemplateId: string; fingerprint: string }>();
   /** Maximum running spot instances (MaxSpotInstanceCountExceeded beyond); unlimited when absent. */
   spotInstanceLimit?: number;
+  /** Whether the account has the spot service-linked role (created by the first spot launch allowed to). */
+  spotServiceLinkedRole = false;
   /** Spot price changes and withdrawn offerings (set by the simulator at start). */
   market?: Ec2Market;
 

@@ -1,4 +1,5 @@
 /** Instances and network interfaces as DescribeInstances / DescribeNetworkInterfaces render them. */
+import { describedTags } from './consistency/eventual-consistency.js';
 import type { Ec2Context } from './context.js';
 import type { Ec2Instance, Ec2NetworkInterface } from './ec2-state.js';
 import { tagSet } from './filters.js';
@@ -82,7 +83,7 @@ export function instanceXml(ctx: Ec2Context, instance: Ec2Instance): XmlObject {
     instanceLifecycle: instance.capacityType === 'spot' ? 'spot' : undefined,
     spotInstanceRequestId: instance.spotInstanceRequestId,
     clientToken: instance.clientToken,
-    tagSet: tagSet(instance.tags),
+    tagSet: tagSet(describedTags(ctx.consistency, instance.instanceId, instance.tags)),
     groupSet: groups(ctx, instance.securityGroupIds),
     sourceDestCheck: instance.networkInterfaces[0]?.sourceDestCheck ?? true,
     hypervisor: 'xen',
@@ -145,6 +146,6 @@ export function networkInterfaceXml(ctx: Ec2Context, eni: Ec2NetworkInterface): 
     privateIpAddressesSet: [{ privateIpAddress: eni.privateIpAddress, primary: true }],
     ipv6AddressesSet: eni.ipv6Addresses.map((ipv6Address) => ({ ipv6Address })),
     interfaceType: eni.interfaceType,
-    tagSet: tagSet(eni.tags),
+    tagSet: tagSet(describedTags(ctx.consistency, eni.networkInterfaceId, eni.tags)),
   };
 }

@@ -4,7 +4,11 @@
  * and tags, in `pending`; the lifecycle takes it to `running`.
  */
 import type { InstanceType } from '../../core/model/instance-type.js';
-import type { Ec2Context } from './context.js';
+import { checkVolumeKeys } from './authorization/ebs-kms-grants.js';
+import { requireAuthorized } from './authorization/ec2-caller.js';
+import { launchChecks } from './authorization/launch-checks.js';
+import { ensureSpotServiceLinkedRole } from './authorization/spot-service-linked-role.js';
+import type { Ec2Context, InstanceProfileInfo } from './context.js';
 import { Ec2Error } from './ec2-error.js';
 import type { CapacityTypeName, Ec2BlockDevice, Ec2Instance, Ec2NetworkInterface } from './ec2-state.js';
 import type { ImageSpec } from './eks-images.js';
@@ -27,6 +31,8 @@ export interface LaunchRequest {
   readonly launchTemplateId?: string;
   /** Tags added to the instance besides the launch data's (e.g. from the CreateFleet request). */
   readonly extraInstanceTags?: Readonly<Record<string, string>>;
+  /** Set for the 2nd… instance of one RunInstances call: the call was authorized with the first. */
+  readonly alreadyAuthorized?: boolean;
 }
 
 /** Launches one instance or throws the Ec2Error EC2 would give. */
@@ -39,9 +45,29 @@ export function launchInstance(ctx: Ec2Context, request: LaunchRequest): Ec2Inst
       `The instance type '${request.instanceType}' does not exist in ${ctx.region}`,
     );
   }
-  checkInstanceProfile(ctx, request);
+  const profile = checkInstanceProfile(ctx, request);
   const image = resolveImage(ctx, request, type);
   const plan = planNetwork(state, request.data, type, request.subnetId, request.availabilityZone);
+  if (!request.alreadyAuthorized) {
+    requireAuthorized(
+      ctx,
+      launchChecks(ctx, {
+        action: 'ec2:RunInstances',
+        data: request.data,
+        instanceType: type.name,
+        capacityType: request.capacityType,
+        zone: plan.zone,
+        imageId: image,
+        interfaces: plan.interfaces,
+        launchTemplate: request.launchTemplateId
+          ? state.launchTemplates.get(request.launchTemplateId)
+          : undefined,
+        extraInstanceTags: request.extraInstanceTags,
+        instanceProfile: profile,
+      }),
+    );
+  }
+  if (request.capacityType === 'spot') ensureSpotServiceLinkedRole(ctx);
   checkCapacity(ctx, request, type, plan.zone);
   checkAddresses(ctx, plan.interfaces);
 
@@ -84,14 +110,28 @@ export function launchInstance(ctx: Ec2Context, request: LaunchRequest): Ec2Inst
   };
   state.instances.set(instanceId, instance);
   state.adjustPool(type.name, plan.zone, request.capacityType, -1);
+  if (ctx.consistency) {
+    ctx.consistency.created(instanceId);
+    for (const eni of interfaces) ctx.consistency.created(eni.networkInterfaceId);
+  }
   scheduleRunning(ctx, instance);
+  checkVolumeKeys(ctx, instance, request.data);
   return instance;
 }
 
-/** An instance profile the simulated IAM does not have is refused, with EC2's wording. */
-function checkInstanceProfile(ctx: Ec2Context, request: LaunchRequest): void {
+/**
+ * An instance profile the simulated IAM does not have is refused, with EC2's wording; an existing
+ * one is returned with its role (what the launch passes to EC2).
+ */
+function checkInstanceProfile(ctx: Ec2Context, request: LaunchRequest): InstanceProfileInfo | undefined {
   const ref = request.data.iamInstanceProfile;
-  if (!ref || !ctx.instanceProfileExists || ctx.instanceProfileExists(ref)) return;
+  if (!ref) return undefined;
+  if (ctx.instanceProfileOf) {
+    const profile = ctx.instanceProfileOf(ref);
+    if (profile) return profile;
+  } else {
+    if (!ctx.instanceProfileExists || ctx.instanceProfileExists(ref)) return undefined;
+  }
   const [member, value, what] = ref.arn ? ['arn', ref.arn, 'ARN'] : ['name', ref.name ?? '', 'name'];
   throw new Ec2Error(
     'InvalidParameterValue',

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { GetQueueUrlCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { DEFAULT_BUS_NAME, type EventPattern } from '../../shared/event-rules.js';
 import { type TargetInput, targetPayloadText } from '../../shared/target-input.js';
+import type { ServiceAuthorizer } from '../iam/authorization/authorization-request.js';
 import { compileEventPattern, type EventMatcher } from './event-pattern.js';
 
 /** The envelope EventBridge delivers to targets. */
@@ -70,6 +71,11 @@ export interface EventBusRegistryOptions {
    * answers before its deliveries are done, as EventBridge does. None when absent.
    */
   readonly deliveryLatency?: () => Promise<void>;
+  /**
+   * The account's IAM: a rule delivers into a queue only when the queue's policy lets
+   * `events.amazonaws.com` send for that rule (`aws:SourceArn`); a refused delivery fails at once.
+   */
+  readonly iam?: Pick<ServiceAuthorizer, 'authorize'>;
 }
 
 /** Raised for a missing bus or rule; `code` is the EventBridge error code. */
@@ -192,6 +198,11 @@ export class EventBusRegistry {
   private async deliver(rule: BusRule, target: RuleTarget, envelope: EventEnvelope): Promise<void> {
     let lastError = '';
     await this.options.deliveryLatency?.();
+    const refusal = this.refusal(rule, target);
+    if (refusal) {
+      this.failures.push({ rule: rule.name, target: target.id, eventId: envelope.id, error: refusal });
+      return;
+    }
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         const QueueUrl = await this.queueUrl(target.arn);
@@ -206,6 +217,24 @@ export class EventBusRegistry {
       }
     }
     this.failures.push({ rule: rule.name, target: target.id, eventId: envelope.id, error: lastError });
+  }
+
+  /** Why the account's IAM refuses this rule's delivery into its target queue, if it does. */
+  private refusal(rule: BusRule, target: RuleTarget): string | undefined {
+    const iam = this.options.iam;
+    if (!iam) return undefined;
+    const name = target.arn.split(':')[5] ?? '';
+    const resource = `arn:aws:sqs:${this.region}:${this.account}:${name}`;
+    const sourceArn = this.ruleArn(rule.bus, rule.name);
+    const decision = iam.authorize({
+      principal: 'events.amazonaws.com',
+      action: 'sqs:SendMessage',
+      resource,
+      context: { 'aws:SourceArn': sourceArn, 'aws:SourceAccount': this.account },
+    });
+    return decision.allowed
+      ? undefined
+      : `AccessDenied: events.amazonaws.com may not sqs:SendMessage to ${resource} for ${sourceArn}`;
   }
 
   private async queueUrl(arn: string): Promise<string> {

@@ -8,9 +8,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { TargetInput } from '../../shared/target-input.js';
 import { parseAwsJsonBody, readAwsJsonBody, sendAwsJson } from '../aws-json-protocol.js';
 import type { FaultInjector } from '../faults.js';
+import type { ServiceAuthorizer } from '../iam/authorization/authorization-request.js';
+import { accessKeyOf, gateCall } from '../iam/authorization/service-gate.js';
 import type { ApiLatency } from '../latency/api-latency.js';
 import { listenOnLoopback } from '../loopback-server.js';
-import { EventBusError, type EventBusRegistry } from './event-bus.js';
+import { busName, EventBusError, type EventBusRegistry } from './event-bus.js';
 import { InvalidEventPatternError } from './event-pattern.js';
 import { putEvents, RequestError } from './put-events.js';
 
@@ -76,10 +78,16 @@ const ACTIONS: Record<string, Action> = {
 /** Starts the endpoint on 127.0.0.1 (a free port unless `port` is given). */
 export async function startEventBridgeServer(
   registry: EventBusRegistry,
-  options: { faults?: FaultInjector; port?: number; latency?: ApiLatency } = {},
+  options: {
+    faults?: FaultInjector;
+    port?: number;
+    latency?: ApiLatency;
+    /** The account's IAM: each call is authorized (PutEvents once per bus its entries name). */
+    iam?: ServiceAuthorizer;
+  } = {},
 ): Promise<EventBridgeServer> {
   const server = createServer((req, res) => {
-    void handle(registry, options.faults, req, res, options.latency);
+    void handle(registry, options.faults, req, res, options.latency, options.iam);
   });
   return listenOnLoopback(server, options.port ?? 0);
 }
@@ -90,6 +98,7 @@ async function handle(
   req: IncomingMessage,
   res: ServerResponse,
   latency?: ApiLatency,
+  iam?: ServiceAuthorizer,
 ): Promise<void> {
   try {
     const target = String(req.headers['x-amz-target'] ?? '');
@@ -102,6 +111,14 @@ async function handle(
     }
     await applyFault(faults, name);
     const body = parseAwsJsonBody(raw, requestError);
+    const denial = gateCall(iam, accessKeyOf(req.headers, req.url), 'json', () =>
+      eventsResourcesOf(registry, name, body).map((resource) => ({
+        action: `events:${name}`,
+        resource,
+        context: {},
+      })),
+    );
+    if (denial) throw new RequestError(denial.code, denial.message, denial.status);
     sendAwsJson(res, 200, await action(registry, body));
   } catch (error) {
     const [code, message, status] = describeError(error);
@@ -147,4 +164,33 @@ function required(body: Record<string, unknown>, field: string): string {
 
 function busOf(body: Record<string, unknown>): string {
   return typeof body.EventBusName === 'string' ? body.EventBusName : 'default';
+}
+
+/** The ARNs an EventBridge call acts on: the buses of PutEvents entries, a rule, a bus, or `*`. */
+export function eventsResourcesOf(
+  registry: EventBusRegistry,
+  action: string,
+  body: Record<string, unknown>,
+): string[] {
+  const arnOfBus = (bus: string) => registry.busArn(busName(bus));
+  switch (action) {
+    case 'PutEvents': {
+      const entries = Array.isArray(body.Entries) ? (body.Entries as Record<string, unknown>[]) : [];
+      return [
+        ...new Set(
+          entries.map((e) => arnOfBus(typeof e?.EventBusName === 'string' ? e.EventBusName : 'default')),
+        ),
+      ];
+    }
+    case 'CreateEventBus':
+      return [arnOfBus(typeof body.Name === 'string' ? body.Name : '')];
+    case 'PutRule':
+    case 'PutTargets':
+    case 'ListTargetsByRule': {
+      const rule = typeof body.Name === 'string' ? body.Name : typeof body.Rule === 'string' ? body.Rule : '';
+      return [registry.ruleArn(busName(busOf(body)), rule)];
+    }
+    default:
+      return ['*'];
+  }
 }

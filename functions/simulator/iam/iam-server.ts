@@ -1,6 +1,6 @@
 /**
- * The HTTP side of the simulated IAM: POSTed form-encoded Query requests (version 2010-05-08, any
- * SigV4 credentials accepted) dispatched by `Action`, answered with IAM's XML documents
+ * The HTTP side of the simulated IAM: POSTed form-encoded Query requests (version 2010-05-08)
+ * authorized by the account's IAM (see iam-requests.ts) and dispatched by `Action`, answered with IAM's XML documents
  * (`<ActionResponse><ActionResult>`, lists of `<member>`) or its `<ErrorResponse>` envelope;
  * faults injected per action first.
  */
@@ -11,7 +11,10 @@ import { Ec2Error } from '../ec2/ec2-error.js';
 import { parseQueryBody, type QueryParams, readQueryBody } from '../ec2/query.js';
 import { sendXml, writeXml, XML_HEADER, type XmlValue, xmlElement } from '../ec2/xml-response.js';
 import type { FaultInjector } from '../faults.js';
+import type { ServiceAuthorizer } from './authorization/authorization-request.js';
+import { accessKeyOf, gateCall } from './authorization/service-gate.js';
 import { IamError } from './iam-error.js';
+import { iamRequestsOf, tagsOf } from './iam-requests.js';
 import type { IamInstanceProfile, IamRole, IamState } from './iam-state.js';
 
 export const IAM_NAMESPACE = 'https://iam.amazonaws.com/doc/2010-05-08/';
@@ -71,9 +74,10 @@ const MAX_BODY_BYTES = 1024 * 1024;
 export async function startIamServer(
   state: IamState,
   faults?: FaultInjector,
+  iam?: ServiceAuthorizer,
 ): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
-    void handle(state, faults, req, res);
+    void handle(state, faults, req, res, iam);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -88,6 +92,7 @@ async function handle(
   faults: FaultInjector | undefined,
   req: IncomingMessage,
   res: ServerResponse,
+  iam?: ServiceAuthorizer,
 ): Promise<void> {
   const requestId = randomUUID();
   try {
@@ -105,6 +110,10 @@ async function handle(
     const handler = ACTIONS[action];
     if (!handler)
       throw new IamError('InvalidAction', `Could not find operation ${action} for version 2010-05-08`);
+    const denial = gateCall(iam, accessKeyOf(req.headers), 'query', () =>
+      iamRequestsOf(state, action, params),
+    );
+    if (denial) throw new IamError(denial.code, denial.message, denial.status);
     sendXml(res, 200, successXml(action, requestId, handler(state, params)), requestId);
   } catch (error) {
     const e =
@@ -115,11 +124,6 @@ async function handle(
           : new IamError('ServiceFailure', `Simulated IAM failed: ${(error as Error).message}`);
     sendXml(res, e.httpStatus, errorXml(e, requestId), requestId);
   }
-}
-
-function tagsOf(params: QueryParams): Record<string, string> {
-  const members = params.child('Tags')?.list('member') ?? [];
-  return Object.fromEntries(members.map((m) => [m.required('Key'), m.str('Value') ?? '']));
 }
 
 function roleXml(role: IamRole): Record<string, XmlValue> {

@@ -1,7 +1,8 @@
 import type { FaultInjector } from '../faults.js';
 import { closeServer } from '../loopback-server.js';
+import type { ServiceAuthorizer } from './authorization/authorization-request.js';
 import { startIamServer } from './iam-server.js';
-import { type IamAuthorization, IamState } from './iam-state.js';
+import { IamState } from './iam-state.js';
 
 export interface IamSimulatorOptions {
   readonly accountId: string;
@@ -11,7 +12,8 @@ export interface IamSimulatorOptions {
   readonly roles?: readonly string[];
   /** Profiles that exist, each with its role (e.g. the stack's node role profile). */
   readonly instanceProfiles?: readonly { readonly name: string; readonly role: string }[];
-  readonly authorization?: IamAuthorization;
+  /** The account's IAM: every call is authorized first (none: all allowed). */
+  readonly iam?: ServiceAuthorizer;
   readonly faults?: FaultInjector;
 }
 
@@ -25,7 +27,7 @@ export interface IamSimulator {
 
 /** Starts the simulated IAM on 127.0.0.1 and a free port. */
 export async function startIamSimulator(options: IamSimulatorOptions): Promise<IamSimulator> {
-  const state = new IamState(options.accountId, options.now ?? Date.now, options.authorization);
+  const state = new IamState(options.accountId, options.now ?? Date.now);
   for (const role of options.roles ?? []) {
     const segments = role.split('/');
     const name = segments.pop() ?? role;
@@ -35,6 +37,6 @@ export async function startIamSimulator(options: IamSimulatorOptions): Promise<I
     const profile = state.profiles.get(name) ?? state.setupInstanceProfile(name);
     profile.roles = [state.addRole(role)];
   }
-  const { server, url } = await startIamServer(state, options.faults);
+  const { server, url } = await startIamServer(state, options.faults, options.iam);
   return { url, state, close: () => closeServer(server) };
 }

@@ -1,8 +1,7 @@
 /**
  * What the simulated IAM holds: roles and instance profiles of one account, with IAM's rules
- * (one role per profile, names unique, a profile holding a role cannot be deleted) and the
- * authorization joiner's stack grants its functions (PassRole only for the allowed node roles;
- * profile writes only on profiles carrying the owner tag).
+ * (one role per profile, names unique, a profile holding a role cannot be deleted). Who may call
+ * what is the account's IAM's business: the server asks it before it calls these.
  */
 import { IamError } from './iam-error.js';
 
@@ -25,16 +24,6 @@ export interface IamInstanceProfile {
   tags: Record<string, string>;
 }
 
-/** What the caller (joiner's functions) may do; undefined members are not checked. */
-export interface IamAuthorization {
-  /** Role ARNs the caller may pass (iam:PassRole, needed by AddRoleToInstanceProfile). */
-  readonly passRoleArns?: readonly string[];
-  /** Tag a profile must carry (resource tag) or be created with (request tag) to be written. */
-  readonly ownerTag?: { readonly key: string; readonly value: string };
-  /** The caller's ARN, for AccessDenied messages. */
-  readonly callerArn?: string;
-}
-
 const NAME = /^[\w+=,.@-]{1,128}$/;
 const ROLE_NAME = /^[\w+=,.@-]{1,64}$/;
 const PATH = /^\/([\x21-\x7e]*\/)?$/;
@@ -47,7 +36,6 @@ export class IamState {
   constructor(
     readonly accountId: string,
     private readonly now: () => number,
-    readonly authorization: IamAuthorization = {},
   ) {}
 
   /** Adds a role (setup; IAM's CreateRole is not served). */
@@ -85,7 +73,6 @@ export class IamState {
     validateName(name, 'instanceProfileName', NAME);
     if (!PATH.test(path) || path.length > 512)
       throw new IamError('ValidationError', `The specified value for path is invalid: '${path}'`);
-    this.authorizeOwner('CreateInstanceProfile', name, path, tags, 'aws:RequestTag');
     if (this.profiles.has(name))
       throw new IamError('EntityAlreadyExists', `Instance Profile ${name} already exists.`);
     if (Object.keys(tags).length > 50)
@@ -120,9 +107,6 @@ export class IamState {
   addRoleToInstanceProfile(profileName: string, roleName: string): void {
     const profile = this.getInstanceProfile(profileName);
     const role = this.getRole(roleName);
-    this.authorizeOwner('AddRoleToInstanceProfile', profile.name, profile.path, profile.tags);
-    const passable = this.authorization.passRoleArns;
-    if (passable && !passable.includes(role.arn)) throw this.denied('iam:PassRole', role.arn);
     if (profile.roles.length >= 1)
       throw new IamError('LimitExceeded', 'Cannot exceed quota for InstanceSessionsPerInstanceProfile: 1');
     profile.roles = [role];
@@ -130,7 +114,6 @@ export class IamState {
 
   removeRoleFromInstanceProfile(profileName: string, roleName: string): void {
     const profile = this.getInstanceProfile(profileName);
-    this.authorizeOwner('RemoveRoleFromInstanceProfile', profile.name, profile.path, profile.tags);
     if (!profile.roles.some((r) => r.name === roleName)) {
       throw new IamError(
         'NoSuchEntity',
@@ -142,7 +125,6 @@ export class IamState {
 
   deleteInstanceProfile(name: string): void {
     const profile = this.getInstanceProfile(name);
-    this.authorizeOwner('DeleteInstanceProfile', profile.name, profile.path, profile.tags);
     if (profile.roles.length > 0)
       throw new IamError(
         'DeleteConflict',
@@ -153,8 +135,6 @@ export class IamState {
 
   tagInstanceProfile(name: string, tags: Record<string, string>): void {
     const profile = this.getInstanceProfile(name);
-    this.authorizeOwner('TagInstanceProfile', profile.name, profile.path, profile.tags);
-    this.authorizeOwner('TagInstanceProfile', profile.name, profile.path, tags, 'aws:RequestTag');
     const merged = { ...profile.tags, ...tags };
     if (Object.keys(merged).length > 50)
       throw new IamError('LimitExceeded', 'Cannot exceed quota for TagsPerInstanceProfile: 50');
@@ -173,37 +153,13 @@ export class IamState {
     return ref.name ? this.profiles.get(ref.name) : undefined;
   }
 
-  private authorizeOwner(
-    action: string,
-    name: string,
-    path: string,
-    tags: Record<string, string>,
-    condition = 'aws:ResourceTag',
-  ): void {
-    const owner = this.authorization.ownerTag;
-    if (!owner || tags[owner.key] === owner.value) return;
-    throw this.denied(
-      `iam:${action}`,
-      profileArn(this.accountId, path, name),
-      ` because no identity-based policy allows it (${condition}/${owner.key} is not ${owner.value})`,
-    );
-  }
-
-  private denied(action: string, resource: string, why = ''): IamError {
-    const caller =
-      this.authorization.callerArn ?? `arn:aws:sts::${this.accountId}:assumed-role/joiner/function`;
-    return new IamError(
-      'AccessDenied',
-      `User: ${caller} is not authorized to perform: ${action} on resource: ${resource}${why}`,
-    );
-  }
-
   private id(prefix: string): string {
     return `${prefix}${String(this.nextId++).padStart(17, '0')}`;
   }
 }
 
-function profileArn(accountId: string, path: string, name: string): string {
+/** The ARN of an instance profile. */
+export function profileArn(accountId: string, path: string, name: string): string {
   return `arn:aws:iam::${accountId}:instance-profile${path}${name}`;
 }
 

@@ -10,6 +10,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { InstanceType } from '../../core/model/instance-type.js';
 import { parseAwsJsonBody, readAwsJsonBody, sendAwsJson } from '../aws-json-protocol.js';
 import type { FaultInjector } from '../faults.js';
+import type { ServiceAuthorizer } from '../iam/authorization/authorization-request.js';
+import { accessKeyOf, gateCall } from '../iam/authorization/service-gate.js';
 import { listenOnLoopback } from '../loopback-server.js';
 import { priceListEntry, priceListProducts } from './price-list.js';
 
@@ -25,6 +27,8 @@ export interface PricingServerOptions {
   readonly faults?: FaultInjector;
   /** Price List publication date (ISO). */
   readonly publicationDate?: string;
+  /** The account's IAM: `pricing:GetProducts` (no resource-level permissions, `*`) is authorized. */
+  readonly iam?: ServiceAuthorizer;
 }
 
 /** A running Pricing endpoint. */
@@ -70,6 +74,10 @@ async function handle(
       throw new PricingError('UnknownOperationException', `unsupported operation '${target || req.method}'`);
     }
     checkSigningRegion(String(req.headers.authorization ?? ''));
+    const denial = gateCall(options.iam, accessKeyOf(req.headers), 'json', () => [
+      { action: `pricing:${action}`, resource: '*', context: {} },
+    ]);
+    if (denial) throw new PricingError(denial.code, denial.message, denial.status);
     const fault = options.faults?.check('pricing', action);
     if (fault?.latencyMs) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
     if (fault?.error)

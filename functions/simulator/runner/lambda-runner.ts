@@ -59,6 +59,12 @@ export type RunnerEvent = SQSEvent | ScheduledEvent | LambdaFunctionURLEvent;
 /** Options of {@link LambdaRunner}. */
 export interface LambdaRunnerOptions {
   readonly sqs: SQSClient;
+  /**
+   * The client an event source mapping polls with: the function's execution role, as Lambda
+   * polls (ReceiveMessage / DeleteMessage / ChangeMessageVisibility need its permissions).
+   * Default: `sqs`.
+   */
+  readonly sqsFor?: (name: FunctionName) => SQSClient;
   readonly clock: VirtualClock;
   readonly region: string;
   readonly account?: string;
@@ -188,7 +194,7 @@ export class LambdaRunner {
     if (!queue) throw new Error(`LambdaRunner: no queue given for event source '${source.queue}'`);
     const scale = this.options.timeScale ?? 1;
     const poller = new QueuePoller({
-      sqs: this.options.sqs,
+      sqs: this.options.sqsFor?.(source.function) ?? this.options.sqs,
       source,
       queueUrl: queue.url,
       queueArn: queue.arn,

@@ -1,6 +1,7 @@
 /**
  * The text form of a scenario summary, as `joiner simulate` prints it after the log.
  */
+import { formatIam } from './iam-denials.js';
 import type { ScenarioResult } from './run-scenario.js';
 import type { NodeSummary, Percentiles, ScenarioSummary } from './summary.js';
 
@@ -98,6 +99,7 @@ export function formatSummary(result: Pick<ScenarioResult, 'summary' | 'failures
     `  pod pending -> pod Running:        ${pct(s.latency.unschedulableToRunningMs)}`,
     ...phaseLines(s),
     `orphaned instances: ${s.orphanedInstances}${s.orphans.length > 0 ? ` (${s.orphans.join(', ')})` : ''}`,
+    ...formatIam(s.iam),
     ...disruptionLines(s),
     ...wallLines(s),
   ];

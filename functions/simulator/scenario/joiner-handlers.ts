@@ -41,7 +41,6 @@ export async function installJoinerHandlers(
   sink: (line: string) => void,
   options: { readonly level?: 'debug' | 'info' } = {},
 ): Promise<void> {
-  const env = cloud.env();
   // The handlers reach the simulated API server through a kubeconfig. Its reader (client-node) is
   // a dynamic import no deployed function makes; load it now, with the simulated functions' init,
   // so the first invocation does not pay for it. The AWS adapters a deployed function loads on its
@@ -53,12 +52,13 @@ export async function installJoinerHandlers(
   ]);
   for (const name of SIMULATED_FUNCTIONS) {
     const log = lineLog({ clock: cloud.clock, sink, name, level: options.level });
-    const deps = dependenciesFromEnv(env, { clock: cloud.clock, log });
+    // Each function signs with its own role's credentials, as Lambda gives them.
+    const deps = dependenciesFromEnv(cloud.envFor(name), { clock: cloud.clock, log });
     const handler = FACTORIES[name](() => deps);
     cloud.runner.setHandler(name, handler as FunctionHandler);
   }
   const log = lineLog({ clock: cloud.clock, sink, name: 'catalog', level: options.level });
-  const refreshDeps = refreshDependenciesFromEnv(env, { clock: cloud.clock, log });
+  const refreshDeps = refreshDependenciesFromEnv(cloud.envFor('catalog'), { clock: cloud.clock, log });
   cloud.runner.setHandler('catalog', createCatalogRefreshHandler(() => refreshDeps) as FunctionHandler);
   // What the deployment does once (the CatalogRefresh custom resource): the first refresh.
   const deploy = catalogDeployCreateEvent(

@@ -13,8 +13,10 @@ import {
   parseYamlDocuments,
 } from '../../core/model/config/raw-document.js';
 import {
+  type AccountOptions,
   type CallFault,
   type Expectation,
+  type ExpectedDenial,
   type IceFault,
   type InterruptStep,
   type ManifestSource,
@@ -22,6 +24,7 @@ import {
   type NodeConditionStep,
   type PatchStep,
   STEP_SCHEMAS,
+  type StackOptions,
   type StepKind,
   scenarioSchema,
   type WaitStep,
@@ -69,6 +72,12 @@ export interface Scenario {
   readonly cluster: readonly Manifest[];
   readonly steps: readonly LoadedStep[];
   readonly expect?: Expectation;
+  /** The simulated account's starting state. */
+  readonly account: AccountOptions;
+  /** The stack's context (cdk.json) the stack is synthesized with. */
+  readonly stack: StackOptions;
+  /** IAM denials the scenario expects; any other denial fails it. */
+  readonly expectDenials: readonly ExpectedDenial[];
 }
 
 /** A scenario that cannot be used; the message says where and what. */
@@ -138,6 +147,9 @@ export async function parseScenario(text: string, file: string): Promise<Scenari
     cluster,
     steps,
     expect: raw.expect,
+    account: raw.account,
+    stack: raw.stack,
+    expectDenials: raw.expectDenials,
   };
 }
 

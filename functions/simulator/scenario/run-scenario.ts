@@ -5,6 +5,7 @@
  * virtual time runs, and returns the summary with the expectation results.
  */
 
+import { bundledCatalog } from '../../core/catalog/bundled.js';
 import { joinerManifests, WEBHOOK_SECRET_PLACEHOLDER, withWebhookSecret } from '../../core/install/index.js';
 import type { Catalog } from '../../core/model/instance-type.js';
 import { formatLine } from '../../handlers/runtime/log.js';
@@ -12,11 +13,13 @@ import { ENV } from '../../shared/env.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../cloud.js';
 import type { KubeTimings } from '../kube/timings.js';
 import { SIMULATOR_CREDENTIALS } from '../sqs/sqs-simulator.js';
+import { deployedAccount } from '../stack/deployed-account.js';
 import { iamOfManifests } from './account-iam.js';
 import { type Action, ActionLog } from './action-log.js';
 import { applyManifests } from './cluster-manifests.js';
 import { DisruptionRecorder } from './disruption-recorder.js';
 import { checkExpectations, formatFailure } from './expectations.js';
+import { unexpectedDenials } from './iam-denials.js';
 import { installJoinerHandlers } from './joiner-handlers.js';
 import { LatencyRecorder } from './latency-recorder.js';
 import type { Manifest, Scenario } from './load-scenario.js';
@@ -52,6 +55,16 @@ export interface RunScenarioOptions {
    * replaces handlers and injects faults here).
    */
   readonly prepare?: (cloud: SimulatedCloud) => Promise<void>;
+  /**
+   * Whether the account's IAM decides every AWS call (default true). False is a debugging mode:
+   * every call is allowed and the summary says IAM was off.
+   */
+  readonly iam?: boolean;
+  /**
+   * An already synthesized stack (template file or `cdk synth -o DIR`) whose IAM the account
+   * enforces, instead of synthesizing joiner's stack in-process for the scenario.
+   */
+  readonly stackTemplate?: string;
   /** Called with the cloud before it is closed (tests inspect it with real clients). */
   readonly inspect?: (cloud: SimulatedCloud, result: ScenarioResult) => Promise<void>;
 }
@@ -97,6 +110,23 @@ export async function runScenario(
       `${scenario.file}: region ${scenario.region} but the instance catalog is of ${options.catalog.region}; give a catalog of ${scenario.region} or drop one of them`,
     );
   }
+  const region = scenario.region ?? options.catalog?.region ?? bundledCatalog.region;
+  let virtualNow = (): number => Date.now();
+  const account =
+    options.iam === false
+      ? undefined
+      : await deployedAccount({
+          clusterName: scenario.clusterName,
+          region,
+          nodeRoleArns: scenario.stack.nodeRoleArns,
+          stackTemplate: options.stackTemplate,
+          clock: () => virtualNow(),
+        });
+  const manifestIam = iamOfManifests([
+    ...scenario.cluster,
+    ...scenario.steps.flatMap((s) => (s.kind === 'apply' ? s.manifests : [])),
+  ]);
+  const stackRoles = scenario.stack.nodeRoleArns.map((arn) => arn.split('/').pop() ?? arn);
   const cloud = await startSimulatedCloud({
     seed: options.seed ?? scenario.seed,
     catalog: options.catalog,
@@ -106,11 +136,19 @@ export async function runScenario(
     apiLatency: true,
     kubeTimings: options.kubeTimings,
     timeScale: options.timeScale ?? DEFAULT_TIME_SCALE,
-    ...iamOfManifests([
-      ...scenario.cluster,
-      ...scenario.steps.flatMap((s) => (s.kind === 'apply' ? s.manifests : [])),
-    ]),
+    // The roles NodeClasses name exist (the user made them); joiner may pass those the stack allows.
+    nodeRoles: [...new Set([...manifestIam.nodeRoles, ...stackRoles])],
+    instanceProfiles: manifestIam.instanceProfiles,
+    ...(account ? { nodeRoleArns: scenario.stack.nodeRoleArns } : {}),
+    account,
+    spotServiceLinkedRole: scenario.account.spotServiceLinkedRole,
+    defaultEbsKmsKeyArn: scenario.account.defaultEbsKmsKeyArn,
+    eventualConsistency:
+      scenario.account.eventualConsistencyMs === undefined
+        ? undefined
+        : { windowMs: scenario.account.eventualConsistencyMs },
   });
+  virtualNow = () => cloud.clock.now();
   const actionLog = new ActionLog();
   const emit = (line: string): void => {
     actionLog.read(line);
@@ -171,6 +209,8 @@ export async function runScenario(
       ...played.failures,
       // joiner acts with the installer's RBAC: a refused request is a rule the ClusterRole lacks.
       ...cloud.kube.authorizer.denials().map((d) => `RBAC refused a request of joiner: ${d}`),
+      // joiner acts with the stack's IAM: a refused call is a permission the stack lacks.
+      ...unexpectedDenials(summary.iam, scenario.expectDenials),
       ...(scenario.expect
         ? checkExpectations(scenario.expect, summary, recorder, placements).map((f) => formatFailure(f))
         : []),

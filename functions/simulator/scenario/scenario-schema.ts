@@ -294,6 +294,44 @@ export type ScenarioStep = {
   };
 }[StepKind];
 
+/** The simulated account's state: what a fresh account has, or what the user set up. */
+export const accountSchema = z
+  .object({
+    /** Whether the spot service-linked role exists at the start (a fresh account has none). */
+    spotServiceLinkedRole: z.boolean().default(false),
+    /** The account's default EBS encryption key (customer-managed KMS key ARN). */
+    defaultEbsKmsKeyArn: z
+      .string()
+      .regex(
+        /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/\S+$/,
+        'expected a KMS key ARN (arn:aws:kms:<region>:<account>:key/<id>)',
+      )
+      .optional(),
+    /** EC2's eventual consistency: Describe* miss just-created resources for up to this many ms. */
+    eventualConsistencyMs: z.number().int().min(0).max(60_000).optional(),
+  })
+  .strict();
+
+/** The stack's context a user writes in cdk.json (the stack is synthesized with it). */
+export const stackSchema = z
+  .object({
+    /** `joiner:nodeRoleArns`: node roles NodeClasses may name besides the stack's own. */
+    nodeRoleArns: z
+      .array(z.string().regex(/^arn:aws[a-z-]*:iam::\d{12}:role\/\S+$/, 'expected an IAM role ARN'))
+      .default([]),
+  })
+  .strict();
+
+/** A denial a scenario expects (it fails on any other): the IAM action, and a resource ARN pattern (`*` wildcards). */
+export const expectedDenialSchema = z
+  .object({
+    action: z
+      .string()
+      .regex(/^[a-z0-9-]+:[A-Za-z0-9*]+$/, 'expected an IAM action such as "ec2:CreateFleet"'),
+    resource: z.string().min(1).optional(),
+  })
+  .strict();
+
 /** The whole scenario file. */
 export const scenarioSchema = z
   .object({
@@ -317,8 +355,16 @@ export const scenarioSchema = z
     cluster: z.array(manifestSourceSchema).default([]),
     steps: z.array(z.record(z.string(), z.unknown())).min(1),
     expect: expectationSchema.optional(),
+    account: accountSchema.default({ spotServiceLinkedRole: false }),
+    stack: stackSchema.default({ nodeRoleArns: [] }),
+    /** IAM denials this scenario expects; any other denial fails it. */
+    expectDenials: z.array(expectedDenialSchema).default([]),
   })
   .strict();
+
+export type AccountOptions = z.infer<typeof accountSchema>;
+export type StackOptions = z.infer<typeof stackSchema>;
+export type ExpectedDenial = z.infer<typeof expectedDenialSchema>;
 
 export type ManifestSource = z.infer<typeof manifestSourceSchema>;
 export type Expectation = z.infer<typeof expectationSchema>;

@@ -3,6 +3,7 @@
  * hourly cost, latency percentiles, orphaned instances and disruptions, read from the simulated
  * cluster, the simulated EC2 and joiner's nodeclaims.
  */
+
 import { TAG } from '../../core/launch/tags.js';
 import type { Catalog } from '../../core/model/instance-type.js';
 import type { Node, Pod } from '../../core/model/kube-objects.js';
@@ -11,6 +12,7 @@ import type { SimulatedCloud } from '../cloud.js';
 import type { Ec2Instance } from '../ec2/ec2-state.js';
 import type { DisruptionRecorder } from './disruption-recorder.js';
 import { type DisruptionSummary, disruptionSummary } from './disruption-summary.js';
+import type { IamSummary } from './iam-denials.js';
 import { type LatencyPhases, latencyPhases } from './latency-phases.js';
 import type { LatencyRecorder, PodTimeline, Stamp } from './latency-recorder.js';
 import { type Percentiles, stats } from './summary-stats.js';
@@ -68,6 +70,8 @@ export interface ScenarioSummary extends DisruptionSummary {
   readonly orphans: readonly string[];
   readonly virtualDurationMs: number;
   readonly wallDurationMs: number;
+  /** What the account's IAM refused (and whether it was enforced at all). */
+  readonly iam: IamSummary;
 }
 
 const LIVE_STATES = new Set(['pending', 'running']);
@@ -123,6 +127,7 @@ export function buildSummary(input: {
     ...disruptionSummary(cloud, input.disruptions, input.started.virtual),
     virtualDurationMs: cloud.clock.now() - input.started.virtual,
     wallDurationMs: Date.now() - input.started.wall,
+    iam: { enforced: input.cloud.account !== undefined, denied: [...(input.cloud.account?.denials() ?? [])] },
   };
 }
 

@@ -16,6 +16,8 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { buildApp } from 'fauxqs';
+import type { ServiceAuthorizer } from '../iam/authorization/authorization-request.js';
+import { accessKeyOf, gateCall, SIMULATOR_ACCESS_KEY_ID } from '../iam/authorization/service-gate.js';
 import type { ApiLatency } from '../latency/api-latency.js';
 
 /** A queue's URL and ARN. */
@@ -37,7 +39,7 @@ export interface SqsSimulator {
 }
 
 /** Local credentials: fauxqs accepts any and never checks them. */
-export const SIMULATOR_CREDENTIALS = { accessKeyId: 'joiner', secretAccessKey: 'simulated' };
+export const SIMULATOR_CREDENTIALS = { accessKeyId: SIMULATOR_ACCESS_KEY_ID, secretAccessKey: 'simulated' };
 
 /** The clock delayed messages wait on (the simulated cloud's virtual clock). */
 export interface DelayClock {
@@ -58,9 +60,33 @@ export async function startSqsSimulator(options: {
   delays?: DelayClock;
   /** Modeled latency of the calls (virtual time), except ReceiveMessage (the pollers model theirs). */
   latency?: ApiLatency;
+  /** The account's IAM: every call is authorized on its queue's ARN first (none: all allowed). */
+  iam?: ServiceAuthorizer;
+  /** The account queue ARNs are evaluated in. Default `000000000000` (fauxqs' own). */
+  accountId?: string;
 }): Promise<SqsSimulator> {
   const app = buildApp({ logger: false, defaultRegion: options.region });
   const latency = options.latency;
+  const iam = options.iam;
+  if (iam) {
+    const account = options.accountId ?? '000000000000';
+    app.addHook('preHandler', async (request, reply) => {
+      const call = String(request.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
+      const body = (request.body ?? {}) as { QueueUrl?: unknown; QueueName?: unknown };
+      const denial = gateCall(iam, accessKeyOf(request.headers), 'sqs', () => [
+        {
+          action: `sqs:${sqsActionOf(call)}`,
+          resource: queueArnOf(options.region, account, body),
+          context: {},
+        },
+      ]);
+      if (!denial) return;
+      reply.code(denial.status);
+      reply.header('content-type', 'application/x-amz-json-1.0');
+      reply.header('x-amzn-query-error', `${denial.code};Sender`);
+      return reply.send({ __type: `com.amazonaws.sqs#${denial.code}`, message: denial.message });
+    });
+  }
   if (latency) {
     app.addHook('onRequest', async (request) => {
       const call = String(request.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
@@ -115,4 +141,24 @@ export async function startSqsSimulator(options: {
       await app.close();
     },
   };
+}
+
+/** The IAM action of an SQS call: the batch calls are authorized as their single forms. */
+export function sqsActionOf(call: string): string {
+  return call.endsWith('Batch') ? call.slice(0, -'Batch'.length) : call;
+}
+
+/** The queue ARN a call names (its QueueUrl's last segment, or QueueName), `*` for none. */
+export function queueArnOf(
+  region: string,
+  account: string,
+  body: { readonly QueueUrl?: unknown; readonly QueueName?: unknown },
+): string {
+  const name =
+    typeof body.QueueUrl === 'string'
+      ? body.QueueUrl.split('/').pop()
+      : typeof body.QueueName === 'string'
+        ? body.QueueName
+        : undefined;
+  return name ? `arn:aws:sqs:${region}:${account}:${name}` : '*';
 }

@@ -6,6 +6,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { eksImages, type ImageSpec } from '../ec2/eks-images.js';
 import type { FaultInjector } from '../faults.js';
+import type { ServiceAuthorizer } from '../iam/authorization/authorization-request.js';
+import { accessKeyOf, gateCall } from '../iam/authorization/service-gate.js';
 import { listenOnLoopback } from '../loopback-server.js';
 
 export interface SsmSimulatorOptions {
@@ -15,6 +17,10 @@ export interface SsmSimulatorOptions {
   readonly parameters?: Readonly<Record<string, string>>;
   readonly region?: string;
   readonly faults?: FaultInjector;
+  /** The account's IAM: each call is authorized on the parameters (or path) it names. */
+  readonly iam?: ServiceAuthorizer;
+  /** The account of the account's own parameters (public `/aws/` ones have none). */
+  readonly accountId?: string;
 }
 
 export interface SsmSimulator {
@@ -91,8 +97,23 @@ export async function startSsmSimulator(options: SsmSimulatorOptions = {}): Prom
       };
     },
   };
+  const parameterArn = (name: string) => {
+    const path = name.startsWith('/') ? name : `/${name}`;
+    const account = path.startsWith('/aws/') ? '' : (options.accountId ?? '000000000000');
+    return `arn:aws:ssm:${region}:${account}:parameter${path}`;
+  };
+  const authorize = (req: IncomingMessage, action: string, body: Record<string, unknown>) => {
+    const denial = gateCall(options.iam, accessKeyOf(req.headers), 'json', () =>
+      ssmNamesOf(action, body).map((name) => ({
+        action: `ssm:${action}`,
+        resource: parameterArn(name),
+        context: {},
+      })),
+    );
+    if (denial) throw new SsmError(denial.code, denial.message, denial.status);
+  };
   const server = createServer((req, res) => {
-    void handle(req, res, actions, options.faults);
+    void handle(req, res, actions, options.faults, authorize);
   });
   return listenOnLoopback(server);
 }
@@ -109,6 +130,7 @@ async function handle(
   res: ServerResponse,
   actions: Record<string, (body: Record<string, unknown>) => unknown>,
   faults: FaultInjector | undefined,
+  authorize: (req: IncomingMessage, action: string, body: Record<string, unknown>) => void,
 ): Promise<void> {
   try {
     const target = String(req.headers['x-amz-target'] ?? '');
@@ -134,6 +156,7 @@ async function handle(
     } catch {
       throw new SsmError('SerializationException', 'Request body is not valid JSON');
     }
+    authorize(req, action, body);
     send(res, 200, handler(body));
   } catch (error) {
     const e =
@@ -158,4 +181,11 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/** The parameter names (or the path) an SSM call acts on. */
+function ssmNamesOf(action: string, body: Record<string, unknown>): string[] {
+  if (action === 'GetParameters' && Array.isArray(body.Names)) return body.Names.map(String);
+  if (action === 'GetParametersByPath' && typeof body.Path === 'string') return [body.Path];
+  return typeof body.Name === 'string' ? [body.Name] : [];
 }

@@ -1,11 +1,16 @@
 import type { CdkCustomResourceEvent } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { kubeClients } from '../../../functions/adapters/kube/kube-clients.js';
+import { KubeApiError } from '../../../functions/adapters/kube/kube-errors.js';
 import { KubeManifestApplier, type ManifestApi } from '../../../functions/adapters/kube/manifest-applier.js';
 import type { KubeManifest } from '../../../functions/core/install/kube-manifest.js';
 import { joinerManifests, WEBHOOK_SECRET_PLACEHOLDER } from '../../../functions/core/install/manifests.js';
 import { silentLog } from '../../../functions/core/ports/log.js';
-import { handleInstallerEvent, type InstallerDeps } from '../../../functions/handlers/installer.js';
+import {
+  ACCESS_ENTRY_DELAYS_MS,
+  handleInstallerEvent,
+  type InstallerDeps,
+} from '../../../functions/handlers/installer.js';
 import { type Harness, startHarness } from '../simulator/kube/fixtures.js';
 
 const SECRET = 'installer-test-secret-0123456789';
@@ -130,6 +135,49 @@ describe('installer handler against the simulated API server', () => {
     expect(second.Data).toEqual(first.Data);
     expect(h.sim.store.list('joiner.sh/v1', 'NodePool')).toHaveLength(1);
     expect(deletions).toEqual([]);
+  });
+
+  /** The API server refusing the installer's first `refusals` calls with `status`, as while a new access entry propagates. */
+  function refusing(status: 401 | 403, refusals: number): { deps: InstallerDeps; waits: number[] } {
+    const waits: number[] = [];
+    let left = refusals;
+    const api = deps.manifests('prod');
+    const refused = (): never => {
+      left--;
+      throw new KubeApiError(
+        'POST /apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+        status,
+        status === 401
+          ? 'Unauthorized'
+          : 'forbidden: User "arn:aws:sts::111111111111:assumed-role/installer" cannot create resource',
+      );
+    };
+    const gated: ManifestApi = {
+      apply: async (m) => (left > 0 ? refused() : api.apply(m)),
+      delete: async (m) => (left > 0 ? refused() : api.delete(m)),
+    };
+    return {
+      waits,
+      deps: { ...deps, manifests: () => gated, sleep: async (ms) => void waits.push(ms) },
+    };
+  }
+
+  it('waits, with backoff, while a just-created access entry is not honoured yet (401, then 403)', async () => {
+    for (const status of [401, 403] as const) {
+      const { deps: waiting, waits } = refusing(status, 3);
+      const props = properties([{ file: 'pools.yaml', content: poolsYaml }]);
+      await expect(handleInstallerEvent(waiting, event('Create', props))).resolves.toMatchObject({
+        PhysicalResourceId: 'joiner-install-prod',
+      });
+      expect(waits).toEqual(ACCESS_ENTRY_DELAYS_MS.slice(0, 3));
+      expect(get('joiner.sh/v1', 'NodePool', 'default')).toBeDefined();
+    }
+  });
+
+  it('gives up after the bounded waits, with the API server’s answer', async () => {
+    const { deps: waiting, waits } = refusing(401, 100);
+    await expect(handleInstallerEvent(waiting, event('Create', properties([])))).rejects.toThrow(/HTTP 401/);
+    expect(waits).toEqual([...ACCESS_ENTRY_DELAYS_MS]);
   });
 
   it('removes documents an update dropped', async () => {

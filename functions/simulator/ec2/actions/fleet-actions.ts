@@ -1,10 +1,13 @@
 /**
  * CreateFleet of type `instant`: launch template configs with overrides tried in the order of the
  * allocation strategy; per-override failures (InsufficientInstanceCapacity,
- * InsufficientFreeAddressesInSubnet, MaxSpotInstanceCountExceeded, Unsupported, ...) go to
- * `errorSet` while the next override is tried. A replayed ClientToken returns the first answer and
+ * InsufficientFreeAddressesInSubnet, MaxSpotInstanceCountExceeded, Unsupported, a launch denied
+ * by IAM as UnauthorizedOperation, AuthFailure.ServiceLinkedRoleCreationNotPermitted, ...) go to
+ * `errorSet` while the next override is tried; `ec2:CreateFleet` itself denied fails the call. A replayed ClientToken returns the first answer and
  * never launches again.
  */
+import { requireAuthorized } from '../authorization/ec2-caller.js';
+import { createFleetChecks } from '../authorization/fleet-checks.js';
 import { Ec2Error } from '../ec2-error.js';
 import type { CapacityTypeName, FleetError } from '../ec2-state.js';
 import { tagsFor } from '../filters.js';
@@ -52,8 +55,9 @@ export const createFleet: Ec2Action = (ctx, params) => {
     }
   }
   const candidates = readCandidates(ctx, params);
-  const fleetId = newId(ctx.random, 'fleet');
   const extraInstanceTags = tagsFor(params, 'instance');
+  requireAuthorized(ctx, createFleetChecks(ctx, tagsFor(params, 'fleet'), extraInstanceTags, candidates));
+  const fleetId = newId(ctx.random, 'fleet');
   const errors: FleetError[] = [];
   const launched = new Map<Candidate, { lifecycle: CapacityTypeName; ids: string[] }>();
   for (const capacityType of units) {

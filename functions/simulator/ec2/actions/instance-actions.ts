@@ -1,4 +1,7 @@
 /** RunInstances, DescribeInstances, TerminateInstances and CreateTags. */
+import { requireAuthorized } from '../authorization/ec2-caller.js';
+import { createTagsChecks, type TagTarget, terminateChecks } from '../authorization/resource-checks.js';
+import { describable, describedTags } from '../consistency/eventual-consistency.js';
 import type { Ec2Context } from '../context.js';
 import { Ec2Error } from '../ec2-error.js';
 import type { Ec2Instance } from '../ec2-state.js';
@@ -51,6 +54,7 @@ export const runInstances: Ec2Action = (ctx, params) => {
           availabilityZone: params.child('Placement')?.str('AvailabilityZone'),
           clientToken,
           launchTemplateId: template?.template.launchTemplateId,
+          alreadyAuthorized: launched.length > 0,
         }),
       );
     } catch (error) {
@@ -129,14 +133,20 @@ export const describeInstances: Ec2Action = (ctx, params) => {
       'The parameter instancesSet cannot be used with the parameter maxResults',
     );
   }
-  const missing = ids.filter((id) => !ctx.state.instances.has(id));
+  const seen = (id: string) => ctx.state.instances.has(id) && describable(ctx.consistency, id);
+  const missing = ids.filter((id) => !seen(id));
   if (missing.length > 0) {
     throw new Ec2Error('InvalidInstanceID.NotFound', `The instance IDs '${missing.join(', ')}' do not exist`);
   }
   const instances = [...ctx.state.instances.values()].filter(
     (instance) =>
       (ids.length === 0 || ids.includes(instance.instanceId)) &&
-      matchesFilters(filters, instanceFields(instance), instance.tags),
+      describable(ctx.consistency, instance.instanceId) &&
+      matchesFilters(
+        filters,
+        instanceFields(instance),
+        describedTags(ctx.consistency, instance.instanceId, instance.tags),
+      ),
   );
   const page = paginate(instances, params, 'DescribeInstances');
   const reservations = new Map<string, Ec2Instance[]>();
@@ -162,6 +172,13 @@ export const terminateInstances: Ec2Action = (ctx, params) => {
   if (missing.length > 0) {
     throw new Ec2Error('InvalidInstanceID.NotFound', `The instance IDs '${missing.join(', ')}' do not exist`);
   }
+  requireAuthorized(
+    ctx,
+    terminateChecks(
+      ctx,
+      ids.map((id) => ctx.state.instances.get(id)!),
+    ),
+  );
   return {
     instancesSet: ids.map((id) => {
       const instance = ctx.state.instances.get(id)!;
@@ -181,15 +198,23 @@ export const createTags: Ec2Action = (ctx, params) => {
     throw new Ec2Error('MissingParameter', 'The request must contain the parameter ResourceId');
   const tags = parseTags(params, 'Tag');
   const targets = ids.map((id) => taggable(ctx, id));
-  for (const target of targets) Object.assign(target, tags);
+  requireAuthorized(ctx, createTagsChecks(ctx, targets, tags));
+  for (const target of targets) {
+    Object.assign(target.tags, tags);
+    ctx.consistency?.tagged(target.id, Object.keys(tags));
+  }
   return { return: true };
 };
 
-function taggable(ctx: Ec2Context, id: string): Record<string, string> {
+interface Taggable extends TagTarget {
+  readonly tags: Record<string, string>;
+}
+
+function taggable(ctx: Ec2Context, id: string): Taggable {
   if (id.startsWith('i-')) {
     const instance = ctx.state.instances.get(id);
     if (!instance) throw new Ec2Error('InvalidInstanceID.NotFound', `The instance ID '${id}' does not exist`);
-    return instance.tags;
+    return { resourceType: 'instance', id, tags: instance.tags };
   }
   if (id.startsWith('eni-')) {
     const eni = ctx.state.networkInterfaces.get(id);
@@ -198,10 +223,35 @@ function taggable(ctx: Ec2Context, id: string): Record<string, string> {
         'InvalidNetworkInterfaceID.NotFound',
         `The networkInterface ID '${id}' does not exist`,
       );
-    return eni.tags;
+    return { resourceType: 'network-interface', id, tags: eni.tags };
+  }
+  if (id.startsWith('vol-')) {
+    const volume = liveVolume(ctx, id);
+    if (!volume) throw new Ec2Error('InvalidVolume.NotFound', `The volume '${id}' does not exist.`);
+    return { resourceType: 'volume', id, tags: volume.tags };
+  }
+  if (id.startsWith('lt-')) {
+    const template = ctx.state.launchTemplates.get(id);
+    if (!template) {
+      throw new Ec2Error(
+        'InvalidLaunchTemplateId.NotFound',
+        `The specified launch template, with template ID ${id}, does not exist.`,
+      );
+    }
+    return { resourceType: 'launch-template', id, tags: template.tags };
   }
   throw new Ec2Error(
     'InvalidID',
-    `The ID '${id}' is not valid for CreateTags in the simulated EC2 (instances and network interfaces)`,
+    `The ID '${id}' is not valid for CreateTags in the simulated EC2 (instances, network interfaces, volumes, launch templates)`,
   );
+}
+
+/** A volume of an instance that is not terminated yet (volumes live as long as their instance here). */
+function liveVolume(ctx: Ec2Context, volumeId: string): Ec2Instance['blockDevices'][number] | undefined {
+  for (const instance of ctx.state.instances.values()) {
+    if (instance.state === 'terminated') continue;
+    const volume = instance.blockDevices.find((device) => device.volumeId === volumeId);
+    if (volume) return volume;
+  }
+  return undefined;
 }

@@ -1,4 +1,7 @@
 /** CreateLaunchTemplate / DescribeLaunchTemplates / DeleteLaunchTemplate, and template resolution. */
+import { requireAuthorized } from '../authorization/ec2-caller.js';
+import { createLaunchTemplateChecks, deleteLaunchTemplateChecks } from '../authorization/resource-checks.js';
+import { describable, describedTags } from '../consistency/eventual-consistency.js';
 import type { Ec2Context } from '../context.js';
 import { Ec2Error } from '../ec2-error.js';
 import type { LaunchTemplateRecord } from '../ec2-state.js';
@@ -20,7 +23,7 @@ function templateXml(ctx: Ec2Context, template: LaunchTemplateRecord): XmlObject
     createdBy: `arn:aws:iam::${ctx.state.topology.accountId}:role/joiner`,
     defaultVersionNumber: template.defaultVersion,
     latestVersionNumber: template.latestVersion,
-    tagSet: tagSet(template.tags),
+    tagSet: tagSet(describedTags(ctx.consistency, template.launchTemplateId, template.tags)),
   };
 }
 
@@ -55,16 +58,19 @@ export const createLaunchTemplate: Ec2Action = (ctx, params) => {
     throw new Ec2Error('MissingParameter', 'The request must contain the parameter LaunchTemplateData');
   const data = parseLaunchData(dataParams);
   checkLaunchData(data);
+  const tags = tagsFor(params, 'launch-template');
+  requireAuthorized(ctx, createLaunchTemplateChecks(ctx, tags));
   const template: LaunchTemplateRecord = {
     launchTemplateId: newId(ctx.random, 'lt'),
     launchTemplateName: name,
     createTime: ctx.clock.now(),
-    tags: tagsFor(params, 'launch-template'),
+    tags,
     versions: new Map([[1, data]]),
     defaultVersion: 1,
     latestVersion: 1,
   };
   ctx.state.launchTemplates.set(template.launchTemplateId, template);
+  ctx.consistency?.created(template.launchTemplateId);
   if (clientToken) {
     const fingerprint = params.fingerprint(['ClientToken']);
     ctx.state.launchTemplateTokens.set(clientToken, {
@@ -93,8 +99,10 @@ export const describeLaunchTemplates: Ec2Action = (ctx, params) => {
   checkFilterNames(filters, ['launch-template-name', 'create-time'], 'DescribeLaunchTemplates');
   const ids = params.strings('LaunchTemplateId');
   const names = params.strings('LaunchTemplateName');
+  const seen = (t: LaunchTemplateRecord | undefined) =>
+    !!t && describable(ctx.consistency, t.launchTemplateId);
   for (const id of ids) {
-    if (!ctx.state.launchTemplates.has(id)) {
+    if (!seen(ctx.state.launchTemplates.get(id))) {
       throw new Ec2Error(
         'InvalidLaunchTemplateId.NotFound',
         `The specified launch template, with template ID ${id}, does not exist.`,
@@ -102,7 +110,7 @@ export const describeLaunchTemplates: Ec2Action = (ctx, params) => {
     }
   }
   for (const name of names) {
-    if (!ctx.state.launchTemplateByName(name)) {
+    if (!seen(ctx.state.launchTemplateByName(name))) {
       throw new Ec2Error(
         'InvalidLaunchTemplateName.NotFoundException',
         `At least one of the launch templates specified in the request does not exist: '${name}'.`,
@@ -113,13 +121,14 @@ export const describeLaunchTemplates: Ec2Action = (ctx, params) => {
     (t) =>
       (ids.length === 0 || ids.includes(t.launchTemplateId)) &&
       (names.length === 0 || names.includes(t.launchTemplateName)) &&
+      seen(t) &&
       matchesFilters(
         filters,
         {
           'launch-template-name': [t.launchTemplateName],
           'create-time': [new Date(t.createTime).toISOString()],
         },
-        t.tags,
+        describedTags(ctx.consistency, t.launchTemplateId, t.tags),
       ),
   );
   const page = paginate(templates, params, 'DescribeLaunchTemplates', { min: 1, max: 200 });
@@ -128,6 +137,7 @@ export const describeLaunchTemplates: Ec2Action = (ctx, params) => {
 
 export const deleteLaunchTemplate: Ec2Action = (ctx, params) => {
   const template = findTemplate(ctx, params.str('LaunchTemplateId'), params.str('LaunchTemplateName'));
+  requireAuthorized(ctx, deleteLaunchTemplateChecks(ctx, template));
   ctx.state.launchTemplates.delete(template.launchTemplateId);
   return { launchTemplate: templateXml(ctx, template) };
 };

@@ -1,4 +1,7 @@
 /** Subnets, security groups and network interfaces of the simulated VPC. */
+import { requireAuthorized } from '../authorization/ec2-caller.js';
+import { modifyNetworkInterfaceChecks } from '../authorization/resource-checks.js';
+import { describable, describedTags } from '../consistency/eventual-consistency.js';
 import { Ec2Error } from '../ec2-error.js';
 import { checkFilterNames, matchesFilters, parseFilters, tagSet } from '../filters.js';
 import { networkInterfaceXml } from '../instance-xml.js';
@@ -134,7 +137,7 @@ export const describeNetworkInterfaces: Ec2Action = (ctx, params) => {
   checkFilterNames(filters, ENI_FILTERS, 'DescribeNetworkInterfaces');
   const ids = params.strings('NetworkInterfaceId');
   for (const id of ids) {
-    if (!ctx.state.networkInterfaces.has(id)) {
+    if (!ctx.state.networkInterfaces.has(id) || !describable(ctx.consistency, id)) {
       throw new Ec2Error(
         'InvalidNetworkInterfaceID.NotFound',
         `The networkInterface ID '${id}' does not exist`,
@@ -144,6 +147,7 @@ export const describeNetworkInterfaces: Ec2Action = (ctx, params) => {
   const enis = [...ctx.state.networkInterfaces.values()].filter(
     (eni) =>
       (ids.length === 0 || ids.includes(eni.networkInterfaceId)) &&
+      describable(ctx.consistency, eni.networkInterfaceId) &&
       matchesFilters(
         filters,
         {
@@ -158,7 +162,7 @@ export const describeNetworkInterfaces: Ec2Action = (ctx, params) => {
           'private-ip-address': [eni.privateIpAddress],
           'source-dest-check': [eni.sourceDestCheck],
         },
-        eni.tags,
+        describedTags(ctx.consistency, eni.networkInterfaceId, eni.tags),
       ),
   );
   const page = paginate(enis, params, 'DescribeNetworkInterfaces');
@@ -189,6 +193,7 @@ export const modifyNetworkInterfaceAttribute: Ec2Action = (ctx, params) => {
     if (!ctx.state.securityGroups.has(group))
       throw new Ec2Error('InvalidGroup.NotFound', `The security group '${group}' does not exist`);
   }
+  requireAuthorized(ctx, modifyNetworkInterfaceChecks(ctx, eni, groups));
   if (sourceDestCheck !== undefined) eni.sourceDestCheck = sourceDestCheck;
   if (groups.length > 0) Object.assign(eni, { securityGroupIds: groups });
   if (description !== undefined) Object.assign(eni, { description });

@@ -317,6 +317,66 @@ describe('EC2 cloud provider against the simulated EC2', () => {
     });
   });
 
+  it('waits, on the injected clock, while DescribeInstances does not see the instance CreateFleet just launched', async () => {
+    const waits: number[] = [];
+    const patient = createCloudProvider({
+      region: 'us-west-2',
+      ec2Endpoint: ec2Sim.url,
+      ssmEndpoint: ssmSim.url,
+      credentials,
+      cluster,
+      kubernetesVersion: '1.30',
+      defaultInstanceProfile: 'joiner-node',
+      now: () => clock.now(),
+      sleep: async (ms) => {
+        waits.push(ms);
+        await clock.advance(ms);
+      },
+    });
+    faults.inject({
+      service: 'ec2',
+      action: 'DescribeInstances',
+      error: 'InvalidInstanceID.NotFound',
+      message: "The instance ID 'i-x' does not exist",
+      times: 2,
+    } as never);
+    const claim = await created(pendingClaim('multus-ec', [offer('m5.xlarge', 'us-west-2a', 'spot')]));
+    const result = await launchNodeClaim({ cloud: patient, store, clock }, config, claim);
+    expect(result.outcome).toBe('launched');
+    expect(waits).toEqual([200, 400]);
+    const instance = ec2Sim.state.instances.get(
+      result.outcome === 'launched' ? result.claim.instance!.instanceId : '',
+    )!;
+    // The steps after the Describe ran: ENIs tagged, Multus ENI no_manage.
+    expect(instance.networkInterfaces.every((e) => e.tags['joiner.sh/nodeclaim'] === 'multus-ec')).toBe(true);
+    expect(instance.networkInterfaces.filter((e) => e.tags['node.k8s.amazonaws.com/no_manage'])).toHaveLength(
+      2,
+    );
+    // Volumes carry the cluster tag from creation (no CreateTags on them after the launch).
+    expect(instance.blockDevices.every((v) => v.tags['joiner.sh/cluster'] === CLUSTER)).toBe(true);
+  });
+
+  it('fails the claim naming the permission when IAM denies CreateFleet, marking no offering unavailable', async () => {
+    faults.inject({
+      service: 'ec2',
+      action: 'CreateFleet',
+      error: 'UnauthorizedOperation',
+      message:
+        'You are not authorized to perform this operation. User: arn:aws:sts::111111111111:assumed-role/c/p is not authorized to perform: ec2:CreateFleet on resource: arn:aws:ec2:us-west-2:111111111111:spot-instances-request/* because no identity-based policy allows the ec2:CreateFleet action. Encoded authorization failure message: QUJD',
+      httpStatus: 403,
+    } as never);
+    const claim = await created(pendingClaim('multus-denied', [offer('m5.xlarge', 'us-west-2a', 'spot')]));
+    const result = await launchNodeClaim({ cloud: providerOf(), store, clock }, config, claim);
+    expect(result).toMatchObject({ outcome: 'failed', marked: [] });
+    expect((await store.getNodeClaim(claim.id))?.failure).toEqual({
+      reason: 'LaunchNotAuthorized',
+      message: expect.stringContaining(
+        'ec2:CreateFleet on arn:aws:ec2:us-west-2:111111111111:spot-instances-request/*',
+      ),
+    });
+    expect(await store.listUnavailableOfferings(clock.now())).toEqual([]);
+  });
+
   it('retries through throttling', async () => {
     faults.inject({
       service: 'ec2',

@@ -15,6 +15,7 @@ import { SeededRandom, VirtualClock } from '../../../../functions/simulator/cloc
 import { FaultInjector } from '../../../../functions/simulator/faults.js';
 import { type IamSimulator, startIamSimulator } from '../../../../functions/simulator/iam/iam-simulator.js';
 import { nodeClass } from '../../../builders/config.js';
+import { ownerTagAuthorizer } from '../../../helpers/owner-tag-authorizer.js';
 
 const ACCOUNT = '123456789012';
 const CLUSTER = 'prod';
@@ -33,7 +34,11 @@ beforeAll(async () => {
     accountId: ACCOUNT,
     now: () => clock.now(),
     roles: ['prod-node', 'GpuNodes', 'team/BatchNodes', 'NotAllowed'],
-    authorization: { passRoleArns: ALLOWED, ownerTag: { key: 'joiner.sh/cluster', value: CLUSTER } },
+    iam: ownerTagAuthorizer({
+      passRoleArns: ALLOWED,
+      ownerTag: { key: 'joiner.sh/cluster', value: CLUSTER },
+      principal: `arn:aws:iam::${ACCOUNT}:role/${CLUSTER}-joiner`,
+    }),
     faults,
   });
   client = new IAMClient({

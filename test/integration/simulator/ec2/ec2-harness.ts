@@ -1,7 +1,11 @@
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { SeededRandom, VirtualClock } from '../../../../functions/simulator/clock.js';
 import type { CloudEvent } from '../../../../functions/simulator/ec2/context.js';
-import { type Ec2Simulator, startEc2Simulator } from '../../../../functions/simulator/ec2/ec2-simulator.js';
+import {
+  type Ec2Simulator,
+  type Ec2SimulatorOptions,
+  startEc2Simulator,
+} from '../../../../functions/simulator/ec2/ec2-simulator.js';
 import { defaultTopology, type VpcTopology } from '../../../../functions/simulator/ec2/topology.js';
 import { FaultInjector } from '../../../../functions/simulator/faults.js';
 import type { SimInstance } from '../../../../functions/simulator/instance.js';
@@ -24,7 +28,12 @@ export async function startHarness(
     maxAttempts?: number;
     topology?: VpcTopology;
     instanceProfileExists?: (ref: { arn?: string; name?: string }) => boolean;
-  } = {},
+    /** Access key id the SDK client signs with (default AKIDTEST). */
+    accessKeyId?: string;
+  } & Pick<
+    Ec2SimulatorOptions,
+    'iam' | 'instanceProfileOf' | 'spotServiceLinkedRole' | 'defaultEbsKmsKeyArn' | 'eventualConsistency'
+  > = {},
 ): Promise<Harness> {
   const clock = new VirtualClock();
   const random = new SeededRandom(42);
@@ -39,13 +48,18 @@ export async function startHarness(
     topology: options.topology ?? defaultTopology('eks-karpenterwithmultus', 'us-west-2'),
     faults,
     instanceProfileExists: options.instanceProfileExists,
+    instanceProfileOf: options.instanceProfileOf,
+    iam: options.iam,
+    spotServiceLinkedRole: options.spotServiceLinkedRole,
+    defaultEbsKmsKeyArn: options.defaultEbsKmsKeyArn,
+    eventualConsistency: options.eventualConsistency,
     emit: (event) => events.push(event),
     observer: { instanceRunning: (i) => running.push(i), instanceTerminated: (i) => terminated.push(i) },
   });
   const ec2 = new EC2Client({
     endpoint: sim.url,
     region: 'us-west-2',
-    credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' },
+    credentials: { accessKeyId: options.accessKeyId ?? 'AKIDTEST', secretAccessKey: 'secret' },
     maxAttempts: options.maxAttempts ?? 3,
   });
   return {

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SeededRandom } from '../../../../functions/simulator/clock.js';
 import { FaultInjector } from '../../../../functions/simulator/faults.js';
 import { type IamSimulator, startIamSimulator } from '../../../../functions/simulator/iam/iam-simulator.js';
+import { ownerTagAuthorizer } from '../../../helpers/owner-tag-authorizer.js';
 
 const ACCOUNT = '123456789012';
 const OWNER = { 'joiner.sh/cluster': 'prod' };
@@ -32,10 +33,11 @@ beforeAll(async () => {
     now: () => Date.UTC(2025, 0, 1),
     roles: ['NodeRole', 'OtherRole', 'Forbidden'],
     instanceProfiles: [{ name: 'stack-profile', role: 'NodeRole' }],
-    authorization: {
+    iam: ownerTagAuthorizer({
       passRoleArns: [`arn:aws:iam::${ACCOUNT}:role/NodeRole`, `arn:aws:iam::${ACCOUNT}:role/OtherRole`],
       ownerTag: { key: 'joiner.sh/cluster', value: 'prod' },
-    },
+      principal: `arn:aws:iam::${ACCOUNT}:role/prod-joiner`,
+    }),
     faults,
   });
   iam = new IAMClient({
@@ -164,7 +166,7 @@ describe('simulated IAM over the real SDK client', () => {
     ).rejects.toBeInstanceOf(DeleteConflictException);
   });
 
-  it('authorizes like the stack: PassRole only for allowed roles, writes only on owner-tagged profiles', async () => {
+  it("asks the account's IAM: PassRole on the role, writes with the owner tag as request or resource tag", async () => {
     await iam.send(
       new CreateInstanceProfileCommand({
         InstanceProfileName: 'prod_auth',
@@ -186,7 +188,9 @@ describe('simulated IAM over the real SDK client', () => {
       ),
     );
     expect(untagged).toMatchObject({ name: 'AccessDenied', status: 403 });
-    expect(untagged.message).toContain('aws:RequestTag/joiner.sh/cluster');
+    expect(untagged.message).toContain(
+      `User: arn:aws:sts::${ACCOUNT}:assumed-role/prod-joiner/joiner is not authorized to perform: iam:CreateInstanceProfile on resource: arn:aws:iam::${ACCOUNT}:instance-profile/prod_untagged`,
+    );
 
     // The stack's own profile carries no cluster tag: joiner may read it, not change it.
     const stackProfile = await iam.send(

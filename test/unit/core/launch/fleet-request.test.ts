@@ -43,6 +43,16 @@ describe('CreateFleet request', () => {
     }
   });
 
+  it('tags the fleet, the instance and its volumes in the request, as Karpenter does (no CreateTags on volumes later)', () => {
+    for (const capacityType of ['spot', 'on-demand'] as const) {
+      const options = MANY.slice(0, 2).map((o) => ({ ...o, capacityType }));
+      const { request } = plan(options, capacityType);
+      expect(request.TagSpecifications.map((s) => s.ResourceType)).toEqual(['fleet', 'instance', 'volume']);
+      for (const spec of request.TagSpecifications)
+        expect(spec.Tags).toContainEqual({ Key: 'joiner.sh/cluster', Value: 'eks-telco' });
+    }
+  });
+
   it("tags the instance and fleet with the launching joiner's identity (the orphan GC keys on it)", () => {
     const options = MANY.slice(0, 2);
     const { request } = planLaunch({

@@ -86,8 +86,44 @@ describe('launch templates with Multus interfaces', () => {
       'instance',
       'volume',
       'network-interface',
+      'spot-instances-request',
     ]);
     expect(Buffer.from(t.data.UserData, 'base64').toString('utf8')).toBe(t.userData);
+  });
+
+  it('tags the spot request of a spot launch with the cluster tag IAM requires on it (Karpenter does the same)', () => {
+    const [t] = plan().templates;
+    const spot = t.data.TagSpecifications.find((s) => s.ResourceType === 'spot-instances-request');
+    expect(spot?.Tags).toEqual(
+      expect.arrayContaining([
+        { Key: 'joiner.sh/cluster', Value: 'eks-telco' },
+        { Key: 'karpenter.sh/nodepool', Value: 'multus' },
+        { Key: 'joiner.sh/nodeclass', Value: expect.any(String) },
+      ]),
+    );
+    expect(spot?.Tags).toEqual(t.data.TagSpecifications.find((s) => s.ResourceType === 'instance')?.Tags);
+  });
+
+  it('leaves the spot request out of on-demand templates, which never share a name with spot ones', () => {
+    const spot = plan().templates[0];
+    const options = [option('c6i.2xlarge', 'us-west-2a', 'on-demand', 0.3)];
+    const onDemand = planLaunch({
+      claim: claim(options),
+      nodeClass: multusNodeClass(),
+      family: 'AL2023',
+      resolved: resolved(),
+      options,
+      capacityType: 'on-demand',
+      clientToken: 'joiner-multus-abc123-1',
+      instanceFacts: facts,
+    }).templates[0];
+    expect(onDemand.data.TagSpecifications.map((s) => s.ResourceType)).toEqual([
+      'instance',
+      'volume',
+      'network-interface',
+    ]);
+    expect(onDemand.zone).toBe(spot.zone);
+    expect(onDemand.name).not.toBe(spot.name);
   });
 
   it('joins the node with labels, taints, the Multus startup taint and max pods for its type', () => {

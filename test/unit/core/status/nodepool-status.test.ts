@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { LAUNCH_FAILURE_REASONS } from '../../../../functions/core/launch/launch-denial.js';
 import type { Node } from '../../../../functions/core/model/kube-objects.js';
+import type { NodeClaim } from '../../../../functions/core/nodeclaim/nodeclaim.js';
 import { nodeClassStatus, readinessOf } from '../../../../functions/core/status/nodeclass-status.js';
-import { nodePoolStatus } from '../../../../functions/core/status/nodepool-status.js';
+import {
+  LAUNCH_FAILURE_REPORTED_MS,
+  latestLaunchFailure,
+  nodePoolStatus,
+} from '../../../../functions/core/status/nodepool-status.js';
 import { nodePool } from '../../../builders/config.js';
 import { pendingClaim } from '../lifecycle/fakes.js';
 
@@ -34,6 +40,7 @@ describe('nodePoolStatus', () => {
     expect(status.conditions.map((c) => [c.type, c.status])).toEqual([
       ['ValidationSucceeded', 'True'],
       ['NodeClassReady', 'True'],
+      ['LaunchSucceeded', 'True'],
       ['Ready', 'True'],
     ]);
   });
@@ -73,6 +80,75 @@ describe('nodePoolStatus', () => {
       status: 'True',
       message: 'limits reached: cpu',
     });
+  });
+});
+
+describe('a NodePool whose launches fail', () => {
+  const denied =
+    'UnauthorizedOperation: the controller role may not ec2:CreateFleet on arn:aws:ec2:us-west-2:111111111111:spot-instances-request/*';
+  const gone = (id: string, at: number, reason: string, message = denied): NodeClaim => ({
+    ...pendingClaim(id, at - 1000),
+    state: 'Gone',
+    timestamps: { Pending: at - 1000, Gone: at },
+    failure: { reason, message },
+  });
+  const launched = (id: string, at: number): NodeClaim => ({
+    ...pendingClaim(id, at - 1000),
+    state: 'Launched',
+    timestamps: { Pending: at - 1000, Launched: at },
+  });
+
+  it('reports LaunchSucceeded False naming the permission, and is not Ready', () => {
+    const launchFailure = latestLaunchFailure(
+      [gone('a', NOW - 5000, 'LaunchNotAuthorized')],
+      LAUNCH_FAILURE_REASONS,
+      NOW,
+    );
+    const status = nodePoolStatus({
+      pool: nodePool(),
+      claims: [],
+      nodes: [],
+      nodeClass: { ready: true, resolution },
+      launchFailure,
+      now: NOW,
+    });
+    expect(status.conditions.find((c) => c.type === 'LaunchSucceeded')).toMatchObject({
+      status: 'False',
+      reason: 'LaunchNotAuthorized',
+      message: denied,
+    });
+    expect(status.conditions.find((c) => c.type === 'Ready')).toMatchObject({
+      status: 'False',
+      reason: 'LaunchNotAuthorized',
+      message: `Launch: ${denied}`,
+    });
+  });
+
+  it('reports the latest failure only until a launch of the pool succeeds after it, or it is old', () => {
+    const failed = gone('a', NOW - 5000, 'LaunchFailed', 'InvalidParameterValue: bad AMI');
+    expect(latestLaunchFailure([failed], LAUNCH_FAILURE_REASONS, NOW)?.message).toBe(
+      'InvalidParameterValue: bad AMI',
+    );
+    expect(
+      latestLaunchFailure([failed, gone('b', NOW - 1000, 'LaunchNotAuthorized')], LAUNCH_FAILURE_REASONS, NOW)
+        ?.reason,
+    ).toBe('LaunchNotAuthorized');
+    expect(latestLaunchFailure([failed, launched('c', NOW - 1000)], LAUNCH_FAILURE_REASONS, NOW)).toBe(
+      undefined,
+    );
+    expect(
+      latestLaunchFailure([failed], LAUNCH_FAILURE_REASONS, NOW + LAUNCH_FAILURE_REPORTED_MS),
+    ).toBeUndefined();
+  });
+
+  it('does not report capacity outcomes, which other offerings fix', () => {
+    expect(
+      latestLaunchFailure(
+        [gone('a', NOW, 'NoCapacity', 'every option of the claim is unavailable')],
+        LAUNCH_FAILURE_REASONS,
+        NOW,
+      ),
+    ).toBeUndefined();
   });
 });
 

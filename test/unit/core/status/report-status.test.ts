@@ -110,6 +110,28 @@ describe('reportStatus (the sweep step)', () => {
     expect(poolStatus.conditions.find((c) => c.type === 'NodeClassReady')?.status).toBe('False');
   });
 
+  it('writes LaunchSucceeded False on the pool whose latest claim AWS refused to launch', async () => {
+    const { cluster, store, deps } = setup();
+    const claim = pendingClaim('denied', NOW - 10_000);
+    await store.createNodeClaim(claim);
+    const message =
+      'UnauthorizedOperation: the controller role may not ec2:CreateFleet on arn:aws:ec2:us-west-2:111111111111:spot-instances-request/*';
+    await store.updateNodeClaim({
+      ...(await store.getNodeClaim('denied'))!,
+      state: 'Gone',
+      timestamps: { Pending: NOW - 10_000, Gone: NOW - 5000 },
+      failure: { reason: 'LaunchNotAuthorized', message },
+    });
+    await reportStatus(deps);
+    const poolStatus = cluster.statuses.get('NodePool/default') as {
+      conditions: { type: string; status: string; message: string }[];
+    };
+    expect(poolStatus.conditions.find((c) => c.type === 'LaunchSucceeded')).toMatchObject({
+      status: 'False',
+      message,
+    });
+  });
+
   it('never throws: a failing cluster is logged for the next sweep', async () => {
     const { cluster, log, deps } = setup();
     cluster.failing = new Error('connection refused');

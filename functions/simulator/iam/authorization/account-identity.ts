@@ -1,0 +1,34 @@
+/**
+ * The identities of a simulated account: the IAM that decides every call, and the credentials
+ * each simulated function signs with (its execution role's; distinct keys per function, so a
+ * denial names the function's role, as CloudTrail would).
+ */
+import type { FunctionName } from '../../../shared/event-sources.js';
+import type { ServiceAuthorizer } from './authorization-request.js';
+
+/** Static credentials of one caller. */
+export interface AccessKey {
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+}
+
+/** Calls the account's IAM refused, grouped by action, resource and principal. */
+export interface DeniedCall {
+  readonly action: string;
+  readonly resource: string;
+  /** The role (or service principal) that asked. */
+  readonly role: string;
+  /** What would allow it: the statement to add or fix, when the authorizer can tell. */
+  readonly hint?: string;
+  readonly count: number;
+}
+
+/** What the simulated cloud needs of its account's IAM. */
+export interface AccountIdentity {
+  /** Decides every call every simulated service serves. */
+  readonly authorizer: ServiceAuthorizer;
+  /** The credentials a simulated function signs with; throws for a function the stack lacks. */
+  credentialsOf(name: FunctionName): AccessKey;
+  /** Every call refused so far. */
+  denials(): readonly DeniedCall[];
+}

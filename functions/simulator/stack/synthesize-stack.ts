@@ -1,0 +1,119 @@
+/**
+ * The deployed stack a simulated account runs: joiner's real CDK stack synthesized in-process
+ * for the simulated cluster (name, region, account) and the node roles the user allows
+ * (`joiner:nodeRoleArns`, as in a cdk.json), with stand-in function code (IAM does not depend on
+ * it). Synthesis takes seconds, so templates are kept per set of inputs: in memory for the
+ * process, and on disk (under node_modules/.cache) keyed by a hash of the inputs and of the
+ * stack's sources, so an edit of the stack is always synthesized again.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** A CloudFormation template as JSON. */
+export interface CfnTemplate {
+  readonly Resources: Record<
+    string,
+    { readonly Type: string; readonly Properties?: Record<string, unknown> }
+  >;
+  readonly [key: string]: unknown;
+}
+
+/** What the synthesized stack depends on (the cdk.json context a user would write). */
+export interface StackInputs {
+  readonly clusterName: string;
+  readonly region: string;
+  readonly account: string;
+  /** `joiner:nodeRoleArns`: node roles NodeClasses may name besides the stack's own. */
+  readonly nodeRoleArns?: readonly string[];
+  /** `joiner:vpcId`. */
+  readonly vpcId?: string;
+}
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const CACHE_DIR = join(ROOT, 'node_modules', '.cache', 'joiner-simulated-stack');
+const memory = new Map<string, Promise<CfnTemplate>>();
+
+/** The template of joiner's stack for `inputs` (cached; see the module comment). */
+export function synthesizeStack(inputs: StackInputs): Promise<CfnTemplate> {
+  const key = JSON.stringify(contextOf(inputs));
+  let template = memory.get(key);
+  if (!template) {
+    template = cachedOrSynthesized(inputs).catch((error) => {
+      memory.delete(key);
+      throw error;
+    });
+    memory.set(key, template);
+  }
+  return template;
+}
+
+/** The cdk.json context of `inputs`. */
+export function contextOf(inputs: StackInputs): Record<string, unknown> {
+  return {
+    'joiner:clusterName': inputs.clusterName,
+    'joiner:account': inputs.account,
+    'joiner:region': inputs.region,
+    ...(inputs.nodeRoleArns && inputs.nodeRoleArns.length > 0
+      ? { 'joiner:nodeRoleArns': [...inputs.nodeRoleArns] }
+      : {}),
+    ...(inputs.vpcId ? { 'joiner:vpcId': inputs.vpcId } : {}),
+  };
+}
+
+async function cachedOrSynthesized(inputs: StackInputs): Promise<CfnTemplate> {
+  const hash = createHash('sha256')
+    .update(JSON.stringify(contextOf(inputs)))
+    .update(await sourcesHash())
+    .digest('hex')
+    .slice(0, 32);
+  const file = join(CACHE_DIR, `${hash}.json`);
+  const cached = await readFile(file, 'utf8').catch(() => undefined);
+  if (cached) return JSON.parse(cached) as CfnTemplate;
+  const template = await synthesize(inputs);
+  await mkdir(CACHE_DIR, { recursive: true });
+  const partial = `${file}.${process.pid}.tmp`;
+  await writeFile(partial, JSON.stringify(template));
+  await rename(partial, file);
+  return template;
+}
+
+/** Synthesizes the stack (CDK loaded on demand: only the first synthesis of a set of inputs pays). */
+async function synthesize(inputs: StackInputs): Promise<CfnTemplate> {
+  const [{ App }, { Code }, { joinerPropsFromContext }, { JoinerStack }] = await Promise.all([
+    import('aws-cdk-lib'),
+    import('aws-cdk-lib/aws-lambda'),
+    import('../../../lib/context.js'),
+    import('../../../lib/joiner-stack.js'),
+  ]);
+  const app = new App({ context: contextOf(inputs) });
+  const { warnings: _warnings, ...props } = joinerPropsFromContext(app.node, ROOT);
+  const stack = new JoinerStack(app, props.stackName ?? 'Joiner', {
+    ...props,
+    code: () => Code.fromInline('exports.handler = async () => undefined;'),
+  });
+  const assembly = app.synth();
+  return assembly.getStackArtifact(stack.artifactId).template as CfnTemplate;
+}
+
+let sources: Promise<string> | undefined;
+
+/** A hash of what the template is made of: the stack's sources and the CDK library's version. */
+function sourcesHash(): Promise<string> {
+  sources ??= (async () => {
+    const hash = createHash('sha256');
+    for (const dir of ['lib', 'lib/constructs', 'functions/shared']) {
+      const names = (await readdir(join(ROOT, dir)).catch(() => [] as string[])).filter((n) =>
+        n.endsWith('.ts'),
+      );
+      for (const name of names.sort()) hash.update(name).update(await readFile(join(ROOT, dir, name)));
+    }
+    const cdk = await readFile(join(ROOT, 'node_modules', 'aws-cdk-lib', 'package.json'), 'utf8').catch(
+      () => '',
+    );
+    hash.update((JSON.parse(cdk || '{}') as { version?: string }).version ?? '');
+    return hash.digest('hex');
+  })();
+  return sources;
+}
