@@ -39,6 +39,8 @@ export const CONTEXT_KEYS = {
   alarmTopicArn: 'joiner:alarmTopicArn',
   karpenterKinds: 'joiner:karpenterKinds',
   reservedConcurrency: 'joiner:reservedConcurrency',
+  functionSubnetIds: 'joiner:functionSubnetIds',
+  clusterSecurityGroupId: 'joiner:clusterSecurityGroupId',
 } as const;
 
 /**
@@ -94,6 +96,10 @@ const FORMATS = {
     what: 'a CIDR like 172.20.0.0/16 or fd00::/108',
   },
   vpcId: { pattern: /^vpc-([0-9a-f]{8}|[0-9a-f]{17})$/, what: 'a VPC id like vpc-0123456789abcdef0' },
+  clusterSecurityGroupId: {
+    pattern: /^sg-([0-9a-f]{8}|[0-9a-f]{17})$/,
+    what: 'the cluster security group id like sg-0123456789abcdef0',
+  },
   lambdaGroup: {
     pattern: /^[A-Za-z0-9]([A-Za-z0-9:._-]{0,61}[A-Za-z0-9])?$/,
     what: "a Kubernetes group name (1-63 letters, digits, ':', '.', '_' or '-')",
@@ -178,6 +184,8 @@ export function joinerPropsFromContext(node: Node, baseDir = process.cwd()): Con
     nodeRoleArns: nodeRoleArns(node.tryGetContext(CONTEXT_KEYS.nodeRoleArns), problems),
     karpenterKinds: karpenterKinds(node.tryGetContext(CONTEXT_KEYS.karpenterKinds), problems),
     reservedConcurrency: reservedConcurrency(node.tryGetContext(CONTEXT_KEYS.reservedConcurrency), problems),
+    functionSubnetIds: subnetIds(node.tryGetContext(CONTEXT_KEYS.functionSubnetIds), problems),
+    clusterSecurityGroupId: text('clusterSecurityGroupId'),
     alarmEmail,
     alarmTopicArn,
     ...nodePoolDocuments(node.tryGetContext(CONTEXT_KEYS.nodePoolFiles), baseDir, problems),
@@ -236,6 +244,22 @@ function passableRoleProblems(
     else errors.push(`${where}: ${problem}: joiner would refuse to launch its nodes; ${fix}`);
   }
   return { errors, warnings };
+}
+
+/** `joiner:functionSubnetIds`: subnet ids, as a list or one comma-separated string. */
+function subnetIds(value: unknown, problems: string[]): string[] | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const ids = typeof value === 'string' ? value.split(',').map((s) => s.trim()) : value;
+  if (
+    !Array.isArray(ids) ||
+    ids.some((id) => typeof id !== 'string' || !/^subnet-([0-9a-f]{8}|[0-9a-f]{17})$/.test(id))
+  ) {
+    problems.push(
+      `${CONTEXT_KEYS.functionSubnetIds}: must be subnet ids like subnet-0123456789abcdef0, as a list or comma-separated (got ${JSON.stringify(value)})`,
+    );
+    return undefined;
+  }
+  return ids as string[];
 }
 
 /** `joiner:reservedConcurrency`: `none`, `recommended` or function=count pairs; unset is `none`. */

@@ -10,6 +10,7 @@ import { JoinerAlarms } from './constructs/alarms.js';
 import { CatalogRefresh } from './constructs/catalog-refresh.js';
 import { ClusterAccess } from './constructs/cluster-access.js';
 import { type ClusterDocument, ClusterInstaller } from './constructs/cluster-installer.js';
+import { ClusterNetwork } from './constructs/cluster-network.js';
 import { ControllerPermissions } from './constructs/controller-permissions.js';
 import { JoinerEventBus } from './constructs/event-bus.js';
 import type { LogLevel } from './constructs/handler-function.js';
@@ -56,6 +57,13 @@ export interface JoinerProps {
   readonly webhookSecretRotation?: string;
   /** The cluster's VPC: launches may then only use its subnets and security groups. @default any VPC */
   readonly vpcId?: string;
+  /**
+   * Subnets of `vpcId` to run the functions that call the API server in, for a private endpoint
+   * (README, "Private clusters"); needs `vpcId` and `clusterSecurityGroupId`. @default no VPC
+   */
+  readonly functionSubnetIds?: readonly string[];
+  /** The cluster security group; it admits those functions on 443. Needs `functionSubnetIds`. */
+  readonly clusterSecurityGroupId?: string;
   /**
    * ARNs of node roles EC2NodeClasses may name in `role` (joiner makes an instance profile for
    * each and may pass only these and its own node role to EC2). @default none
@@ -114,8 +122,10 @@ export class Joiner extends Construct {
       clusterName: props.clusterName,
       additionalRoleArns: props.nodeRoleArns,
     });
+    const network = clusterNetwork(this, props);
     this.functions = new JoinerFunctions(this, 'Functions', {
       ...props,
+      ...(network ? { network } : {}),
       table: this.table.table,
       bus: this.events.bus,
       queues: this.queues,
@@ -175,6 +185,22 @@ export class Joiner extends Construct {
       alarms: this.alarms.all(),
     });
   }
+}
+
+/** The VPC placement of the API-server-facing functions, when asked for; throws on half a setting. */
+function clusterNetwork(scope: Construct, props: JoinerProps): ClusterNetwork | undefined {
+  const { vpcId, functionSubnetIds, clusterSecurityGroupId } = props;
+  if (!functionSubnetIds?.length && !clusterSecurityGroupId) return undefined;
+  if (!vpcId || !functionSubnetIds?.length || !clusterSecurityGroupId) {
+    throw new Error(
+      'joiner: running the functions in the cluster VPC needs vpcId, functionSubnetIds and clusterSecurityGroupId together (joiner:vpcId, joiner:functionSubnetIds, joiner:clusterSecurityGroupId)',
+    );
+  }
+  return new ClusterNetwork(scope, 'Network', {
+    vpcId,
+    subnetIds: functionSubnetIds,
+    clusterSecurityGroupId,
+  });
 }
 
 function assertClusterName(name: string | undefined): void {

@@ -1,4 +1,5 @@
 import { Duration, Validations } from 'aws-cdk-lib';
+import type { ISecurityGroup, ISubnet, IVpc } from 'aws-cdk-lib/aws-ec2';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -26,7 +27,13 @@ export interface HandlerFunctionProps {
    * @default RetentionDays.ONE_MONTH
    */
   readonly logRetention?: RetentionDays;
-  /** Reserved concurrency ({@link ReservedConcurrency}). @default none */
+  /** The VPC subnets and security group to run in (private clusters). @default no VPC */
+  readonly network?: {
+    readonly vpc: IVpc;
+    readonly subnets: readonly ISubnet[];
+    readonly securityGroup: ISecurityGroup;
+  };
+  /** Reserved concurrency. @default none */
   readonly reservedConcurrency?: number;
   /**
    * The function's code.
@@ -57,6 +64,13 @@ export class HandlerFunction extends Construct {
       timeout: Duration.seconds(spec.timeoutSeconds),
       memorySize: spec.memoryMiB,
       reservedConcurrentExecutions: props.reservedConcurrency,
+      ...(props.network
+        ? {
+            vpc: props.network.vpc,
+            vpcSubnets: { subnets: [...props.network.subnets] },
+            securityGroups: [props.network.securityGroup],
+          }
+        : {}),
       role: props.role,
       logGroup,
       environment: {

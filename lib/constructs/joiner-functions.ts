@@ -8,6 +8,7 @@ import type { KarpenterKinds } from '../../functions/core/model/config/karpenter
 import type { BatchWindow } from '../../functions/core/provisioning/batch-window.js';
 import { ENV } from '../../functions/shared/env.js';
 import { FUNCTIONS, type FunctionName } from '../../functions/shared/event-sources.js';
+import type { ClusterNetwork } from './cluster-network.js';
 import { HandlerFunction, type LogLevel } from './handler-function.js';
 import { nagAttribute } from './nag-findings.js';
 import type { NodeRole } from './node-role.js';
@@ -42,6 +43,11 @@ export interface JoinerFunctionsProps {
   readonly nodeRole: NodeRole;
   /** @default 'INFO' */
   readonly logLevel?: LogLevel;
+  /**
+   * Where the functions that call the Kubernetes API server (installer, provisioner, lifecycle,
+   * interruption, disruption) run, for private endpoints. @default outside any VPC
+   */
+  readonly network?: ClusterNetwork;
   /** Reserved concurrency of the functions ({@link ReservedConcurrency}). @default 'none' */
   readonly reservedConcurrency?: ReservedConcurrency;
   /**
@@ -100,6 +106,7 @@ export class JoinerFunctions extends Construct {
                 : environment,
           logLevel: props.logLevel,
           reservedConcurrency: reservedConcurrencyOf(props.reservedConcurrency, name),
+          ...(props.network && API_SERVER_CALLERS.includes(name) ? { network: props.network } : {}),
           code: props.code?.(name),
         });
         return [name, handler.function];
@@ -153,6 +160,15 @@ export class JoinerFunctions extends Construct {
     );
   }
 }
+
+/** The functions that call the Kubernetes API server (the webhook and catalog refresh do not). */
+export const API_SERVER_CALLERS: readonly FunctionName[] = [
+  'installer',
+  'provisioner',
+  'lifecycle',
+  'interruption',
+  'disruption',
+];
 
 function capitalize(name: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);

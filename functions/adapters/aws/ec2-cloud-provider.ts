@@ -77,7 +77,6 @@ export class Ec2CloudProvider implements CloudProvider {
   }
 
   async launch(input: LaunchInput): Promise<LaunchOutcome> {
-    const { ec2 } = this.options;
     const plan = await this.plan(input);
     if (!('templates' in plan)) return plan;
     let out: CreateFleetCommandOutput;
