@@ -44,6 +44,7 @@ const REASONS: Record<DisruptionCause, string> = {
   'deleted nodepool': 'NodePoolDeleted',
   interrupted: 'Interrupted',
   underutilized: 'Underutilized',
+  orphaned: 'Orphaned',
 };
 
 /** Takes the next step of the drain of claim `id` (see the file comment). */
