@@ -11,7 +11,8 @@ export function registerValidate(program: Command): void {
     .command('validate')
     .description(
       'Check NodePool / EC2NodeClass / Provisioner / AWSNodeTemplate / joiner NodeClass and workload documents.\n' +
-        'Prints each document as "file: Kind/name: ok" or its errors (file, document, field path), and warnings.\n' +
+        'Prints each document as "file: Kind/name: ok" or its errors (file, document, field path), and warnings\n' +
+        '(among them requirement values that match no instance type, zone or capacity type of the bundled catalog).\n' +
         'Exit 0 when every document is valid, 1 when one is not, 2 when a path is missing or unreadable.',
     )
     .argument('[files...]', 'YAML/JSON files or directories (same as -f)')
@@ -23,12 +24,13 @@ export function registerValidate(program: Command): void {
     )
     .action(async (positional: string[], options: { file: string[] }, command: Command) => {
       const files = inputFiles(command, positional, options.file);
-      const [{ loadFiles }, { renderValidation }] = await Promise.all([
+      const [{ loadFiles }, { renderValidation }, { bundledCatalog }] = await Promise.all([
         import('../../functions/adapters/files/load-files.js'),
         import('./validate.js'),
+        import('../../functions/core/catalog/bundled.js'),
       ]);
       const loaded = await loadFiles(files);
-      const { lines, ok } = renderValidation(loaded);
+      const { lines, ok } = renderValidation(loaded, bundledCatalog);
       for (const line of lines) console.log(line);
       // A path that cannot be read is bad input (2); documents that were read and are wrong are a "no" (1).
       const unreadable = loaded.diagnostics.some((d) => d.severity === 'error' && d.document === '');

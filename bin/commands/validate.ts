@@ -1,9 +1,23 @@
+import {
+  catalogValues,
+  unknownRequirementValues,
+} from '../../functions/core/catalog/unknown-requirement-values.js';
 import type { Diagnostic } from '../../functions/core/model/config/diagnostic.js';
 import { documentLabel, formatDiagnostic } from '../../functions/core/model/config/diagnostic.js';
 import type { LoadedConfig } from '../../functions/core/model/config/load.js';
+import type { Catalog } from '../../functions/core/model/instance-type.js';
 
-/** Renders the result of loading: per document `file: Kind/name: ok` or its errors, then warnings. */
-export function renderValidation(loaded: LoadedConfig): { lines: string[]; ok: boolean } {
+/**
+ * Renders the result of loading: per document `file: Kind/name: ok` or its errors, then warnings.
+ * With a `catalog`, requirement values of the NodePools that match none of its instance types are
+ * warned about too (unknown-requirement-values.ts).
+ */
+export function renderValidation(loaded: LoadedConfig, catalog?: Catalog): { lines: string[]; ok: boolean } {
+  if (catalog) {
+    const known = catalogValues(catalog);
+    const warnings = loaded.nodePools.flatMap((p) => unknownRequirementValues(p, catalog, known));
+    loaded = { ...loaded, diagnostics: [...loaded.diagnostics, ...warnings] };
+  }
   const lines: string[] = [];
   const printed = new Set<Diagnostic>();
   for (const { source, ok } of loaded.documents) {

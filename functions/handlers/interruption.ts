@@ -2,11 +2,15 @@
  * The interruption Lambda: EC2 spot interruption warnings, rebalance recommendations, instance
  * state changes and AWS Health scheduled changes from the interruption queue. A message that
  * cannot be read or whose handling failed is a batch item failure; the rest are handled. Notices
- * about one instance are handled in batch order, repeats once (batch-notices.ts).
+ * about one instance are handled in batch order, repeats once (batch-notices.ts). An event from
+ * another account or region than the function's own (event-origin.ts) is refused before anything
+ * is read or done: logged at its first receive only and reported as a batch item failure every
+ * time, so the queue's redrive policy moves it to the dead-letter queue (and its alarm fires).
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import * as z from 'zod';
 import { groupNotices } from '../core/interruption/batch-notices.js';
+import { originMismatch, stackOriginOf } from '../core/interruption/event-origin.js';
 import type { InterruptionDeps } from '../core/interruption/handle-interruption.js';
 import { handleInterruption } from '../core/interruption/handle-interruption.js';
 import { type InterruptionNotice, readInterruptionEvent } from '../core/interruption/interruption-notice.js';
@@ -21,16 +25,44 @@ export type InterruptionHandlerDeps = Pick<
 >;
 
 /** One message of the interruption queue: an EventBridge event (its detail is read per detail-type). */
-export const interruptionMessage = z.object({ 'detail-type': z.string(), detail: z.unknown() }).passthrough();
+export const interruptionMessage = z
+  .object({
+    'detail-type': z.string(),
+    detail: z.unknown(),
+    account: z.unknown().optional(),
+    region: z.unknown().optional(),
+    resources: z.unknown().optional(),
+  })
+  .passthrough();
 
 /** Builds the interruption handler. */
 export function createInterruptionHandler(getDeps: () => InterruptionHandlerDeps) {
-  return lambdaHandler<SQSEvent, SQSBatchResponse>(async (event) => {
+  return lambdaHandler<SQSEvent, SQSBatchResponse>(async (event, context) => {
     const deps: InterruptionDeps = getDeps();
     const batch = parseSqsBatch(event, interruptionMessage, deps.log);
     const failures = [...batch.failures];
     const read: { messageId: string; notices: InterruptionNotice[] }[] = [];
+    const stack = stackOriginOf(context?.invokedFunctionArn);
+    if (!stack)
+      throw new Error(
+        `interruption: cannot tell the stack's account and region from the invoked function ARN ${JSON.stringify(context?.invokedFunctionArn)}`,
+      );
+    const firstReceive = new Map(
+      (event.Records ?? []).map((r) => [r.messageId, (r.attributes?.ApproximateReceiveCount ?? '1') === '1']),
+    );
     for (const item of batch.items) {
+      const mismatch = originMismatch(item.body, stack);
+      if (mismatch) {
+        const fields = { messageId: item.messageId, reason: mismatch };
+        if (firstReceive.get(item.messageId) !== false)
+          deps.log.error(
+            "interruption event refused: not from this stack's account and region; it goes to the dead-letter queue",
+            fields,
+          );
+        else deps.log.debug('interruption event refused again', fields);
+        failures.push({ itemIdentifier: item.messageId });
+        continue;
+      }
       try {
         read.push({ messageId: item.messageId, notices: readInterruptionEvent(item.body) });
       } catch (error) {

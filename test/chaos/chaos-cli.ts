@@ -1,23 +1,49 @@
 /**
- * `npm run chaos`: chaos runs over several seeds (`--seeds=1,2,3`, `--replicas=6`), printing the
- * table of invariant violations (every column must be 0) and of the faults each run met.
- * Exits 1 when an invariant was violated.
+ * `npm run chaos`: chaos runs over seeds × replicas (`--seeds=1,2,3` or `--seeds=1-10`,
+ * `--replicas=6` or `--replicas=4,6,8,10`, each from 1 to 10), printing the table of invariant
+ * violations (every column must be 0), the violations and losses traced to the spot reclaims,
+ * and the faults each run met. `--log=<file>` writes every log line of the runs. Exits 1 when an
+ * invariant was violated, 2 on bad arguments.
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { formatTable } from './harness/format-table.js';
-import { type ChaosReport, runChaos } from './harness/run-chaos.js';
+import { type ChaosReport, checkReplicas, runChaos } from './harness/run-chaos.js';
 
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-const seeds = (arg('seeds') ?? '1,2,3').split(',').map(Number);
-const replicas = Number(arg('replicas') ?? 6);
-/** `--log=<file>`: every log line of the runs. */
+
+/** `1,2,5-8` -> [1, 2, 5, 6, 7, 8]; throws naming the option on anything else. */
+function numbers(option: string, text: string): number[] {
+  return text.split(',').flatMap((part) => {
+    const range = part.match(/^(\d+)-(\d+)$/);
+    if (range) {
+      const [from, to] = [Number(range[1]), Number(range[2])];
+      if (to < from) throw new Error(`--${option}: the range ${part} runs backwards`);
+      return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+    }
+    if (!/^\d+$/.test(part)) throw new Error(`--${option}: "${part}" is not a number or a range (like 1-10)`);
+    return [Number(part)];
+  });
+}
+
+let seeds: number[];
+let replicas: number[];
+try {
+  seeds = numbers('seeds', arg('seeds') ?? '1,2,3');
+  replicas = numbers('replicas', arg('replicas') ?? '6');
+  for (const r of replicas) checkReplicas(r);
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(2);
+}
 const logFile = arg('log');
 if (logFile) writeFileSync(logFile, '');
 const onLog = logFile ? (line: string) => appendFileSync(logFile, `${line}\n`) : undefined;
 const reports: ChaosReport[] = [];
-for (const seed of seeds) {
-  process.stderr.write(`chaos run: seed ${seed}, ${replicas} replicas x 3 deployments...\n`);
-  reports.push(await runChaos({ seed, replicas, onLog }));
+for (const r of replicas) {
+  for (const seed of seeds) {
+    process.stderr.write(`chaos run: seed ${seed}, ${r} replicas x 3 deployments...\n`);
+    reports.push(await runChaos({ seed, replicas: r, onLog }));
+  }
 }
 console.log(formatTable(reports));
 const violated = reports.some((r) => Object.values(r.invariants).some((n) => n > 0));

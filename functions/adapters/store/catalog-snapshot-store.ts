@@ -4,12 +4,18 @@
  * binary attribute. A whole region's instance types compress to tens of kilobytes, well inside
  * DynamoDB's 400 KB item limit; a part that would not fit is refused with an error saying so.
  * Writes are conditional on `fetchedAt`, so a slow refresh never overwrites a newer snapshot and a
- * retried one writes nothing new.
+ * retried one writes nothing new; a part that cannot be read is replaced unconditionally.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { CatalogSnapshot, SpotPart, TypesPart } from '../../core/catalog/live/catalog-snapshot.js';
+import {
+  type CatalogSnapshot,
+  type SpotPart,
+  type TypesPart,
+  UnreadableSnapshotError,
+} from '../../core/catalog/live/catalog-snapshot.js';
+import type { SaveOptions } from '../../core/catalog/live/refresh-catalog.js';
 import { PK } from './items.js';
 
 /** Largest compressed part stored (DynamoDB items hold at most 400 KB, keys and attributes included). */
@@ -40,17 +46,17 @@ export class CatalogSnapshotStore {
     return { types: part<TypesPart>('types'), spot: part<SpotPart>('spot') };
   }
 
-  /** Writes the types part unless a newer one is stored; true when written. */
-  saveTypes(part: TypesPart): Promise<boolean> {
-    return this.save('types', part);
+  /** Writes the types part unless a newer one is stored (or, `replace`, whatever is); true when written. */
+  saveTypes(part: TypesPart, options: SaveOptions = {}): Promise<boolean> {
+    return this.save('types', part, options);
   }
 
-  /** Writes the spot part unless a newer one is stored; true when written. */
-  saveSpot(part: SpotPart): Promise<boolean> {
-    return this.save('spot', part);
+  /** Writes the spot part unless a newer one is stored (or, `replace`, whatever is); true when written. */
+  saveSpot(part: SpotPart, options: SaveOptions = {}): Promise<boolean> {
+    return this.save('spot', part, options);
   }
 
-  private async save(name: PartName, part: TypesPart | SpotPart): Promise<boolean> {
+  private async save(name: PartName, part: TypesPart | SpotPart, options: SaveOptions): Promise<boolean> {
     const data = gzipSync(JSON.stringify(part));
     if (data.byteLength > MAX_PART_BYTES) {
       throw new Error(
@@ -70,8 +76,12 @@ export class CatalogSnapshotStore {
             bytes: data.byteLength,
             data: new Uint8Array(data),
           },
-          ConditionExpression: 'attribute_not_exists(pk) OR fetchedAt < :fetchedAt',
-          ExpressionAttributeValues: { ':fetchedAt': part.fetchedAt },
+          ...(options.replace
+            ? {}
+            : {
+                ConditionExpression: 'attribute_not_exists(pk) OR fetchedAt < :fetchedAt',
+                ExpressionAttributeValues: { ':fetchedAt': part.fetchedAt },
+              }),
         }),
       );
       return true;
@@ -88,10 +98,13 @@ function sortKey(region: string, part: PartName): string {
 }
 
 function decode<T>(data: unknown, what: string): T {
-  if (!(data instanceof Uint8Array)) throw new Error(`catalog snapshot ${what}: data is not binary`);
+  if (!(data instanceof Uint8Array))
+    throw new UnreadableSnapshotError(`catalog snapshot ${what}: data is not binary`);
   try {
     return JSON.parse(gunzipSync(data).toString('utf8')) as T;
   } catch (error) {
-    throw new Error(`catalog snapshot ${what}: cannot decode (${(error as Error).message})`);
+    throw new UnreadableSnapshotError(
+      `catalog snapshot ${what}: cannot decode (${(error as Error).message})`,
+    );
   }
 }

@@ -45,6 +45,7 @@ const REASONS: Record<DisruptionCause, string> = {
   interrupted: 'Interrupted',
   underutilized: 'Underutilized',
   unhealthy: 'Unhealthy',
+  orphaned: 'Orphaned',
 };
 
 /** Takes the next step of the drain of claim `id` (see the file comment). */

@@ -12,7 +12,9 @@ export type DisruptionCause =
   | 'deleted nodepool'
   | 'interrupted'
   | 'underutilized'
-  | 'unhealthy';
+  | 'unhealthy'
+  /** An instance of this table whose claim was retired while its node still ran pods (sweep/orphans.ts). */
+  | 'orphaned';
 
 /** The drain's phases: replacement capacity first, then evictions. */
 export type DrainPhase = 'replacing' | 'evicting';

@@ -1,23 +1,38 @@
 /**
  * Orphan garbage collection, both ways: instances this table launched (tagged with its identity)
- * that no live nodeclaim owns (a claim retired while its launch was in flight, a claim record
- * lost) are terminated once older than a grace period, a capped number per sweep; nodeclaims
- * whose instance is gone are retired (node deleted, pods released). Instances of another table
- * (a second stack for the cluster, the table before a redeploy) or another autoscaler are never
- * touched, and an empty table collects nothing.
+ * that no live nodeclaim owns are dealt with by what is known of them —
+ * - its claim record is missing (a restore, an item deleted by hand) and its node registered: the
+ *   claim is rebuilt and the instance adopted (adopt-instance.ts), never terminated;
+ * - its claim was retired (a launch that completed after its claim gave up on it) and its node
+ *   runs pods: it is drained first (drain-orphan.ts), like every other disruption;
+ * - otherwise (no node, or a node without pods) it is terminated, a capped number per sweep, once
+ *   older than a grace period: the registration timeout when its record is missing (it may still
+ *   register), the grace of an in-flight launch when its claim retired.
+ * Nodeclaims whose instance is gone are retired (node deleted, pods released). Instances of
+ * another table (a second stack for the cluster, the table before a redeploy) or another
+ * autoscaler are never touched, and an empty table terminates nothing.
  */
+import { isReschedulable } from '../disruption/pod-policy.js';
+import { instanceIdOf } from '../lifecycle/node-labels.js';
 import { retireClaim } from '../lifecycle/retire-claim.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
+import { DEFAULT_TIMEOUTS } from '../nodeclaim/state-machine.js';
 import type { CloudInstance } from '../ports/cloud-provider.js';
+import { adoptInstance } from './adopt-instance.js';
+import { drainOrphan } from './drain-orphan.js';
 import type { SweepDeps } from './sweep-deps.js';
 import { sweepSettings } from './sweep-deps.js';
 
 /** What the orphan GC did. */
 export interface OrphanOutcome {
-  /** Instances terminated because no live claim owns them. */
+  /** Instances terminated because no live claim owns them (none of them ran pods). */
   readonly terminatedInstances: readonly string[];
   /** Claims retired because their instance is gone. */
   readonly retiredClaims: readonly string[];
+  /** Registered instances whose claim record was missing, adopted with a rebuilt claim. */
+  readonly adoptedInstances: readonly string[];
+  /** Instances whose claim was retired but whose node ran pods: a drain started (adopted to drain). */
+  readonly drainingInstances: readonly string[];
 }
 
 const LIVE_STATES = ['Pending', 'Launched', 'Registered', 'Initialized', 'Draining', 'Terminating'] as const;
@@ -34,17 +49,54 @@ export function owns(claim: NodeClaim | undefined, instance: CloudInstance): boo
 export async function collectOrphans(deps: SweepDeps): Promise<OrphanOutcome> {
   const settings = sweepSettings(deps);
   const now = deps.clock.now();
-  const [instances, all] = await Promise.all([deps.cloud.list(), deps.store.listNodeClaims()]);
+  const [instances, all, nodes] = await Promise.all([
+    deps.cloud.list(),
+    deps.store.listNodeClaims(),
+    deps.cluster.listNodes(),
+  ]);
   const liveStates: readonly string[] = LIVE_STATES;
   const claims = all.filter((c) => liveStates.includes(c.state));
   const byId = new Map(claims.map((c) => [c.id, c]));
-  const candidates = instances.filter(
+  const recorded = new Set(all.map((c) => c.id));
+  const byInstance = new Map(
+    claims.filter((c) => c.instance).map((c) => [c.instance?.instanceId as string, c]),
+  );
+  const nodeOf = new Map(
+    nodes.flatMap((n) => {
+      const id = instanceIdOf(n.spec?.providerID);
+      return id ? [[id, n] as const] : [];
+    }),
+  );
+  const unowned = instances.filter(
     (i) =>
       !owns(i.nodeClaimId ? byId.get(i.nodeClaimId) : undefined, i) &&
-      now - i.launchTime >= settings.orphanGraceMs &&
+      !byInstance.has(i.instanceId) &&
       i.state !== 'shutting-down' &&
-      i.state !== 'terminated',
+      i.state !== 'terminated' &&
+      deps.owner !== undefined &&
+      i.owner === deps.owner,
   );
+  const adopted: string[] = [];
+  const draining: string[] = [];
+  const candidates: CloudInstance[] = [];
+  for (const instance of unowned) {
+    const node = nodeOf.get(instance.instanceId);
+    const lost = instance.nodeClaimId !== undefined && !recorded.has(instance.nodeClaimId);
+    if (node && lost) {
+      // Lost state is recovered, not punished (adopt-instance.ts).
+      if (await adoptInstance(deps, instance, node)) adopted.push(instance.instanceId);
+      continue;
+    }
+    if (node && (await runsPods(deps, node.metadata.name))) {
+      // Its claim was retired, its node runs pods: drained first, like every disruption.
+      if (await drainOrphan(deps, instance, node)) draining.push(instance.instanceId);
+      continue;
+    }
+    // An instance whose claim record is missing may still register: it has the registration
+    // timeout; an instance whose claim retired has the grace of a launch in flight.
+    const grace = lost ? DEFAULT_TIMEOUTS.registrationMs : settings.orphanGraceMs;
+    if (now - instance.launchTime >= grace) candidates.push(instance);
+  }
   const orphans = ownOrphans(deps, candidates, all, settings.maxOrphanTerminations);
   if (orphans.length > 0) {
     await deps.cloud.terminate(orphans.map((i) => i.instanceId));
@@ -76,7 +128,17 @@ export async function collectOrphans(deps: SweepDeps): Promise<OrphanOutcome> {
     );
     retired.push(claim.id);
   }
-  return { terminatedInstances: orphans.map((i) => i.instanceId), retiredClaims: retired };
+  return {
+    terminatedInstances: orphans.map((i) => i.instanceId),
+    retiredClaims: retired,
+    adoptedInstances: adopted,
+    drainingInstances: draining,
+  };
+}
+
+/** Whether pods that would be lost with the node run on it (DaemonSet, mirror and finished pods aside). */
+async function runsPods(deps: SweepDeps, nodeName: string): Promise<boolean> {
+  return (await deps.cluster.listPodsOnNode(nodeName)).some(isReschedulable);
 }
 
 /**

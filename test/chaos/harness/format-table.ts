@@ -1,8 +1,14 @@
-/** The chaos table: one row per seed, invariant violations first (all must be 0), then the faults met. */
+/**
+ * The chaos table: one row per run (seed × replicas), invariant violations first (all must be 0),
+ * then the PDB violations and lost pods traced to the spot reclaims (listed apart: the reclaim,
+ * not joiner, decided them), then the faults met.
+ */
+import { describeFaults } from './attribution.js';
 import type { ChaosReport } from './run-chaos.js';
 
 const COLUMNS: ReadonlyArray<[string, (r: ChaosReport) => number | string]> = [
   ['seed', (r) => r.seed],
+  ['replicas', (r) => r.replicas],
   ['pods', (r) => r.pods],
   ['double launches', (r) => r.invariants.doubleLaunches],
   ['orphans after GC', (r) => r.invariants.orphansAfterGc],
@@ -10,6 +16,9 @@ const COLUMNS: ReadonlyArray<[string, (r: ChaosReport) => number | string]> = [
   ['PDB violations', (r) => r.invariants.pdbViolations],
   ['pods lost', (r) => r.invariants.podsLost],
   ['pods > 3 cycles', (r) => r.invariants.podsLate],
+  ['PDB violations: joiner / reclaim', (r) => pair(r.attribution.pdbViolations)],
+  ['pods lost: joiner / reclaim', (r) => pair(r.attribution.podsLost)],
+  ['claim records deleted', (r) => r.faults.claimRecordsDeleted],
   ['deliveries (x3)', (r) => r.faults.deliveries],
   ['failed deliveries', (r) => r.faults.failedDeliveries],
   ['crashes', (r) => r.faults.crashes],
@@ -22,10 +31,17 @@ const COLUMNS: ReadonlyArray<[string, (r: ChaosReport) => number | string]> = [
   ['wall s', (r) => Math.round(r.wallMs / 1000)],
 ];
 
-/** A Markdown table of the reports. */
+function pair(counts: { readonly joiner: number; readonly reclaim: number }): string {
+  return `${counts.joiner} / ${counts.reclaim}`;
+}
+
+/** A Markdown table of the reports, followed by one line per traced fault (if any). */
 export function formatTable(reports: readonly ChaosReport[]): string {
   const header = `| ${COLUMNS.map(([name]) => name).join(' | ')} |`;
   const rule = `|${COLUMNS.map(() => '---:|').join('')}`;
   const rows = reports.map((r) => `| ${COLUMNS.map(([, value]) => value(r)).join(' | ')} |`);
-  return [header, rule, ...rows].join('\n');
+  const faults = reports.flatMap((r) =>
+    describeFaults(r.attribution).map((line) => `- seed ${r.seed}, ${r.replicas} replicas: ${line}`),
+  );
+  return [header, rule, ...rows, ...(faults.length > 0 ? ['', ...faults] : [])].join('\n');
 }

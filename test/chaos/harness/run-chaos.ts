@@ -5,6 +5,7 @@
  * the invariants, counted.
  */
 
+import { DeleteItemCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { bundledCatalog } from '../../../functions/core/catalog/bundled.js';
 import { TAG } from '../../../functions/core/launch/tags.js';
 import { SeededRandom } from '../../../functions/simulator/clock.js';
@@ -17,16 +18,31 @@ import { installManifests } from '../../../functions/simulator/scenario/run-scen
 import { buildSummary } from '../../../functions/simulator/scenario/summary.js';
 import { waitUntil, waitVirtual } from '../../../functions/simulator/scenario/waits.js';
 import { SIMULATOR_CREDENTIALS } from '../../../functions/simulator/sqs/sqs-simulator.js';
+import { type Attribution, attribute } from './attribution.js';
 import { installChaosHandlers } from './chaos-handlers.js';
 import { type ChaosLedger, CRASH_POINTS } from './chaos-ports.js';
 import { CPU_LIMIT, chaosNodePool, chaosWorkloads, INSTANCE_TYPES } from './chaos-workloads.js';
 import { countInvariants, type Invariants } from './invariants.js';
 
+/**
+ * The replicas per deployment the harness supports: at 10 the three deployments request 35 vCPUs,
+ * which with the spot storm's replacements and the half of the offerings out of capacity stays
+ * inside the NodePool's 96-vCPU limit; beyond it pods would wait on the limit by design and count
+ * as late. The sweep in the README covers 4-10.
+ */
+export const REPLICAS_RANGE = { min: 1, max: 10 } as const;
+
 /** Size and seed of a run. */
 export interface ChaosOptions {
   readonly seed: number;
-  /** Replicas of each of the three deployments. */
+  /** Replicas of each of the three deployments ({@link REPLICAS_RANGE}). */
   readonly replicas: number;
+  /**
+   * Share of the Initialized nodeclaim records deleted from the table (at least one) at seeded
+   * moments before the spot storm: lost state, which the sweep must recover without killing a
+   * pod. Default 0.3; 0 deletes none.
+   */
+  readonly claimLoss?: number;
   /** Virtual seconds per wall second. Default 10. */
   readonly speed?: number;
   /** Receives every log line. */
@@ -36,8 +52,11 @@ export interface ChaosOptions {
 /** What a run counted. */
 export interface ChaosReport {
   readonly seed: number;
+  readonly replicas: number;
   readonly pods: number;
   readonly invariants: Invariants;
+  /** Every PDB violation and lost pod traced to its cause (attribution.ts). */
+  readonly attribution: Attribution;
   readonly faults: {
     readonly deliveries: number;
     readonly failedDeliveries: number;
@@ -48,6 +67,8 @@ export interface ChaosReport {
     readonly webhookDropped: number;
     readonly iceOfferings: number;
     readonly spotInterrupted: number;
+    /** Nodeclaim records deleted from the table (lost state). */
+    readonly claimRecordsDeleted: number;
   };
   readonly crashPointsMissed: readonly string[];
   readonly wallMs: number;
@@ -55,6 +76,7 @@ export interface ChaosReport {
 
 /** Runs one chaos run and counts its invariants. */
 export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
+  checkReplicas(options.replicas);
   process.env.AWS_ACCESS_KEY_ID ??= SIMULATOR_CREDENTIALS.accessKeyId;
   process.env.AWS_SECRET_ACCESS_KEY ??= SIMULATOR_CREDENTIALS.secretAccessKey;
   const wallStart = Date.now();
@@ -95,7 +117,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const started = { virtual: now(), wall: Date.now() };
     await applyManifests(cloud.kube.store, chaosWorkloads(options.replicas));
     await waitUntil(cloud, { for: 'podsRunning' }, 20 * 60_000);
-    const spotInterrupted = await spotStorm(cloud, random);
+    const claimRecordsDeleted = await loseClaims(cloud, random, options.claimLoss ?? 0.3);
+    const reclaimed = await spotStorm(cloud, random);
     await waitVirtual(cloud, 150_000);
     await waitUntil(cloud, { for: 'podsRunning' }, 20 * 60_000);
     // The bad day ends: the sweeps collect what crashes left behind.
@@ -115,11 +138,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       started,
     });
     const invariants = countInvariants({ cloud, summary, latency, cycles: chaos.provisioningCycles, limits });
+    const attribution = attribute(summary, latency, reclaimed);
     const { ledger } = chaos;
     return {
       seed: options.seed,
+      replicas: options.replicas,
       pods: summary.pods.total,
       invariants,
+      attribution,
       faults: {
         deliveries: chaos.deliveries,
         failedDeliveries: chaos.failedDeliveries,
@@ -129,7 +155,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         conditionalFailures: ledger.conditionalFailures,
         webhookDropped: chaos.webhookDropped,
         iceOfferings,
-        spotInterrupted,
+        spotInterrupted: reclaimed.size,
+        claimRecordsDeleted,
       },
       crashPointsMissed: CRASH_POINTS.filter(
         (p) => p !== 'after the launch template' && !ledger.crashes.has(p),
@@ -175,8 +202,51 @@ function iceHalf(cloud: SimulatedCloud, random: SeededRandom): number {
   return count;
 }
 
-/** 30% of the spot instances joiner launched interrupted at seeded moments within two minutes. */
-async function spotStorm(cloud: SimulatedCloud, random: SeededRandom): Promise<number> {
+/** Throws unless `replicas` is an integer within {@link REPLICAS_RANGE}. */
+export function checkReplicas(replicas: number): void {
+  if (!Number.isInteger(replicas) || replicas < REPLICAS_RANGE.min || replicas > REPLICAS_RANGE.max)
+    throw new Error(
+      `chaos: --replicas must be an integer from ${REPLICAS_RANGE.min} to ${REPLICAS_RANGE.max} (the harness's NodePool limit holds 10 replicas of each deployment with room for the storm's replacements), got ${replicas}`,
+    );
+}
+
+/**
+ * Deletes `share` of the Initialized nodeclaim records (at least one) from the state table at
+ * seeded moments within two minutes, as a restore or an operator's mistake would; returns how
+ * many. Their instances and nodes run on: the sweep must adopt them, never kill their pods.
+ */
+async function loseClaims(cloud: SimulatedCloud, random: SeededRandom, share: number): Promise<number> {
+  if (share <= 0) return 0;
+  const running = (await cloud.stateStore.listNodeClaims(['Initialized'])).map((c) => c.id).sort();
+  const chosen = running.filter(() => random.next() < share);
+  if (chosen.length === 0 && running.length > 0) chosen.push(running[0] as string);
+  const at = chosen.map(() => Math.floor(random.next() * 120_000)).sort((a, b) => a - b);
+  const dynamo = new DynamoDBClient({
+    region: cloud.region,
+    endpoint: cloud.endpoints.dynamodb,
+    credentials: SIMULATOR_CREDENTIALS,
+  });
+  let elapsed = 0;
+  try {
+    for (const [i, id] of chosen.entries()) {
+      const wait = (at[i] ?? 0) - elapsed;
+      if (wait > 0) await waitVirtual(cloud, wait);
+      elapsed += Math.max(0, wait);
+      await dynamo.send(
+        new DeleteItemCommand({ TableName: cloud.tableName, Key: { pk: { S: 'nodeclaim' }, sk: { S: id } } }),
+      );
+    }
+  } finally {
+    dynamo.destroy();
+  }
+  return chosen.length;
+}
+
+/**
+ * 30% of the spot instances joiner launched interrupted at seeded moments within two minutes;
+ * returns the instances interrupted, with when.
+ */
+async function spotStorm(cloud: SimulatedCloud, random: SeededRandom): Promise<Map<string, number>> {
   const spot = [...cloud.ec2.state.instances.values()].filter(
     (i) => i.capacityType === 'spot' && i.state === 'running' && i.tags[TAG.cluster] !== undefined,
   );
@@ -184,13 +254,16 @@ async function spotStorm(cloud: SimulatedCloud, random: SeededRandom): Promise<n
   if (chosen.length === 0 && spot.length > 0) chosen.push(spot[0] as (typeof spot)[number]);
   const at = chosen.map(() => Math.floor(random.next() * 120_000)).sort((a, b) => a - b);
   let elapsed = 0;
+  const interrupted = new Map<string, number>();
   for (const [i, instance] of chosen.entries()) {
     const wait = (at[i] ?? 0) - elapsed;
     if (wait > 0) await waitVirtual(cloud, wait);
     elapsed += Math.max(0, wait);
-    if (instance.state === 'running') cloud.ec2.interruptSpot(instance.instanceId);
+    if (instance.state !== 'running') continue;
+    cloud.ec2.interruptSpot(instance.instanceId);
+    interrupted.set(instance.instanceId, cloud.clock.now());
   }
-  return chosen.length;
+  return interrupted;
 }
 
 /** Samples, every 20 wall ms, the vCPUs of live instances against the NodePool's CPU limit. */

@@ -3,6 +3,7 @@
  * bundled catalog as a logged fallback before any refresh, the region's snapshot once the real
  * refresh handler wrote it, and a spot price change reaching the loaded catalog after its TTL.
  */
+import { DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledCatalog } from '../../../functions/core/catalog/bundled.js';
@@ -199,5 +200,44 @@ describe('the catalog of the planning functions (simulated eu-west-1)', () => {
     await expect(refresh({ refresh: 'everything' })).rejects.toThrow(
       /"refresh" must be "spot-prices" or "catalog"/,
     );
+  });
+
+  it('a corrupted snapshot part is replaced by the next spot-price refresh; planning kept its loaded copy', async () => {
+    const dynamo = new DynamoDBClient({
+      region: REGION,
+      endpoint: cloud.endpoints.dynamodb,
+      credentials: {
+        accessKeyId: cloud.env().AWS_ACCESS_KEY_ID as string,
+        secretAccessKey: cloud.env().AWS_SECRET_ACCESS_KEY as string,
+      },
+    });
+    const key = { pk: { S: 'catalog' }, sk: { S: `${REGION}#types` } };
+    const stored = await dynamo.send(new GetItemCommand({ TableName: cloud.tableName, Key: key }));
+    expect(stored.Item?.data?.B).toBeDefined();
+    // Garbage where the gzip-compressed JSON was, with a fetch time far in the future.
+    const future = String(cloud.clock.now() + 365 * 86_400_000);
+    await dynamo.send(
+      new PutItemCommand({
+        TableName: cloud.tableName,
+        Item: { ...stored.Item, data: { B: new TextEncoder().encode('not gzip') }, fetchedAt: { N: future } },
+      }),
+    );
+    const deps = handlerDeps(new RecordingLog());
+    await expect(deps.catalogSource.current()).resolves.toBeDefined();
+    await cloud.clock.advance(1000);
+    const log = new RecordingLog();
+    await expect(refresh({ refresh: 'spot-prices' }, log)).resolves.toEqual({
+      scope: 'catalog',
+      instanceTypes: cloud.catalog.instanceTypes.length,
+      spotPrices: expect.any(Number),
+    });
+    expect(log.lines.find((l) => l.level === 'warn')?.message).toMatch(/snapshot cannot be read/);
+    const planLog = new RecordingLog();
+    const claims = await provisionFor(['after-repair'], planLog);
+    expect(planLog.messages()).toContain('loaded the instance catalog snapshot');
+    expect(claims[0].options.length).toBeGreaterThan(0);
+    const repaired = await dynamo.send(new GetItemCommand({ TableName: cloud.tableName, Key: key }));
+    expect(Number(repaired.Item?.fetchedAt?.N)).toBeLessThan(Number(future));
+    dynamo.destroy();
   });
 });

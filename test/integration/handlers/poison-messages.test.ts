@@ -39,12 +39,15 @@ afterAll(async () => {
   await cloud.close();
 });
 
+/** The simulated account (the one in the functions' role ARN). */
+const account = () => cloud.controllerRoleArn.split(':')[4] as string;
+
 const envelope = (detailType: string, detail: unknown, source = 'joiner') => ({
   version: '0',
   id: `e-${detailType}`,
   'detail-type': detailType,
   source,
-  account: '123456789012',
+  account: account(),
   time: '2026-11-25T12:00:00Z',
   region: cloud.region,
   resources: [],
@@ -65,13 +68,20 @@ const valid: Record<QueueName, () => unknown> = {
   timers: () => ({ nodeClaimId: 'no-such-claim', dueAt: 0 }),
 };
 
-/** Poison: not JSON, and the queue's own message with a field of the wrong type. */
+/**
+ * Poison: not JSON, and the queue's own message with a field of the wrong type; for the
+ * interruption queue also a well-formed event from another account.
+ */
 function poison(queue: QueueName): string[] {
   const broken = valid[queue]() as Record<string, unknown>;
   if ('detail' in broken)
     broken.detail = { ...(broken.detail as object), uid: 7, nodeName: 7, 'instance-id': 7 };
   else broken.nodeClaimId = 7;
-  return ['{not json', JSON.stringify(broken)];
+  const foreign =
+    queue === 'interruption'
+      ? [JSON.stringify({ ...(valid[queue]() as object), account: '999999999999' })]
+      : [];
+  return ['{not json', JSON.stringify(broken), ...foreign];
 }
 
 async function count(
@@ -99,7 +109,7 @@ describe('a poison message in every queue', () => {
     const deadline = Date.now() + 45_000;
     const done = async () => {
       for (const q of queues)
-        if ((await count(cloud.dlqUrls[q], 'ApproximateNumberOfMessages')) < 2) return false;
+        if ((await count(cloud.dlqUrls[q], 'ApproximateNumberOfMessages')) < poison(q).length) return false;
       return true;
     };
     while (!(await done())) {
@@ -139,5 +149,7 @@ describe('a poison message in every queue', () => {
     const refused = lines.filter((l) => l.includes('dropping malformed message')).length;
     expect(refused).toBeGreaterThanOrEqual(4 * 2 * 4);
     expect(refused).toBeLessThanOrEqual(4 * 2 * 5);
+    // The foreign event was refused before any action and logged once, at its first receive.
+    expect(lines.filter((l) => l.includes('interruption event refused: not from this stack')).length).toBe(1);
   }, 60_000);
 });

@@ -45,6 +45,17 @@ export interface SpotPart {
   readonly prices: SpotPriceTable;
 }
 
+/**
+ * A stored part that cannot be read (not binary, not gzip, not JSON): the refresh replaces it, the
+ * planning functions keep the catalog they have.
+ */
+export class UnreadableSnapshotError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnreadableSnapshotError';
+  }
+}
+
 /** Both parts as stored (either may be missing: first deploy, or a refresh that never succeeded). */
 export interface CatalogSnapshot {
   readonly types?: TypesPart;

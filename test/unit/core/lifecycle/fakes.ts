@@ -48,6 +48,12 @@ export class FakeStore {
     return stored;
   }
   getNodeClaim = async (id: string) => this.claims.get(id);
+  /** Conditional create, as the table's: false when a claim of that id exists. */
+  createNodeClaim = async (claim: NodeClaim) => {
+    if (this.claims.has(claim.id)) return false;
+    this.claims.set(claim.id, { ...claim, version: 1 });
+    return true;
+  };
   updateNodeClaim = async (claim: NodeClaim) => {
     const current = this.claims.get(claim.id);
     if (this.conflicts > 0 && current) {

@@ -50,6 +50,7 @@ export function harness(
   } as unknown as NodeClass;
   const nodePool = {
     name: 'default',
+    nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
     requirements: [],
     labels: {},
     taints: [],

@@ -4,6 +4,7 @@ import {
   spotPart,
   type TypesPart,
   typesPart,
+  UnreadableSnapshotError,
 } from '../../../../../functions/core/catalog/live/catalog-snapshot.js';
 import {
   type RefreshDeps,
@@ -13,7 +14,7 @@ import { RecordingLog } from '../../provisioning/fakes.js';
 
 const REGION = 'eu-west-1';
 
-function deps(offered: string[], stored: CatalogSnapshot = {}) {
+function deps(offered: string[], stored: CatalogSnapshot | Error = {}) {
   const writes: string[] = [];
   const log = new RecordingLog();
   const types = typesPart({
@@ -49,13 +50,16 @@ function deps(offered: string[], stored: CatalogSnapshot = {}) {
       }),
     },
     store: {
-      load: async () => stored,
-      saveTypes: async (_part: TypesPart) => {
-        writes.push('types');
+      load: async () => {
+        if (stored instanceof Error) throw stored;
+        return stored;
+      },
+      saveTypes: async (_part: TypesPart, options) => {
+        writes.push(options?.replace ? 'types (replace)' : 'types');
         return true;
       },
-      saveSpot: async () => {
-        writes.push('spot');
+      saveSpot: async (_part, options) => {
+        writes.push(options?.replace ? 'spot (replace)' : 'spot');
         return true;
       },
     },
@@ -89,6 +93,29 @@ describe('one catalog refresh', () => {
     const t = deps([]);
     await expect(refreshCatalog(t.deps, 'catalog')).rejects.toThrow(
       'the live APIs of eu-west-1 listed no offered instance type; the snapshot is kept',
+    );
+    expect(t.writes).toEqual([]);
+  });
+
+  for (const scope of ['spot-prices', 'catalog'] as const) {
+    it(`a ${scope} refresh that finds the stored snapshot unreadable replaces both parts whole`, async () => {
+      const corrupt = new UnreadableSnapshotError(
+        'catalog snapshot eu-west-1 types: cannot decode (incorrect header check)',
+      );
+      const t = deps([`${REGION}a`], corrupt);
+      const outcome = await refreshCatalog(t.deps, scope);
+      expect(outcome).toMatchObject({ scope: 'catalog', instanceTypes: 1, written: true, repaired: true });
+      expect(t.writes).toEqual(['spot (replace)', 'types (replace)']);
+      const warning = t.log.lines.find((l) => l.level === 'warn' && l.message.includes('cannot be read'));
+      expect(warning?.fields).toMatchObject({ region: REGION, error: corrupt.message });
+      expect(t.log.messages()).toContain('replaced the unreadable catalog snapshot');
+    });
+  }
+
+  it('a failed read of the table (not a corrupted item) fails the refresh and writes nothing', async () => {
+    const t = deps([`${REGION}a`], new Error('ProvisionedThroughputExceededException'));
+    await expect(refreshCatalog(t.deps, 'spot-prices')).rejects.toThrow(
+      'ProvisionedThroughputExceededException',
     );
     expect(t.writes).toEqual([]);
   });

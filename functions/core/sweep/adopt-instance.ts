@@ -1,0 +1,150 @@
+/**
+ * Lost state is recovered, not punished: an instance this table launched (its owner, cluster and
+ * nodeclaim tags) whose claim record is missing (a restore, an item deleted by hand, a record a
+ * TTL collected too early) but whose node has registered is adopted again: the claim is rebuilt
+ * from the instance, its node and its tags under the id the instance is tagged with, written with
+ * a conditional create (a concurrent sweep adopts it once), and the node is reconciled, so the
+ * claim goes on to Initialized and every later decision (emptiness, drift, consolidation, a spot
+ * interruption) treats it like any other node. A drain whose record was lost with it is not
+ * resumed: the node loses the disrupted taint and goes back to service.
+ */
+import { TAG } from '../launch/tags.js';
+import {
+  ANNOTATION_NODECLASS_HASH,
+  ANNOTATION_NODECLASS_HASH_VERSION,
+  ANNOTATION_NODEPOOL_HASH,
+  ANNOTATION_NODEPOOL_HASH_VERSION,
+  DISRUPTED_TAINT,
+  hasTaint,
+  taintsOf,
+} from '../lifecycle/node-labels.js';
+import { reconcileNode } from '../lifecycle/reconcile-node.js';
+import type { Node } from '../model/kube-objects.js';
+import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
+import { DEFAULT_TIMEOUTS } from '../nodeclaim/state-machine.js';
+import type { CloudInstance } from '../ports/cloud-provider.js';
+import type { SweepDeps } from './sweep-deps.js';
+
+/**
+ * The claim of `instance` rebuilt from what survives outside the table (see the file comment):
+ * `Registered` on `node`, its NodePool's labels, taints and requirements (when the pool still
+ * exists), the drift hashes its node was annotated with, the registration timeout armed so a
+ * node that never initializes is still retired, and no pods (it was planned for none it knows).
+ */
+export function rebuildClaim(input: {
+  readonly id: string;
+  readonly instance: CloudInstance;
+  readonly node: Node;
+  readonly nodeClass: string;
+  readonly pool?: {
+    readonly labels: NodeClaim['labels'];
+    readonly taints: NodeClaim['taints'];
+    readonly startupTaints: NodeClaim['startupTaints'];
+    readonly requirements: NodeClaim['requirements'];
+    readonly expireAfterMs: number | null;
+  };
+  readonly price?: number;
+  readonly now: number;
+}): NodeClaim {
+  const { instance, node, pool, now } = input;
+  const annotations = node.metadata.annotations ?? {};
+  const launchedAt = Math.min(instance.launchTime, now);
+  const option = {
+    instanceType: instance.instanceType,
+    zone: instance.zone,
+    capacityType: instance.capacityType,
+    price: input.price ?? 0,
+  };
+  const expiration = pool && pool.expireAfterMs !== null ? launchedAt + pool.expireAfterMs : undefined;
+  return {
+    id: input.id,
+    nodePool: instance.nodePool ?? node.metadata.labels?.['karpenter.sh/nodepool'] ?? '',
+    nodeClass: input.nodeClass,
+    nodePoolHash: annotations[ANNOTATION_NODEPOOL_HASH] ?? '',
+    nodeClassHash: annotations[ANNOTATION_NODECLASS_HASH] ?? '',
+    ...optional('nodePoolHashVersion', annotations[ANNOTATION_NODEPOOL_HASH_VERSION]),
+    ...optional('nodeClassHashVersion', annotations[ANNOTATION_NODECLASS_HASH_VERSION]),
+    requirements: pool?.requirements ?? [],
+    labels: pool?.labels ?? {},
+    taints: pool?.taints ?? [],
+    startupTaints: pool?.startupTaints ?? [],
+    options: [option],
+    pods: [],
+    requests: {},
+    launchToken: `joiner-${input.id}`,
+    launchAttempts: 1,
+    state: 'Registered',
+    version: 0,
+    timestamps: { Pending: launchedAt, Launched: launchedAt, Registered: now },
+    timers: {
+      registrationTimeout: now + DEFAULT_TIMEOUTS.registrationMs,
+      ...(expiration === undefined ? {} : { expiration: Math.max(expiration, now) }),
+    },
+    instance: {
+      instanceId: instance.instanceId,
+      instanceType: instance.instanceType,
+      zone: instance.zone,
+      capacityType: instance.capacityType,
+      ...(input.price === undefined ? {} : { price: input.price }),
+      ...(instance.imageId ? { imageId: instance.imageId } : {}),
+      providerId: `aws:///${instance.zone}/${instance.instanceId}`,
+    },
+    nodeName: node.metadata.name,
+  };
+}
+
+/**
+ * Adopts `instance` (registered as `node`, its claim record missing): writes the rebuilt claim and
+ * reconciles its node. Returns the claim as stored, or undefined when another sweep adopted it
+ * first (or a claim of that id appeared meanwhile).
+ */
+export async function adoptInstance(
+  deps: SweepDeps,
+  instance: CloudInstance,
+  node: Node,
+): Promise<NodeClaim | undefined> {
+  const id = instance.nodeClaimId;
+  if (!id) return undefined;
+  const config = await deps.config();
+  const pool = config.nodePools.find((p) => p.name === instance.nodePool);
+  const offering = deps.catalog.instanceTypes
+    .find((t) => t.name === instance.instanceType)
+    ?.offerings.find((o) => o.zone === instance.zone && o.capacityType === instance.capacityType);
+  const claim = rebuildClaim({
+    id,
+    instance,
+    node,
+    nodeClass: instance.tags[TAG.nodeClass] ?? pool?.nodeClassRef.name ?? '',
+    ...(pool ? { pool } : {}),
+    ...(offering ? { price: offering.price } : {}),
+    now: deps.clock.now(),
+  });
+  if (!(await deps.store.createNodeClaim(claim))) return undefined;
+  deps.log.warn('adopted an instance whose nodeclaim record was missing: its claim is rebuilt', {
+    nodeclaim: id,
+    instance: instance.instanceId,
+    node: node.metadata.name,
+    nodepool: claim.nodePool,
+  });
+  const stored = (await reconcileNode(deps, claim, node.metadata.name)) ?? claim;
+  await untaint(deps, node.metadata.name);
+  return stored;
+}
+
+/**
+ * A node still carrying the disrupted taint lost the drain that put it there with its record: it
+ * goes back to service, and the disruption decisions decide about it again.
+ */
+async function untaint(deps: SweepDeps, nodeName: string): Promise<void> {
+  const node = await deps.cluster.getNode(nodeName);
+  if (!node || !hasTaint(taintsOf(node), DISRUPTED_TAINT)) return;
+  await deps.cluster.patchNode(nodeName, {
+    taints: taintsOf(node).filter(
+      (t) => !(t.key === DISRUPTED_TAINT.key && t.effect === DISRUPTED_TAINT.effect),
+    ),
+  });
+}
+
+function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, string>);
+}
