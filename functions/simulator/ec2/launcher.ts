@@ -57,7 +57,7 @@ export function launchInstance(ctx: Ec2Context, request: LaunchRequest): Ec2Inst
         instanceType: type.name,
         capacityType: request.capacityType,
         zone: plan.zone,
-        imageId: image,
+        imageId: image.imageId,
         interfaces: plan.interfaces,
         launchTemplate: request.launchTemplateId
           ? state.launchTemplates.get(request.launchTemplateId)
