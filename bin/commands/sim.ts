@@ -9,6 +9,9 @@ interface SimUpOptions {
   readonly speed: number;
   readonly nodeRole: string[];
   readonly log: boolean;
+  /** commander's `--no-iam`: false turns IAM off. */
+  readonly iam: boolean;
+  readonly stackTemplate?: string;
 }
 
 /**
@@ -47,6 +50,11 @@ export function registerSim(program: Command): void {
       [] as string[],
     )
     .option('--no-log', 'do not print joiner’s log')
+    .option(
+      '--stack-template <file>',
+      'enforce the IAM of an already synthesized stack (template file or `cdk synth -o DIR`) instead of synthesizing joiner’s stack',
+    )
+    .option('--no-iam', 'DEBUGGING ONLY: turn the simulated account’s IAM off (every AWS call is allowed)')
     .action(async (options: SimUpOptions) => {
       process.exitCode = await simUp(options);
     });
@@ -73,6 +81,13 @@ async function simUp(options: SimUpOptions): Promise<number> {
     let catalog: Awaited<ReturnType<typeof readCatalog>> | undefined;
     try {
       catalog = options.catalog ? await readCatalog(options.catalog) : undefined;
+      if (options.stackTemplate) {
+        // A template that is not joiner's stack is bad input (exit 2), found before anything starts.
+        const { loadStackTemplate } = await import(
+          '../../functions/simulator/iam/authorization/stack-template-file.js'
+        );
+        loadStackTemplate(options.stackTemplate);
+      }
     } catch (error) {
       console.error(`joiner sim up: ${error instanceof Error ? error.message : String(error)}`);
       return 2;
@@ -83,6 +98,8 @@ async function simUp(options: SimUpOptions): Promise<number> {
       speed: options.speed,
       nodeRoles: options.nodeRole,
       onLog: options.log ? log : undefined,
+      iam: options.iam,
+      stackTemplate: options.stackTemplate,
     });
   } catch (error) {
     console.error(`joiner sim up: ${error instanceof Error ? error.message : String(error)}`);
@@ -115,7 +132,10 @@ function usage(cloud: SimulatedCloud): string {
     `  export KUBECONFIG=${cloud.kubeconfigPath}`,
     '  kubectl get nodepools,nodeclaims',
     '',
-    '  AWS endpoints (any credentials):',
+    cloud.account
+      ? '  AWS endpoints (the account administrator: AWS_ACCESS_KEY_ID=joiner AWS_SECRET_ACCESS_KEY=simulated;\n' +
+        '  joiner’s functions sign as their own roles, and IAM decides their calls as the stack’s policies say):'
+      : '  AWS endpoints (IAM is OFF, --no-iam: any credentials, every call allowed):',
     `    EC2          ${e.ec2}`,
     `    IAM          ${e.iam}`,
     `    SSM          ${e.ssm}`,

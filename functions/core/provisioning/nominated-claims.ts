@@ -30,6 +30,27 @@ export function nominatingClaims(claims: readonly NodeClaim[], now: number): Nod
   });
 }
 
+/**
+ * The claims with only the pods they still keep room for. A pod the kube-scheduler bound to another
+ * node needs no room on this claim any more; a claim with no node yet keeps the pods of nodes being
+ * drained (it is their replacement), a claim whose node exists does not (they are planned afresh).
+ */
+export function stillNominated(
+  claims: readonly NodeClaim[],
+  bound: readonly Pod[],
+  leaving: ReadonlySet<string>,
+): NodeClaim[] {
+  const nodeOf = new Map<string, string>();
+  for (const p of bound) if (p.metadata.uid && p.spec?.nodeName) nodeOf.set(p.metadata.uid, p.spec.nodeName);
+  return claims.map((c) => {
+    const pods = c.pods.filter((r) => {
+      const node = nodeOf.get(r.uid);
+      return node === undefined || node === c.nodeName || (!c.nodeName && leaving.has(node));
+    });
+    return pods.length === c.pods.length ? c : { ...c, pods };
+  });
+}
+
 /** Pending pods that the bound pods read in the same run show on a node: they are not pending. */
 export function withoutBound(pending: readonly Pod[], bound: readonly Pod[]): Pod[] {
   const boundUids = new Set(bound.filter((p) => p.spec?.nodeName).map((p) => p.metadata.uid));

@@ -13,7 +13,7 @@ import type { ClusterSnapshot } from './cluster-snapshot.js';
 import { displacedPods, leavingNodes } from './displaced-pods.js';
 import { IN_FLIGHT_STATES, inFlightClaims, inFlightView, withoutStartupTaints } from './in-flight.js';
 import { nodeUsage } from './launch-limits.js';
-import { nominatingClaims, reserveOnNodes, withoutBound } from './nominated-claims.js';
+import { nominatingClaims, reserveOnNodes, stillNominated, withoutBound } from './nominated-claims.js';
 import type { LaunchZones } from './prepare-launches.js';
 
 /** What planning a run gave. */
@@ -75,7 +75,11 @@ export function planRun(
   ];
   const podsById = new Map(pending.map((p) => [podId(p), p]));
   // A claim keeps the room of its pods until they are bound (see nominated-claims.ts).
-  const nominating = nominatingClaims(claims, options.now ?? Date.now());
+  const nominating = stillNominated(
+    nominatingClaims(claims, options.now ?? Date.now()),
+    snapshot.boundPods,
+    leaving,
+  );
   const inFlight = inFlightClaims(nominating, snapshot.nodes, [...IN_FLIGHT_STATES, 'Initialized']);
   const view = inFlightView(inFlight, pending, pools);
   const present = existingNodes(
