@@ -17,6 +17,7 @@ export { HandlerFunction, type HandlerFunctionProps, type LogLevel } from './con
 export { InterruptionRules, type InterruptionRulesProps } from './constructs/interruption-rules.js';
 export { JoinerFunctions, type JoinerFunctionsProps } from './constructs/joiner-functions.js';
 export { JoinerMetrics, type JoinerMetricsProps, METRIC_PERIOD } from './constructs/joiner-metrics.js';
+export { KarpenterDashboard, type KarpenterDashboardProps } from './constructs/karpenter-dashboard.js';
 export { NodeRole, type NodeRoleProps } from './constructs/node-role.js';
 export { OperationsDashboard, type OperationsDashboardProps } from './constructs/operations-dashboard.js';
 export { QueueSubscriptions, type QueueSubscriptionsProps } from './constructs/queue-subscriptions.js';

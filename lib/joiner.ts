@@ -17,6 +17,7 @@ import type { LogLevel } from './constructs/handler-function.js';
 import { InterruptionRules } from './constructs/interruption-rules.js';
 import { JoinerFunctions } from './constructs/joiner-functions.js';
 import { JoinerMetrics } from './constructs/joiner-metrics.js';
+import { KarpenterDashboard } from './constructs/karpenter-dashboard.js';
 import { NodeRole } from './constructs/node-role.js';
 import { OperationsDashboard } from './constructs/operations-dashboard.js';
 import { QueueSubscriptions } from './constructs/queue-subscriptions.js';
@@ -110,6 +111,8 @@ export class Joiner extends Construct {
   readonly installer: ClusterInstaller;
   readonly alarms: JoinerAlarms;
   readonly dashboard: OperationsDashboard;
+  /** Karpenter's capacity and performance panels over joiner's Karpenter-named metrics. */
+  readonly karpenterDashboard: KarpenterDashboard;
 
   constructor(scope: Construct, id: string, props: JoinerProps) {
     super(scope, id);
@@ -183,6 +186,9 @@ export class Joiner extends Construct {
       clusterName: props.clusterName,
       metrics,
       alarms: this.alarms.all(),
+    });
+    this.karpenterDashboard = new KarpenterDashboard(this, 'KarpenterDashboard', {
+      clusterName: props.clusterName,
     });
   }
 }

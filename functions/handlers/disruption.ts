@@ -8,9 +8,15 @@
 import type { ScheduledEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import * as z from 'zod';
 import type { DisruptionOutcome } from '../core/disruption/run-disruption.js';
+import { sweepWindow } from '../core/status/pod-startup.js';
 import { handleTimerMessage, runSweep } from '../core/sweep/run-sweep.js';
 import { sweepDepsFrom } from '../core/sweep/sweep-deps-from.js';
-import { KARPENTER_METRICS, karpenterReason } from '../shared/karpenter-metrics.js';
+import { SWEEP_SCHEDULE } from '../shared/event-sources.js';
+import {
+  KARPENTER_METRICS,
+  karpenterConsolidationType,
+  karpenterReason,
+} from '../shared/karpenter-metrics.js';
 import { METRIC_NAMES } from '../shared/metrics.js';
 import { type Dependencies, dependenciesFromEnv } from './runtime/dependencies.js';
 import { lambdaHandler, parseSqsBatch, recordDimensionedMetric, recordMetrics } from './runtime/lambda.js';
@@ -55,7 +61,14 @@ export function createDisruptionHandler(getDeps: () => DisruptionHandlerDeps) {
       karpenterKinds: ports.settings?.karpenterKinds,
     });
     if (isScheduledEvent(event)) {
-      const outcome = await runSweep(deps);
+      // The minute before the scheduled time (EventBridge's `time`): consecutive sweeps measure
+      // consecutive windows, whenever each one actually runs.
+      const scheduledAt = Date.parse(event.time);
+      const window = sweepWindow(
+        Number.isFinite(scheduledAt) ? scheduledAt : ports.clock.now(),
+        SWEEP_SCHEDULE.rateMinutes * 60_000,
+      );
+      const outcome = await runSweep(deps, window);
       const d = outcome.disruption;
       ports.log.info('sweep finished', {
         'resumed-launches': outcome.resumedLaunches.resumed.length,
@@ -80,6 +93,8 @@ export function createDisruptionHandler(getDeps: () => DisruptionHandlerDeps) {
         UnschedulablePodsRepublished: outcome.republished.length,
       });
       recordDisruption(d);
+      for (const seconds of outcome.podStartups)
+        recordDimensionedMetric(KARPENTER_METRICS.podStartupDuration, seconds, 'Seconds', {});
       return undefined;
     }
     if (!isSqsEvent(event))
@@ -108,9 +123,10 @@ export function createDisruptionHandler(getDeps: () => DisruptionHandlerDeps) {
 
 /**
  * Metrics of a disruption round by NodePool and reason: nodes disrupted (drains started), nodes
- * terminated with their drain duration, and evictions PodDisruptionBudgets refused.
+ * terminated with their drain duration, voluntary decisions (Karpenter's names) and evictions
+ * PodDisruptionBudgets refused. Call it inside a handler (the metrics are flushed per invocation).
  */
-function recordDisruption(d: DisruptionOutcome): void {
+export function recordDisruption(d: DisruptionOutcome): void {
   for (const s of d.started) {
     recordDimensionedMetric('NodesDisrupted', 1, 'Count', { nodepool: s.nodePool, reason: s.cause });
     recordDimensionedMetric(KARPENTER_METRICS.nodeClaimsDisrupted, 1, 'Count', {
@@ -123,6 +139,15 @@ function recordDisruption(d: DisruptionOutcome): void {
     recordDimensionedMetric('NodesTerminated', 1, 'Count', dimensions);
     recordDimensionedMetric('DrainDuration', t.drainMs, 'Milliseconds', dimensions);
     recordDimensionedMetric(KARPENTER_METRICS.nodeClaimsTerminated, 1, 'Count', { nodepool: t.nodePool });
+  }
+  for (const decision of d.decisions) {
+    const type = karpenterConsolidationType(decision.reason, decision.nodes);
+    recordDimensionedMetric(KARPENTER_METRICS.disruptionDecisions, 1, 'Count', {
+      decision: decision.decision,
+      reason: decision.reason,
+      // CloudWatch has no empty dimension values: Karpenter's "" (not consolidation) is left out.
+      ...(type ? { consolidation_type: type } : {}),
+    });
   }
   if (d.evictionsRefused > 0) recordMetrics({ EvictionsRefused: d.evictionsRefused });
 }

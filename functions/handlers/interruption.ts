@@ -14,8 +14,9 @@ import { originMismatch, stackOriginOf } from '../core/interruption/event-origin
 import type { InterruptionDeps } from '../core/interruption/handle-interruption.js';
 import { handleInterruption } from '../core/interruption/handle-interruption.js';
 import { type InterruptionNotice, readInterruptionEvent } from '../core/interruption/interruption-notice.js';
+import { KARPENTER_METRICS, karpenterMessageType } from '../shared/karpenter-metrics.js';
 import { METRIC_NAMES } from '../shared/metrics.js';
-import { lambdaHandler, parseSqsBatch, recordMetrics } from './runtime/lambda.js';
+import { lambdaHandler, parseSqsBatch, recordDimensionedMetric, recordMetrics } from './runtime/lambda.js';
 import { type PortDependencies, portDependenciesFromEnv } from './runtime/port-dependencies.js';
 
 /** What the interruption function needs. */
@@ -82,7 +83,12 @@ export function createInterruptionHandler(getDeps: () => InterruptionHandlerDeps
       [...byInstance.values()].map(async (notices) => {
         for (const { notice, messageIds } of notices) {
           try {
-            await handleInterruption(deps, notice);
+            const outcome = await handleInterruption(deps, notice);
+            // Karpenter's count: actionable when joiner acted on it (not ignored, not only noted).
+            recordDimensionedMetric(KARPENTER_METRICS.interruptionMessages, messageIds.length, 'Count', {
+              message_type: karpenterMessageType(notice.kind, notice.state),
+              actionable: String(outcome !== 'ignored' && outcome !== 'noted'),
+            });
           } catch (error) {
             deps.log.error('interruption event failed', { messageIds, error: String(error) });
             for (const id of messageIds) failed.add(id);

@@ -139,13 +139,11 @@ export function createProvisionerHandler(getDeps: () => ProvisionerDeps) {
         reason: 'provisioning',
       });
     if (!result.deferred) {
-      recordDimensionedMetric(
-        KARPENTER_METRICS.schedulingDuration,
-        result.schedulingMs / 1000,
-        'Seconds',
-        {},
-      );
+      recordDimensionedMetric(KARPENTER_METRICS.schedulingDuration, result.schedulingMs / 1000, 'Seconds', {
+        controller: 'provisioner',
+      });
     }
+    recordCloudProviderErrors(result);
     if (!result.deferred && !result.incomplete) return { batchItemFailures: batch.failures };
     return {
       batchItemFailures: [...batch.failures, ...batch.items.map((i) => ({ itemIdentifier: i.messageId }))],
@@ -155,3 +153,22 @@ export function createProvisionerHandler(getDeps: () => ProvisionerDeps) {
 
 /** The Lambda entry point. */
 export const handler = createProvisionerHandler(() => dependenciesFromEnv(process.env));
+
+/**
+ * Karpenter's `karpenter_cloudprovider_errors_total` for a run: one per failed launch (its recorded
+ * reason, e.g. `InsufficientCapacity` or `UnauthorizedOperation`) and one per offering EC2 had no
+ * capacity for.
+ */
+function recordCloudProviderErrors(result: Pick<ProvisionResult, 'failed' | 'markedUnavailable'>): void {
+  const base = { controller: 'provisioner', method: 'Create', provider: 'aws' };
+  for (const f of result.failed)
+    recordDimensionedMetric(KARPENTER_METRICS.cloudProviderErrors, 1, 'Count', {
+      ...base,
+      error: f.failure?.reason ?? 'LaunchFailed',
+    });
+  for (const _ of result.markedUnavailable)
+    recordDimensionedMetric(KARPENTER_METRICS.cloudProviderErrors, 1, 'Count', {
+      ...base,
+      error: 'InsufficientCapacityError',
+    });
+}

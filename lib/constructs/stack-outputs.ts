@@ -48,10 +48,17 @@ export class StackOutputs extends Construct {
         `Where ${name} messages go after their retries`,
       );
     }
+    const dashboardUrl = (name: string) =>
+      `https://console.aws.amazon.com/cloudwatch/home?region=${stack.region}#dashboards/dashboard/${name}`;
     output(
       'DashboardUrl',
-      `https://console.aws.amazon.com/cloudwatch/home?region=${stack.region}#dashboards/dashboard/${joiner.dashboard.dashboard.dashboardName}`,
+      dashboardUrl(joiner.dashboard.dashboard.dashboardName),
       "joiner's CloudWatch operations dashboard",
+    );
+    output(
+      'KarpenterDashboardUrl',
+      dashboardUrl(joiner.karpenterDashboard.dashboard.dashboardName),
+      "Karpenter's capacity and performance panels over joiner's Karpenter-named metrics",
     );
     output(
       'WebhookFunctionUrl',

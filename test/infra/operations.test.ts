@@ -157,9 +157,9 @@ describe('alarm topic from context', () => {
 });
 
 describe('operations dashboard', () => {
-  const [[, dashboard]] = ofType(resources, 'AWS::CloudWatch::Dashboard') as unknown as [
-    [string, { Properties: Props }],
-  ];
+  const [, dashboard] = ofType(resources, 'AWS::CloudWatch::Dashboard').find(([id]) =>
+    id.startsWith('JoinerDashboard'),
+  ) as unknown as [string, { Properties: Props }];
   const body = JSON.parse(resolveValue(dashboard.Properties.DashboardBody) as string) as {
     widgets: { type: string; properties: Props }[];
   };

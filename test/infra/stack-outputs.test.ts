@@ -24,6 +24,7 @@ describe('the stack outputs', () => {
           `${q}DeadLetterQueueUrl`,
         ]),
         'DashboardUrl',
+        'KarpenterDashboardUrl',
         'WebhookFunctionUrl',
         'WebhookSecretArn',
         'NodeRoleArn',
@@ -46,6 +47,7 @@ describe('the stack outputs', () => {
       'https://console.aws.amazon.com/cloudwatch/home?region=eu-west-1#dashboards/dashboard/',
     );
     expect(json('DashboardUrl')).toMatch(/"Ref":"JoinerDashboard\w+"/);
+    expect(json('KarpenterDashboardUrl')).toMatch(/"Ref":"JoinerKarpenterDashboard\w+"/);
     // The webhook's path secret is never an output, only where it is kept.
     expect(json('WebhookSecretArn')).toMatch(/"Ref":"JoinerWebhookSecret\w+"/);
   });

@@ -42,6 +42,11 @@ export interface DisruptionOutcome {
     readonly nodePool: string;
     readonly cause: DisruptionCause;
   }[];
+  /**
+   * Voluntary disruption decisions acted on (emptiness, drift, consolidation), as Karpenter counts
+   * them: `replace` when the pods need new capacity, else `delete`; one per consolidation move.
+   */
+  readonly decisions: readonly VoluntaryDecision[];
   /** Nodes that may not be disrupted now (their timers re-armed). */
   readonly blocked: number;
   readonly armed: number;
@@ -49,6 +54,17 @@ export interface DisruptionOutcome {
   /** False when another round held the disruption lease (no decisions were made). */
   readonly decided: boolean;
 }
+
+/** One voluntary disruption decision (see {@link DisruptionOutcome.decisions}). */
+export interface VoluntaryDecision {
+  readonly decision: 'delete' | 'replace';
+  readonly reason: 'empty' | 'drifted' | 'underutilized';
+  /** Nodes the decision disrupts. */
+  readonly nodes: number;
+}
+
+/** Causes Karpenter disrupts voluntarily (the others are forceful or involuntary). */
+const VOLUNTARY = new Set<DisruptionCause>(['empty', 'drifted', 'underutilized']);
 
 /** How a round is run. */
 export interface RoundOptions {
@@ -77,6 +93,7 @@ export async function runDisruption(
     terminated: [] as DisruptionOutcome['terminated'][number][],
     evictionsRefused: 0,
     started: [] as DisruptionOutcome['started'][number][],
+    decisions: [] as VoluntaryDecision[],
   };
   const step = async (id: string): Promise<void> => {
     const done = await drainStep(deps, id);
@@ -138,6 +155,12 @@ export async function runDisruption(
         const { claim, cause } = decision;
         outcome.started.push({ nodeClaim: claim.id, nodePool: claim.nodePool, cause });
         startedIds.push(claim.id);
+        if (VOLUNTARY.has(cause))
+          outcome.decisions.push({
+            decision: decision.pods.some(isReschedulable) ? 'replace' : 'delete',
+            reason: cause as VoluntaryDecision['reason'],
+            nodes: 1,
+          });
       } catch (error) {
         deps.log.error('failed to start disruption', { nodeclaim: decision.claim.id, error: String(error) });
       }
@@ -149,6 +172,12 @@ export async function runDisruption(
         outcome.started.push({ nodeClaim: claim.id, nodePool: claim.nodePool, cause: 'underutilized' });
         startedIds.push(claim.id);
       }
+      if (consolidation.method && consolidation.started.length > 0)
+        outcome.decisions.push({
+          decision: consolidation.method,
+          reason: 'underutilized',
+          nodes: consolidation.started.length,
+        });
     }
     const decided = new Set(round.decisions.map((d) => d.claim.id));
     const blocked = await reportBlocked(deps, view, round.blocked);

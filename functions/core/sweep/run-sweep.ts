@@ -8,6 +8,7 @@
 import type { DisruptionOutcome } from '../disruption/run-disruption.js';
 import { runDisruption } from '../disruption/run-disruption.js';
 import type { PodRefDetail } from '../events/joiner-events.js';
+import { podStartupSeconds, type TimeWindow } from '../status/pod-startup.js';
 import { reportStatus, type StatusOutcome } from '../status/report-status.js';
 import type { TimerOutcome } from './due-timers.js';
 import { actOnDueTimers } from './due-timers.js';
@@ -30,6 +31,8 @@ export interface SweepOutcome {
   readonly nodeClassResources: readonly string[];
   readonly republished: readonly PodRefDetail[];
   readonly status: StatusOutcome;
+  /** Seconds from creation to Ready of the pods that turned Ready in the sweep's window. */
+  readonly podStartups: readonly number[];
 }
 
 /** A timers-queue message: wake up `nodeClaimId` at `dueAt`. */
@@ -38,8 +41,11 @@ export interface TimerMessage {
   readonly dueAt: number;
 }
 
-/** Runs one sweep (see the file comment). One failing claim does not stop the others. */
-export async function runSweep(deps: SweepDeps): Promise<SweepOutcome> {
+/**
+ * Runs one sweep (see the file comment). One failing claim does not stop the others. `window` is
+ * the time whose pod startups the sweep measures (the schedule's interval before its scheduled time).
+ */
+export async function runSweep(deps: SweepDeps, window?: TimeWindow): Promise<SweepOutcome> {
   // Stalled launches are resumed before their launch timeout is looked at.
   const resumedLaunches = await resumeStalledLaunches(deps);
   const due = await deps.store.listDueNodeClaims(deps.clock.now(), sweepSettings(deps).dueLimit);
@@ -53,7 +59,27 @@ export async function runSweep(deps: SweepDeps): Promise<SweepOutcome> {
   const nodeClassResources = await collectNodeClassResources(deps);
   const republished = await republishUnschedulable(deps);
   const status = await reportStatus(deps);
-  return { resumedLaunches, timers, disruption, orphans, nodeClassResources, republished, status };
+  const podStartups = window ? await measurePodStartups(deps, window) : [];
+  return {
+    resumedLaunches,
+    timers,
+    disruption,
+    orphans,
+    nodeClassResources,
+    republished,
+    status,
+    podStartups,
+  };
+}
+
+/** Pod startup durations of `window`; a failed read is logged and measures nothing (a metric only). */
+async function measurePodStartups(deps: SweepDeps, window: TimeWindow): Promise<number[]> {
+  try {
+    return podStartupSeconds(await deps.cluster.listPodsOnNode(), window);
+  } catch (error) {
+    deps.log.warn('could not read pods to measure their startup', { error: String(error) });
+    return [];
+  }
 }
 
 /** Due claims whose lifecycle timers are acted on at once. */

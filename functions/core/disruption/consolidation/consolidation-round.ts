@@ -34,6 +34,8 @@ export interface ConsolidationOutcome {
   readonly proposed?: ConsolidationMove;
   /** Claims whose drain started (a re-validated proposal). */
   readonly started: readonly NodeClaim[];
+  /** The method of the move whose drains started. */
+  readonly method?: ConsolidationMove['method'];
   /** Proposals dropped because they no longer hold. */
   readonly dropped: number;
 }
@@ -215,7 +217,7 @@ async function act(
     });
     if (stored) started.push(stored);
   }
-  return { started, dropped: 0 };
+  return { started, method: move.method, dropped: 0 };
 }
 
 /** Clears the proposal and its timer from `claims`; returns how many it cleared. */

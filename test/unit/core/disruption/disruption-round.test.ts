@@ -23,6 +23,7 @@ describe('disruption round: emptiness', () => {
     expect(outcome.disruption.started).toEqual([
       { nodeClaim: 'default-a', nodePool: 'default', cause: 'empty' },
     ]);
+    expect(outcome.disruption.decisions).toEqual([{ decision: 'delete', reason: 'empty', nodes: 1 }]);
     expect(outcome.disruption.terminated).toEqual([{ nodePool: 'default', cause: 'empty', drainMs: 0 }]);
     expect(h.cloud.terminated).toEqual(['i-default-a']);
     expect(h.cluster.deleted).toEqual(['ip-a']);
