@@ -13,6 +13,10 @@ const common = {
   testTimeout: 30_000,
   hookTimeout: 30_000,
   pool: 'forks',
+  // Transformed sources are kept under node_modules/.experimental-vitest-cache, keyed by content,
+  // so a run transforms only what changed since the last one (about a quarter less CPU for a
+  // rerun of the scheduling unit tests).
+  experimental: { fsModuleCache: true },
   // Node 20 is supported (see README); the SDK's notice about its own future releases is noise here.
   env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
 } as const;
