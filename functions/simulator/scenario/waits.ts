@@ -50,12 +50,30 @@ export function nodeCount(cloud: SimulatedCloud, count: number): boolean {
 /** What a wait waits for: a condition, and for `nodes` the number of Node objects. */
 export type WaitTarget = Pick<WaitConditionStep, 'for' | 'count'>;
 
+/**
+ * `check` of the cluster alone, evaluated again only when the API server's resourceVersion has
+ * moved (a wait polls every few milliseconds; with thousands of pods, a full pass per poll adds up).
+ */
+function perClusterVersion(check: (cloud: SimulatedCloud) => boolean): (cloud: SimulatedCloud) => boolean {
+  let version: number | undefined;
+  let result = false;
+  return (cloud) => {
+    const now = cloud.kube.store.api.store.currentVersion();
+    if (now !== version) {
+      result = check(cloud);
+      version = now;
+    }
+    return result;
+  };
+}
+
 /** The check of a wait target; `idle` is both `podsRunning` and `nodesReady`. */
 export function conditionCheck(target: WaitTarget): (cloud: SimulatedCloud) => boolean {
-  if (target.for === 'podsRunning') return podsRunning;
+  const running = perClusterVersion(podsRunning);
+  if (target.for === 'podsRunning') return running;
   if (target.for === 'nodesReady') return nodesReady;
-  if (target.for === 'nodes') return (cloud) => nodeCount(cloud, target.count ?? 0);
-  return (cloud) => podsRunning(cloud) && nodesReady(cloud);
+  if (target.for === 'nodes') return perClusterVersion((cloud) => nodeCount(cloud, target.count ?? 0));
+  return (cloud) => running(cloud) && nodesReady(cloud);
 }
 
 /** How long a condition must hold before the wait ends (virtual ms), so a passing moment is not taken for a steady state. */
