@@ -20,7 +20,7 @@ import { type ScaleRow, scaleRow } from './lib/scale-row.js';
 import { scaledScenario } from './lib/scaled-scenario.js';
 
 /** The scale suite's scenarios, in the order Karpenter's suite runs them. */
-export const SCALE_SCENARIOS = ['scale-node-dense', 'scale-pod-dense'] as const;
+export const SCALE_SCENARIOS = ['scale-node-dense', 'scale-pod-dense', 'scale-consolidation-empty'] as const;
 
 const scenarioFile = (name: string): string =>
   fileURLToPath(new URL(`../scenarios/${name}.yaml`, import.meta.url));
