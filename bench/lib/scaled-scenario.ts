@@ -10,19 +10,19 @@ import type { Expectation } from '../../functions/simulator/scenario/scenario-sc
 const times = (n: number | undefined, factor: number): number | undefined =>
   n === undefined ? undefined : n === 0 ? 0 : Math.max(1, Math.round(n * factor));
 
+/** The counts of `counts` that are given, multiplied (absent ones stay absent). */
+function scaledCounts<T extends Record<string, number | undefined>>(counts: T, factor: number): T {
+  return Object.fromEntries(
+    Object.entries(counts)
+      .filter(([, n]) => n !== undefined)
+      .map(([k, n]) => [k, times(n, factor)]),
+  ) as T;
+}
+
 function scaledExpectation(e: Expectation, factor: number): Expectation {
   return {
     ...e,
-    ...(e.pods
-      ? {
-          pods: {
-            ...e.pods,
-            total: times(e.pods.total, factor),
-            running: times(e.pods.running, factor),
-            pending: times(e.pods.pending, factor),
-          },
-        }
-      : {}),
+    ...(e.pods ? { pods: scaledCounts(e.pods, factor) } : {}),
     ...(e.nodes ? { nodes: { ...e.nodes, count: times(e.nodes.count, factor) } } : {}),
   };
 }

@@ -27,6 +27,11 @@ describe('scaledScenario', () => {
       spec: { pods: { total: 10, running: 10 }, nodes: { count: 10, instanceTypes: { 'c5.large': 3 } } },
     });
     expect(small.expect).toEqual({ pods: { total: 10, running: 10, pending: 0 }, nodes: { count: 10 } });
+    // Counts the expectation does not give stay absent (an absent count is not checked).
+    expect(Object.keys(small.steps[3].kind === 'expect' ? (small.steps[3].spec.pods ?? {}) : {})).toEqual([
+      'total',
+      'running',
+    ]);
   });
 
   it('keeps a count of at least one, and the scenario itself at factor 1', async () => {
