@@ -15,6 +15,7 @@ const Z99 = 2.3263478740408408;
 export class ApiLatency {
   private readonly streams = new Map<string, SeededRandom>();
   private readonly drawn: Array<{ service: string; call: string; ms: number }> = [];
+  private readonly counted = new Map<string, number>();
 
   constructor(
     private readonly clock: VirtualClock,
@@ -41,8 +42,20 @@ export class ApiLatency {
     return ms;
   }
 
-  /** Waits the call's drawn latency in virtual time (no wait when disabled). */
+  /** Counts one call of `service` (every call a simulated service serves passes here). */
+  count(service: string, call: string): void {
+    const key = `${service} ${call}`;
+    this.counted.set(key, (this.counted.get(key) ?? 0) + 1);
+  }
+
+  /** Calls served so far, per `service call` (e.g. `ec2 CreateFleet`), whether latency is modeled or not. */
+  calls(): ReadonlyMap<string, number> {
+    return this.counted;
+  }
+
+  /** Counts the call and waits its drawn latency in virtual time (no wait when disabled). */
   async wait(service: string, call: string): Promise<void> {
+    this.count(service, call);
     if (!this.enabled()) return;
     const ms = this.draw(service, call);
     if (ms > 0) await this.clock.sleep(ms);

@@ -20,6 +20,22 @@ export interface InvocationRecord {
   readonly startedAt?: number;
 }
 
+/** Per function, over every invocation of the run (not bounded like the log). */
+export interface FunctionTotals {
+  readonly invocations: number;
+  /** Invocations that threw, timed out or reported failed records. */
+  readonly failed: number;
+  /** Invocations that ran past the function's timeout. */
+  readonly timedOut: number;
+  /** Longest invocation, wall milliseconds. */
+  readonly maxDurationMs: number;
+  /**
+   * Highest V8 heap in use (MiB) when one of its invocations ended. The handlers share one process
+   * with the simulator and each other, so this is an upper bound of what one invocation held.
+   */
+  readonly maxHeapMiB: number;
+}
+
 const INVOCATION_LIMIT = 10_000;
 const ERROR_LIMIT = 100;
 
@@ -27,6 +43,7 @@ const ERROR_LIMIT = 100;
 export class InvocationLog {
   readonly invocations: InvocationRecord[] = [];
   readonly pollErrors: string[] = [];
+  private readonly perFunction = new Map<FunctionName, FunctionTotals>();
 
   /** Records an invocation that started at wall time `started`. */
   record(
@@ -38,15 +55,22 @@ export class InvocationLog {
     startedAt?: number,
   ): void {
     const message = error === undefined ? undefined : error instanceof Error ? error.message : String(error);
-    this.invocations.push({
-      functionName,
-      trigger,
-      ...counts,
-      durationMs: Date.now() - started,
-      error: message,
-      startedAt,
-    });
+    const durationMs = Date.now() - started;
+    this.invocations.push({ functionName, trigger, ...counts, durationMs, error: message, startedAt });
     if (this.invocations.length > INVOCATION_LIMIT) this.invocations.shift();
+    const t = this.perFunction.get(functionName);
+    this.perFunction.set(functionName, {
+      invocations: (t?.invocations ?? 0) + 1,
+      failed: (t?.failed ?? 0) + (message !== undefined || counts.failed > 0 ? 1 : 0),
+      timedOut: (t?.timedOut ?? 0) + (message?.includes('Task timed out') ? 1 : 0),
+      maxDurationMs: Math.max(t?.maxDurationMs ?? 0, durationMs),
+      maxHeapMiB: Math.max(t?.maxHeapMiB ?? 0, process.memoryUsage().heapUsed / 2 ** 20),
+    });
+  }
+
+  /** Per function, totals over the whole run. */
+  totals(): ReadonlyMap<FunctionName, FunctionTotals> {
+    return this.perFunction;
   }
 
   /** Records a failed receive or delete of a poller. */

@@ -37,7 +37,7 @@ import type { ApiLatency } from '../latency/api-latency.js';
 import type { QueueRef } from '../sqs/sqs-simulator.js';
 import { batchOutcome } from './batch-outcome.js';
 import { type FunctionUrl, startFunctionUrl } from './function-url.js';
-import { InvocationLog, type InvocationRecord } from './invocation-log.js';
+import { type FunctionTotals, InvocationLog, type InvocationRecord } from './invocation-log.js';
 import { createLambdaContext, deployedFunctionName, type LambdaEnvironment } from './lambda-context.js';
 import { QueuePoller } from './queue-poller.js';
 import { RecurringTimer, scheduledEvent } from './schedules.js';
@@ -160,6 +160,11 @@ export class LambdaRunner {
   /** Finished invocations, oldest first (the last 10 000). */
   invocations(): readonly InvocationRecord[] {
     return this.log.invocations;
+  }
+
+  /** Per function: invocations, failures, timeouts, longest duration and heap, over the whole run. */
+  functionTotals(): ReadonlyMap<FunctionName, FunctionTotals> {
+    return this.log.totals();
   }
 
   /** Errors of the pollers' SQS calls (receive / delete), newest last (the last 100). */

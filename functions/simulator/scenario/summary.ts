@@ -84,9 +84,9 @@ export function instanceIdOf(node: Node): string | undefined {
 const isDaemonPod = (pod: Pod): boolean =>
   (pod.metadata.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet');
 
-/** Workload (non-daemonset) pods of the cluster now. */
-export function workloadPods(cloud: SimulatedCloud): Pod[] {
-  return cloud.kube.store.list<Pod>('v1', 'Pod').filter((p) => !isDaemonPod(p));
+/** Workload (non-daemonset) pods of the cluster now: the stored objects, read-only. */
+export function workloadPods(cloud: SimulatedCloud): readonly Pod[] {
+  return cloud.kube.store.view<Pod>('v1', 'Pod').filter((p) => !isDaemonPod(p));
 }
 
 /** Builds the summary from the cloud's state, the recorder and the nodeclaims. */
@@ -101,7 +101,14 @@ export function buildSummary(input: {
 }): ScenarioSummary {
   const { cloud, recorder, catalog, claims } = input;
   const pods = workloadPods(cloud);
-  const nodes = cloud.kube.store.list<Node>('v1', 'Node').map((n) => nodeSummary(cloud, catalog, n, pods));
+  const podsByNode = new Map<string, number>();
+  for (const p of pods) {
+    const node = p.spec?.nodeName;
+    if (node) podsByNode.set(node, (podsByNode.get(node) ?? 0) + 1);
+  }
+  const nodes = cloud.kube.store
+    .list<Node>('v1', 'Node')
+    .map((n) => nodeSummary(cloud, catalog, n, podsByNode.get(n.metadata.name) ?? 0));
   return {
     scenario: input.name,
     pods: {
@@ -131,7 +138,7 @@ export function buildSummary(input: {
   };
 }
 
-function nodeSummary(cloud: SimulatedCloud, catalog: Catalog, node: Node, pods: Pod[]): NodeSummary {
+function nodeSummary(cloud: SimulatedCloud, catalog: Catalog, node: Node, pods: number): NodeSummary {
   const labels = node.metadata.labels ?? {};
   const instanceId = instanceIdOf(node);
   const instance = instanceId ? cloud.ec2.state.instances.get(instanceId) : undefined;
@@ -147,7 +154,7 @@ function nodeSummary(cloud: SimulatedCloud, catalog: Catalog, node: Node, pods: 
     instanceType,
     zone,
     capacityType,
-    pods: pods.filter((p) => p.spec?.nodeName === node.metadata.name).length,
+    pods,
     nodePool: labels['karpenter.sh/nodepool'],
     instanceId,
     ...(instance ? { ami: { id: instance.imageId, name: instance.imageName } } : {}),

@@ -20,7 +20,7 @@ const isReady = (node: Node): boolean =>
 export function podsRunning(cloud: SimulatedCloud): boolean {
   const pods = workloadPods(cloud).filter((p) => !p.metadata.deletionTimestamp);
   if (pods.some((p) => p.status?.phase !== 'Running')) return false;
-  for (const d of cloud.kube.store.list<Deployment>('apps/v1', 'Deployment')) {
+  for (const d of cloud.kube.store.view<Deployment>('apps/v1', 'Deployment')) {
     const labels = d.spec?.selector?.matchLabels ?? {};
     const matching = pods.filter(
       (p: Pod) =>
@@ -34,7 +34,7 @@ export function podsRunning(cloud: SimulatedCloud): boolean {
 
 /** Every node is Ready and every live instance joiner launched has a node. */
 export function nodesReady(cloud: SimulatedCloud): boolean {
-  const nodes = cloud.kube.store.list<Node>('v1', 'Node');
+  const nodes = cloud.kube.store.view<Node>('v1', 'Node');
   if (!nodes.every(isReady)) return false;
   const withNode = new Set(nodes.map(instanceIdOf));
   return [...cloud.ec2.state.instances.values()]
@@ -44,18 +44,36 @@ export function nodesReady(cloud: SimulatedCloud): boolean {
 
 /** There are exactly `count` Node objects (whatever their state). */
 export function nodeCount(cloud: SimulatedCloud, count: number): boolean {
-  return cloud.kube.store.list<Node>('v1', 'Node').length === count;
+  return cloud.kube.store.view<Node>('v1', 'Node').length === count;
 }
 
 /** What a wait waits for: a condition, and for `nodes` the number of Node objects. */
 export type WaitTarget = Pick<WaitConditionStep, 'for' | 'count'>;
 
+/**
+ * `check` of the cluster alone, evaluated again only when the API server's resourceVersion has
+ * moved (a wait polls every few milliseconds; with thousands of pods, a full pass per poll adds up).
+ */
+function perClusterVersion(check: (cloud: SimulatedCloud) => boolean): (cloud: SimulatedCloud) => boolean {
+  let version: number | undefined;
+  let result = false;
+  return (cloud) => {
+    const now = cloud.kube.store.api.store.currentVersion();
+    if (now !== version) {
+      result = check(cloud);
+      version = now;
+    }
+    return result;
+  };
+}
+
 /** The check of a wait target; `idle` is both `podsRunning` and `nodesReady`. */
 export function conditionCheck(target: WaitTarget): (cloud: SimulatedCloud) => boolean {
-  if (target.for === 'podsRunning') return podsRunning;
+  const running = perClusterVersion(podsRunning);
+  if (target.for === 'podsRunning') return running;
   if (target.for === 'nodesReady') return nodesReady;
-  if (target.for === 'nodes') return (cloud) => nodeCount(cloud, target.count ?? 0);
-  return (cloud) => podsRunning(cloud) && nodesReady(cloud);
+  if (target.for === 'nodes') return perClusterVersion((cloud) => nodeCount(cloud, target.count ?? 0));
+  return (cloud) => running(cloud) && nodesReady(cloud);
 }
 
 /** How long a condition must hold before the wait ends (virtual ms), so a passing moment is not taken for a steady state. */

@@ -90,7 +90,9 @@ export async function startSqsSimulator(options: {
   if (latency) {
     app.addHook('onRequest', async (request) => {
       const call = String(request.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
-      if (call && call !== 'ReceiveMessage') await latency.wait('sqs', call);
+      // A receive is a long poll that waits for messages, not a latency to model; it still counts.
+      if (call === 'ReceiveMessage') latency.count('sqs', call);
+      else if (call) await latency.wait('sqs', call);
     });
   }
   let sender: SQSClient | undefined;

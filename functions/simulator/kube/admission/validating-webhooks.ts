@@ -64,8 +64,8 @@ export function validatingWebhookAdmission(api: KubeApi, random: SeededRandom): 
     if (a.type.group === 'admissionregistration.k8s.io') return;
     const configType = api.typeOf('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration');
     const webhooks = api
-      .list(configType)
-      .items.flatMap((c) =>
+      .view(configType)
+      .flatMap((c) =>
         ((c.webhooks ?? []) as ValidatingWebhook[]).map((w) => ({ config: c.metadata.name, w })),
       );
     if (webhooks.length === 0) return;

@@ -25,6 +25,18 @@ export class ClusterStore {
     return this.api.list(this.api.typeOf(apiVersion, kind), options).items as T[];
   }
 
+  /**
+   * The stored objects of a kind matching the options, without copies: for read-only passes that
+   * run often (a scenario's waits poll the cluster every few milliseconds). Do not modify them.
+   */
+  view<T = KubeObject>(
+    apiVersion: string,
+    kind: string,
+    options: Omit<ListOptions, 'limit' | 'continue'> = {},
+  ): readonly T[] {
+    return this.api.view(this.api.typeOf(apiVersion, kind), options) as readonly T[];
+  }
+
   /** Creates an object (`apiVersion`, `kind` and `metadata` required). */
   async create<T = KubeObject>(obj: T): Promise<T> {
     const o = this.check(obj);

@@ -44,10 +44,13 @@ export async function reconcileDaemonSets(api: KubeApi): Promise<void> {
     const pods = (
       api.view(podType, { namespace: ds.metadata.namespace }) as unknown as readonly Pod[]
     ).filter((p) => (p.metadata.ownerReferences ?? []).some((r) => r.uid === ds.metadata.uid));
+    const byNode = new Map<string, Pod[]>();
+    for (const p of pods) {
+      if (!p.spec.nodeName || p.metadata.deletionTimestamp) continue;
+      byNode.set(p.spec.nodeName, [...(byNode.get(p.spec.nodeName) ?? []), p]);
+    }
     for (const node of nodes) {
-      const mine = pods.filter(
-        (p) => p.spec.nodeName === node.metadata.name && !p.metadata.deletionTimestamp,
-      );
+      const mine = byNode.get(node.metadata.name) ?? [];
       const wanted = daemonSetWantsNode(ds, node);
       if (wanted && mine.length === 0)
         await api.create(podType, ds.metadata.namespace, daemonPod(ds, node.metadata.name), { user: USER });

@@ -43,11 +43,25 @@ function resources(list: Record<string, string> | undefined): Resources {
 
 const isTerminal = (p: Pod): boolean => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
 
+/** The pods bound to each node that are not finished, by node name (one pass over the pods). */
+export function podsByNode(pods: readonly Pod[]): Map<string, Pod[]> {
+  const byNode = new Map<string, Pod[]>();
+  for (const p of pods) {
+    const node = p.spec.nodeName;
+    if (!node || isTerminal(p)) continue;
+    const list = byNode.get(node);
+    if (list) list.push(p);
+    else byNode.set(node, [p]);
+  }
+  return byNode;
+}
+
 /**
- * A node as the scheduler sees it, with the pods bound to it: cordoned or deleting nodes take no
- * pods, and a node that is not Ready carries the not-ready taint even before the kubelet sets it.
+ * A node as the scheduler sees it, with the pods bound to it (all pods, or already grouped by
+ * {@link podsByNode}): cordoned or deleting nodes take no pods, and a node that is not Ready
+ * carries the not-ready taint even before the kubelet sets it.
  */
-export function schedulerNode(node: Node, pods: readonly Pod[]): ExistingNode {
+export function schedulerNode(node: Node, pods: readonly Pod[] | ReadonlyMap<string, Pod[]>): ExistingNode {
   const ready = (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
   const taints = node.spec?.taints ?? [];
   const notReady = !ready && !taints.some((t) => t.key === NOT_READY.key && t.effect === NOT_READY.effect);
@@ -59,7 +73,10 @@ export function schedulerNode(node: Node, pods: readonly Pod[]): ExistingNode {
     allocatable: resources(node.status?.allocatable),
     capacity: resources(node.status?.capacity),
     unschedulable: node.spec?.unschedulable === true || node.metadata.deletionTimestamp !== undefined,
-    pods: pods.filter((p) => p.spec.nodeName === name && !isTerminal(p)),
+    pods:
+      pods instanceof Map
+        ? (pods.get(name) ?? [])
+        : (pods as readonly Pod[]).filter((p) => p.spec.nodeName === name && !isTerminal(p)),
   };
 }
 
@@ -106,9 +123,27 @@ export function placeOnNodes(
 /** Concurrent status updates of a pass (kube-scheduler's default parallelism is 16). */
 const STATUS_PARALLELISM = 16;
 
+/** kube-scheduler's `podInitialBackoffSeconds` and `podMaxBackoffSeconds` defaults, in ms. */
+const INITIAL_BACKOFF_MS = 1_000;
+const MAX_BACKOFF_MS = 10_000;
+
+/**
+ * How long a pod that failed `attempts` times waits before its next attempt: doubling from 1 s,
+ * at most 10 s, as kube-scheduler's backoff queue.
+ */
+export function schedulingBackoffMs(attempts: number): number {
+  return Math.min(INITIAL_BACKOFF_MS * 2 ** Math.max(0, attempts - 1), MAX_BACKOFF_MS);
+}
+
+/** When a pod was last marked Unschedulable, and how many failed attempts it has had. */
+interface Marked {
+  readonly at: number;
+  readonly attempts: number;
+}
+
 /** Runs scheduling passes against the API. */
 export class KubeScheduler {
-  private readonly lastMarked = new Map<string, number>();
+  private readonly lastMarked = new Map<string, Marked>();
 
   constructor(
     private readonly api: KubeApi,
@@ -119,9 +154,6 @@ export class KubeScheduler {
   async pass(): Promise<void> {
     const podType = this.api.typeOf('v1', 'Pod');
     const pods = this.api.view(podType) as unknown as readonly Pod[];
-    const nodes = (this.api.view(this.api.typeOf('v1', 'Node')) as unknown as readonly Node[]).map((n) =>
-      schedulerNode(n, pods),
-    );
     const pvs = this.api.view(
       this.api.typeOf('v1', 'PersistentVolume'),
     ) as unknown as readonly PersistentVolume[];
@@ -139,6 +171,10 @@ export class KubeScheduler {
         !isTerminal(p),
     );
     if (pending.length === 0) return;
+    const bound = podsByNode(pods);
+    const nodes = (this.api.view(this.api.typeOf('v1', 'Node')) as unknown as readonly Node[]).map((n) =>
+      schedulerNode(n, bound),
+    );
     const plan = placeOnNodes(pending, nodes, { pvs, pvcs, classes });
     for (const { node, pods: keys } of plan.existingPlacements) {
       for (const key of keys) {
@@ -181,7 +217,19 @@ export class KubeScheduler {
       current?.status === 'False' && current.reason === 'Unschedulable' && current.message === message;
     const last = this.lastMarked.get(key);
     const now = this.api.clock.now();
-    if (unchanged && last !== undefined && now - last < this.refreshMs) return;
+    if (unchanged && last !== undefined && now - last.at < this.refreshMs) return;
+    // A pod already marked Unschedulable is retried after its backoff (and a new reason, e.g. a
+    // new node count in the message, is written then), not on every cluster change: with
+    // hundreds of pods pending while nodes join one by one, re-writing every pod's status at
+    // every node would call the admission webhooks nodes x pods times.
+    const wasUnschedulable = current?.status === 'False' && current.reason === 'Unschedulable';
+    if (
+      !unchanged &&
+      wasUnschedulable &&
+      last !== undefined &&
+      now - last.at < schedulingBackoffMs(last.attempts)
+    )
+      return;
     const condition = {
       type: 'PodScheduled',
       status: 'False' as const,
@@ -206,7 +254,7 @@ export class KubeScheduler {
           user: SCHEDULER_USER,
         },
       );
-      this.lastMarked.set(key, now);
+      this.lastMarked.set(key, { at: now, attempts: (last?.attempts ?? 0) + 1 });
     } catch {
       // Changed meanwhile: retried on the next pass.
     }

@@ -182,4 +182,25 @@ describe('the simulated kube-scheduler uses joiner scheduling predicates', () =>
     expect(nodeOf(h, 's3')).toBeUndefined();
     expect(unschedulableMessage(h, 's3')).toMatch(/topology spread/);
   });
+  it('re-writes an Unschedulable reason that changed only after the pod backoff (1 s, doubling, at most 10 s)', async () => {
+    await h.sim.store.create(nodeBody('n1', { cpu: '1' }));
+    await h.sim.store.create(podBody('big', {}, '4'));
+    await h.sim.scheduleNow();
+    expect(unschedulableMessage(h, 'big')).toMatch(/^0\/1 nodes are available/);
+    // A second node changes the reason (0/2), but the pod is still in its backoff: unchanged.
+    await h.sim.store.create(nodeBody('n2', { cpu: '1' }));
+    await h.sim.scheduleNow();
+    expect(unschedulableMessage(h, 'big')).toMatch(/^0\/1 nodes are available/);
+    await h.clock.advance(1_000);
+    await h.sim.scheduleNow();
+    expect(unschedulableMessage(h, 'big')).toMatch(/^0\/2 nodes are available/);
+    // The next change waits 2 s.
+    await h.sim.store.create(nodeBody('n3', { cpu: '1' }));
+    await h.clock.advance(1_000);
+    await h.sim.scheduleNow();
+    expect(unschedulableMessage(h, 'big')).toMatch(/^0\/2 nodes are available/);
+    await h.clock.advance(1_000);
+    await h.sim.scheduleNow();
+    expect(unschedulableMessage(h, 'big')).toMatch(/^0\/3 nodes are available/);
+  });
 });

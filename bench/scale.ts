@@ -1,0 +1,114 @@
+/**
+ * Scale benchmark (`npm run bench:scale`): Karpenter's scale suite (its AWS provider's
+ * test/suites/scale) as shipped scenarios, run through joiner's real handlers and the simulated
+ * cloud with the account's IAM enforced. Per scenario it prints the nodes and pods, the virtual
+ * seconds the run took, the wall seconds split into joiner computing and the simulator working
+ * (and the process's CPU seconds, which do not grow with the machine's load), each Lambda
+ * function's invocations with the longest and its timeout and the heap high-water mark, and the
+ * DynamoDB / SQS / EventBridge / EC2 calls per node launched and removed.
+ *
+ * Options: `--only <name>[,<name>]` (scenario names), `--factor <x>` (run each at x times its size,
+ * e.g. 0.1; see bench/lib/scaled-scenario.ts), `--json`. Numbers are printed, never asserted; a
+ * scenario whose expectations fail is marked FAILED with the reasons.
+ */
+import './lib/quiet-sdk.js';
+import { fileURLToPath } from 'node:url';
+import { FUNCTIONS } from '../functions/shared/event-sources.js';
+import { loadScenario } from '../functions/simulator/scenario/load-scenario.js';
+import { runScenario } from '../functions/simulator/scenario/run-scenario.js';
+import { type ScaleRow, scaleRow } from './lib/scale-row.js';
+import { scaledScenario } from './lib/scaled-scenario.js';
+
+/** The scale suite's scenarios, in the order Karpenter's suite runs them. */
+export const SCALE_SCENARIOS = ['scale-node-dense', 'scale-pod-dense', 'scale-consolidation-empty'] as const;
+
+const scenarioFile = (name: string): string =>
+  fileURLToPath(new URL(`../scenarios/${name}.yaml`, import.meta.url));
+
+interface Options {
+  readonly only?: readonly string[];
+  readonly factor: number;
+  readonly json: boolean;
+}
+
+function parseArgs(argv: readonly string[]): Options {
+  let only: string[] | undefined;
+  let factor = 1;
+  let json = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--json') json = true;
+    else if (arg === '--only') only = (argv[++i] ?? '').split(',').filter(Boolean);
+    else if (arg === '--factor') factor = Number(argv[++i]);
+    else throw new Error(`bench:scale: unknown argument ${arg} (use --only <names>, --factor <x>, --json)`);
+  }
+  if (!(factor > 0)) throw new Error('bench:scale: --factor needs a positive number, e.g. --factor 0.1');
+  const unknown = (only ?? []).filter((n) => !(SCALE_SCENARIOS as readonly string[]).includes(n));
+  if (unknown.length > 0)
+    throw new Error(
+      `bench:scale: no scale scenario ${unknown.join(', ')} (have ${SCALE_SCENARIOS.join(', ')})`,
+    );
+  return { only, factor, json };
+}
+
+async function runOne(name: string, factor: number): Promise<ScaleRow> {
+  const scenario = scaledScenario(await loadScenario(scenarioFile(name)), factor);
+  const cpu = process.cpuUsage();
+  const wall = Date.now();
+  let row: ScaleRow | undefined;
+  const result = await runScenario(scenario, {
+    // Waits on timers jump: the bench measures the work, not the pacing.
+    speed: Number.POSITIVE_INFINITY,
+    inspect: async (cloud, outcome) => {
+      row = scaleRow(scenario.name, cloud, outcome);
+    },
+  });
+  const used = process.cpuUsage(cpu);
+  if (!row) throw new Error(`${name}: the run ended before its summary`);
+  return {
+    ...row,
+    ok: result.ok,
+    failures: [...result.failures, ...result.notes.filter((n) => n.includes('timed out'))],
+    wallSeconds: (Date.now() - wall) / 1000,
+    cpuSeconds: (used.user + used.system) / 1e6,
+  };
+}
+
+const fmt = (n: number, digits = 1): string => n.toFixed(digits);
+
+function print(rows: readonly ScaleRow[]): void {
+  console.log(
+    'scenario                   nodes   pods  virtual s  wall s (joiner / simulator)  CPU s  result',
+  );
+  for (const r of rows) {
+    console.log(
+      `${r.scenario.padEnd(26)} ${String(r.nodes).padStart(5)} ${String(r.pods).padStart(6)} ${fmt(r.virtualSeconds).padStart(10)}  ${`${fmt(r.wallSeconds)} (${fmt(r.joinerSeconds)} / ${fmt(r.simulatorSeconds)})`.padEnd(27)} ${fmt(r.cpuSeconds).padStart(6)}  ${r.ok ? 'ok' : 'FAILED'}`,
+    );
+  }
+  for (const r of rows) {
+    console.log(`\n${r.scenario}: ${r.nodesLaunched} node(s) launched, ${r.nodesRemoved} removed`);
+    console.log(
+      '  function      invocations  failed  timed out  max wall ms  timeout ms  heap high-water MiB',
+    );
+    for (const f of r.functions)
+      console.log(
+        `  ${f.name.padEnd(13)} ${String(f.invocations).padStart(11)} ${String(f.failed).padStart(7)} ${String(f.timedOut).padStart(10)} ${String(f.maxDurationMs).padStart(12)} ${String(FUNCTIONS[f.name].timeoutSeconds * 1000).padStart(11)} ${fmt(f.maxHeapMiB, 0).padStart(20)} (of ${FUNCTIONS[f.name].memoryMiB})`,
+      );
+    console.log('  service       calls    per node launched  per node removed');
+    for (const s of r.services)
+      console.log(
+        `  ${s.service.padEnd(13)} ${String(s.calls).padStart(6)} ${s.perNodeLaunched === undefined ? '-'.padStart(20) : fmt(s.perNodeLaunched, 2).padStart(20)} ${s.perNodeRemoved === undefined ? '-'.padStart(17) : fmt(s.perNodeRemoved, 2).padStart(17)}`,
+      );
+    console.log(`  EC2 calls: ${r.ec2Calls.map(([call, n]) => `${call} ${n}`).join(', ')}`);
+    for (const f of r.failures) console.log(`  FAILED: ${f}`);
+  }
+}
+
+const options = parseArgs(process.argv.slice(2));
+const rows: ScaleRow[] = [];
+for (const name of options.only ?? SCALE_SCENARIOS) {
+  if (!options.json) console.error(`running ${name}${options.factor === 1 ? '' : ` x${options.factor}`} ...`);
+  rows.push(await runOne(name, options.factor));
+}
+if (options.json) console.log(JSON.stringify(rows, null, 2));
+else print(rows);

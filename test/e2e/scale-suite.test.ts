@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { scaleRow } from '../../bench/lib/scale-row.js';
+import { scaledScenario } from '../../bench/lib/scaled-scenario.js';
+import { loadScenario } from '../../functions/simulator/scenario/load-scenario.js';
+import { runScenario } from '../../functions/simulator/scenario/run-scenario.js';
+import { scenarioPath } from './scenario-runner.js';
+
+// Karpenter's scale suite at a fiftieth of its size (the benchmark, `npm run bench:scale`, runs
+// the whole 500 nodes): the same workload, NodePool and expectations, through joiner's handlers
+// and the simulated cloud with the account's IAM enforced.
+describe("Karpenter's scale suite, small", () => {
+  it('node-dense: 10 one-pod nodes (hostname anti-affinity), the NodePool applied 20 s after the pods; no Lambda timeout or failure', async () => {
+    const scenario = scaledScenario(await loadScenario(scenarioPath('scale-node-dense')), 0.02);
+    const log: string[] = [];
+    let row: ReturnType<typeof scaleRow> | undefined;
+    const result = await runScenario(scenario, {
+      speed: Number.POSITIVE_INFINITY,
+      onLog: (line) => log.push(line),
+      inspect: async (cloud, outcome) => {
+        row = scaleRow(scenario.name, cloud, outcome);
+      },
+    });
+    expect(result.failures, [...result.notes, ...log.slice(-30)].join('\n')).toEqual([]);
+    expect(result.summary.pods).toEqual({ total: 10, running: 10, pending: 0 });
+    expect(result.summary.nodes.map((n) => n.pods)).toEqual(Array(10).fill(1));
+    expect(result.summary.iam.enforced).toBe(true);
+    expect(row?.nodesLaunched).toBe(10);
+    for (const f of row?.functions ?? []) expect(f.timedOut, `${f.name} timed out`).toBe(0);
+    // One CreateFleet per node: no launch was retried or doubled.
+    expect(row?.ec2Calls.find(([call]) => call === 'CreateFleet')?.[1]).toBe(10);
+  }, 120_000);
+});
