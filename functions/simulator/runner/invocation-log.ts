@@ -1,5 +1,6 @@
 /** The runner's record of finished invocations and of its pollers' SQS errors. */
 import type { FunctionName, QueueName } from '../../shared/event-sources.js';
+import type { ComputeLedger, Span } from './compute-ledger.js';
 
 /** What triggered an invocation. */
 export type Trigger = QueueName | 'schedule' | 'direct' | 'url';
@@ -18,6 +19,10 @@ export interface InvocationRecord {
   readonly durationMs: number;
   /** Virtual time the invocation started (epoch ms). */
   readonly startedAt?: number;
+  /** Virtual ms of compute the model charged (auto mode). */
+  readonly computeMs?: number;
+  /** Where its virtual time went: compute, reads and writes (auto mode; the first few hundred). */
+  readonly spans?: readonly Span[];
 }
 
 const INVOCATION_LIMIT = 10_000;
@@ -36,6 +41,7 @@ export class InvocationLog {
     started: number,
     error?: unknown,
     startedAt?: number,
+    ledger?: ComputeLedger,
   ): void {
     const message = error === undefined ? undefined : error instanceof Error ? error.message : String(error);
     this.invocations.push({
@@ -45,6 +51,7 @@ export class InvocationLog {
       durationMs: Date.now() - started,
       error: message,
       startedAt,
+      ...(ledger ? { computeMs: ledger.computeMs, spans: ledger.spans } : {}),
     });
     if (this.invocations.length > INVOCATION_LIMIT) this.invocations.shift();
   }
