@@ -35,8 +35,8 @@ export interface RunScenarioOptions {
   readonly catalog?: Catalog;
   /**
    * Virtual seconds per wall second while the whole simulation waits on timers (Infinity: jump).
-   * It changes the wall time a run takes, not its outcome: joiner's compute counts 1:1 in virtual
-   * time and the modeled AWS latencies are virtual (see VirtualClock).
+   * It changes the wall time a run takes, not its outcome: joiner's compute is charged by a
+   * modeled cost and the modeled AWS latencies are virtual (see VirtualClock).
    */
   readonly speed?: number;
   /**
