@@ -67,6 +67,10 @@ export interface CaseResult {
   milpCost?: number;
   milpMethod?: string;
   milpSeconds?: number;
+  /** The cheapest packing known to the MILP (its incumbent or the scheduler's re-pack): the optimum is in [milpCost, milpBest]. */
+  milpBest?: number;
+  /** (milpBest - milpCost) / milpBest: the MIP gap left when the solver stopped (0: proven optimum). */
+  milpGap?: number;
   loops: (LoopResult & { costRatio: number; milpRatio?: number })[];
 }
 
@@ -225,7 +229,15 @@ export async function measureCase(
     moveMethod: result.move?.method ?? 'none',
     moveNodes: result.move?.candidates.length ?? 0,
     repackCost,
-    ...(milp ? { milpCost: milp.cost, milpMethod: milp.method, milpSeconds: milp.seconds } : {}),
+    ...(milp
+      ? {
+          milpCost: milp.cost,
+          milpMethod: milp.method,
+          milpSeconds: milp.seconds,
+          milpBest: milp.best,
+          milpGap: milp.gap,
+        }
+      : {}),
     loops: loops.map((l) => ({
       ...l,
       costRatio: repackCost > 0 ? l.costAfter / repackCost : 1,
@@ -260,13 +272,21 @@ async function main(): Promise<void> {
       );
       if (r.milpCost !== undefined)
         console.log(
-          `   MILP re-pack (requests only): $${r.milpCost.toFixed(2)}/h, ${r.milpMethod}, ${r.milpSeconds?.toFixed(1)} s; scheduler re-pack $${r.repackCost.toFixed(2)}/h`,
+          `   MILP re-pack (requests only): $${r.milpCost.toFixed(2)}/h, ${r.milpMethod}, ${r.milpSeconds?.toFixed(1)} s` +
+            (r.milpGap
+              ? `; NOT the optimum: it lies in [$${r.milpCost.toFixed(2)}, $${r.milpBest?.toFixed(2)}]/h (MIP gap ${(r.milpGap * 100).toFixed(1)}%)`
+              : '') +
+            `; scheduler re-pack $${r.repackCost.toFixed(2)}/h`,
         );
       for (const l of r.loops)
         console.log(
           `   budget ${l.budget.padStart(4)}: ${l.evaluations} evaluations ${l.moves} moves ${l.seconds.toFixed(1)} s${l.capped ? ' (CAPPED)' : ''} | ` +
             `nodes ${l.nodesBefore} -> ${l.nodesAfter} | $${l.costBefore.toFixed(2)}/h -> $${l.costAfter.toFixed(2)}/h | ` +
-            `/ MILP ${l.milpRatio?.toFixed(3) ?? 'n/a'} (target <= ${TARGETS.costRatio}) / scheduler re-pack ${l.costRatio.toFixed(3)} | ` +
+            `/ MILP ${r.milpGap ? 'bound' : 'optimum'} ${l.milpRatio?.toFixed(3) ?? 'n/a'} (target <= ${TARGETS.costRatio})` +
+            (r.milpGap && r.milpBest
+              ? `, / best known packing ${(l.costAfter / r.milpBest).toFixed(3)}`
+              : '') +
+            ` / scheduler re-pack ${l.costRatio.toFixed(3)} | ` +
             `bad decisions ${l.badDecisions} (target 0)`,
         );
     }
@@ -277,7 +297,7 @@ async function main(): Promise<void> {
           benchmark: 'consolidation',
           references: {
             milpCost:
-              'HiGHS MILP re-pack of the remaining pods by requests only (optimum, or proven lower bound)',
+              'HiGHS MILP re-pack of the remaining pods by requests only (optimum, or proven lower bound with milpBest the best packing known and milpGap the gap between them)',
             repackCost:
               'scheduler re-pack of the remaining pods as pending (heuristic, not a proven optimum)',
           },

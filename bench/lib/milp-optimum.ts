@@ -54,6 +54,13 @@ export interface MilpResult {
   readonly seconds: number;
   readonly types: number;
   readonly columns: number;
+  /**
+   * The cheapest packing known (the solver's incumbent or the plan given as `upperCost`): the
+   * optimum lies in [cost, best]; equal to `cost` when exact.
+   */
+  readonly best: number;
+  /** The relative gap (best - cost) / best: 0 when exact. */
+  readonly gap: number;
 }
 
 /** A maximal pattern: a type (position in the useful types) and pods per shape. */
@@ -334,6 +341,8 @@ interface Solved {
   readonly value: number;
   readonly optimal: boolean;
   readonly status: number;
+  /** The best feasible objective found (Infinity when none). */
+  readonly incumbent: number;
 }
 
 async function solve(lp: string, timeLimit: number): Promise<Solved> {
@@ -342,10 +351,19 @@ async function solve(lp: string, timeLimit: number): Promise<Solved> {
   try {
     model.options.set({ output_flag: false, time_limit: timeLimit, mip_rel_gap: 1e-6 });
     const run = model.run();
-    if (run.modelStatus === OPTIMAL)
-      return { value: model.getObjectiveValue(), optimal: true, status: OPTIMAL };
+    if (run.modelStatus === OPTIMAL) {
+      const value = model.getObjectiveValue();
+      return { value, optimal: true, status: OPTIMAL, incumbent: value };
+    }
     const bound = Number(model.info.get('mip_dual_bound'));
-    return { value: Number.isFinite(bound) ? bound : 0, optimal: false, status: run.modelStatus };
+    const primal = Number(model.info.get('objective_function_value'));
+    const feasible = Number(model.info.get('primal_solution_status')) === 2;
+    return {
+      value: Number.isFinite(bound) ? bound : 0,
+      optimal: false,
+      status: run.modelStatus,
+      incumbent: feasible && Number.isFinite(primal) ? primal : Number.POSITIVE_INFINITY,
+    };
   } finally {
     model.dispose();
   }
@@ -365,11 +383,24 @@ export async function optimumCost(
   const types = usefulTypes(allTypes, shapes);
   const elapsed = () => (performance.now() - start) / 1000;
   if (shapes.length === 0)
-    return { cost: 0, exact: true, method: 'optimal', seconds: 0, types: 0, columns: 0 };
+    return { cost: 0, exact: true, method: 'optimal', seconds: 0, types: 0, columns: 0, best: 0, gap: 0 };
+  const known = (incumbent: number, bound: number) => {
+    const best = Math.min(incumbent, upperCost);
+    return { best, gap: best > 0 ? Math.max(0, (best - bound) / best) : 0 };
+  };
   const relaxed = await solve(aggregateModel(types, shapes), timeLimitSeconds);
   if (upperCost <= relaxed.value * (1 + 1e-7) + 1e-9) {
     const method = 'optimal (plan meets the relaxation bound)';
-    return { cost: upperCost, exact: true, method, seconds: elapsed(), types: types.length, columns: 0 };
+    return {
+      cost: upperCost,
+      exact: true,
+      method,
+      seconds: elapsed(),
+      types: types.length,
+      columns: 0,
+      best: upperCost,
+      gap: 0,
+    };
   }
   const patterns = maximalPatterns(types, shapes);
   let bound = relaxed.value;
@@ -380,9 +411,17 @@ export async function optimumCost(
     );
     const base = { seconds: elapsed(), types: types.length, columns: patterns.length };
     if (byPattern.optimal)
-      return { ...base, cost: byPattern.value, exact: true, method: 'optimal (pattern model)' };
+      return {
+        ...base,
+        cost: byPattern.value,
+        exact: true,
+        method: 'optimal (pattern model)',
+        best: byPattern.value,
+        gap: 0,
+      };
     return {
       ...base,
+      ...known(byPattern.incumbent, Math.max(byPattern.value, bound)),
       cost: Math.max(byPattern.value, bound),
       exact: false,
       method: `lower bound (pattern model, time limit, solver status ${byPattern.status})`,
@@ -398,9 +437,12 @@ export async function optimumCost(
       seconds: elapsed(),
       types: types.length,
       columns,
+      best: full.value,
+      gap: 0,
     };
   bound = Math.max(full.value, bound);
   return {
+    ...known(full.incumbent, bound),
     cost: bound,
     exact: false,
     method: `lower bound (time limit, solver status ${full.status})`,

@@ -2,7 +2,8 @@
  * What the simulated cloud is doing right now, so that its virtual clock knows how fast to run:
  *
  * - **joiner computes** (a handler invocation runs and is not waiting for an answer): virtual time
- *   follows wall time 1:1, whatever the speed — joiner's compute is never scaled;
+ *   stands still — its compute is charged by a modeled cost (runner/compute-ledger.ts), never by
+ *   the host's wall or CPU time, so a busy machine gives the same virtual times and decisions;
  * - **the simulator works** (a simulated service serves a request, the control plane reconciles):
  *   virtual time stands still — the cost of a call is its modeled latency, not our CPU time;
  * - **everything waits** on virtual timers (modeled latencies, batching windows, boots, schedules):
@@ -14,14 +15,26 @@
  * event-loop turns without change (an answer crossing loopback is in flight for one turn).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { ComputeLedger } from './runner/compute-ledger.js';
 
 /** Who is working in a scope. */
 export type ScopeKind = 'joiner' | 'sim';
+
+/** The joiner compute a served request must pay before it takes effect (see compute-ledger.ts). */
+export interface Billing {
+  readonly ledger: ComputeLedger;
+  /** Virtual ms still to pay (0 once the service took it). */
+  computeMs: number;
+}
 
 /** One unit of tracked work (an invocation, a served request, a control-plane task). */
 export class ActivityScope {
   private suspensions = 0;
   private ended = false;
+  /** A joiner invocation's compute account (auto mode). */
+  ledger?: ComputeLedger;
+  /** A served request's joiner compute to pay (a call from a joiner invocation). */
+  billing?: Billing;
 
   constructor(
     private readonly activity: Activity,

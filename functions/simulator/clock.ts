@@ -7,10 +7,12 @@
  * Manual mode (tests): time moves only by {@link VirtualClock.advance}.
  *
  * Auto mode ({@link VirtualClock.startAuto}) is a discrete-event clock driven by {@link Activity}:
- * while a joiner handler computes, virtual time follows wall time 1:1 (its compute is measured,
- * never scaled); while the simulator itself works, virtual time stands still; when everything waits
- * on timers, virtual time runs at `speed` x wall time towards the next timer (or jumps, at speed
- * Infinity). So `speed` changes the wall time a run takes, not what happens in it.
+ * while a joiner handler computes or the simulator works, virtual time stands still — joiner's
+ * compute is charged by a modeled cost instead (runner/compute-ledger.ts: it waits its cost in
+ * virtual time before its next call takes effect), so how busy the host is changes the wall time of
+ * a run, never its virtual times or decisions; when everything waits on timers, virtual time runs
+ * at `speed` x wall time towards the next timer (or jumps, at speed Infinity). So `speed` changes
+ * the wall time a run takes, not what happens in it.
  */
 import { seededRandom } from '../core/scheduling/seeded-random.js';
 import { Activity, outsideScopes } from './activity.js';
@@ -39,6 +41,9 @@ export class VirtualClock {
   private stallTimer?: NodeJS.Timeout;
   private stalled = false;
   private state: 'joiner' | 'simulator' | 'waiting' = 'waiting';
+  /** Holds of {@link quiet} callers that act at the instant they were given. */
+  private holds = 0;
+  private quietWaiters: Array<(release: () => void) => void> = [];
   private stateSince = 0;
   /** What the simulation is doing (drives auto mode). */
   readonly activity: Activity;
@@ -76,6 +81,21 @@ export class VirtualClock {
 
   clearTimeout(handle: TimerHandle): void {
     this.timers = this.timers.filter((t) => t.id !== handle);
+  }
+
+  /**
+   * Resolves once nothing computes or works (everything waits on timers), with virtual time held at
+   * that instant until the returned `release` is called: a scenario step starts its action there
+   * and releases, so it acts at the same virtual time, on the same state, on an idle or a busy
+   * host. Call it when time stands still (after a timer of this clock fired, or after a release);
+   * manual mode resolves at once.
+   */
+  quiet(): Promise<() => void> {
+    if (this.speed === undefined) return Promise.resolve(() => undefined);
+    return new Promise((resolve) => {
+      this.quietWaiters.push(resolve);
+      this.activity.poke();
+    });
   }
 
   /** Number of timers waiting. */
@@ -118,6 +138,8 @@ export class VirtualClock {
   }
 
   stopAuto(): void {
+    for (const resolve of this.quietWaiters.splice(0)) resolve(() => undefined);
+    this.holds = 0;
     this.setRate(0);
     this.speed = undefined;
     this.wallTimer?.cancel();
@@ -139,12 +161,29 @@ export class VirtualClock {
       if (this.stallTimer) clearTimeout(this.stallTimer);
       this.stallTimer = undefined;
     } else if (!this.stallTimer) this.armStallCheck();
-    const state = joinerBusy ? 'joiner' : simBusy && !this.stalled ? 'simulator' : 'waiting';
+    let state: typeof this.state = joinerBusy ? 'joiner' : simBusy && !this.stalled ? 'simulator' : 'waiting';
+    if (state === 'waiting' && this.quietWaiters.length > 0) this.serveQuiet();
+    if (this.holds > 0 && state === 'waiting') state = 'simulator';
     const wall = performance.now();
     this.wallSplit[this.state] += wall - this.stateSince;
     this.state = state;
     this.stateSince = wall;
-    this.setRate(state === 'joiner' ? 1 : state === 'simulator' ? 0 : this.speed);
+    this.setRate(state === 'waiting' ? this.speed : 0);
+  }
+
+  /** Gives the waiting {@link quiet} callers the instant, holding time until each releases. */
+  private serveQuiet(): void {
+    for (const resolve of this.quietWaiters.splice(0)) {
+      this.holds++;
+      let released = false;
+      resolve(() => {
+        if (released) return;
+        released = true;
+        this.holds--;
+        // What the caller started is work to settle before time may run on.
+        this.activity.poke();
+      });
+    }
   }
 
   /**

@@ -60,7 +60,7 @@ export interface SimulatedCloudOptions {
   readonly region?: string;
   /**
    * Runs the clock by itself (see VirtualClock): virtual seconds per wall second while everything
-   * waits on timers (Infinity jumps); joiner's compute counts 1:1 and the simulator's own work not
+   * waits on timers (Infinity jumps); joiner's compute is charged by a model and the simulator's own work not
    * at all, whatever this value. Undefined keeps the clock manual (`clock.advance`).
    */
   readonly autoAdvance?: number;

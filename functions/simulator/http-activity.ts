@@ -7,13 +7,16 @@
  *   invocation behind them is a `joiner` scope of its own);
  * - a request sent from a scope suspends that scope until the answer arrives: a handler waiting for
  *   EC2 is not computing;
- * - every request and answer is a change the clock waits to settle.
+ * - every request and answer is a change the clock waits to settle;
+ * - a request sent by a joiner invocation brings the compute it owes (compute-ledger.ts) to the
+ *   simulated service, whose modeled latency wait pays it first; the bytes of the answer are charged
+ *   to the invocation (it parses them); a service that waits no latency hands the debt back.
  */
 
 import { subscribe } from 'node:diagnostics_channel';
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { type Activity, currentScope } from './activity.js';
+import { type Activity, type Billing, currentScope } from './activity.js';
 
 /** How requests to a port count. */
 export type PortRole = 'service' | 'function-url';
@@ -53,8 +56,10 @@ function ensureSubscribed(): void {
     const registration = ports.get(socket.localPort ?? -1);
     if (!registration) return;
     registration.activity.poke();
+    const billing = billingOf(socket);
     if (registration.role === 'function-url' || isLongPoll(request)) return;
     const scope = registration.activity.enter('sim');
+    scope.billing = billing;
     const end = (): void => scope.end();
     response.once('finish', end);
     response.once('close', end);
@@ -64,18 +69,54 @@ function ensureSubscribed(): void {
     const registration = ports.get(portOf(request));
     const scope = currentScope();
     registration?.activity.poke();
+    const ledger = registration ? scope?.ledger : undefined;
+    const billing: Billing | undefined = ledger && { ledger, computeMs: ledger.takeForCall() };
+    if (billing) carry(request.socket, billing);
     scope?.suspend();
     let answered = false;
-    const answer = (): void => {
+    const answer = (response?: IncomingMessage): void => {
       if (answered) return;
       answered = true;
+      if (billing) {
+        // A service that waits no latency did not take the compute: the invocation pays it at its
+        // next call or at its end. The answer's parsing (and the work over it) is charged the same
+        // way, before the client reads the body, so always to the same call.
+        billing.ledger.charge(billing.computeMs);
+        billing.computeMs = 0;
+        billing.ledger.chargeBytes(Number(response?.headers['content-length'] ?? 0) || 0);
+      }
       scope?.resume();
       registration?.activity.poke();
     };
     request.once('response', answer);
-    request.once('close', answer);
-    request.once('error', answer);
+    request.once('close', () => answer());
+    request.once('error', () => answer());
   });
+}
+
+/**
+ * The compute requests from joiner invocations bring, by the client socket's local port (the
+ * served request's remote port): this module publishes a request once it is written, when its
+ * headers can no longer change, and the service reads it only after the socket connected.
+ */
+const billings = new Map<number, Billing>();
+
+function carry(socket: Socket | null, billing: Billing): void {
+  if (!socket) return;
+  const put = (): void => {
+    if (socket.localPort !== undefined) billings.set(socket.localPort, billing);
+  };
+  if (socket.connecting || socket.localPort === undefined) socket.once('connect', put);
+  else put();
+}
+
+/** The compute a request from a joiner invocation brings, if any. */
+function billingOf(socket: Socket): Billing | undefined {
+  const port = socket.remotePort;
+  if (port === undefined) return undefined;
+  const billing = billings.get(port);
+  billings.delete(port);
+  return billing;
 }
 
 /** SQS long polls and Kubernetes watches wait for news; they do no work while open. */

@@ -37,7 +37,7 @@ const decisions = (r: ScenarioResult) => ({
   nodes: r.summary.nodes.map((n) => `${n.instanceType} ${n.zone} ${n.capacityType} ${n.pods}`).sort(),
 });
 
-/** Compute noise: joiner's own compute counts 1:1 and varies from run to run. */
+/** Tolerance of the virtual latencies (joiner's compute is modeled: they should be equal). */
 const NOISE_MS = 1_000;
 
 const closeTo = (a: Percentiles, b: Percentiles) => {

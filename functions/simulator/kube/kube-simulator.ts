@@ -93,7 +93,7 @@ export async function startKubeSimulator(options: KubeSimulatorOptions): Promise
   for (const name of SYSTEM_NAMESPACES) {
     await api.create(nsType, undefined, { metadata: { name }, status: { phase: 'Active' } });
   }
-  api.setAdmission(validatingWebhookAdmission(api, random));
+  api.setAdmission(validatingWebhookAdmission(api, random, clock));
   const ledger = new DisruptionLedger(api, clock);
   const tasks = new TaskRunner(clock.activity);
   const scheduler = new KubeScheduler(api, timings.unschedulableRefreshMs);

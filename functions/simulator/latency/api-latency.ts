@@ -5,7 +5,9 @@
  * so latency draws never shift the simulation's other random choices, and one call type's count
  * (DynamoDB retries, say) never shifts another's draws (CreateFleet's). Disabled for a manual clock.
  */
+import { currentScope } from '../activity.js';
 import { SeededRandom, type VirtualClock } from '../clock.js';
+import { isReadCall } from '../runner/compute-ledger.js';
 import { AWS_LATENCY, type LatencyQuantiles, type LatencyTable } from './aws-latency-data.js';
 
 /** z of the 99th percentile of the standard normal distribution. */
@@ -53,12 +55,24 @@ export class ApiLatency {
     return this.counted;
   }
 
-  /** Counts the call and waits its drawn latency in virtual time (no wait when disabled). */
+  /**
+   * Counts the call and waits its drawn latency in virtual time (no wait when disabled). A call from a joiner
+   * invocation first waits the compute the invocation did before it (see compute-ledger.ts), and
+   * both are recorded on the invocation's ledger.
+   */
   async wait(service: string, call: string): Promise<void> {
     this.count(service, call);
     if (!this.enabled()) return;
+    const billing = currentScope()?.billing;
+    const compute = billing?.computeMs ?? 0;
+    if (billing) billing.computeMs = 0;
     const ms = this.draw(service, call);
-    if (ms > 0) await this.clock.sleep(ms);
+    if (billing) {
+      const now = this.clock.now();
+      billing.ledger.record('compute', now, now + compute);
+      billing.ledger.record(isReadCall(service, call) ? 'read' : 'write', now + compute, now + compute + ms);
+    }
+    if (compute + ms > 0) await this.clock.sleep(compute + ms);
   }
 
   /** Latencies drawn so far (the last 10 000), for summaries. */

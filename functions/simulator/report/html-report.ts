@@ -105,8 +105,16 @@ const p99 = (p: Percentiles): string =>
 function phaseTable(result: ScenarioResult): string {
   const p = result.summary.latency.phases;
   const rows: Array<[string, Percentiles]> = [
-    ['batching: webhook, EventBridge, SQS, batching window', p.batchingMs],
-    ['planning: provisioner run until the nodeclaim is written', p.planningMs],
+    ['batching: webhook, EventBridge, SQS, batch window', p.batchingMs],
+    ['planning: batch window closed until the nodeclaim is written', p.planningMs],
+    ...(p.planning
+      ? ([
+          ['  planning: reads (API latency)', p.planning.readsMs],
+          ['  planning: compute (scheduling, parsing; modeled)', p.planning.computeMs],
+          ['  planning: state writes', p.planning.writesMs],
+          ['  planning: other waits', p.planning.otherMs],
+        ] as Array<[string, Percentiles]>)
+      : []),
     ['launch API calls: nodeclaim written → launched', p.launchApiMs],
     ['EC2 boot and kubelet: launched → node Ready', p.bootMs],
     ['pod start: node Ready → pod Running', p.podStartMs],

@@ -1,5 +1,6 @@
 /** The runner's record of finished invocations and of its pollers' SQS errors. */
 import type { FunctionName, QueueName } from '../../shared/event-sources.js';
+import type { ComputeLedger, Span } from './compute-ledger.js';
 
 /** What triggered an invocation. */
 export type Trigger = QueueName | 'schedule' | 'direct' | 'url';
@@ -18,6 +19,10 @@ export interface InvocationRecord {
   readonly durationMs: number;
   /** Virtual time the invocation started (epoch ms). */
   readonly startedAt?: number;
+  /** Virtual ms of compute the model charged (auto mode). */
+  readonly computeMs?: number;
+  /** Where its virtual time went: compute, reads and writes (auto mode; the first few hundred). */
+  readonly spans?: readonly Span[];
 }
 
 /** Per function, over every invocation of the run (not bounded like the log). */
@@ -53,10 +58,19 @@ export class InvocationLog {
     started: number,
     error?: unknown,
     startedAt?: number,
+    ledger?: ComputeLedger,
   ): void {
     const message = error === undefined ? undefined : error instanceof Error ? error.message : String(error);
     const durationMs = Date.now() - started;
-    this.invocations.push({ functionName, trigger, ...counts, durationMs, error: message, startedAt });
+    this.invocations.push({
+      functionName,
+      trigger,
+      ...counts,
+      durationMs,
+      error: message,
+      startedAt,
+      ...(ledger ? { computeMs: ledger.computeMs, spans: ledger.spans } : {}),
+    });
     if (this.invocations.length > INVOCATION_LIMIT) this.invocations.shift();
     const t = this.perFunction.get(functionName);
     this.perFunction.set(functionName, {

@@ -4,9 +4,10 @@
  * concurrency, ReportBatchItemFailures) and by the schedules (sweep, catalog refresh) on the virtual clock.
  *
  * Time: with the clock in auto mode (a simulation), batching windows, visibility timeouts and
- * function timeouts run on the virtual clock, each invocation is a `joiner` activity scope (its
- * compute counts 1:1 in virtual time, its waits for AWS do not), and function URL requests and
- * SQS polls take their modeled latency. With a manual clock (unit tests), SQS (fauxqs) runs on
+ * function timeouts run on the virtual clock, each invocation is a `joiner` activity scope whose
+ * compute is charged to the virtual clock by a modeled cost (compute-ledger.ts: per invocation, per
+ * call, per KiB read — never the host's wall or CPU time, so a busy machine decides the same), and
+ * function URL requests and SQS polls take their modeled latency. With a manual clock (unit tests), SQS (fauxqs) runs on
  * wall time, so batching windows, visibility and function timeouts are wall time too. `timeScale`
  * multiplies all three (e.g. 0.01 turns a 360 s visibility timeout into 4 s). Schedules always run
  * on the virtual clock.
@@ -31,11 +32,13 @@ import {
   visibilityTimeoutSeconds,
 } from '../../shared/event-sources.js';
 import { targetPayload } from '../../shared/target-input.js';
+import { currentScope } from '../activity.js';
 import type { VirtualClock } from '../clock.js';
 import { trackUrl } from '../http-activity.js';
 import type { ApiLatency } from '../latency/api-latency.js';
 import type { QueueRef } from '../sqs/sqs-simulator.js';
 import { batchOutcome } from './batch-outcome.js';
+import { ComputeLedger, type ComputeModel } from './compute-ledger.js';
 import { type FunctionUrl, startFunctionUrl } from './function-url.js';
 import { type FunctionTotals, InvocationLog, type InvocationRecord } from './invocation-log.js';
 import { createLambdaContext, deployedFunctionName, type LambdaEnvironment } from './lambda-context.js';
@@ -81,6 +84,13 @@ export interface LambdaRunnerOptions {
   readonly functionPrefix?: string;
   /** Modeled latency of function URL requests and SQS polls (auto mode only). */
   readonly latency?: ApiLatency;
+  /** The modeled cost of the handlers' compute (auto mode only). Default: DEFAULT_COMPUTE_MODEL. */
+  readonly compute?: ComputeModel;
+}
+
+/** What an invocation used: its compute ledger (auto mode). */
+interface Usage {
+  ledger?: ComputeLedger;
 }
 
 /** Runs handlers for the event sources and schedules until stopped. */
@@ -140,13 +150,23 @@ export class LambdaRunner {
     const url = await startFunctionUrl(async (event) => {
       const started = Date.now();
       await this.options.latency?.wait('lambda', 'FunctionUrl');
-      return this.invoke(name, event).then(
+      const startedAt = this.options.clock.now();
+      const usage: Usage = {};
+      return this.track(this.call(name, event, usage)).then(
         (result) => {
-          this.log.record(name, 'url', { records: 0, failed: 0 }, started);
+          this.log.record(
+            name,
+            'url',
+            { records: 0, failed: 0 },
+            started,
+            undefined,
+            startedAt,
+            usage.ledger,
+          );
           return result;
         },
         (error) => {
-          this.log.record(name, 'url', { records: 0, failed: 0 }, started, error);
+          this.log.record(name, 'url', { records: 0, failed: 0 }, started, error, startedAt, usage.ledger);
           throw error;
         },
       );
@@ -219,8 +239,9 @@ export class LambdaRunner {
   private async invokeBatch(source: EventSourceSpec, records: SQSRecord[]) {
     const started = Date.now();
     const startedAt = this.options.clock.now();
+    const usage: Usage = {};
     try {
-      const response = await this.call(source.function, { Records: records });
+      const response = await this.call(source.function, { Records: records }, usage);
       const outcome = batchOutcome(response, records);
       const failed = outcome === 'all' ? records.length : outcome.failed.size;
       const error = outcome === 'all' ? 'invalid batch response: the whole batch is retried' : undefined;
@@ -231,6 +252,7 @@ export class LambdaRunner {
         started,
         error,
         startedAt,
+        usage.ledger,
       );
       return outcome;
     } catch (error) {
@@ -241,6 +263,7 @@ export class LambdaRunner {
         started,
         error,
         startedAt,
+        usage.ledger,
       );
       return 'all' as const;
     }
@@ -258,24 +281,23 @@ export class LambdaRunner {
       { name: ruleName, arn: ruleArn },
     ) as ScheduledEvent;
     const started = Date.now();
-    void this.track(
-      this.call(name, event).then(
-        () => this.log.record(name, 'schedule', { records: 0, failed: 0 }, started),
-        (error) => this.log.record(name, 'schedule', { records: 0, failed: 0 }, started, error),
-      ),
-    );
+    const startedAt = this.options.clock.now();
+    const usage: Usage = {};
+    const record = (error?: unknown) =>
+      this.log.record(name, 'schedule', { records: 0, failed: 0 }, started, error, startedAt, usage.ledger);
+    void this.track(this.call(name, event, usage).then(() => record(), record));
   }
 
   /** Calls the handler within the function's reserved concurrency, if it has one. */
-  private call(name: FunctionName, event: RunnerEvent): Promise<unknown> {
+  private call(name: FunctionName, event: RunnerEvent, usage: Usage = {}): Promise<unknown> {
     const limit = FUNCTIONS[name].reservedConcurrency;
-    if (limit === undefined) return this.callNow(name, event);
+    if (limit === undefined) return this.callNow(name, event, usage);
     let semaphore = this.reserved.get(name);
     if (!semaphore) {
       semaphore = new Semaphore(limit);
       this.reserved.set(name, semaphore);
     }
-    return semaphore.run(() => this.callNow(name, event));
+    return semaphore.run(() => this.callNow(name, event, usage));
   }
 
   /**
@@ -285,7 +307,7 @@ export class LambdaRunner {
    * the batch. Handlers that start side effects must therefore observe
    * `context.getRemainingTimeInMillis()` (0 after the timeout) and start none near the deadline.
    */
-  private async callNow(name: FunctionName, event: RunnerEvent): Promise<unknown> {
+  private async callNow(name: FunctionName, event: RunnerEvent, usage: Usage): Promise<unknown> {
     const handler = this.handlers.get(name);
     if (!handler) throw new Error(`no handler registered for function '${name}'`);
     const timeoutMs = FUNCTIONS[name].timeoutSeconds * 1000 * (this.options.timeScale ?? 1);
@@ -305,13 +327,24 @@ export class LambdaRunner {
         cancel = () => clearTimeout(handle);
       }
     });
+    // The invocation is joiner's compute: a scope of its own (see Activity), charged by the model.
+    const ledger = virtual ? new ComputeLedger(this.options.compute) : undefined;
+    usage.ledger = ledger;
+    const invocation = async (): Promise<unknown> => {
+      const scope = currentScope();
+      if (scope && ledger) scope.ledger = ledger;
+      const result = await handler(event, context);
+      if (ledger) {
+        // The compute after its last call ends the invocation.
+        const rest = ledger.takeRest();
+        const at = clock.now();
+        ledger.record('compute', at, at + rest);
+        if (rest > 0) await clock.sleep(rest);
+      }
+      return result;
+    };
     try {
-      // The invocation is joiner's compute: a scope of its own (see Activity).
-      return await clock.activity.run(
-        'joiner',
-        () => Promise.race([Promise.resolve().then(() => handler(event, context)), timeout]),
-        true,
-      );
+      return await clock.activity.run('joiner', () => Promise.race([invocation(), timeout]), true);
     } finally {
       cancel();
     }

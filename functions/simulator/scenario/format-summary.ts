@@ -61,8 +61,16 @@ function phaseLines(s: ScenarioSummary): string[] {
   if (!p) return [];
   return [
     '  phases:',
-    `    batching (webhook, EventBridge, SQS, batching window): ${pct(p.batchingMs)}`,
-    `    planning (provisioner run until nodeclaim written):     ${pct(p.planningMs)}`,
+    `    batching (webhook, EventBridge, SQS, batch window):    ${pct(p.batchingMs)}`,
+    `    planning (batch closed until nodeclaim written):       ${pct(p.planningMs)}`,
+    ...(p.planning
+      ? [
+          `      reads (API latency of list/get/describe/query):     ${pct(p.planning.readsMs)}`,
+          `      compute (scheduling and parsing, modeled):          ${pct(p.planning.computeMs)}`,
+          `      state writes (lease, claims, launch templates):     ${pct(p.planning.writesMs)}`,
+          `      other waits (lease held by another run, retries):   ${pct(p.planning.otherMs)}`,
+        ]
+      : []),
     `    launch API calls (nodeclaim written -> launched):       ${pct(p.launchApiMs)}`,
     `    EC2 boot and kubelet (launched -> node Ready):          ${pct(p.bootMs)}`,
     `    pod start (node Ready -> pod Running):                  ${pct(p.podStartMs)}`,
@@ -74,7 +82,7 @@ function wallLines(s: ScenarioSummary): string[] {
   const w = s.wallSplitMs;
   if (!w) return [];
   return [
-    `wall time: ${seconds(w.joiner)} joiner computing (1:1 in virtual time), ${seconds(w.simulator)} simulator working (0 virtual), ${seconds(w.waiting)} waiting on timers (at --speed)`,
+    `wall time: ${seconds(w.joiner)} joiner computing (charged by the compute model), ${seconds(w.simulator)} simulator working (0 virtual), ${seconds(w.waiting)} waiting on timers (at --speed)`,
   ];
 }
 

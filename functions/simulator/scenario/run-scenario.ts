@@ -35,8 +35,8 @@ export interface RunScenarioOptions {
   readonly catalog?: Catalog;
   /**
    * Virtual seconds per wall second while the whole simulation waits on timers (Infinity: jump).
-   * It changes the wall time a run takes, not its outcome: joiner's compute counts 1:1 in virtual
-   * time and the modeled AWS latencies are virtual (see VirtualClock).
+   * It changes the wall time a run takes, not its outcome: joiner's compute is charged by a
+   * modeled cost and the modeled AWS latencies are virtual (see VirtualClock).
    */
   readonly speed?: number;
   /**
@@ -98,6 +98,8 @@ export interface ScenarioTrace {
 }
 
 const DEFAULT_TIME_SCALE = 1;
+/** The provisioner's log line when its batch window closed (planning starts then). */
+const BATCH_CLOSED = /^(\S+) INFO provisioner batched pending pods\b/;
 
 /** Runs `scenario` and returns its summary. The cloud is always closed. */
 export async function runScenario(
@@ -150,8 +152,11 @@ export async function runScenario(
   });
   virtualNow = () => cloud.clock.now();
   const actionLog = new ActionLog();
+  const batchesClosed: number[] = [];
   const emit = (line: string): void => {
     actionLog.read(line);
+    const closed = BATCH_CLOSED.exec(line);
+    if (closed) batchesClosed.push(Date.parse(closed[1]));
     options.onLog?.(line);
   };
   const steps: { at: number; label: string }[] = [];
@@ -193,6 +198,7 @@ export async function runScenario(
         catalog,
         claims: await cloud.stateStore.listNodeClaims(),
         started,
+        batchesClosed,
       });
     };
     const played = await playSteps(scenario.steps, {

@@ -40,7 +40,12 @@ export async function playSteps(steps: readonly LoadedStep[], ctx: StepContext):
   const outcome: PlayOutcome = { failures: [], notes: [] };
   for (const step of steps) {
     try {
-      await playStep(step, ctx, outcome);
+      // Each step starts at a quiet instant of the simulation (VirtualClock.quiet): the same virtual
+      // time and state on an idle or a busy host.
+      const release = await ctx.cloud.clock.quiet();
+      const played = playStep(step, ctx, outcome);
+      release();
+      await played;
     } catch (error) {
       throw new Error(`steps[${step.index}] (${step.kind}): ${(error as Error).message}`);
     }

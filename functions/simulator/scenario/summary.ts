@@ -98,6 +98,8 @@ export function buildSummary(input: {
   readonly catalog: Catalog;
   readonly claims: readonly NodeClaim[];
   readonly started: Stamp;
+  /** Virtual times the provisioner logged a closed batch window (see latency-phases.ts). */
+  readonly batchesClosed?: readonly number[];
 }): ScenarioSummary {
   const { cloud, recorder, catalog, claims } = input;
   const pods = workloadPods(cloud);
@@ -123,7 +125,7 @@ export function buildSummary(input: {
     ),
     latency: {
       ...latencies(recorder, claims),
-      phases: latencyPhases(recorder, claims, cloud.runner.invocations()),
+      phases: latencyPhases(recorder, claims, cloud.runner.invocations(), input.batchesClosed),
     },
     wallSplitMs: {
       joiner: Math.round(cloud.clock.wallSplit.joiner),

@@ -84,34 +84,46 @@ export const HOLD_MS: Record<WaitCondition, number> = {
   nodes: 5_000,
 };
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** Virtual ms between two checks of a wait's condition. */
+export const CHECK_EVERY_MS = 250;
 
 /**
- * Waits (polling every few wall milliseconds) until `check` has held for the condition's hold time
- * or `timeoutMs` of virtual time has passed; resolves true when it held.
+ * Waits until `check` has held for the condition's hold time or `timeoutMs` of virtual time has
+ * passed; resolves true when it held. The condition is checked on a grid of virtual time, each
+ * time once the simulation is quiet (see VirtualClock.quiet), so the wait ends at the same virtual
+ * time whatever the host's load.
  */
 export async function waitUntil(
   cloud: SimulatedCloud,
   target: WaitTarget,
   timeoutMs: number,
-  pollMs = 10,
+  everyMs = CHECK_EVERY_MS,
 ): Promise<boolean> {
   const check = conditionCheck(target);
-  const deadline = cloud.clock.now() + timeoutMs;
-  let since: number | undefined;
-  for (;;) {
-    const now = cloud.clock.now();
-    if (check(cloud)) {
-      since ??= now;
-      if (now - since >= HOLD_MS[target.for]) return true;
-    } else since = undefined;
-    if (now >= deadline) return false;
-    await sleep(pollMs);
+  let release = await cloud.clock.quiet();
+  try {
+    const deadline = cloud.clock.now() + timeoutMs;
+    let since: number | undefined;
+    for (;;) {
+      const now = cloud.clock.now();
+      if (check(cloud)) {
+        since ??= now;
+        if (now - since >= HOLD_MS[target.for]) return true;
+      } else since = undefined;
+      if (now >= deadline) return false;
+      release();
+      await cloud.clock.sleep(Math.min(everyMs, deadline - now));
+      release = await cloud.clock.quiet();
+    }
+  } finally {
+    release();
   }
 }
 
-/** Waits until `ms` of virtual time has passed. */
-export async function waitVirtual(cloud: SimulatedCloud, ms: number, pollMs = 10): Promise<void> {
-  const until = cloud.clock.now() + ms;
-  while (cloud.clock.now() < until) await sleep(pollMs);
+/** Waits until `ms` of virtual time has passed (from the next quiet instant). */
+export async function waitVirtual(cloud: SimulatedCloud, ms: number): Promise<void> {
+  const release = await cloud.clock.quiet();
+  const slept = cloud.clock.sleep(ms);
+  release();
+  await slept;
 }

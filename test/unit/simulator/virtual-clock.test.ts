@@ -40,15 +40,13 @@ describe('VirtualClock in auto mode', () => {
     ]);
   });
 
-  it("counts joiner's compute 1:1, whatever the speed", async () => {
+  it('holds still while joiner computes: its compute is charged by the model, not the wall clock', async () => {
     const clock = autoClock(1_000);
     clock.setTimeout(() => undefined, 3_600_000);
     await clock.activity.run('joiner', async () => {
       const before = clock.now();
       spin(50);
-      const after = clock.now();
-      expect(after - before).toBeGreaterThanOrEqual(45);
-      expect(after - before).toBeLessThan(1_000);
+      expect(clock.now()).toBe(before);
     });
   });
 

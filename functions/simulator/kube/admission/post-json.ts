@@ -2,8 +2,25 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 
-/** POSTs `body` as JSON and parses the JSON answer; rejects on non-2xx, bad JSON or timeout. */
-export function postJson(url: string, body: unknown, timeoutMs: number, caBundle?: string): Promise<unknown> {
+/** Arms `fn` after `ms`; returns its cancel. */
+export type ArmTimer = (fn: () => void, ms: number) => () => void;
+
+const wallTimer: ArmTimer = (fn, ms) => {
+  const timer = setTimeout(fn, ms);
+  return () => clearTimeout(timer);
+};
+
+/**
+ * POSTs `body` as JSON and parses the JSON answer; rejects on non-2xx, bad JSON or timeout. The
+ * timeout runs on `arm` (default: wall time; a simulation passes its virtual clock).
+ */
+export function postJson(
+  url: string,
+  body: unknown,
+  timeoutMs: number,
+  caBundle?: string,
+  arm: ArmTimer = wallTimer,
+): Promise<unknown> {
   const target = new URL(url);
   const payload = JSON.stringify(body);
   const options = {
@@ -19,7 +36,7 @@ export function postJson(url: string, body: unknown, timeoutMs: number, caBundle
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', reject);
       res.on('end', () => {
-        clearTimeout(timer);
+        cancel();
         const text = Buffer.concat(chunks).toString('utf8');
         if ((res.statusCode ?? 0) < 200 || (res.statusCode ?? 0) >= 300) {
           reject(new Error(`the server responded with HTTP ${res.statusCode}: ${text.slice(0, 200)}`));
@@ -32,11 +49,11 @@ export function postJson(url: string, body: unknown, timeoutMs: number, caBundle
         }
       });
     });
-    const timer = setTimeout(() => {
+    const cancel = arm(() => {
       req.destroy(new Error(`context deadline exceeded (timeout ${timeoutMs} ms)`));
     }, timeoutMs);
     req.on('error', (err) => {
-      clearTimeout(timer);
+      cancel();
       reject(err);
     });
     req.end(payload);

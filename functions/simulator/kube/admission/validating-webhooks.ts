@@ -5,13 +5,13 @@
  * `failurePolicy`; a webhook answering `allowed: false` denies the request.
  */
 import type { LabelSelector } from '../../../core/model/kube-objects.js';
-import type { SeededRandom } from '../../clock.js';
+import type { SeededRandom, VirtualClock } from '../../clock.js';
 import type { AdmissionAttributes, AdmissionHook } from '../api/admission-types.js';
 import { ApiError } from '../api/api-error.js';
 import type { KubeApi } from '../api/kube-api.js';
 import { randomUid } from '../api/object-defaults.js';
 import { evaluateConditions, type MatchCondition } from './cel-conditions.js';
-import { postJson } from './post-json.js';
+import { type ArmTimer, postJson } from './post-json.js';
 import { ruleMatches, selectorsMatch, type WebhookRule } from './webhook-rules.js';
 
 /** One webhook of a configuration (the fields the simulator honours). */
@@ -58,8 +58,24 @@ export function admissionRequest(a: AdmissionAttributes, uid: string): Record<st
   };
 }
 
-/** The admission hook that calls the registered validating webhooks. */
-export function validatingWebhookAdmission(api: KubeApi, random: SeededRandom): AdmissionHook {
+/**
+ * The admission hook that calls the registered validating webhooks. Their `timeoutSeconds` run on
+ * `clock` when it runs by itself (a simulation: virtual time, so a busy host does not time them
+ * out), else on wall time.
+ */
+export function validatingWebhookAdmission(
+  api: KubeApi,
+  random: SeededRandom,
+  clock?: VirtualClock,
+): AdmissionHook {
+  const arm: ArmTimer = (fn, ms) => {
+    if (clock?.autoSpeed === undefined) {
+      const timer = setTimeout(fn, ms);
+      return () => clearTimeout(timer);
+    }
+    const handle = clock.setTimeout(fn, ms);
+    return () => clock.clearTimeout(handle);
+  };
   return async (a) => {
     if (a.type.group === 'admissionregistration.k8s.io') return;
     const configType = api.typeOf('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration');
@@ -74,7 +90,7 @@ export function validatingWebhookAdmission(api: KubeApi, random: SeededRandom): 
       : undefined;
     const uid = randomUid(random);
     const request = admissionRequest(a, uid);
-    await Promise.all(webhooks.map(({ w }) => callIfMatching(w, a, request, nsObject)));
+    await Promise.all(webhooks.map(({ w }) => callIfMatching(w, a, request, nsObject, arm)));
   };
 }
 
@@ -83,6 +99,7 @@ async function callIfMatching(
   a: AdmissionAttributes,
   request: Record<string, unknown>,
   nsObject: { metadata: { labels?: Record<string, string> } } | undefined,
+  arm: ArmTimer,
 ): Promise<void> {
   if (!(w.rules ?? []).some((r) => ruleMatches(r, a))) return;
   if (!selectorsMatch(w, a, nsObject?.metadata.labels)) return;
@@ -116,6 +133,7 @@ async function callIfMatching(
       { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request },
       timeoutMs,
       w.clientConfig.caBundle,
+      arm,
     )) as typeof review;
     if (!review?.response || typeof review.response.allowed !== 'boolean')
       throw new Error('the AdmissionReview response has no response.allowed');
