@@ -260,7 +260,7 @@ function blockerOf(
   const { view } = input;
   const initialized = claim.timestamps.Initialized ?? 0;
   if (view.now - initialized < input.settleMs) return { message: 'node was initialized moments ago' };
-  const found = voluntaryBlocker(node, view.podsOn(node.metadata.name), view.pdbs);
+  const found = voluntaryBlocker(node, view.podsOn(node.metadata.name), view.pdbs, view.now);
   if (found) return found;
   const pool = view.poolOf(claim) as NodePool;
   const reason = BUDGET_REASON[cause] as BudgetReason;

@@ -50,10 +50,11 @@ export function voluntaryBlocker(
   node: Node,
   pods: readonly Pod[],
   pdbs: readonly PodDisruptionBudget[],
+  now: number,
 ): Blocker | undefined {
   if (nodeHasDoNotDisrupt(node))
     return { message: `node ${node.metadata.name} has do-not-disrupt annotation` };
-  const pinned = blockingDoNotDisrupt(pods);
+  const pinned = blockingDoNotDisrupt(pods, now);
   if (pinned) return { message: `pod ${refOf(pinned)} has do-not-disrupt annotation`, pod: pinned };
   const budget = blockingBudget(pods.filter(isReschedulable), pdbs);
   if (budget) return { message: pdbMessage(budget.pdb), pod: budget.pod };
