@@ -260,9 +260,11 @@ function blockerOf(
   const { view } = input;
   const initialized = claim.timestamps.Initialized ?? 0;
   if (view.now - initialized < input.settleMs) return { message: 'node was initialized moments ago' };
-  const found = voluntaryBlocker(node, view.podsOn(node.metadata.name), view.pdbs, view.now);
-  if (found) return found;
   const pool = view.poolOf(claim) as NodePool;
+  // Karpenter: with a terminationGracePeriod, drift goes ahead whatever the pods' do-not-disrupt or PDBs.
+  const podsMayBlock = !(cause === 'drifted' && pool.terminationGracePeriodMs !== undefined);
+  const found = voluntaryBlocker(node, view.podsOn(node.metadata.name), view.pdbs, view.now, podsMayBlock);
+  if (found) return found;
   const reason = BUDGET_REASON[cause] as BudgetReason;
   const c = counts.get(claim.nodePool) ?? { nodes: 0, disrupting: 0 };
   if (allowedDisruptions(pool.disruption.budgets, reason, c, view.now) < 1)

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { decideRound } from '../../../../functions/core/disruption/decide.js';
+import { disruptionView } from '../../../../functions/core/disruption/disruption-view.js';
+import type { ClusterConfig } from '../../../../functions/core/lifecycle/cluster-config.js';
 import { registrationPatch } from '../../../../functions/core/lifecycle/reconcile-node.js';
 import { runSweep } from '../../../../functions/core/sweep/run-sweep.js';
-import { kubeletNode } from '../lifecycle/fakes.js';
+import { nodePool } from '../../../builders/config.js';
+import { kubeletNode, podOn } from '../lifecycle/fakes.js';
 import { harness, launchedClaim, runningClaim } from '../lifecycle/harness.js';
 
 const MIN = 60_000;
@@ -108,5 +112,44 @@ describe('the termination finalizer', () => {
     const node = kubeletNode('ip-a', 'i-a');
     node.metadata.deletionTimestamp = new Date(h.clock.now()).toISOString();
     expect(registrationPatch(claim, node)?.finalizers).toBeUndefined();
+  });
+});
+
+describe('drift with a terminationGracePeriod (Karpenter: pods cannot block it)', () => {
+  const decide = (terminationGracePeriodMs: number | undefined, nodeAnnotated = false) => {
+    const h = harness();
+    const claim = runningClaim(h, 'default-a', 'ip-a');
+    const node = h.cluster.nodes.get('ip-a');
+    if (node && nodeAnnotated) node.metadata.annotations = { 'karpenter.sh/do-not-disrupt': 'true' };
+    const pinned = podOn('ip-a', 'db-0');
+    pinned.metadata.annotations = { 'karpenter.sh/do-not-disrupt': 'true' };
+    const pool = nodePool({ terminationGracePeriodMs });
+    const view = disruptionView(h.clock.now(), [claim], [...h.cluster.nodes.values()], [pinned], [], {
+      nodePools: [pool],
+      nodeClasses: [],
+      nodePoolNames: new Set([pool.name]),
+    } as unknown as ClusterConfig);
+    return decideRound({
+      view,
+      drift: new Map([['default-a', { message: 'NodePool template changed' }]]),
+      dueEmptiness: new Set(),
+      settleMs: 30_000,
+    });
+  };
+
+  it('a do-not-disrupt pod blocks drift without one, not with one (its drain waits up to the grace)', () => {
+    const without = decide(undefined);
+    expect(without.decisions).toEqual([]);
+    expect(without.blocked.map((b) => b.message)).toEqual(['pod default/db-0 has do-not-disrupt annotation']);
+    const withGrace = decide(60 * MIN);
+    expect(withGrace.decisions.map((d) => [d.claim.id, d.cause, d.forceful])).toEqual([
+      ['default-a', 'drifted', false],
+    ]);
+  });
+
+  it('a do-not-disrupt node still blocks it', () => {
+    expect(decide(60 * MIN, true).blocked.map((b) => b.message)).toEqual([
+      'node ip-a has do-not-disrupt annotation',
+    ]);
   });
 });
