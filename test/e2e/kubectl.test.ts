@@ -132,6 +132,67 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
     expect(await kubectl('get', 'deployments')).toBe('');
   }, 90_000);
 
+  it('kubectl delete nodeclaim / node drains the node, terminates its instance, then the objects go', async () => {
+    await kubectl('apply', '-f', 'examples/sim-up/nodepool.yaml');
+    await kubectl('create', 'deployment', 'doomed', '--image=nginx', '--replicas=2');
+    const podNodes = async (): Promise<string[]> => {
+      const out = await kubectl('get', 'pods', '-l', 'app=doomed', '-o', 'json');
+      const pods = JSON.parse(out).items as { spec: { nodeName?: string }; status: { phase?: string } }[];
+      return pods.length === 2 && pods.every((p) => p.status.phase === 'Running' && p.spec.nodeName)
+        ? [...new Set(pods.map((p) => p.spec.nodeName as string))]
+        : [];
+    };
+    const claimOf = async (node: string): Promise<string | undefined> => {
+      const claims = JSON.parse(await kubectl('get', 'nodeclaims', '-o', 'json')).items as {
+        metadata: { name: string; finalizers?: string[] };
+        status: { nodeName?: string };
+      }[];
+      const claim = claims.find((c) => c.status.nodeName === node);
+      expect(claim?.metadata.finalizers ?? ['karpenter.sh/termination']).toEqual([
+        'karpenter.sh/termination',
+      ]);
+      return claim?.metadata.name;
+    };
+    const instanceOf = (node: string): string => {
+      const n = cloud.kube.store.get<{ spec: { providerID: string } }>('v1', 'Node', node);
+      return String(n?.spec.providerID.split('/').pop());
+    };
+    await eventually(async () => (await podNodes()).length === 1, 'the two pods Running on one node');
+    const [first] = await podNodes();
+    const firstInstance = instanceOf(first);
+    const claim = await claimOf(first);
+    expect(claim).toBeDefined();
+    expect(await kubectl('get', 'node', first, '-o', 'jsonpath={.metadata.finalizers}')).toContain(
+      'karpenter.sh/termination',
+    );
+
+    // kubectl waits until the finalizer is removed: the node was drained and terminated by then.
+    expect(await kubectl('delete', 'nodeclaim', String(claim))).toBe(
+      `nodeclaim.joiner.sh "${claim}" deleted\n`,
+    );
+    await expect(kubectl('get', 'node', first)).rejects.toThrow(/not found/);
+    expect(cloud.ec2.state.instances.get(firstInstance)?.state).toMatch(/shutting-down|terminated/);
+    await eventually(async () => {
+      const nodes = await podNodes();
+      return nodes.length === 1 && nodes[0] !== first;
+    }, 'the pods Running again on a new node');
+    const [second] = await podNodes();
+    const secondInstance = instanceOf(second);
+    const secondClaim = await claimOf(second);
+
+    expect(await kubectl('delete', 'node', second)).toBe(`node "${second}" deleted\n`);
+    expect(cloud.ec2.state.instances.get(secondInstance)?.state).toMatch(/shutting-down|terminated/);
+    await eventually(
+      async () => !(await kubectl('get', 'nodeclaims', '-o', 'name')).includes(String(secondClaim)),
+      "the deleted node's nodeclaim gone",
+    );
+    await eventually(async () => {
+      const nodes = await podNodes();
+      return nodes.length === 1 && nodes[0] !== second;
+    }, 'the pods Running on a third node');
+    await kubectl('delete', 'deployment', 'doomed');
+  }, 300_000);
+
   it("says in the NodePool's status why its NodeClass is not ready", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'kubectl-broken-'));
     try {

@@ -1,3 +1,4 @@
+import { TERMINATION_FINALIZER } from '../../core/lifecycle/node-labels.js';
 import type {
   DaemonSet,
   Node,
@@ -162,10 +163,20 @@ export class KubeClusterApi implements ClusterApi {
     await statusWriter.patchConfigStatus(await this.client(), this.options.log, ref, status);
   }
 
+  /** Deletes the Node; joiner's termination finalizer is removed first (its drain is over). */
   async deleteNode(name: string): Promise<void> {
     const rest = await this.client();
+    const path = resourcePath(NODES, { name });
     try {
-      await orUndefined(() => rest.request({ method: 'DELETE', path: resourcePath(NODES, { name }) }));
+      const node = await orUndefined(() => rest.get<Node>(path));
+      if (!node) return;
+      const finalizers = node.metadata.finalizers ?? [];
+      if (finalizers.includes(TERMINATION_FINALIZER)) {
+        const kept = finalizers.filter((f) => f !== TERMINATION_FINALIZER);
+        const body = { metadata: { finalizers: kept.length > 0 ? kept : null } };
+        if (!(await orUndefined(() => rest.patch<Node>(path, 'merge', body)))) return;
+      }
+      await orUndefined(() => rest.request({ method: 'DELETE', path }));
     } catch (error) {
       throw kubeError(`deleting node ${name}`, error);
     }

@@ -6,6 +6,7 @@ export function metadataMergePatch(patch: NodePatch): Record<string, unknown> | 
   if (patch.labels && Object.keys(patch.labels).length > 0) metadata.labels = { ...patch.labels };
   if (patch.annotations && Object.keys(patch.annotations).length > 0)
     metadata.annotations = { ...patch.annotations };
+  if (patch.finalizers) metadata.finalizers = patch.finalizers.length > 0 ? [...patch.finalizers] : null;
   const body: Record<string, unknown> = {};
   if (Object.keys(metadata).length > 0) body.metadata = metadata;
   if (patch.unschedulable !== undefined) body.spec = { unschedulable: patch.unschedulable };

@@ -63,15 +63,17 @@ export async function applyNodeClaims(
   });
 }
 
-/** Deletes the resources; missing ones are fine. */
+/** Deletes the resources, their finalizers removed first (their claim is gone); missing ones are fine. */
 export async function deleteNodeClaims(
   rest: KubeTransport,
   log: Log,
   names: readonly string[],
 ): Promise<void> {
   await inChunks(names, async (name) => {
+    const path = resourcePath(NODE_CLAIMS, { name });
     try {
-      await rest.request({ method: 'DELETE', path: resourcePath(NODE_CLAIMS, { name }) });
+      await rest.patch(path, 'merge', { metadata: { finalizers: null } });
+      await rest.request({ method: 'DELETE', path });
     } catch (error) {
       if (!isNotFound(error)) warn(log, `deleting nodeclaim ${name}`, error);
     }
@@ -89,9 +91,9 @@ export async function listNodeClaims(rest: KubeTransport): Promise<MirroredNodeC
       resourcePath(NODE_CLAIMS),
     );
     return items.map((item) => {
-      const { labels, ownerReferences } = item.metadata as Pick<
+      const { labels, ownerReferences, finalizers } = item.metadata as Pick<
         NodeClaimResource['metadata'],
-        'labels' | 'ownerReferences'
+        'labels' | 'ownerReferences' | 'finalizers'
       >;
       const owners = ownerReferences?.map(({ apiVersion, kind, name, uid, blockOwnerDeletion }) => ({
         apiVersion,
@@ -104,6 +106,7 @@ export async function listNodeClaims(rest: KubeTransport): Promise<MirroredNodeC
         name: String(item.metadata.name),
         labels: labels ?? {},
         ...(owners ? { ownerReferences: owners } : {}),
+        ...(finalizers ? { finalizers } : {}),
       };
       return {
         name: String(item.metadata.name),
@@ -114,6 +117,7 @@ export async function listNodeClaims(rest: KubeTransport): Promise<MirroredNodeC
           spec: item.spec,
           status: item.status,
         },
+        ...(item.metadata.deletionTimestamp ? { deleting: true } : {}),
       };
     });
   } catch (error) {

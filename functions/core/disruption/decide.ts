@@ -28,6 +28,14 @@ export interface Decision {
   readonly forceful: boolean;
   /** When the pods left are deleted regardless (node repair: at once). */
   readonly forceAt?: number;
+  /** When eviction starts whether or not replacement capacity is up (a deletion: at once). */
+  readonly replaceBy?: number;
+}
+
+/** A claim to end at once, without a drain: it has no node to drain (any more). */
+export interface Retirement {
+  readonly claim: NodeClaim;
+  readonly message: string;
 }
 
 /** A node a due timer or a finding wanted to disrupt, but that may not be disrupted now. */
@@ -45,6 +53,8 @@ export interface RoundDecisions {
   readonly blocked: Blocked[];
   /** Claims whose due emptiness timer found pods on the node again: the timer goes. */
   readonly notEmpty: NodeClaim[];
+  /** Deleted claims without a node to drain: their instance is terminated at once. */
+  readonly retire: Retirement[];
 }
 
 /** What a round decides from. */
@@ -99,7 +109,7 @@ function isMarkedForDeletion(node: Node): boolean {
 export function decideRound(input: RoundInput): RoundDecisions {
   const { view } = input;
   const counts = poolCounts(view);
-  const out: RoundDecisions = { decisions: [], blocked: [], notEmpty: [] };
+  const out: RoundDecisions = { decisions: [], blocked: [], notEmpty: [], retire: [] };
   const candidates = view.claims
     .filter((c) => c.state === 'Initialized')
     .map((claim) => ({ claim, node: view.nodeOf(claim) }))
@@ -122,12 +132,14 @@ export function decideRound(input: RoundInput): RoundDecisions {
       message,
       forceful,
       ...(forceAt === undefined ? {} : { forceAt }),
+      ...(cause === 'deleted' ? { replaceBy: view.now } : {}),
     });
     const c = counts.get(claim.nodePool);
     if (c) c.disrupting++;
   };
-  const decided = new Set<string>();
+  const decided = deletions(input, out, take);
   for (const { claim, node } of candidates) {
+    if (decided.has(claim.id)) continue;
     const forced = forcefulCause(claim, view);
     if (forced) {
       take(claim, node, forced.cause, forced.message, true);
@@ -165,6 +177,56 @@ export function decideRound(input: RoundInput): RoundDecisions {
   return out;
 }
 
+/** States in which a deleted claim or Node is drained (a forceful drain takes over a voluntary one). */
+const DELETABLE: readonly string[] = ['Registered', 'Initialized', 'Draining'];
+
+/**
+ * Karpenter's termination flow: a NodeClaim resource or a Node someone deleted (`kubectl delete`;
+ * the termination finalizer keeps it) is drained at once, forcefully (no budget, no
+ * do-not-disrupt node block; PDBs and do-not-disrupt pods hold evictions until the NodePool's
+ * terminationGracePeriod). A deleted claim with no node yet, or whose Node was deleted without
+ * the finalizer (it is gone for good), is retired at once. Returns the claim ids decided.
+ */
+function deletions(
+  input: RoundInput,
+  out: RoundDecisions,
+  take: (claim: NodeClaim, node: Node, cause: DisruptionCause, message: string, forceful: boolean) => void,
+): Set<string> {
+  const { view } = input;
+  const decided = new Set<string>();
+  for (const claim of view.claims) {
+    const node = view.nodeOf(claim);
+    const claimDeleted = view.deletedClaims.has(claim.id);
+    if (node && DELETABLE.includes(claim.state)) {
+      if (claim.state === 'Draining' && claim.disruption?.forceful) continue;
+      const message = node.metadata.deletionTimestamp
+        ? `Node ${node.metadata.name} was deleted`
+        : claimDeleted
+          ? `NodeClaim ${claim.id} was deleted`
+          : undefined;
+      if (!message) continue;
+      take(claim, node, 'deleted', message, true);
+      decided.add(claim.id);
+      continue;
+    }
+    if (node) continue;
+    const registeredAt = claim.timestamps.Registered;
+    const nodeVanished =
+      (claim.state === 'Registered' || claim.state === 'Initialized') &&
+      claim.nodeName !== undefined &&
+      registeredAt !== undefined &&
+      view.now - registeredAt >= input.settleMs;
+    if (nodeVanished) {
+      out.retire.push({ claim, message: `Node ${claim.nodeName} was deleted` });
+      decided.add(claim.id);
+    } else if (claimDeleted && (claim.state === 'Launched' || claim.state === 'Registered')) {
+      out.retire.push({ claim, message: `NodeClaim ${claim.id} was deleted` });
+      decided.add(claim.id);
+    }
+  }
+  return decided;
+}
+
 /** The nodes of a NodePool (by their `karpenter.sh/nodepool` label). */
 function poolNodes(view: DisruptionView, pool: string): Node[] {
   return view.nodes.filter((n) => n.metadata.labels?.['karpenter.sh/nodepool'] === pool);
@@ -198,9 +260,11 @@ function blockerOf(
   const { view } = input;
   const initialized = claim.timestamps.Initialized ?? 0;
   if (view.now - initialized < input.settleMs) return { message: 'node was initialized moments ago' };
-  const found = voluntaryBlocker(node, view.podsOn(node.metadata.name), view.pdbs);
-  if (found) return found;
   const pool = view.poolOf(claim) as NodePool;
+  // Karpenter: with a terminationGracePeriod, drift goes ahead whatever the pods' do-not-disrupt or PDBs.
+  const podsMayBlock = !(cause === 'drifted' && pool.terminationGracePeriodMs !== undefined);
+  const found = voluntaryBlocker(node, view.podsOn(node.metadata.name), view.pdbs, view.now, podsMayBlock);
+  if (found) return found;
   const reason = BUDGET_REASON[cause] as BudgetReason;
   const c = counts.get(claim.nodePool) ?? { nodes: 0, disrupting: 0 };
   if (allowedDisruptions(pool.disruption.budgets, reason, c, view.now) < 1)

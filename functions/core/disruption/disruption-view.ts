@@ -19,6 +19,8 @@ export interface DisruptionView {
   readonly nodes: readonly Node[];
   readonly pdbs: readonly PodDisruptionBudget[];
   readonly config: ClusterConfig;
+  /** Ids of the claims whose NodeClaim resource was deleted (it has a deletionTimestamp). */
+  readonly deletedClaims: ReadonlySet<string>;
   /** The node of a claim (by name, or by the instance id in its providerID). */
   nodeOf(claim: NodeClaim): Node | undefined;
   /** The pods bound to a node. */
@@ -28,14 +30,32 @@ export interface DisruptionView {
 
 /** Reads the view (see the file comment). */
 export async function readDisruptionView(deps: DisruptionDeps): Promise<DisruptionView> {
-  const [claims, nodes, pods, pdbs, config] = await Promise.all([
+  const [claims, nodes, pods, pdbs, config, deleted] = await Promise.all([
     deps.store.listNodeClaims([...LIVE]),
     deps.cluster.listNodes(),
     deps.cluster.listPodsOnNode(),
     deps.cluster.listPodDisruptionBudgets(),
     deps.config(),
+    deletedClaims(deps),
   ]);
-  return disruptionView(deps.clock.now(), claims, nodes, pods, pdbs, config);
+  return disruptionView(deps.clock.now(), claims, nodes, pods, pdbs, config, deleted);
+}
+
+/**
+ * The NodeClaim resources someone deleted (`kubectl delete nodeclaim`): their finalizer keeps them
+ * until joiner has drained and terminated their node. None when they cannot be listed (the round
+ * goes on; the next sweep looks again).
+ */
+async function deletedClaims(deps: DisruptionDeps): Promise<Set<string>> {
+  try {
+    const mirrored = await deps.cluster.listNodeClaims();
+    return new Set(mirrored.filter((m) => m.deleting).map((m) => m.name));
+  } catch (error) {
+    deps.log.warn('NodeClaim resources not listed, deleted ones are looked for at the next round', {
+      error: String(error),
+    });
+    return new Set();
+  }
 }
 
 /** Builds a view from what was read (pure; tests build views directly). */
@@ -46,6 +66,7 @@ export function disruptionView(
   pods: readonly Pod[],
   pdbs: readonly PodDisruptionBudget[],
   config: ClusterConfig,
+  deletedClaims: ReadonlySet<string> = new Set(),
 ): DisruptionView {
   const byName = new Map(nodes.map((n) => [n.metadata.name, n]));
   const byInstance = new Map<string, Node>();
@@ -68,6 +89,7 @@ export function disruptionView(
     nodes,
     pdbs,
     config,
+    deletedClaims,
     nodeOf: (claim) =>
       (claim.nodeName ? byName.get(claim.nodeName) : undefined) ??
       (claim.instance ? byInstance.get(claim.instance.instanceId) : undefined),

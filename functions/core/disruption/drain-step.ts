@@ -45,6 +45,7 @@ const REASONS: Record<DisruptionCause, string> = {
   interrupted: 'Interrupted',
   underutilized: 'Underutilized',
   unhealthy: 'Unhealthy',
+  deleted: 'Deleted',
   orphaned: 'Orphaned',
 };
 

@@ -92,8 +92,8 @@ export async function evictPass(
   // The next wave starts once every pod of the waves before it (terminating ones included) is gone.
   const current = Math.min(...drainable.map(waveOf));
   const wave = drainable.filter((p) => waveOf(p) === current && !isTerminatingPod(p) && !dueSet.has(p));
-  const toEvict = wave.filter((p) => !hasDoNotDisrupt(p));
-  for (const pod of wave.filter(hasDoNotDisrupt)) {
+  const toEvict = wave.filter((p) => !hasDoNotDisrupt(p, now));
+  for (const pod of wave.filter((p) => hasDoNotDisrupt(p, now))) {
     events.push(...blockedEvents(node, pod, `pod ${refOf(pod)} has do-not-disrupt annotation`));
   }
   const failures: { pod: string; error: unknown }[] = [];

@@ -4,6 +4,7 @@
  * from being disrupted, and when a node counts as empty. Pure functions over the object shapes.
  */
 import { DISRUPTED_TAINT, isDaemonSetPod } from '../lifecycle/node-labels.js';
+import { durationToMs } from '../model/config/duration.js';
 import type { Node, Pod } from '../model/kube-objects.js';
 import { toleratesTaint } from '../scheduling/tolerations.js';
 
@@ -58,13 +59,50 @@ export function toleratesDisruptedTaint(pod: Pod): boolean {
   return (pod.spec.tolerations ?? []).some((t) => toleratesTaint(t, DISRUPTED_TAINT));
 }
 
+/** What a pod's do-not-disrupt annotation says at a given time. */
+export interface DoNotDisrupt {
+  readonly active: boolean;
+  /** The end of its grace period (a duration value), while it protects the pod. */
+  readonly until?: number;
+  /** Why the value is ignored (not `"true"`, not a positive duration). */
+  readonly invalid?: string;
+}
+
 /**
- * Whether the pod asks not to be disrupted: `karpenter.sh/do-not-disrupt: "true"`, or the v1alpha5
- * `karpenter.sh/do-not-evict: "true"`.
+ * The pod's `karpenter.sh/do-not-disrupt` at `now`, as Karpenter reads it: `"true"` protects it for
+ * good; a Go duration (`"30m"`) protects it for that long after it started (for good while it has
+ * no start time); any other value, or a duration that is not positive, is ignored (with the
+ * reason). The v1alpha5 `karpenter.sh/do-not-evict: "true"` protects it for good too.
  */
-export function hasDoNotDisrupt(pod: Pod): boolean {
+export function doNotDisrupt(pod: Pod, now: number): DoNotDisrupt {
   const annotations = pod.metadata.annotations ?? {};
-  return annotations[ANNOTATION_DO_NOT_DISRUPT] === 'true' || annotations[ANNOTATION_DO_NOT_EVICT] === 'true';
+  const value = annotations[ANNOTATION_DO_NOT_DISRUPT];
+  if (value === undefined || value === 'true')
+    return { active: value === 'true' || annotations[ANNOTATION_DO_NOT_EVICT] === 'true' };
+  const ms = goDurationMs(value.trim().replace(/^-/, ''));
+  if (ms === undefined)
+    return { active: false, invalid: `failed to parse ${JSON.stringify(value)} as a duration` };
+  if (ms <= 0 || value.trim().startsWith('-'))
+    return { active: false, invalid: `duration ${JSON.stringify(value)} must be positive` };
+  const started = Date.parse(String(pod.status?.startTime ?? ''));
+  if (Number.isNaN(started)) return { active: true };
+  const until = started + ms;
+  return now < until ? { active: true, until } : { active: false };
+}
+
+/** A Go duration (a unit is required, except for "0"), or undefined when it is not one. */
+function goDurationMs(text: string): number | undefined {
+  if (text !== '0' && /^[\d.]+$/.test(text)) return undefined;
+  try {
+    return durationToMs(text) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the pod's do-not-disrupt protects it at `now` (see {@link doNotDisrupt}). */
+export function hasDoNotDisrupt(pod: Pod, now: number): boolean {
+  return doNotDisrupt(pod, now).active;
 }
 
 /**
@@ -130,8 +168,8 @@ export function isEmptyNode(pods: readonly Pod[]): boolean {
  * The first live pod (not finished, not terminating) with do-not-disrupt, which keeps its node from
  * voluntary disruption; DaemonSet and mirror pods included, as in Karpenter.
  */
-export function blockingDoNotDisrupt(pods: readonly Pod[]): Pod | undefined {
-  return pods.find((p) => !isTerminalPod(p) && !isTerminatingPod(p) && hasDoNotDisrupt(p));
+export function blockingDoNotDisrupt(pods: readonly Pod[], now: number): Pod | undefined {
+  return pods.find((p) => !isTerminalPod(p) && !isTerminatingPod(p) && hasDoNotDisrupt(p, now));
 }
 
 function isOwnedBy(pod: Pod, kind: string): boolean {

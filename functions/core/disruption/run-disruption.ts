@@ -7,6 +7,7 @@
  * moved later, so the due index never fills with stale entries.
  */
 import { randomUUID } from 'node:crypto';
+import { retireClaim } from '../lifecycle/retire-claim.js';
 import { updateClaim } from '../lifecycle/update-claim.js';
 import type { DisruptionCause } from '../nodeclaim/disruption-record.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
@@ -14,7 +15,7 @@ import { withTimer } from '../nodeclaim/state-machine.js';
 import { systemClock } from '../ports/clock.js';
 import { beginDrain } from './begin-drain.js';
 import { consolidate } from './consolidation/consolidation-round.js';
-import { type Blocked, type Decision, decideRound } from './decide.js';
+import { type Blocked, type Decision, decideRound, type Retirement } from './decide.js';
 import type { DisruptionDeps } from './disruption-deps.js';
 import { disruptionSettings } from './disruption-deps.js';
 import { type DisruptionView, readDisruptionView } from './disruption-view.js';
@@ -147,6 +148,7 @@ export async function runDisruption(
     const settleMs = options.settleMs ?? 30_000;
     const nodeRepair = disruptionSettings(deps).nodeRepair;
     const round = decideRound({ view, drift, dueEmptiness, settleMs, nodeRepair });
+    await retireDeleted(deps, round.retire);
     for (const decision of round.decisions) {
       if (!(await stillHeld())) break;
       try {
@@ -204,8 +206,26 @@ async function start(deps: DisruptionDeps, view: DisruptionView, d: Decision): P
       : grace === undefined
         ? {}
         : { forceAt: view.now + grace }),
+    ...(d.replaceBy === undefined ? {} : { replaceBy: d.replaceBy }),
   });
   return stored !== undefined;
+}
+
+/** Ends deleted claims that have no node to drain: instance terminated, claim Gone. */
+async function retireDeleted(deps: DisruptionDeps, retire: readonly Retirement[]): Promise<void> {
+  await inParallel(
+    retire.map((r) => ({ id: r.claim.id, message: r.message })),
+    async ({ id, message }) => {
+      const gone = await retireClaim(
+        deps,
+        id,
+        { reason: 'Deleted', message },
+        { warn: false, from: ['Launched', 'Registered', 'Initialized'] },
+      );
+      if (gone?.state === 'Gone') deps.log.info('terminated nodeclaim', { nodeclaim: id, reason: message });
+    },
+    deps,
+  );
 }
 
 /** Blocked nodes: events, and a due emptiness / expiration timer moved later with the reason. */

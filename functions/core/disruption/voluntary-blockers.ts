@@ -45,15 +45,23 @@ export function pdbMessage(pdb: PodDisruptionBudget): string {
   return `pdb ${refOf(pdb)} prevents pod evictions`;
 }
 
-/** Why `node` with `pods` cannot be disrupted voluntarily now, or undefined when it can. */
+/**
+ * Why `node` with `pods` cannot be disrupted voluntarily now, or undefined when it can.
+ * `podsMayBlock: false` (drift of a node whose NodePool sets terminationGracePeriod, as in
+ * Karpenter) leaves out what its pods say: their do-not-disrupt and PDBs hold the drain until
+ * that grace period, not the decision.
+ */
 export function voluntaryBlocker(
   node: Node,
   pods: readonly Pod[],
   pdbs: readonly PodDisruptionBudget[],
+  now: number,
+  podsMayBlock = true,
 ): Blocker | undefined {
   if (nodeHasDoNotDisrupt(node))
     return { message: `node ${node.metadata.name} has do-not-disrupt annotation` };
-  const pinned = blockingDoNotDisrupt(pods);
+  if (!podsMayBlock) return undefined;
+  const pinned = blockingDoNotDisrupt(pods, now);
   if (pinned) return { message: `pod ${refOf(pinned)} has do-not-disrupt annotation`, pod: pinned };
   const budget = blockingBudget(pods.filter(isReschedulable), pdbs);
   if (budget) return { message: pdbMessage(budget.pdb), pod: budget.pod };

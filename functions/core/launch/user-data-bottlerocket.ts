@@ -1,15 +1,23 @@
+import {
+  mergeTables,
+  parseBottlerocketToml,
+  stringifyToml,
+  type TomlTable,
+} from '../model/bottlerocket-toml.js';
 import type { BootstrapInput } from './bootstrap.js';
 
-/** A TOML basic string. */
-function str(value: string): string {
-  return JSON.stringify(value);
-}
-
-function table(name: string, entries: Readonly<Record<string, string>>): string[] {
-  const keys = Object.keys(entries).sort();
-  if (keys.length === 0) return [];
-  return ['', `[${name}]`, ...keys.map((k) => `${str(k)} = ${str(entries[k])}`)];
-}
+/** Tables whose keys are written quoted (label keys, taint keys, resource names). */
+const MAP_TABLES = new Set(
+  [
+    'node-labels',
+    'node-taints',
+    'system-reserved',
+    'kube-reserved',
+    'eviction-hard',
+    'eviction-soft',
+    'eviction-soft-grace-period',
+  ].map((t) => `settings.kubernetes.${t}`),
+);
 
 /** Directories Bottlerocket binds onto the instance store array. */
 const EPHEMERAL_DIRS = ['/var/lib/containerd', '/var/lib/kubelet', '/var/log/pods'];
@@ -19,61 +27,80 @@ const EPHEMERAL_DIRS = ['/var/lib/containerd', '/var/lib/kubelet', '/var/log/pod
  * (`apiclient ephemeral-storage init`) and binds the kubelet's and containerd's directories on it,
  * on every boot, before the kubelet starts; the node fails to boot when it fails.
  */
-function raid0BootstrapCommand(): string[] {
-  const commands = [
-    ['apiclient', 'ephemeral-storage', 'init'],
-    ['apiclient', 'ephemeral-storage', 'bind', '--dirs', ...EPHEMERAL_DIRS],
-  ];
-  return [
-    '',
-    '[settings.bootstrap-commands.000-mount-instance-storage]',
-    `commands = [${commands.map((c) => `[${c.map(str).join(', ')}]`).join(', ')}]`,
-    'essential = true',
-    'mode = "always"',
-  ];
+function raid0BootstrapCommand(): TomlTable {
+  return {
+    '000-mount-instance-storage': {
+      commands: [
+        ['apiclient', 'ephemeral-storage', 'init'],
+        ['apiclient', 'ephemeral-storage', 'bind', '--dirs', ...EPHEMERAL_DIRS],
+      ],
+      essential: true,
+      mode: 'always',
+    },
+  };
+}
+
+/** Entries of a map that has some, else nothing (no empty tables are written). */
+function some(name: string, entries: Readonly<Record<string, unknown>> | undefined): TomlTable {
+  return entries && Object.keys(entries).length > 0 ? { [name]: { ...entries } } : {};
+}
+
+/** The `settings.kubernetes` joiner writes for a node. */
+function joinerKubernetes(input: BootstrapInput): TomlTable {
+  const k = input.kubelet;
+  const taints: Record<string, string[]> = {};
+  for (const t of input.taints) taints[t.key] = [...(taints[t.key] ?? []), `${t.value ?? ''}:${t.effect}`];
+  const sorted = (m: Readonly<Record<string, unknown>>) =>
+    Object.fromEntries(
+      Object.keys(m)
+        .sort()
+        .map((key) => [key, m[key]]),
+    );
+  return {
+    'cluster-name': input.cluster.name,
+    'api-server': input.cluster.endpoint,
+    'cluster-certificate': input.cluster.certificateAuthority,
+    'max-pods': input.maxPods,
+    ...(k.clusterDNS?.length ? { 'cluster-dns-ip': k.clusterDNS[0] } : {}),
+    ...(k.cpuCFSQuota === undefined ? {} : { 'cpu-cfs-quota-enforced': k.cpuCFSQuota }),
+    ...(k.imageGCHighThresholdPercent === undefined
+      ? {}
+      : { 'image-gc-high-threshold-percent': k.imageGCHighThresholdPercent }),
+    ...(k.imageGCLowThresholdPercent === undefined
+      ? {}
+      : { 'image-gc-low-threshold-percent': k.imageGCLowThresholdPercent }),
+    ...(k.evictionMaxPodGracePeriod === undefined
+      ? {}
+      : { 'eviction-max-pod-grace-period': k.evictionMaxPodGracePeriod }),
+    ...some('node-labels', sorted(input.labels)),
+    ...some('node-taints', sorted(taints)),
+    ...some('system-reserved', k.systemReserved && sorted(k.systemReserved)),
+    ...some('kube-reserved', k.kubeReserved && sorted(k.kubeReserved)),
+    ...some('eviction-hard', k.evictionHard && sorted(k.evictionHard)),
+    ...some('eviction-soft', k.evictionSoft && sorted(k.evictionSoft)),
+    ...some('eviction-soft-grace-period', k.evictionSoftGracePeriod && sorted(k.evictionSoftGracePeriod)),
+  };
 }
 
 /**
- * Bottlerocket user data (TOML settings). The NodeClass's own TOML comes first; it may not set
- * the `settings.kubernetes` tables joiner writes (TOML forbids defining a table twice).
+ * Bottlerocket user data (TOML settings), as Karpenter writes it: the NodeClass's TOML with
+ * joiner's settings merged in. joiner's values win for the keys it writes (cluster, max pods,
+ * kubelet settings); node labels and taints of both are kept, joiner's winning for the same key;
+ * every other setting of the user's stays as written.
  */
 export function bottlerocketUserData(input: BootstrapInput): string {
   const custom = input.customUserData?.trim() ?? '';
-  const owned = /^\s*\[settings\.kubernetes(?:\.node-labels|\.node-taints)?\]\s*$/m.exec(custom);
-  if (owned) {
-    throw new Error(
-      `NodeClass userData (Bottlerocket): ${owned[0].trim()} is written by joiner; move those settings to the NodePool (labels, taints) or the NodeClass kubelet block`,
-    );
+  let user: TomlTable;
+  try {
+    user = custom ? parseBottlerocketToml(custom) : {};
+  } catch (error) {
+    throw new Error(`NodeClass userData (Bottlerocket): ${(error as Error).message}`);
   }
-  const k = input.kubelet;
-  const lines = [
-    '[settings.kubernetes]',
-    `cluster-name = ${str(input.cluster.name)}`,
-    `api-server = ${str(input.cluster.endpoint)}`,
-    `cluster-certificate = ${str(input.cluster.certificateAuthority)}`,
-    `max-pods = ${input.maxPods}`,
-  ];
-  if (k.clusterDNS?.length) lines.push(`cluster-dns-ip = ${str(k.clusterDNS[0])}`);
-  if (k.cpuCFSQuota !== undefined) lines.push(`cpu-cfs-quota-enforced = ${k.cpuCFSQuota}`);
-  if (k.imageGCHighThresholdPercent !== undefined)
-    lines.push(`image-gc-high-threshold-percent = ${k.imageGCHighThresholdPercent}`);
-  if (k.imageGCLowThresholdPercent !== undefined)
-    lines.push(`image-gc-low-threshold-percent = ${k.imageGCLowThresholdPercent}`);
-  if (k.evictionMaxPodGracePeriod !== undefined)
-    lines.push(`eviction-max-pod-grace-period = ${k.evictionMaxPodGracePeriod}`);
-  const taints: Record<string, string[]> = {};
-  for (const t of input.taints) taints[t.key] = [...(taints[t.key] ?? []), `${t.value ?? ''}:${t.effect}`];
-  lines.push(...table('settings.kubernetes.node-labels', input.labels));
-  if (Object.keys(taints).length > 0) {
-    lines.push('', '[settings.kubernetes.node-taints]');
-    for (const key of Object.keys(taints).sort())
-      lines.push(`${str(key)} = [${taints[key].map(str).join(', ')}]`);
-  }
-  lines.push(...table('settings.kubernetes.system-reserved', k.systemReserved ?? {}));
-  lines.push(...table('settings.kubernetes.kube-reserved', k.kubeReserved ?? {}));
-  lines.push(...table('settings.kubernetes.eviction-hard', k.evictionHard ?? {}));
-  lines.push(...table('settings.kubernetes.eviction-soft', k.evictionSoft ?? {}));
-  lines.push(...table('settings.kubernetes.eviction-soft-grace-period', k.evictionSoftGracePeriod ?? {}));
-  if (input.instanceStorePolicy === 'RAID0') lines.push(...raid0BootstrapCommand());
-  return `${custom ? `${custom}\n\n` : ''}${lines.join('\n')}\n`;
+  const ours: TomlTable = {
+    settings: {
+      kubernetes: joinerKubernetes(input),
+      ...(input.instanceStorePolicy === 'RAID0' ? { 'bootstrap-commands': raid0BootstrapCommand() } : {}),
+    },
+  };
+  return stringifyToml(mergeTables(user, ours), MAP_TABLES);
 }

@@ -32,6 +32,12 @@ export const ANNOTATION_NODECLASS_HASH = 'karpenter.k8s.aws/ec2nodeclass-hash';
 export const ANNOTATION_NODECLASS_HASH_VERSION = 'karpenter.k8s.aws/ec2nodeclass-hash-version';
 
 /** Karpenter's cordon taint for a node that is being disrupted. */
+/**
+ * The finalizer on joiner's Nodes and NodeClaim resources (Karpenter's): a `kubectl delete` only
+ * marks them, joiner drains the node and terminates its instance, then removes it.
+ */
+export const TERMINATION_FINALIZER = 'karpenter.sh/termination';
+
 export const DISRUPTED_TAINT: Taint = { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' };
 
 /** Taints the node lifecycle controller and cloud controller remove themselves once a node is up. */

@@ -26,6 +26,7 @@ import {
   LABEL_INITIALIZED,
   OWNER,
   sameTaint,
+  TERMINATION_FINALIZER,
   taintsOf,
 } from './node-labels.js';
 import { updateClaim } from './update-claim.js';
@@ -46,7 +47,8 @@ export function isMultusPod(pod: Pod): boolean {
 /**
  * The patch that adds what the node lacks of the claim's labels, taints and annotations (owner,
  * and the NodePool / NodeClass drift hashes with their versions, as Karpenter annotates its
- * nodes); undefined when the node already has them all.
+ * nodes) and the termination finalizer (a `kubectl delete node` then drains it before it goes);
+ * undefined when the node already has them all.
  */
 export function registrationPatch(claim: NodeClaim, node: Node): NodePatch | undefined {
   const current = node.metadata.labels ?? {};
@@ -59,18 +61,32 @@ export function registrationPatch(claim: NodeClaim, node: Node): NodePatch | und
   const annotations = Object.fromEntries(
     Object.entries(claimNodeAnnotations(claim)).filter(([key, value]) => currentAnnotations[key] !== value),
   );
-  if (Object.keys(labels).length === 0 && missing.length === 0 && Object.keys(annotations).length === 0)
+  const finalizers = node.metadata.finalizers ?? [];
+  // No new finalizer on a Node being deleted (the API server refuses it).
+  const finalize = !node.metadata.deletionTimestamp && !finalizers.includes(TERMINATION_FINALIZER);
+  if (
+    Object.keys(labels).length === 0 &&
+    missing.length === 0 &&
+    Object.keys(annotations).length === 0 &&
+    !finalize
+  )
     return undefined;
   return {
+    ...(finalize ? { finalizers: [...finalizers, TERMINATION_FINALIZER] } : {}),
     ...(Object.keys(labels).length > 0 ? { labels } : {}),
     ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
     ...(missing.length > 0 ? { taints: [...taints, ...missing] } : {}),
   };
 }
 
-/** The annotations a node of `claim` must carry (a hash version only when the claim has one). */
+/**
+ * The annotations a node of `claim` must carry: its NodePool template's, then the owner and the
+ * drift hashes (a hash version only when the claim has one).
+ */
 function claimNodeAnnotations(claim: NodeClaim): Record<string, string> {
   return {
+    // The NodePool template's annotations first: joiner's own keys are not the user's to set.
+    ...claim.annotations,
     [ANNOTATION_OWNER]: OWNER,
     [ANNOTATION_NODEPOOL_HASH]: claim.nodePoolHash,
     ...(claim.nodePoolHashVersion ? { [ANNOTATION_NODEPOOL_HASH_VERSION]: claim.nodePoolHashVersion } : {}),

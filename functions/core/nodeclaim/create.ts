@@ -14,6 +14,7 @@ export type NewNodeClaim = Pick<
   | 'nodeClassHashVersion'
   | 'requirements'
   | 'labels'
+  | 'annotations'
   | 'taints'
   | 'startupTaints'
   | 'options'

@@ -13,6 +13,8 @@ export type DisruptionCause =
   | 'interrupted'
   | 'underutilized'
   | 'unhealthy'
+  /** The user deleted the NodeClaim or the Node (`kubectl delete`): Karpenter's termination flow. */
+  | 'deleted'
   /** An instance of this table whose claim was retired while its node still ran pods (sweep/orphans.ts). */
   | 'orphaned';
 

@@ -105,6 +105,8 @@ export interface NodeClaim {
   readonly nodeClassHashVersion?: string;
   readonly requirements: readonly Requirement[];
   readonly labels: Readonly<Record<string, string>>;
+  /** The NodePool template's annotations (`spec.template.metadata.annotations`), set on the node. */
+  readonly annotations?: Readonly<Record<string, string>>;
   readonly taints: readonly Taint[];
   readonly startupTaints: readonly Taint[];
   /** Ranked options (cheapest first) the launch may choose from. */

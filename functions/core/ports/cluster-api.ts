@@ -44,6 +44,8 @@ export interface NodePatch {
   /** The complete new taint list. */
   readonly taints?: readonly Taint[];
   readonly unschedulable?: boolean;
+  /** The complete new finalizer list. */
+  readonly finalizers?: readonly string[];
 }
 
 /**

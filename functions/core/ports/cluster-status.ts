@@ -11,6 +11,8 @@ export interface ConfigObjectRef {
 export interface MirroredNodeClaim {
   readonly name: string;
   readonly resource: unknown;
+  /** It has a deletionTimestamp: someone deleted it (`kubectl delete nodeclaim`), its finalizer holds it. */
+  readonly deleting?: boolean;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface ClusterStatusWriter {
     resources: readonly NodeClaimResource[],
     options?: { readonly fresh?: boolean },
   ): Promise<void>;
-  /** Deletes NodeClaim resources; missing ones are not an error. */
+  /** Deletes NodeClaim resources, their finalizer removed first; missing ones are not an error. */
   deleteNodeClaims(names: readonly string[]): Promise<void>;
   /** The NodeClaim resources in the cluster. */
   listNodeClaims(): Promise<MirroredNodeClaim[]>;

@@ -57,6 +57,7 @@ export function claimFromPlan(
     nodeClassHashVersion: NODECLASS_HASH_VERSION,
     requirements: planned.requirements,
     labels: planned.labels,
+    ...(Object.keys(sp.pool.annotations).length > 0 ? { annotations: { ...sp.pool.annotations } } : {}),
     taints: planned.taints,
     startupTaints: planned.startupTaints,
     options: planned.instanceTypeOptions,

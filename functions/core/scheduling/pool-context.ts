@@ -3,7 +3,12 @@
  * (sorted cheapest first) with their allocatable minus daemonset overhead as vectors.
  */
 
-import { INSTANCE_TYPE_LABEL_KEYS } from '../catalog/well-known-labels.js';
+import {
+  INSTANCE_TYPE_LABEL_KEYS,
+  LABEL_ARCH,
+  LABEL_OS,
+  LABEL_REGION,
+} from '../catalog/well-known-labels.js';
 import type { ResolvedInstanceType, ResolvedOffering } from '../model/instance-type.js';
 import type { DaemonSet, Pod } from '../model/kube-objects.js';
 import type { Resources } from '../model/resources.js';
@@ -71,11 +76,43 @@ function daemonPod(ds: DaemonSet): Pod {
   };
 }
 
-/** Whether a daemonset's pods would run on a node with these taints and labels. */
-function daemonRuns(pod: Pod, taints: readonly Taint[], labels: Readonly<Record<string, string>>): boolean {
+/** Labels every node of a pool has (or may have) whatever the pool says: a selector on them may match. */
+const WELL_KNOWN: ReadonlySet<string> = new Set([
+  ...INSTANCE_TYPE_LABEL_KEYS,
+  ZONE,
+  CAPACITY_TYPE,
+  NODEPOOL,
+  HOSTNAME,
+  LABEL_REGION,
+  LABEL_OS,
+  LABEL_ARCH,
+  'topology.k8s.aws/zone-id',
+]);
+
+/**
+ * Whether a daemonset's pods would run on a node of the pool with these taints and labels, as
+ * Karpenter counts daemonset overhead: the taints tolerated, and one of the pod's required node
+ * selections compatible with the node — a label the node has must match, a key the pool's
+ * requirements constrain must share a value with them, and any other key must be a well-known
+ * one or be satisfied by its absence (a custom label no node of the pool carries matches nothing).
+ */
+function daemonRuns(
+  pod: Pod,
+  taints: readonly Taint[],
+  labels: Readonly<Record<string, string>>,
+  poolReqs: Requirements,
+): boolean {
   if (untoleratedTaint(pod.spec.tolerations, taints)) return false;
   return requiredNodeAlternatives(pod).some((alt) =>
-    [...alt.sets].every(([k, set]) => labels[k] === undefined || labelSatisfies(set, labels[k])),
+    [...alt.sets].every(([k, set]) => {
+      if (labels[k] !== undefined) return labelSatisfies(set, labels[k]);
+      const allowed = poolReqs.get(k);
+      if (allowed)
+        return (
+          Requirements.EMPTY.with(k, allowed).and(Requirements.EMPTY.with(k, set)).emptyKey() === undefined
+        );
+      return WELL_KNOWN.has(k) || set.allowsAbsent;
+    }),
   );
 }
 
@@ -83,11 +120,12 @@ function daemonOverhead(
   daemonSets: readonly DaemonSet[],
   taints: readonly Taint[],
   labels: Readonly<Record<string, string>>,
+  poolReqs: Requirements,
 ): Resources {
   const total: Resources = {};
   for (const ds of daemonSets) {
     const pod = daemonPod(ds);
-    if (!daemonRuns(pod, taints, labels)) continue;
+    if (!daemonRuns(pod, taints, labels, poolReqs)) continue;
     let req: Resources;
     try {
       req = podRequests(pod);
@@ -156,7 +194,7 @@ function poolContext(
       (o) => o.available && (o.capacityType === 'spot' || o.capacityType === 'on-demand'),
     );
     if (offerings.length === 0) continue;
-    const overhead = daemonOverhead(daemonSets, p.taints, { ...it.labels, ...p.labels });
+    const overhead = daemonOverhead(daemonSets, p.taints, { ...it.labels, ...p.labels }, reqs);
     const alloc = dims.vector(it.allocatable);
     const over = dims.vector(overhead);
     for (let i = 0; i < alloc.length; i++) alloc[i] -= over[i];
@@ -202,7 +240,7 @@ function poolContext(
     limits: p.limits as Record<string, number>,
     daemonPorts: daemonSets.flatMap((ds) => {
       const pod = daemonPod(ds);
-      return daemonRuns(pod, p.taints, p.labels) ? hostPortsOf(pod) : [];
+      return daemonRuns(pod, p.taints, p.labels, reqs) ? hostPortsOf(pod) : [];
     }),
     usedBase,
     problem,

@@ -10,6 +10,7 @@ import { Topology } from './topology.js';
 import type { TopologyGroup } from './topology-group.js';
 import type { ScheduleInput } from './types.js';
 import { volumeIndex } from './volume-requirements.js';
+import { volumeProblem } from './volume-validation.js';
 import { HOSTNAME, ZONE } from './well-known.js';
 
 /** Everything a run works on. */
@@ -75,6 +76,11 @@ function pendingEntries(
     const id = podId(pod);
     if (seen.has(id)) continue;
     seen.add(id);
+    const volumeError = volumeProblem(pod, volumes);
+    if (volumeError) {
+      entries.push({ pod, id, cls: errorClass(pod, volumeError) });
+      continue;
+    }
     const key = classKey(pod);
     let cls = byKey.get(key);
     if (!cls) {

@@ -5,6 +5,7 @@
  * `kubectl get nodeclaims.joiner.sh` reads like Karpenter's `kubectl get nodeclaims`.
  */
 import { JOINER_API_GROUP } from '../install/kube-manifest.js';
+import { TERMINATION_FINALIZER } from '../lifecycle/node-labels.js';
 import { formatBytes, formatCpu } from '../model/quantity.js';
 import type { Resources } from '../model/resources.js';
 import type { NodeClaim, NodeClaimState } from '../nodeclaim/nodeclaim.js';
@@ -30,6 +31,7 @@ export interface NodeClaimResource {
     readonly name: string;
     readonly labels: Readonly<Record<string, string>>;
     readonly ownerReferences?: readonly Record<string, unknown>[];
+    readonly finalizers?: readonly string[];
   };
   readonly spec: Record<string, unknown>;
   readonly status: { readonly conditions: readonly Condition[]; readonly [field: string]: unknown };
@@ -144,6 +146,8 @@ export function nodeClaimResource(claim: NodeClaim, owner?: NodePoolOwner): Node
             ],
           }
         : {}),
+      // As Karpenter's: `kubectl delete nodeclaim` marks it, joiner drains and terminates, then removes it.
+      finalizers: [TERMINATION_FINALIZER],
     },
     spec: {
       nodeClassRef: { name: claim.nodeClass },

@@ -71,7 +71,7 @@ export function consolidationCandidates(
     const all = view.podsOn(node.metadata.name);
     const after = pool.disruption.consolidateAfterMs ?? 0;
     if (view.now - lastPodEvent(claim, all) < Math.max(after, settleMs)) continue;
-    const blocker = voluntaryBlocker(node, all, view.pdbs);
+    const blocker = voluntaryBlocker(node, all, view.pdbs, view.now);
     if (blocker) {
       blocked.push({ claim, node, message: blocker.message, pod: blocker.pod });
       continue;

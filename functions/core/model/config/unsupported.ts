@@ -1,4 +1,5 @@
 import { ALIAS_FAMILIES, aliasFamilyName, nodeClassAmiFamily } from '../ami-family.js';
+import { parseBottlerocketToml } from '../bottlerocket-toml.js';
 import type { NodeClass } from '../node-class.js';
 import type { ConvertIssue } from './convert-result.js';
 
@@ -62,7 +63,26 @@ export function unsupportedIssues(nodeClass: NodeClass, prefix = 'spec'): Conver
       hint: 'make the userData build the RAID0 array and mount it for the kubelet and containerd, or use AL2023, AL2 or Bottlerocket',
     });
   }
+  issues.push(...userDataIssues(nodeClass, prefix));
   return issues;
+}
+
+/** Bottlerocket user data that is not TOML: refused here rather than at launch. */
+function userDataIssues(nodeClass: NodeClass, prefix: string): ConvertIssue[] {
+  if (!nodeClass.userData?.trim() || nodeClassAmiFamily(nodeClass) !== 'Bottlerocket') return [];
+  try {
+    parseBottlerocketToml(nodeClass.userData);
+    return [];
+  } catch (error) {
+    return [
+      {
+        severity: 'error',
+        path: `${prefix}.userData`,
+        message: `Bottlerocket userData is ${(error as Error).message}`,
+        hint: 'Bottlerocket user data is TOML settings; joiner merges its [settings.kubernetes] into yours',
+      },
+    ];
+  }
 }
 
 /** An EC2 Fleet `context` joiner does not send with its launches: refused, never dropped. */

@@ -191,9 +191,14 @@ describe('disruption round: budgets count every node already on its way out', ()
     );
     dueEmpty(h, ['default-b']);
     const first = await runSweep(h.sweep);
-    expect(first.disruption.started).toEqual([]);
-    if (a) delete a.metadata.deletionTimestamp;
-    if (a) a.spec = { ...a.spec, taints: [{ key: 'karpenter.sh/disrupted', effect: 'NoSchedule' }] };
+    // The deleted node itself is drained (kubectl delete node); the empty one waits for the budget.
+    expect(first.disruption.started).toEqual([
+      { nodeClaim: 'default-a', nodePool: 'default', cause: 'deleted' },
+    ]);
+    expect(h.store.claims.get('default-b')?.blocked?.reason).toBe('no allowed disruptions due to budget');
+    runningClaim(h, 'default-a', 'ip-a');
+    const a2 = h.cluster.nodes.get('ip-a');
+    if (a2) a2.spec = { ...a2.spec, taints: [{ key: 'karpenter.sh/disrupted', effect: 'NoSchedule' }] };
     dueEmpty(h, ['default-b']);
     const second = await runSweep(h.sweep);
     expect(second.disruption.started).toEqual([]);

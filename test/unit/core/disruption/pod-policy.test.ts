@@ -4,6 +4,7 @@ import {
   ANNOTATION_DO_NOT_DISRUPT,
   ANNOTATION_DO_NOT_EVICT,
   blockingDoNotDisrupt,
+  doNotDisrupt,
   evictionGroups,
   hasDoNotDisrupt,
   isCriticalPod,
@@ -154,11 +155,37 @@ describe('do-not-disrupt', () => {
   const annotated = (annotations: Record<string, string>) => pod('p', { annotations });
 
   it('reads the v1 and v1alpha5 pod annotations, value "true" only', () => {
-    expect(hasDoNotDisrupt(annotated({ [ANNOTATION_DO_NOT_DISRUPT]: 'true' }))).toBe(true);
-    expect(hasDoNotDisrupt(annotated({ [ANNOTATION_DO_NOT_EVICT]: 'true' }))).toBe(true);
-    expect(hasDoNotDisrupt(annotated({ [ANNOTATION_DO_NOT_DISRUPT]: 'false' }))).toBe(false);
-    expect(hasDoNotDisrupt(annotated({ [ANNOTATION_DO_NOT_CONSOLIDATE]: 'true' }))).toBe(false);
-    expect(hasDoNotDisrupt(app)).toBe(false);
+    expect(hasDoNotDisrupt(annotated({ [ANNOTATION_DO_NOT_DISRUPT]: 'true' }), NOW)).toBe(true);
+    expect(hasDoNotDisrupt(annotated({ [ANNOTATION_DO_NOT_EVICT]: 'true' }), NOW)).toBe(true);
+    expect(hasDoNotDisrupt(annotated({ [ANNOTATION_DO_NOT_DISRUPT]: 'false' }), NOW)).toBe(false);
+    expect(hasDoNotDisrupt(annotated({ [ANNOTATION_DO_NOT_CONSOLIDATE]: 'true' }), NOW)).toBe(false);
+    expect(hasDoNotDisrupt(app, NOW)).toBe(false);
+  });
+
+  it('a duration value protects the pod for that long after it started, as Karpenter reads it', () => {
+    const started = (value: string, startTime?: string) => {
+      const p = annotated({ [ANNOTATION_DO_NOT_DISRUPT]: value });
+      return { ...p, status: { ...p.status, ...(startTime ? { startTime } : {}) } };
+    };
+    const tenMinutesAgo = new Date(NOW - 10 * 60_000).toISOString();
+    expect(doNotDisrupt(started('30m', tenMinutesAgo), NOW)).toEqual({
+      active: true,
+      until: NOW + 20 * 60_000,
+    });
+    expect(doNotDisrupt(started('5m', tenMinutesAgo), NOW)).toEqual({ active: false });
+    expect(hasDoNotDisrupt(started('1h30m', tenMinutesAgo), NOW)).toBe(true);
+    // No start time yet: protected (fail safe).
+    expect(hasDoNotDisrupt(started('5m'), NOW)).toBe(true);
+    expect(doNotDisrupt(started('0s', tenMinutesAgo), NOW)).toEqual({
+      active: false,
+      invalid: 'duration "0s" must be positive',
+    });
+    expect(doNotDisrupt(started('-5m', tenMinutesAgo), NOW).invalid).toBe('duration "-5m" must be positive');
+    expect(doNotDisrupt(started('soon', tenMinutesAgo), NOW)).toEqual({
+      active: false,
+      invalid: 'failed to parse "soon" as a duration',
+    });
+    expect(doNotDisrupt(started('300', tenMinutesAgo), NOW).invalid).toMatch(/failed to parse/);
   });
 
   it('reads the v1 and v1alpha5 node annotations', () => {
@@ -176,9 +203,9 @@ describe('do-not-disrupt', () => {
     const leaving = pod('leaving', { deleting: '2024-01-03T11:59:30Z', annotations: pinned });
     const pinnedDaemon = pod('agent', { owner: 'DaemonSet', annotations: pinned });
     const pinnedApp = pod('batch', { owner: 'Job', annotations: { [ANNOTATION_DO_NOT_EVICT]: 'true' } });
-    expect(blockingDoNotDisrupt([app, finished, leaving])).toBeUndefined();
-    expect(blockingDoNotDisrupt([app, finished, leaving, pinnedDaemon, pinnedApp])).toBe(pinnedDaemon);
-    expect(blockingDoNotDisrupt([app, pinnedApp])).toBe(pinnedApp);
+    expect(blockingDoNotDisrupt([app, finished, leaving], NOW)).toBeUndefined();
+    expect(blockingDoNotDisrupt([app, finished, leaving, pinnedDaemon, pinnedApp], NOW)).toBe(pinnedDaemon);
+    expect(blockingDoNotDisrupt([app, pinnedApp], NOW)).toBe(pinnedApp);
   });
 });
 

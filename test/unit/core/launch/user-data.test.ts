@@ -94,14 +94,47 @@ describe('user data', () => {
     expect(boot.taints).toEqual(input.taints);
   });
 
-  it('Bottlerocket: refuses NodeClass TOML that redefines joiner’s tables', () => {
+  it('Bottlerocket: merges the NodeClass TOML with joiner’s settings, as Karpenter does', () => {
+    const text = renderUserData({
+      ...input,
+      family: 'Bottlerocket',
+      customUserData: [
+        'settings.motd = "hello"',
+        '[settings.kubernetes]',
+        'max-pods = 3',
+        'housekeeping-interval = "1s"',
+        '[settings.kubernetes.node-labels]',
+        'team = "mine"',
+        '"example.com/zone-owner" = "ops"',
+        '[settings.host-containers.admin]',
+        'enabled = true',
+      ].join('\n'),
+    });
+    // One [settings.kubernetes] table, joiner's values winning, the user's other keys kept.
+    expect(text.match(/^\[settings\.kubernetes\]$/gm)).toHaveLength(1);
+    expect(text).toContain('max-pods = 27');
+    expect(text).not.toContain('max-pods = 3');
+    expect(text).toContain('housekeeping-interval = "1s"');
+    expect(text).toContain('"example.com/zone-owner" = "ops"');
+    expect(text).toContain('"team" = "net"');
+    expect(text).toContain('[settings.host-containers.admin]\nenabled = true');
+    expect(text).toContain('motd = "hello"');
+    expect(parseUserData(text)).toMatchObject({
+      format: 'Bottlerocket',
+      clusterName: 'eks-telco',
+      maxPods: 27,
+      labels: { 'example.com/zone-owner': 'ops', team: 'net', 'karpenter.sh/nodepool': 'multus' },
+    });
+  });
+
+  it('Bottlerocket: NodeClass user data that is not TOML is refused with the line', () => {
     expect(() =>
       renderUserData({
         ...input,
         family: 'Bottlerocket',
-        customUserData: '[settings.kubernetes]\nmax-pods = 3',
+        customUserData: '[settings.kubernetes\nmax-pods = 3',
       }),
-    ).toThrow(/Bottlerocket.*\[settings\.kubernetes\] is written by joiner/);
+    ).toThrow(/userData \(Bottlerocket\): not valid TOML \(line 1\)/);
   });
 
   it('AL2: bootstrap.sh with the cluster, CA and kubelet extra args', () => {

@@ -9,6 +9,7 @@ import type {
   EvictionResult,
   NodePatch,
 } from '../../../../functions/core/ports/cluster-api.js';
+import type { MirroredNodeClaim } from '../../../../functions/core/ports/cluster-status.js';
 import type { JoinerEvent } from '../../../../functions/core/ports/event-publisher.js';
 import type { Log } from '../../../../functions/core/ports/log.js';
 import { ConflictError, type Lease, type OfferingKey } from '../../../../functions/core/ports/state-store.js';
@@ -106,11 +107,14 @@ export class FakeCluster {
   readonly evicted: string[] = [];
   readonly deleted: string[] = [];
   pending: Pod[] = [];
+  /** NodeClaim resources as listed (`deleting`: someone ran `kubectl delete nodeclaim`). */
+  readonly nodeClaims: MirroredNodeClaim[] = [];
 
   getNode = async (name: string) => structuredClone(this.nodes.get(name));
   listNodes = async () => [...this.nodes.values()].map((n) => structuredClone(n));
   listPodsOnNode = async (name?: string) => this.pods.filter((p) => !name || p.spec.nodeName === name);
   listPendingPods = async () => this.pending;
+  listNodeClaims = async () => [...this.nodeClaims];
   patchNode = async (name: string, patch: NodePatch) => {
     const node = this.nodes.get(name);
     if (!node) throw new Error(`node ${name} not found`);
@@ -118,7 +122,9 @@ export class FakeCluster {
     const labels = merged(node.metadata.labels, patch.labels);
     const annotations = merged(node.metadata.annotations, patch.annotations);
     const spec = { ...node.spec, ...(patch.taints ? { taints: [...patch.taints] } : {}) };
-    const next: Node = { ...node, metadata: { ...node.metadata, labels, annotations }, spec };
+    const finalizers = patch.finalizers ? [...patch.finalizers] : node.metadata.finalizers;
+    const meta = { ...node.metadata, labels, annotations, ...(finalizers ? { finalizers } : {}) };
+    const next: Node = { ...node, metadata: meta, spec };
     this.nodes.set(name, next);
     return structuredClone(next);
   };

@@ -82,6 +82,7 @@ describe('handleLifecycleEvent: registration', () => {
         ...node.metadata,
         labels: { ...node.metadata.labels, ...(first?.labels as Record<string, string>) },
         annotations: first?.annotations as Record<string, string>,
+        finalizers: first?.finalizers ? [...first.finalizers] : undefined,
       },
       spec: { ...node.spec, taints: first?.taints ? [...first.taints] : node.spec?.taints },
     };
@@ -89,6 +90,16 @@ describe('handleLifecycleEvent: registration', () => {
     expect(registrationPatch({ ...claim, nodePoolHash: 'p2' }, annotated)).toEqual({
       annotations: { 'karpenter.sh/nodepool-hash': 'p2' },
     });
+  });
+
+  it("sets the NodePool template's annotations on the node; joiner's own keys win", () => {
+    const h = harness();
+    const claim = {
+      ...launchedClaim(h, 'default-abc', 'i-0a'),
+      annotations: { 'example.com/team': 'ml', 'joiner.sh/managed-by': 'someone-else' },
+    };
+    const patch = registrationPatch(claim, kubeletNode('ip-1', 'i-0a'));
+    expect(patch?.annotations).toMatchObject({ 'example.com/team': 'ml', 'joiner.sh/managed-by': 'joiner' });
   });
 
   it('two handlers on the same event at once register the claim once', async () => {

@@ -61,6 +61,15 @@ describe('claims from the plan', () => {
     });
   });
 
+  it("carry the NodePool template's annotations for the node (none when it has none)", () => {
+    const annotated: SchedulingPool[] = [
+      { ...pools[0], pool: nodePool({ name: 'general', annotations: { 'example.com/team': 'ml' } }) },
+    ];
+    const claim = claimFromPlan(planned(['default/a']), annotated, pods, 0, DEFAULT_TIMEOUTS);
+    expect(claim.annotations).toEqual({ 'example.com/team': 'ml' });
+    expect(claimFromPlan(planned(['default/a']), pools, pods, 0, DEFAULT_TIMEOUTS).annotations).toBeUndefined();
+  });
+
   it('name the planned claim and the pod when a pod is not among the pending pods', () => {
     expect(() => claimFromPlan(planned(['default/zz']), pools, pods, 0, DEFAULT_TIMEOUTS)).toThrow(
       'planned nodeclaim general-1: pod default/zz is not among the pending pods',

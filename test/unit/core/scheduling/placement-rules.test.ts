@@ -359,23 +359,46 @@ describe('volumes not bound yet (VolumeBinding: WaitForFirstConsumer and allowed
     expect(plan.existingPlacements).toEqual([{ node: 'n-a', pods: ['default/p'] }]);
   });
 
-  it('a class without allowedTopologies, an empty class name or an unknown class leaves the zone free', () => {
+  it('a class without allowedTopologies leaves the zone free', () => {
     const free = { persistentVolumeClaims: [pvc('data', 'open')], storageClasses: [sc('open')] };
     // One claim, its zone left to the launch (not pinned).
     expect(zonesOf({ pods: [withClaim('p', 'data')], ...free })).toEqual([undefined]);
-    const plan = schedule(
-      input({
-        pods: [withClaim('p', 'data')],
-        nodes: [existing('n-c', { labels: { [ZONE]: 'zone-c' } })],
-        persistentVolumeClaims: [pvc('data', '')],
-        storageClasses: [
-          sc('gp3', [[{ key: ZONE, values: ['zone-a'] }]], {
-            annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' },
-          }),
-        ],
-      }),
-    );
-    expect(plan.existingPlacements).toEqual([{ node: 'n-c', pods: ['default/p'] }]);
+  });
+
+  it('a missing claim, or an unbound one without a usable StorageClass, leaves the pod pending (Karpenter)', () => {
+    const reasonOf = (o: Partial<Parameters<typeof input>[0]>) => {
+      const plan = schedule(
+        input({
+          pods: [withClaim('p', 'data')],
+          pools: [pool(nodePool())],
+          nodes: [existing('n-c', { labels: { [ZONE]: 'zone-c' } })],
+          ...o,
+        }),
+      );
+      expect(plan.nodeClaims).toEqual([]);
+      expect(plan.existingPlacements).toEqual([]);
+      return plan.unschedulable.map((u) => u.reason);
+    };
+    const gp3 = sc('gp3', [[{ key: ZONE, values: ['zone-a'] }]], {
+      annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' },
+    });
+    expect(reasonOf({ storageClasses: [gp3] })).toEqual([
+      expect.stringContaining('persistentvolumeclaim "data" not found'),
+    ]);
+    expect(reasonOf({ persistentVolumeClaims: [pvc('data', '')], storageClasses: [gp3] })).toEqual([
+      expect.stringContaining('unbound persistentvolumeclaim "data" must define a storage class'),
+    ]);
+    expect(reasonOf({ persistentVolumeClaims: [pvc('data', 'gone')], storageClasses: [gp3] })).toEqual([
+      expect.stringContaining('storageclass "gone" not found'),
+    ]);
+    // No class name and no default class: nothing provisions the volume.
+    expect(reasonOf({ persistentVolumeClaims: [pvc('data')] })).toEqual([
+      expect.stringContaining('must define a storage class'),
+    ]);
+    const bound = { ...pvc('data', 'gp3'), spec: { ...pvc('data', 'gp3').spec, volumeName: 'pv-lost' } };
+    expect(reasonOf({ persistentVolumeClaims: [bound], storageClasses: [gp3] })).toEqual([
+      expect.stringContaining('persistentvolume "pv-lost" not found'),
+    ]);
   });
 
   it('a claim without a class name uses the default StorageClass', () => {

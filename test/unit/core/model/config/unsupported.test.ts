@@ -31,6 +31,29 @@ describe('not supported yet: a clear error at validate time', () => {
     ]);
   });
 
+  it('Bottlerocket userData that is not TOML is refused at validate time, with its line', () => {
+    const loaded = load(
+      nodeClass({
+        amiSelectorTerms: [{ alias: 'bottlerocket@latest' }],
+        userData: '[settings.kubernetes\nx = 1',
+      }),
+    );
+    expect(errorsOf(loaded)).toEqual([
+      expect.objectContaining({
+        document: 'EC2NodeClass/default',
+        path: 'spec.userData',
+        message: expect.stringMatching(/^Bottlerocket userData is not valid TOML \(line 1\)/),
+      }),
+    ]);
+    const merged = load(
+      nodeClass({
+        amiSelectorTerms: [{ alias: 'bottlerocket@latest' }],
+        userData: '[settings.kubernetes]\nhousekeeping-interval = "1s"',
+      }),
+    );
+    expect(errorsOf(merged)).toEqual([]);
+  });
+
   it('a Windows alias beside a Linux amiFamily is refused too', () => {
     const loaded = load(
       nodeClass({ amiFamily: 'AL2023', amiSelectorTerms: [{ alias: 'windows2022@latest' }] }),
