@@ -10,7 +10,8 @@ import type { Catalog } from '../../core/model/instance-type.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../cloud.js';
 import { defaultTopology } from '../ec2/topology.js';
 import type { DeniedCall } from '../iam/authorization/account-identity.js';
-import { applyManifests } from '../scenario/cluster-manifests.js';
+import type { CrdScale } from '../kube/api/resource-registry.js';
+import { applyManifests, NODE_POOL_SCALE } from '../scenario/cluster-manifests.js';
 import { describeDenial } from '../scenario/iam-denials.js';
 import { installJoinerHandlers } from '../scenario/joiner-handlers.js';
 import type { Manifest } from '../scenario/load-scenario.js';
@@ -43,12 +44,6 @@ const DENIAL_POLL_MS = 1000;
 
 const READY = '.status.conditions[?(@.type=="Ready")].status';
 
-/** The NodePool's scale subresource: replicas of a static pool, and its node count. */
-export const NODE_POOL_SCALE: Record<string, string> = {
-  specReplicasPath: '.spec.replicas',
-  statusReplicasPath: '.status.nodes',
-};
-
 /**
  * Karpenter's NodePool, EC2NodeClass and NodeOverlay, served as Karpenter's chart installs them
  * (with its printer columns; the schema keeps every field, joiner validates the documents itself),
@@ -60,7 +55,7 @@ function karpenterCrd(
   kind: string,
   plural: string,
   columns: readonly Record<string, unknown>[],
-  options: { readonly version?: string; readonly scale?: Record<string, string> } = {},
+  options: { readonly version?: string; readonly scale?: CrdScale } = {},
 ): Manifest {
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
