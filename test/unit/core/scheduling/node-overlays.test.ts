@@ -4,6 +4,7 @@ import type { NodeOverlay } from '../../../../functions/core/model/node-overlay.
 import { adjustedPrice } from '../../../../functions/core/model/node-overlay.js';
 import { applyNodeOverlays } from '../../../../functions/core/scheduling/node-overlays.js';
 import { schedule } from '../../../../functions/core/scheduling/schedule.js';
+import { nodeOverlayStatus } from '../../../../functions/core/status/nodeoverlay-status.js';
 import { nodePool } from '../../../builders/config.js';
 import { pod } from '../../../builders/workloads.js';
 import { input, instanceType, pool } from './fixtures.js';
@@ -215,5 +216,24 @@ describe('NodeOverlay documents', () => {
     expect(messages({ requirements: undefined })).toEqual([
       'spec.requirements: Invalid input: expected array, received undefined',
     ]);
+  });
+});
+
+describe('NodeOverlay status', () => {
+  it('writes ValidationSucceeded and Ready as Karpenter does, False with reason Conflict on a conflict', () => {
+    const ok = nodeOverlayStatus({ overlay: overlay('a'), applied: 1 }, Date.UTC(2026, 0, 1));
+    expect(ok.conditions.map((c) => [c.type, c.status, c.reason])).toEqual([
+      ['ValidationSucceeded', 'True', 'ValidationSucceeded'],
+      ['Ready', 'True', 'Ready'],
+    ]);
+    const bad = nodeOverlayStatus(
+      { overlay: overlay('a'), applied: 0, conflict: 'conflicts with NodeOverlay b of the same weight (5)' },
+      Date.UTC(2026, 0, 1),
+    );
+    expect(bad.conditions.map((c) => [c.type, c.status, c.reason])).toEqual([
+      ['ValidationSucceeded', 'False', 'Conflict'],
+      ['Ready', 'False', 'ValidationSucceededFalse'],
+    ]);
+    expect(bad.conditions[0].message).toMatch(/NodeOverlay b/);
   });
 });
