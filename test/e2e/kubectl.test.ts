@@ -257,4 +257,36 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('scales a Karpenter NodePool (scale subresource: spec.replicas, status.nodes) and lists NodeOverlays', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kubectl-scale-'));
+    try {
+      const file = join(dir, 'pool.yaml');
+      await writeFile(
+        file,
+        [
+          'apiVersion: karpenter.sh/v1',
+          'kind: NodePool',
+          'metadata: { name: fixed }',
+          'spec:',
+          '  template: { spec: { nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default } } }',
+        ].join('\n'),
+      );
+      await kubectl('apply', '-f', file);
+      expect(await kubectl('scale', 'nodepool', 'fixed', '--replicas=3')).toBe(
+        'nodepool.karpenter.sh/fixed scaled\n',
+      );
+      expect(await kubectl('get', 'nodepool', 'fixed', '-o', 'jsonpath={.spec.replicas}')).toBe('3');
+      await expect(kubectl('scale', 'nodepool', 'fixed', '--replicas=-1')).rejects.toThrow();
+      await kubectl('scale', 'nodepool', 'fixed', '--replicas=0');
+      expect(await kubectl('get', 'nodepool', 'fixed', '-o', 'jsonpath={.spec.replicas}')).toBe('0');
+      await kubectl('delete', 'nodepool', 'fixed');
+      await kubectl('apply', '-f', 'examples/node-overlay/nodeoverlay.yaml');
+      expect(
+        await kubectl('get', 'nodeoverlays', '--no-headers', '-o', 'custom-columns=NAME:.metadata.name'),
+      ).toBe('savings-plan-m5\n');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

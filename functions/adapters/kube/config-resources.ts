@@ -26,6 +26,11 @@ export const NODE_CLASS_RESOURCES: readonly ConfigResource[] = [
   { group: 'karpenter.k8s.aws', plural: 'awsnodetemplates', versions: ['v1alpha1'] },
 ];
 
+/** Karpenter's NodeOverlays (v1alpha1, Karpenter v1.7). */
+export const NODE_OVERLAY_RESOURCES: readonly ConfigResource[] = [
+  { group: 'karpenter.sh', plural: 'nodeoverlays', versions: ['v1alpha1'] },
+];
+
 /**
  * Lists the documents of each resource. A resource is read at its first served version only (the
  * API server converts every object to each served version, so reading two would duplicate them);

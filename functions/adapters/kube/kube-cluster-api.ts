@@ -19,7 +19,12 @@ import type {
 import type { ConfigObjectRef, MirroredNodeClaim } from '../../core/ports/cluster-status.js';
 import type { Log } from '../../core/ports/log.js';
 import type { NodeClaimResource } from '../../core/status/nodeclaim-resource.js';
-import { listConfigDocuments, NODE_CLASS_RESOURCES, NODE_POOL_RESOURCES } from './config-resources.js';
+import {
+  listConfigDocuments,
+  NODE_CLASS_RESOURCES,
+  NODE_OVERLAY_RESOURCES,
+  NODE_POOL_RESOURCES,
+} from './config-resources.js';
 import { EventLimiter, type EventLimits } from './event-limiter.js';
 import type { KubeClientSource } from './kube-clients.js';
 import { kubeError, orUndefined, statusOf } from './kube-errors.js';
@@ -114,6 +119,10 @@ export class KubeClusterApi implements ClusterApi {
 
   async listNodeClassDocuments(): Promise<ConfigDocument[]> {
     return listConfigDocuments(await this.client(), NODE_CLASS_RESOURCES);
+  }
+
+  async listNodeOverlayDocuments(): Promise<ConfigDocument[]> {
+    return listConfigDocuments(await this.client(), NODE_OVERLAY_RESOURCES);
   }
 
   async patchNode(name: string, patch: NodePatch): Promise<Node> {

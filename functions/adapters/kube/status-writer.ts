@@ -23,6 +23,7 @@ const PLURALS: Readonly<Record<string, string>> = {
   EC2NodeClass: 'ec2nodeclasses',
   Provisioner: 'provisioners',
   AWSNodeTemplate: 'awsnodetemplates',
+  NodeOverlay: 'nodeoverlays',
 };
 
 async function inChunks<T>(items: readonly T[], fn: (item: T) => Promise<void>): Promise<void> {

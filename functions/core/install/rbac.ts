@@ -43,11 +43,17 @@ const rules: readonly ControllerRule[] = [
   { apiGroups: ['karpenter.sh'], resources: ['nodepools', 'provisioners'], verbs: ['list'] },
   // ...and EC2NodeClasses (v1, v1beta1) and AWSNodeTemplates (v1alpha1).
   { apiGroups: ['karpenter.k8s.aws'], resources: ['ec2nodeclasses', 'awsnodetemplates'], verbs: ['list'] },
+  // ...and NodeOverlays (v1alpha1): price and extended-resource changes to instance types.
+  { apiGroups: ['karpenter.sh'], resources: ['nodeoverlays'], verbs: ['list'] },
   // The NodeClaim resources mirroring the state table (created, updated, deleted; listed by the sweep).
   { apiGroups: [JOINER_API_GROUP], resources: ['nodeclaims'], verbs: ['list', 'create', 'patch', 'delete'] },
   // Status kubectl shows: NodePools (resources in use, conditions) and NodeClasses (what they resolve to).
   { apiGroups: [JOINER_API_GROUP], resources: ['nodepools/status', 'nodeclasses/status'], verbs: ['patch'] },
-  { apiGroups: ['karpenter.sh'], resources: ['nodepools/status', 'provisioners/status'], verbs: ['patch'] },
+  {
+    apiGroups: ['karpenter.sh'],
+    resources: ['nodepools/status', 'provisioners/status', 'nodeoverlays/status'],
+    verbs: ['patch'],
+  },
   {
     apiGroups: ['karpenter.k8s.aws'],
     resources: ['ec2nodeclasses/status', 'awsnodetemplates/status'],

@@ -13,6 +13,8 @@ export interface FleetOverride {
   readonly InstanceType: string;
   readonly SubnetId: string;
   readonly AvailabilityZone: string;
+  /** With a prioritized strategy: lower is launched first (see {@link overlaidStrategy}). */
+  readonly Priority?: number;
 }
 
 /** A CreateFleet request in the EC2 API's shape (type instant, target 1). */
@@ -23,8 +25,10 @@ export interface CreateFleetRequest {
     readonly TotalTargetCapacity: 1;
     readonly DefaultTargetCapacityType: 'spot' | 'on-demand';
   };
-  readonly SpotOptions?: { readonly AllocationStrategy: 'price-capacity-optimized' };
-  readonly OnDemandOptions?: { readonly AllocationStrategy: 'lowest-price' };
+  readonly SpotOptions?: {
+    readonly AllocationStrategy: 'price-capacity-optimized' | 'capacity-optimized-prioritized';
+  };
+  readonly OnDemandOptions?: { readonly AllocationStrategy: 'lowest-price' | 'prioritized' };
   readonly LaunchTemplateConfigs: readonly {
     readonly LaunchTemplateSpecification: {
       readonly LaunchTemplateName: string;
@@ -99,6 +103,7 @@ export function planLaunch(input: LaunchPlanInput): LaunchPlan {
     nodeClass: nodeClass.name,
     extra: nodeClass.tags,
   });
+  const prioritized = usable.some((u) => u.option.priceOverlaid);
   const groups = new Map<string, { template: LaunchTemplateSpec; overrides: FleetOverride[] }>();
   for (const { option, facts } of usable) {
     const key = `${option.zone}|${facts.arch}|${facts.variant ?? 'standard'}|${facts.maxPods}`;
@@ -126,6 +131,7 @@ export function planLaunch(input: LaunchPlanInput): LaunchPlan {
       InstanceType: option.instanceType,
       SubnetId: group.template.subnetId,
       AvailabilityZone: option.zone,
+      ...(prioritized ? { Priority: usable.findIndex((u) => u.option === option) } : {}),
     });
   }
   const claimTags = toTagList({
@@ -138,9 +144,7 @@ export function planLaunch(input: LaunchPlanInput): LaunchPlan {
     ClientToken: input.clientToken,
     Type: 'instant',
     TargetCapacitySpecification: { TotalTargetCapacity: 1, DefaultTargetCapacityType: input.capacityType },
-    ...(input.capacityType === 'spot'
-      ? { SpotOptions: { AllocationStrategy: 'price-capacity-optimized' as const } }
-      : { OnDemandOptions: { AllocationStrategy: 'lowest-price' as const } }),
+    ...overlaidStrategy(input.capacityType, prioritized),
     LaunchTemplateConfigs: [...groups.values()].map((g) => ({
       LaunchTemplateSpecification: { LaunchTemplateName: g.template.name, Version: '$Latest' as const },
       Overrides: g.overrides,
@@ -152,6 +156,24 @@ export function planLaunch(input: LaunchPlanInput): LaunchPlan {
     ],
   };
   return { templates: [...groups.values()].map((g) => g.template), request, skipped };
+}
+
+/**
+ * The allocation strategy: EC2's own price order (`price-capacity-optimized` / `lowest-price`),
+ * or, when a NodeOverlay priced an option, joiner's order (`capacity-optimized-prioritized` /
+ * `prioritized`, Priority = rank), since EC2 does not know the overlaid prices; as Karpenter does.
+ */
+export function overlaidStrategy(
+  capacityType: 'spot' | 'on-demand',
+  prioritized: boolean,
+): Pick<CreateFleetRequest, 'SpotOptions' | 'OnDemandOptions'> {
+  if (capacityType === 'spot')
+    return {
+      SpotOptions: {
+        AllocationStrategy: prioritized ? 'capacity-optimized-prioritized' : 'price-capacity-optimized',
+      },
+    };
+  return { OnDemandOptions: { AllocationStrategy: prioritized ? 'prioritized' : 'lowest-price' } };
 }
 
 function unusable(option: NodeClaimOption, input: LaunchPlanInput): string | undefined {

@@ -77,6 +77,8 @@ export interface Catalog {
 /** An offering as the scheduler sees it: `available` is false while the offering is marked unavailable (ICE). */
 export interface ResolvedOffering extends Offering {
   readonly available: boolean;
+  /** True when a NodeOverlay set this offering's price (see scheduling/node-overlays.ts). */
+  readonly priceOverlaid?: boolean;
 }
 
 /**

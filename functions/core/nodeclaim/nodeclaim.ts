@@ -34,6 +34,8 @@ export interface NodeClaimOption {
   readonly zone: string;
   readonly capacityType: CapacityType;
   readonly price: number;
+  /** True when a NodeOverlay set the price: the launch asks EC2 for joiner's order (prioritized). */
+  readonly priceOverlaid?: boolean;
   /** The type's values of the labels the claim's `minValues` requirements count (when it has any). */
   readonly labels?: Readonly<Record<string, string>>;
 }

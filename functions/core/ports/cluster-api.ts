@@ -70,6 +70,11 @@ export interface ClusterApi extends ClusterStatusWriter {
   listNodePoolDocuments(): Promise<ConfigDocument[]>;
   /** NodeClass-like documents (joiner.sh NodeClass, karpenter.k8s.aws EC2NodeClass). */
   listNodeClassDocuments(): Promise<ConfigDocument[]>;
+  /**
+   * NodeOverlay documents (`karpenter.sh/v1alpha1`); an API server without the kind has none.
+   * Optional: a port without it has no overlays.
+   */
+  listNodeOverlayDocuments?(): Promise<ConfigDocument[]>;
   /** Patches labels/annotations (merge patch) and taints/unschedulable; returns the new node. */
   patchNode(name: string, patch: NodePatch): Promise<Node>;
   deleteNode(name: string): Promise<void>;

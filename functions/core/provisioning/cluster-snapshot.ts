@@ -18,6 +18,7 @@ import type {
   StorageClass,
 } from '../model/kube-objects.js';
 import type { NodeClass } from '../model/node-class.js';
+import type { NodeOverlay } from '../model/node-overlay.js';
 import type { NodePool } from '../model/node-pool.js';
 import type { ClusterApi, ConfigDocument } from '../ports/cluster-api.js';
 import { type Log, silentLog } from '../ports/log.js';
@@ -27,6 +28,7 @@ import {
   reportInvalidDocuments,
   truncated,
 } from '../status/invalid-config.js';
+import { isNodeOverlayDocument, listNodeOverlayDocuments } from './overlay-documents.js';
 
 /** The cluster as the API server shows it at the start of a run. */
 export interface ClusterSnapshot {
@@ -40,6 +42,8 @@ export interface ClusterSnapshot {
   readonly storageClasses: readonly StorageClass[];
   readonly nodePools: readonly NodePool[];
   readonly nodeClasses: readonly NodeClass[];
+  /** NodeOverlays (valid ones); none when absent. */
+  readonly nodeOverlays?: readonly NodeOverlay[];
   /** Configuration documents left out because they are invalid. */
   readonly invalidDocuments: number;
   /** NodePool documents joiner does not act on (Karpenter's kinds when they are ignored). */
@@ -66,24 +70,40 @@ export async function readClusterSnapshot(
 ): Promise<ClusterSnapshot> {
   const pools = cluster.listNodePoolDocuments();
   const classes = cluster.listNodeClassDocuments();
+  const overlays = listNodeOverlayDocuments(cluster);
   if (onNodeClasses)
     Promise.all([pools, classes]).then(
       ([p, c]) => onNodeClasses(parseConfiguration([...p, ...c], silentLog, karpenterKinds).nodeClasses),
       () => {},
     );
-  const [pendingPods, nodes, boundPods, daemonSets, pvs, pvcs, storageClasses, poolDocs, classDocs] =
-    await Promise.all([
-      cluster.listPendingPods(),
-      cluster.listNodes(),
-      cluster.listPodsOnNode(),
-      cluster.listDaemonSets(),
-      cluster.listPersistentVolumes(),
-      cluster.listPersistentVolumeClaims(),
-      cluster.listStorageClasses(),
-      pools,
-      classes,
-    ]);
-  const { invalid, ...config } = parseConfiguration([...poolDocs, ...classDocs], log, karpenterKinds);
+  const [
+    pendingPods,
+    nodes,
+    boundPods,
+    daemonSets,
+    pvs,
+    pvcs,
+    storageClasses,
+    poolDocs,
+    classDocs,
+    overlayDocs,
+  ] = await Promise.all([
+    cluster.listPendingPods(),
+    cluster.listNodes(),
+    cluster.listPodsOnNode(),
+    cluster.listDaemonSets(),
+    cluster.listPersistentVolumes(),
+    cluster.listPersistentVolumeClaims(),
+    cluster.listStorageClasses(),
+    pools,
+    classes,
+    overlays,
+  ]);
+  const { invalid, ...config } = parseConfiguration(
+    [...poolDocs, ...classDocs, ...overlayDocs],
+    log,
+    karpenterKinds,
+  );
   // Invalid objects are reported once per change (their status remembers it), not once per run.
   await reportInvalidDocuments(cluster, log, invalid, now());
   return {
@@ -111,11 +131,19 @@ export function parseConfiguration(
 ): {
   nodePools: NodePool[];
   nodeClasses: NodeClass[];
+  nodeOverlays: NodeOverlay[];
   invalidDocuments: number;
   unmanagedNodePools: UnmanagedNodePool[];
   invalid: InvalidDocument[];
 } {
-  const { managed, unmanaged } = selectManagedNodePools(documents, karpenterKinds);
+  // NodeOverlays are not NodePools: they apply to every NodePool joiner manages.
+  const overlays = documents.filter(isNodeOverlayDocument);
+  const selected = selectManagedNodePools(
+    documents.filter((d) => !isNodeOverlayDocument(d)),
+    karpenterKinds,
+  );
+  const managed = [...selected.managed, ...overlays];
+  const unmanaged = selected.unmanaged;
   const raw: RawDocument[] = managed.map((object, index) => ({
     file: CLUSTER_SOURCE,
     index,
@@ -130,6 +158,7 @@ export function parseConfiguration(
   return {
     nodePools: loaded.nodePools,
     nodeClasses: managedNodeClasses(loaded.nodeClasses, loaded.nodePools, karpenterKinds),
+    nodeOverlays: loaded.nodeOverlays,
     invalidDocuments: loaded.documents.filter((d) => !d.ok).length,
     unmanagedNodePools: unmanaged,
     invalid: invalidDocuments(managed, loaded.documents, loaded.diagnostics),

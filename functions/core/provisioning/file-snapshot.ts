@@ -55,6 +55,7 @@ export function snapshotFromFiles(loaded: LoadedConfig): ClusterSnapshot {
     storageClasses: w.storageClasses,
     nodePools: loaded.nodePools,
     nodeClasses: loaded.nodeClasses,
+    nodeOverlays: loaded.nodeOverlays,
     invalidDocuments: loaded.documents.filter((d) => !d.ok).length,
     unmanagedNodePools: [],
   };

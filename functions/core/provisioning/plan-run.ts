@@ -67,6 +67,7 @@ export function planRun(
     isUnavailable: (type, zone, capacityType) => marks.has(`${type}|${zone}|${capacityType}`),
     allowedNodeRoles: options.allowedNodeRoles,
     launchZones: (nodeClass) => options.zones?.get(nodeClass),
+    overlays: snapshot.nodeOverlays,
   });
   const leaving = leavingNodes(claims, snapshot.nodes);
   const pending = [

@@ -76,6 +76,7 @@ function sideOffers(claim: Claim, t: TypeEntry, preferred: CapacityType, side: S
       zone: o.zone,
       capacityType: o.capacityType as CapacityType,
       price: o.price,
+      ...((o as { priceOverlaid?: boolean }).priceOverlaid ? { priceOverlaid: true } : {}),
     };
     out.push({ option, type: t });
   }

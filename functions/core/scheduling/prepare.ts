@@ -3,7 +3,9 @@ import { resolveInstanceTypes } from '../catalog/resolve.js';
 import { nodeRoleProblem } from '../launch/node-role.js';
 import type { CapacityType, Catalog } from '../model/instance-type.js';
 import type { NodeClass } from '../model/node-class.js';
+import type { NodeOverlay } from '../model/node-overlay.js';
 import type { NodePool } from '../model/node-pool.js';
+import { applyNodeOverlays } from './node-overlays.js';
 import type { SchedulingPool } from './types.js';
 
 /** Options of {@link schedulingPools}. */
@@ -20,13 +22,16 @@ export interface SchedulingPoolOptions {
    * Undefined (or undefined for a NodeClass): every zone of the catalog.
    */
   readonly launchZones?: (nodeClass: string) => readonly string[] | undefined;
+  /** NodeOverlays to apply to the pools' instance types (see node-overlays.ts). Default: none. */
+  readonly overlays?: readonly NodeOverlay[];
 }
 
 /**
  * One scheduling pool per NodePool: its NodeClass (kubelet settings of v1beta1 / v1alpha5 pools
  * merged in) and the catalog's instance types resolved for it. A pool whose NodeClass is missing,
  * or names a role joiner may not pass, gets a `problem` and no instance types; the scheduler
- * reports it as the reason.
+ * reports it as the reason. NodeOverlays (`options.overlays`) change the prices and extended
+ * resources of the instance types they select.
  */
 export function schedulingPools(
   nodePools: readonly NodePool[],
@@ -35,7 +40,7 @@ export function schedulingPools(
   options: SchedulingPoolOptions = {},
 ): SchedulingPool[] {
   const byName = new Map(nodeClasses.map((c) => [c.name, c]));
-  return nodePools.map((pool) => {
+  const pools = nodePools.map((pool): SchedulingPool => {
     const found = byName.get(pool.nodeClassRef.name);
     if (!found) {
       return {
@@ -56,4 +61,6 @@ export function schedulingPools(
       }),
     };
   });
+  const overlays = options.overlays ?? [];
+  return overlays.length === 0 ? pools : applyNodeOverlays(pools, overlays).pools;
 }

@@ -95,6 +95,8 @@ export interface InstanceTypeOption {
   readonly capacityType: 'spot' | 'on-demand';
   /** Hourly price in USD. */
   readonly price: number;
+  /** True when a NodeOverlay set the price (the launch then asks EC2 for this order). */
+  readonly priceOverlaid?: boolean;
   /**
    * The instance type's values of the labels the claim's `minValues` requirements count (only
    * when it has such requirements), so that a launch retrying with fewer options can keep them.

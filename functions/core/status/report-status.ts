@@ -8,6 +8,7 @@
 
 import { LAUNCH_FAILURE_REASONS } from '../launch/launch-denial.js';
 import type { ClusterConfig } from '../lifecycle/cluster-config.js';
+import type { Catalog } from '../model/instance-type.js';
 import type { NodeClaimState } from '../nodeclaim/nodeclaim.js';
 import { NODE_CLAIM_STATES } from '../nodeclaim/nodeclaim.js';
 import type { Clock } from '../ports/clock.js';
@@ -16,9 +17,11 @@ import type { ClusterApi, ConfigDocument } from '../ports/cluster-api.js';
 import type { ConfigObjectRef } from '../ports/cluster-status.js';
 import type { Log } from '../ports/log.js';
 import type { StateStore } from '../ports/state-store.js';
+import { listNodeOverlayDocuments } from '../provisioning/overlay-documents.js';
 import { type Condition, keepTransitionTimes } from './conditions.js';
 import { type NodePoolOwner, nodeClaimResource } from './nodeclaim-resource.js';
 import { type NodeClassReadiness, nodeClassStatus, readinessOf } from './nodeclass-status.js';
+import { nodeOverlayStatus, overlayOutcomes } from './nodeoverlay-status.js';
 import { latestLaunchFailure, nodePoolStatus } from './nodepool-status.js';
 
 /** What the status step needs. */
@@ -29,6 +32,8 @@ export interface ReportStatusDeps {
   readonly config: () => Promise<ClusterConfig>;
   readonly clock: Clock;
   readonly log: Log;
+  /** The instance types NodeOverlays are checked against; without it no overlay status is written. */
+  readonly catalog?: Catalog;
 }
 
 /** What the step wrote. */
@@ -37,6 +42,8 @@ export interface StatusOutcome {
   readonly nodeClaimsDeleted: number;
   readonly nodePools: number;
   readonly nodeClasses: number;
+  /** NodeOverlays whose status was computed (and written when it changed). */
+  readonly nodeOverlays?: number;
 }
 
 const LIVE: readonly NodeClaimState[] = NODE_CLAIM_STATES.filter((s) => s !== 'Gone');
@@ -64,19 +71,26 @@ function statusesOf(documents: readonly ConfigDocument[]): Map<string, Record<st
 
 /** Runs the step; never throws. */
 export async function reportStatus(deps: ReportStatusDeps): Promise<StatusOutcome> {
-  const outcome = { nodeClaimsWritten: 0, nodeClaimsDeleted: 0, nodePools: 0, nodeClasses: 0 };
+  const outcome = {
+    nodeClaimsWritten: 0,
+    nodeClaimsDeleted: 0,
+    nodePools: 0,
+    nodeClasses: 0,
+    nodeOverlays: 0,
+  };
   try {
-    const [all, config, documents, classDocuments, mirrored, nodes] = await Promise.all([
+    const [all, config, documents, classDocuments, mirrored, nodes, overlayDocuments] = await Promise.all([
       deps.store.listNodeClaims(),
       deps.config(),
       deps.cluster.listNodePoolDocuments(),
       deps.cluster.listNodeClassDocuments(),
       deps.cluster.listNodeClaims(),
       deps.cluster.listNodes(),
+      listNodeOverlayDocuments(deps.cluster),
     ]);
     // Gone claims are read too: a pool's latest failed launch is one of them.
     const claims = all.filter((c) => LIVE.includes(c.state));
-    const previous = statusesOf([...documents, ...classDocuments]);
+    const previous = statusesOf([...documents, ...classDocuments, ...overlayDocuments]);
     /** Writes a status unless it is the one already there; unchanged conditions keep their times. */
     const write = async (ref: ConfigObjectRef, status: Record<string, unknown>): Promise<void> => {
       const before = previous.get(`${ref.apiVersion}/${ref.kind}/${ref.name}`);
@@ -128,6 +142,15 @@ export async function reportStatus(deps: ReportStatusDeps): Promise<StatusOutcom
       const { apiVersion, kind, name } = pool.source;
       await write({ apiVersion, kind, name }, status);
       outcome.nodePools++;
+    }
+    const overlays = config.nodeOverlays ?? [];
+    if (deps.catalog && overlays.length > 0) {
+      const results = overlayOutcomes(overlays, config.nodePools, config.nodeClasses, deps.catalog);
+      for (const result of results) {
+        const { apiVersion, kind, name } = result.overlay.source;
+        await write({ apiVersion, kind, name }, nodeOverlayStatus(result, now));
+        outcome.nodeOverlays++;
+      }
     }
   } catch (error) {
     deps.log.warn('writing nodeclaim resources and NodePool status failed, the next sweep retries', {

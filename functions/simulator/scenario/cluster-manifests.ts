@@ -4,8 +4,17 @@
  * get a permissive CustomResourceDefinition first, as installing their chart would.
  */
 import type { ClusterStore } from '../kube/api/cluster-store.js';
-import type { ResourceType } from '../kube/api/resource-registry.js';
+import type { CrdScale, ResourceType } from '../kube/api/resource-registry.js';
 import type { Manifest } from './load-scenario.js';
+
+/**
+ * The scale subresource of Karpenter's NodePool (v1.8 static capacity): `kubectl scale nodepool`
+ * sets `spec.replicas`; the count is the pool's node count.
+ */
+export const NODE_POOL_SCALE: CrdScale = {
+  specReplicasPath: '.spec.replicas',
+  statusReplicasPath: '.status.nodes',
+};
 
 /** The plural resource name Kubernetes conventions give a kind (`EC2NodeClass` -> `ec2nodeclasses`). */
 export function pluralOf(kind: string): string {
@@ -56,7 +65,10 @@ export async function ensureKinds(store: ClusterStore, manifests: readonly Manif
           served: true,
           storage: i === versions.length - 1,
           schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-          subresources: { status: {} },
+          subresources: {
+            status: {},
+            ...(crd.group === 'karpenter.sh' && crd.kind === 'NodePool' ? { scale: NODE_POOL_SCALE } : {}),
+          },
         })),
       },
     });

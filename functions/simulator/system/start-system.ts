@@ -10,7 +10,8 @@ import type { Catalog } from '../../core/model/instance-type.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../cloud.js';
 import { defaultTopology } from '../ec2/topology.js';
 import type { DeniedCall } from '../iam/authorization/account-identity.js';
-import { applyManifests } from '../scenario/cluster-manifests.js';
+import type { CrdScale } from '../kube/api/resource-registry.js';
+import { applyManifests, NODE_POOL_SCALE } from '../scenario/cluster-manifests.js';
 import { describeDenial } from '../scenario/iam-denials.js';
 import { installJoinerHandlers } from '../scenario/joiner-handlers.js';
 import type { Manifest } from '../scenario/load-scenario.js';
@@ -44,15 +45,17 @@ const DENIAL_POLL_MS = 1000;
 const READY = '.status.conditions[?(@.type=="Ready")].status';
 
 /**
- * Karpenter's NodePool and EC2NodeClass, served as Karpenter's chart installs them (with its
- * printer columns; the schema keeps every field, joiner validates the documents itself), so users
- * `kubectl apply` the YAML they already have.
+ * Karpenter's NodePool, EC2NodeClass and NodeOverlay, served as Karpenter's chart installs them
+ * (with its printer columns; the schema keeps every field, joiner validates the documents itself),
+ * so users `kubectl apply` the YAML they already have. The NodePool serves the scale subresource
+ * (Karpenter v1.8 static capacity: `kubectl scale nodepool` sets `spec.replicas`).
  */
 function karpenterCrd(
   group: string,
   kind: string,
   plural: string,
   columns: readonly Record<string, unknown>[],
+  options: { readonly version?: string; readonly scale?: CrdScale } = {},
 ): Manifest {
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
@@ -70,10 +73,10 @@ function karpenterCrd(
       },
       versions: [
         {
-          name: 'v1',
+          name: options.version ?? 'v1',
           served: true,
           storage: true,
-          subresources: { status: {} },
+          subresources: { status: {}, ...(options.scale ? { scale: options.scale } : {}) },
           additionalPrinterColumns: [
             ...columns,
             { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
@@ -86,18 +89,34 @@ function karpenterCrd(
 }
 
 const KARPENTER_CRDS: readonly Manifest[] = [
-  karpenterCrd('karpenter.sh', 'NodePool', 'nodepools', [
-    { name: 'NodeClass', type: 'string', jsonPath: '.spec.template.spec.nodeClassRef.name' },
-    { name: 'Nodes', type: 'string', jsonPath: '.status.resources.nodes' },
-    { name: 'Ready', type: 'string', jsonPath: READY },
-    { name: 'Weight', type: 'integer', jsonPath: '.spec.weight', priority: 1 },
-    { name: 'CPU', type: 'string', jsonPath: '.status.resources.cpu', priority: 1 },
-    { name: 'Memory', type: 'string', jsonPath: '.status.resources.memory', priority: 1 },
-  ]),
+  karpenterCrd(
+    'karpenter.sh',
+    'NodePool',
+    'nodepools',
+    [
+      { name: 'NodeClass', type: 'string', jsonPath: '.spec.template.spec.nodeClassRef.name' },
+      { name: 'Nodes', type: 'string', jsonPath: '.status.resources.nodes' },
+      { name: 'Ready', type: 'string', jsonPath: READY },
+      { name: 'Weight', type: 'integer', jsonPath: '.spec.weight', priority: 1 },
+      { name: 'CPU', type: 'string', jsonPath: '.status.resources.cpu', priority: 1 },
+      { name: 'Memory', type: 'string', jsonPath: '.status.resources.memory', priority: 1 },
+    ],
+    { scale: NODE_POOL_SCALE },
+  ),
   karpenterCrd('karpenter.k8s.aws', 'EC2NodeClass', 'ec2nodeclasses', [
     { name: 'Ready', type: 'string', jsonPath: READY },
     { name: 'Role', type: 'string', jsonPath: '.spec.role', priority: 1 },
   ]),
+  karpenterCrd(
+    'karpenter.sh',
+    'NodeOverlay',
+    'nodeoverlays',
+    [
+      { name: 'Ready', type: 'string', jsonPath: READY },
+      { name: 'Weight', type: 'integer', jsonPath: '.spec.weight', priority: 1 },
+    ],
+    { version: 'v1alpha1' },
+  ),
 ];
 
 /**

@@ -21,6 +21,7 @@ import { poolCounts } from '../decide.js';
 import type { DisruptionDeps } from '../disruption-deps.js';
 import type { DisruptionView } from '../disruption-view.js';
 import { type Candidate, consolidationCandidates } from './candidates.js';
+import { withOverlaidPrices } from './overlaid-prices.js';
 import { type ConsolidationMove, evaluate, planConsolidation } from './plan-consolidation.js';
 import { prepareCluster } from './removal-simulation.js';
 
@@ -65,9 +66,10 @@ export async function consolidate(
     const dropped = await drop(deps, due);
     return { started: [], dropped };
   }
-  const { candidates } = consolidationCandidates(view, options.settleMs);
-  if (candidates.length === 0) return { started: [], dropped: await drop(deps, due) };
-  const context = await simulationContext(deps, view);
+  const found = consolidationCandidates(view, options.settleMs).candidates;
+  if (found.length === 0) return { started: [], dropped: await drop(deps, due) };
+  const { prepared: context, pools } = await simulationContext(deps, view);
+  const candidates = withOverlaidPrices(found, pools);
   const counts = poolCounts(view);
   const allowed = (pool: string): number => {
     const p = view.config.nodePools.find((n) => n.name === pool);
@@ -115,9 +117,10 @@ async function simulationContext(deps: DisruptionDeps, view: DisruptionView) {
     isUnavailable: (type, zone, capacityType) => marks.has(`${type}|${zone}|${capacityType}`),
     allowedNodeRoles: deps.nodeRoles,
     launchZones: (nodeClass) => zones.get(nodeClass),
+    overlays: view.config.nodeOverlays,
   });
   const boundPods = view.nodes.flatMap((n) => [...view.podsOn(n.metadata.name)]);
-  return prepareCluster({
+  const prepared = prepareCluster({
     nodes: view.nodes,
     boundPods,
     daemonSets,
@@ -127,6 +130,7 @@ async function simulationContext(deps: DisruptionDeps, view: DisruptionView) {
     pools,
     leaving: new Set(),
   });
+  return { prepared, pools };
 }
 
 /**

@@ -13,6 +13,7 @@ import {
 import { durationToMs } from './duration.js';
 import type { NodePoolV1 } from './schema/v1.js';
 import type { NodePoolV1beta1 } from './schema/v1beta1.js';
+import { staticCapacityIssues } from './static-capacity.js';
 
 type Template = NodePoolV1['spec']['template'];
 
@@ -31,6 +32,7 @@ function templateFields(template: Template | NodePoolV1beta1['spec']['template']
 export function convertNodePoolV1(doc: NodePoolV1, source: DocumentSource): Converted {
   const out = emptyConverted();
   const spec = doc.spec;
+  out.issues.push(...staticCapacityIssues(spec.replicas));
   const t = spec.template.spec;
   const d = spec.disruption;
   const pool: NodePool = {

@@ -1,4 +1,5 @@
 import type { NodeClass } from '../node-class.js';
+import type { NodeOverlay } from '../node-overlay.js';
 import type { NodePool } from '../node-pool.js';
 
 /** A warning or error found while converting a validated document (path relative to the document). */
@@ -13,10 +14,11 @@ export interface ConvertIssue {
 export interface Converted {
   readonly nodePools: NodePool[];
   readonly nodeClasses: NodeClass[];
+  readonly nodeOverlays: NodeOverlay[];
   readonly issues: ConvertIssue[];
 }
 
 /** An empty conversion result to fill. */
 export function emptyConverted(): Converted {
-  return { nodePools: [], nodeClasses: [], issues: [] };
+  return { nodePools: [], nodeClasses: [], nodeOverlays: [], issues: [] };
 }

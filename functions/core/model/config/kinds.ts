@@ -1,11 +1,13 @@
 import type { z } from 'zod';
 import type { DocumentSource } from '../node-pool.js';
 import { convertNodeClassV1, convertNodeClassV1beta1 } from './convert-node-class.js';
+import { convertNodeOverlayV1alpha1 } from './convert-node-overlay.js';
 import { convertNodePoolV1, convertNodePoolV1beta1 } from './convert-node-pool.js';
 import { convertAwsNodeTemplate, convertProvisioner } from './convert-provisioner.js';
 import type { Converted } from './convert-result.js';
 import { nodeClassJoinerV1 } from './schema/joiner-v1.js';
 import { ec2NodeClassV1, nodePoolV1 } from './schema/v1.js';
+import { nodeOverlayV1alpha1 } from './schema/v1alpha1-overlay.js';
 import { awsNodeTemplateV1alpha1, provisionerV1alpha5 } from './schema/v1alpha5.js';
 import { ec2NodeClassV1beta1, nodePoolV1beta1 } from './schema/v1beta1.js';
 
@@ -50,6 +52,12 @@ export const CONFIG_KINDS: readonly ConfigKind[] = [
     kind: 'AWSNodeTemplate',
     schema: awsNodeTemplateV1alpha1,
     convert: convertAwsNodeTemplate,
+  },
+  {
+    apiVersion: 'karpenter.sh/v1alpha1',
+    kind: 'NodeOverlay',
+    schema: nodeOverlayV1alpha1,
+    convert: convertNodeOverlayV1alpha1,
   },
   { apiVersion: 'joiner.sh/v1', kind: 'NodePool', schema: nodePoolV1, convert: convertNodePoolV1 },
   { apiVersion: 'joiner.sh/v1', kind: 'NodeClass', schema: nodeClassJoinerV1, convert: convertNodeClassV1 },

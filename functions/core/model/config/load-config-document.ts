@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { NodeClass } from '../node-class.js';
+import type { NodeOverlay } from '../node-overlay.js';
 import type { DocumentSource, NodePool } from '../node-pool.js';
 import type { Diagnostic } from './diagnostic.js';
 import { documentLabel, formatPath } from './diagnostic.js';
@@ -10,6 +11,7 @@ import { unknownFieldPaths } from './unknown-fields.js';
 export interface ConfigDocumentResult {
   readonly nodePools: NodePool[];
   readonly nodeClasses: NodeClass[];
+  readonly nodeOverlays: NodeOverlay[];
   readonly diagnostics: Diagnostic[];
   readonly ok: boolean;
 }
@@ -30,7 +32,7 @@ export function loadConfigDocument(
   const parsed = kind.schema().safeParse(object);
   if (!parsed.success) {
     const diagnostics = parsed.error.issues.map((i) => issueToDiagnostic(i, { ...base, severity: 'error' }));
-    return { nodePools: [], nodeClasses: [], diagnostics, ok: false };
+    return { nodePools: [], nodeClasses: [], nodeOverlays: [], diagnostics, ok: false };
   }
   const diagnostics: Diagnostic[] = unknownFieldPaths(object, parsed.data).map((path) => ({
     ...base,
@@ -45,6 +47,7 @@ export function loadConfigDocument(
   return {
     nodePools: ok ? converted.nodePools : [],
     nodeClasses: ok ? converted.nodeClasses : [],
+    nodeOverlays: ok ? converted.nodeOverlays : [],
     diagnostics,
     ok,
   };

@@ -1,4 +1,5 @@
 import type { NodeClass } from '../node-class.js';
+import type { NodeOverlay } from '../node-overlay.js';
 import type { DocumentSource, NodePool } from '../node-pool.js';
 import { isWorkloadKind, loadWorkloadDocument } from '../workloads/load-workload.js';
 import type { Workloads } from '../workloads/workloads.js';
@@ -18,6 +19,8 @@ export type { RawDocument } from './raw-document.js';
 export interface LoadedConfig {
   nodePools: NodePool[];
   nodeClasses: NodeClass[];
+  /** NodeOverlays (karpenter.sh/v1alpha1), valid ones only. */
+  nodeOverlays: NodeOverlay[];
   workloads: Workloads;
   diagnostics: Diagnostic[];
   /** Every configuration or workload document read, in order, and whether it loaded without error. */
@@ -79,6 +82,7 @@ export function loadDocuments(documents: RawDocument[]): LoadedConfig {
   const result: LoadedConfig = {
     nodePools: [],
     nodeClasses: [],
+    nodeOverlays: [],
     workloads: emptyWorkloads(),
     diagnostics: [],
     documents: [],
@@ -123,6 +127,7 @@ function loadOne(object: unknown, source: DocumentSource, result: LoadedConfig):
     const loaded = loadConfigDocument(kind, object, source);
     result.nodePools.push(...loaded.nodePools);
     result.nodeClasses.push(...loaded.nodeClasses);
+    result.nodeOverlays.push(...loaded.nodeOverlays);
     return loaded.diagnostics;
   }
   if (CONFIG_GROUPS.has(source.apiVersion.split('/')[0])) {

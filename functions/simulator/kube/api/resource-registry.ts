@@ -14,6 +14,8 @@ export interface ResourceType {
   readonly namespaced: boolean;
   /** Served subresources, e.g. `status`, `binding`, `eviction`, `scale`. */
   readonly subresources: readonly string[];
+  /** A custom resource's scale subresource: where its replicas (and their count) are. */
+  readonly scale?: CrdScale;
   readonly shortNames?: readonly string[];
   /** Categories it belongs to (`kubectl get all`, `kubectl get karpenter`). */
   readonly categories?: readonly string[];
@@ -143,7 +145,11 @@ export class ResourceRegistry {
           singular: names.singular ?? names.kind.toLowerCase(),
           kind: names.kind,
           namespaced: scope === 'Namespaced',
-          subresources: v.subresources?.status !== undefined ? ['status'] : [],
+          subresources: [
+            ...(v.subresources?.status !== undefined ? ['status'] : []),
+            ...(v.subresources?.scale !== undefined ? ['scale'] : []),
+          ],
+          ...(v.subresources?.scale ? { scale: v.subresources.scale } : {}),
           shortNames: names.shortNames,
           categories: names.categories,
         }),
@@ -162,6 +168,13 @@ export class ResourceRegistry {
   }
 }
 
+/** A CRD's `subresources.scale` (JSON paths such as `.spec.replicas`). */
+export interface CrdScale {
+  readonly specReplicasPath: string;
+  readonly statusReplicasPath: string;
+  readonly labelSelectorPath?: string;
+}
+
 /** The fields of a CustomResourceDefinition the registry reads. */
 export interface CrdLike {
   readonly spec: {
@@ -174,6 +187,10 @@ export interface CrdLike {
       shortNames?: string[];
       categories?: string[];
     };
-    readonly versions: readonly { name: string; served?: boolean; subresources?: { status?: unknown } }[];
+    readonly versions: readonly {
+      name: string;
+      served?: boolean;
+      subresources?: { status?: unknown; scale?: CrdScale };
+    }[];
   };
 }

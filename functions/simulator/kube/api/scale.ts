@@ -1,14 +1,70 @@
-/** The `scale` subresource of Deployments, ReplicaSets and StatefulSets (autoscaling/v1 Scale). */
+/**
+ * The `scale` subresource (autoscaling/v1 Scale) of Deployments, ReplicaSets and StatefulSets, and
+ * of custom resources whose CRD declares `subresources.scale` (the replicas at its
+ * `specReplicasPath`, the count at its `statusReplicasPath`, e.g. Karpenter's static NodePools).
+ */
 import type { LabelSelector } from '../../../core/model/kube-objects.js';
 import { invalid } from './api-error.js';
 import type { KubeApi, WriteOptions } from './kube-api.js';
 import { formatLabelSelector } from './label-selector.js';
 import type { KubeObject } from './object-store.js';
 import { applyPatch, type PatchType } from './patch.js';
-import type { ResourceType } from './resource-registry.js';
+import type { CrdScale, ResourceType } from './resource-registry.js';
 
-/** The Scale view of a workload. */
-export function scaleOf(obj: KubeObject): KubeObject {
+/** The segments of a simple JSON path such as `.spec.replicas`. */
+function segments(path: string): string[] {
+  return path
+    .replace(/^\./, '')
+    .split('.')
+    .filter((s) => s !== '');
+}
+
+function readPath(obj: unknown, path: string): unknown {
+  let at = obj;
+  for (const key of segments(path)) {
+    if (at === null || typeof at !== 'object') return undefined;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return at;
+}
+
+function writePath(obj: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = segments(path);
+  let at = obj;
+  for (const key of keys.slice(0, -1)) {
+    const next = at[key];
+    if (next === null || typeof next !== 'object') at[key] = {};
+    at = at[key] as Record<string, unknown>;
+  }
+  at[keys[keys.length - 1]] = value;
+}
+
+/** The Scale view of a custom resource with a scale subresource (replicas 0 when unset). */
+function customScaleOf(obj: KubeObject, scale: CrdScale): KubeObject {
+  const replicas = readPath(obj, scale.specReplicasPath);
+  const count = readPath(obj, scale.statusReplicasPath);
+  const selector = scale.labelSelectorPath ? readPath(obj, scale.labelSelectorPath) : undefined;
+  return {
+    apiVersion: 'autoscaling/v1',
+    kind: 'Scale',
+    metadata: {
+      name: obj.metadata.name,
+      namespace: obj.metadata.namespace,
+      uid: obj.metadata.uid,
+      resourceVersion: obj.metadata.resourceVersion,
+      creationTimestamp: obj.metadata.creationTimestamp,
+    },
+    spec: { replicas: typeof replicas === 'number' ? replicas : 0 },
+    status: {
+      replicas: typeof count === 'number' ? count : Number(count ?? 0) || 0,
+      ...(typeof selector === 'string' ? { selector } : {}),
+    },
+  };
+}
+
+/** The Scale view of a workload, or of a custom resource of `type` with a scale subresource. */
+export function scaleOf(obj: KubeObject, type?: ResourceType): KubeObject {
+  if (type?.scale) return customScaleOf(obj, type.scale);
   const spec = (obj.spec ?? {}) as { replicas?: number; selector?: LabelSelector };
   const status = (obj.status ?? {}) as { replicas?: number };
   return {
@@ -37,7 +93,7 @@ export async function updateScale(
 ): Promise<KubeObject> {
   const current = api.get(type, namespace, name);
   const scale = change.patchType
-    ? applyPatch(change.patchType, scaleOf(current), change.patch)
+    ? applyPatch(change.patchType, scaleOf(current, type), change.patch)
     : (change.body as KubeObject);
   const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
   if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
@@ -50,8 +106,10 @@ export async function updateScale(
   }
   const rv = (scale.metadata as { resourceVersion?: string } | undefined)?.resourceVersion;
   const next = structuredClone(current);
-  (next.spec as { replicas?: number }).replicas = replicas;
+  if (type.scale)
+    writePath(next as unknown as Record<string, unknown>, type.scale.specReplicasPath, replicas);
+  else (next.spec as { replicas?: number }).replicas = replicas;
   if (rv) next.metadata.resourceVersion = rv;
   const stored = await api.replace(type, namespace, name, next, '', opts);
-  return scaleOf(stored);
+  return scaleOf(stored, type);
 }

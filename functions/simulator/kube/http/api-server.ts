@@ -145,7 +145,7 @@ async function dispatch(
     if (method === 'POST') return [201, await api.create(type, namespace, requireObject(obj), opts)];
     if (method === 'DELETE') return [200, await deleteCollection(api, p, q, opts)];
   } else if (sub === 'scale') {
-    if (method === 'GET') return [200, scaleOf(api.get(type, namespace, name))];
+    if (method === 'GET') return [200, scaleOf(api.get(type, namespace, name), type)];
     if (method === 'PUT')
       return [200, await updateScale(api, type, namespace ?? '', name, { body: obj }, opts)];
     if (method === 'PATCH')

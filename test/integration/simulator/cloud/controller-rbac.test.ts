@@ -38,6 +38,7 @@ const CONFIG_KINDS = [
   ['karpenter.sh/v1alpha5', 'Provisioner'],
   ['karpenter.k8s.aws/v1', 'EC2NodeClass'],
   ['karpenter.k8s.aws/v1alpha1', 'AWSNodeTemplate'],
+  ['karpenter.sh/v1alpha1', 'NodeOverlay'],
 ].map(([apiVersion, kind]) => ({
   apiVersion,
   kind,
@@ -98,6 +99,8 @@ describe("joiner's functions under the installer's RBAC", () => {
     await api.listPodDisruptionBudgets();
     await api.listNodePoolDocuments();
     await api.listNodeClassDocuments();
+    // No NodeOverlay kind is served yet: the adapter reads none (a 404 is not an error).
+    expect(await api.listNodeOverlayDocuments()).toEqual([]);
     await api.patchNode('n1', {
       labels: { 'joiner.sh/registered': 'true' },
       taints: [{ key: 'joiner.sh/disrupted', effect: 'NoSchedule' }],
@@ -112,6 +115,7 @@ describe("joiner's functions under the installer's RBAC", () => {
     for (const crd of [nodePoolCrd(), nodeClassCrd(), nodeClaimCrd()]) await admin.apply(crd);
     await ensureKinds(admin, CONFIG_KINDS);
     for (const m of CONFIG_KINDS) await admin.create(m);
+    expect((await api.listNodeOverlayDocuments()).map((d) => d.metadata.name)).toEqual(['a-nodeoverlay']);
     const claim = nodeClaimResource(pendingClaim('c1', 0));
     await api.applyNodeClaims([claim]);
     await api.applyNodeClaims([{ ...claim, status: { ...claim.status, nodeName: 'n1' } }]);

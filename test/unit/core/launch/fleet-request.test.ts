@@ -77,6 +77,24 @@ describe('CreateFleet request', () => {
     expect(request.SpotOptions).toBeUndefined();
   });
 
+  it("asks EC2 for joiner's order (prioritized, Priority = rank) when a NodeOverlay priced an option", () => {
+    const od = MANY.slice(0, 4).map((o, i) => ({
+      ...o,
+      capacityType: 'on-demand' as const,
+      ...(i === 0 ? { priceOverlaid: true } : {}),
+    }));
+    const { request } = plan(od, 'on-demand');
+    expect(request.OnDemandOptions).toEqual({ AllocationStrategy: 'prioritized' });
+    const overrides = request.LaunchTemplateConfigs.flatMap((c) => c.Overrides);
+    const priority = Object.fromEntries(
+      overrides.map((o) => [`${o.InstanceType}@${o.AvailabilityZone}`, o.Priority]),
+    );
+    expect(priority).toEqual(Object.fromEntries(od.map((o, i) => [`${o.instanceType}@${o.zone}`, i])));
+    const spot = plan([{ ...MANY[0], priceOverlaid: true }, MANY[1]]).request;
+    expect(spot.SpotOptions).toEqual({ AllocationStrategy: 'capacity-optimized-prioritized' });
+    expect(plan(MANY.slice(0, 2)).request.LaunchTemplateConfigs[0].Overrides[0].Priority).toBeUndefined();
+  });
+
   it('keeps at most 60 overrides, the best ranked, each in a template of its zone', () => {
     expect(MANY.length).toBeGreaterThan(MAX_FLEET_OVERRIDES);
     const { request, templates, skipped } = plan();

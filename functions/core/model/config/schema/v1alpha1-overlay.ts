@@ -1,0 +1,55 @@
+import * as z from 'zod';
+import { addIssue, metadata, quantity } from './common.js';
+import { lazySchema } from './lazy-schema.js';
+import { requirementList, requirementSchema } from './requirement.js';
+
+/** Karpenter's pattern of `priceAdjustment`: a signed amount, `+N%`, or `-N%` down to `-100%`. */
+export const PRICE_ADJUSTMENT_PATTERN = /^(([+-](\d*\.?\d+))|(\+\d*\.?\d+%)|(-\d{1,2}(\.\d+)?%)|(-100%))$/;
+
+/** Karpenter's pattern of `price`: an unsigned decimal. */
+export const PRICE_PATTERN = /^\d+(\.\d+)?$/;
+
+/** Resources an overlay may not set: it adds extended resources only. */
+export const OVERLAY_RESTRICTED_RESOURCES = ['cpu', 'memory', 'ephemeral-storage', 'pods'];
+
+/** `karpenter.sh/v1alpha1` NodeOverlay (Karpenter v1.7). */
+export const nodeOverlayV1alpha1 = lazySchema(() =>
+  z.object({
+    apiVersion: z.string(),
+    kind: z.string(),
+    metadata,
+    spec: z
+      .object({
+        requirements: requirementList(requirementSchema({ restrictKeys: false, allowMinValues: false })),
+        priceAdjustment: z
+          .string()
+          .regex(PRICE_ADJUSTMENT_PATTERN, {
+            message:
+              'priceAdjustment must be a signed amount (e.g. "-0.5", "+1.2") or a percentage ("+10%", "-15%", at least "-100%")',
+          })
+          .optional(),
+        price: z
+          .string()
+          .regex(PRICE_PATTERN, { message: 'price must be an unsigned decimal in USD per hour, e.g. "0.42"' })
+          .optional(),
+        capacity: z.record(z.string(), quantity).optional(),
+        weight: z.number().int().min(1).max(10000).optional(),
+      })
+      .superRefine((spec, ctx) => {
+        if (spec.price !== undefined && spec.priceAdjustment !== undefined)
+          addIssue(ctx, "cannot set both 'price' and 'priceAdjustment'", [], 'keep one of them');
+        for (const name of Object.keys(spec.capacity ?? {})) {
+          if (OVERLAY_RESTRICTED_RESOURCES.includes(name))
+            addIssue(
+              ctx,
+              `capacity may not set ${name}: a NodeOverlay adds extended resources only`,
+              ['capacity', name],
+              'remove it; cpu, memory, ephemeral-storage and pods come from the instance type',
+            );
+        }
+      }),
+    status: z.unknown().optional(),
+  }),
+);
+
+export type NodeOverlayV1alpha1 = z.infer<ReturnType<typeof nodeOverlayV1alpha1>>;
