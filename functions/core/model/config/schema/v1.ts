@@ -14,6 +14,7 @@ import {
   taint,
   terminationGracePeriod,
 } from './common.js';
+import { capacityReservationSelectorTerm } from './capacity-reservation-term.js';
 import { lazySchema } from './lazy-schema.js';
 import { nodePoolRequirement, requirementList } from './requirement.js';
 
@@ -57,7 +58,7 @@ export const nodePoolV1 = lazySchema(() =>
 export const ec2NodeClassSpecV1Shape = () => ({
   subnetSelectorTerms: z.array(selectorTerm).max(30).optional(),
   securityGroupSelectorTerms: z.array(selectorTerm).max(30).optional(),
-  capacityReservationSelectorTerms: z.array(selectorTerm).max(30).optional(),
+  capacityReservationSelectorTerms: z.array(capacityReservationSelectorTerm).max(30).optional(),
   associatePublicIPAddress: z.boolean().optional(),
   amiSelectorTerms: z.array(amiSelectorTerm).max(30).optional(),
   amiFamily: z.enum(['AL2', 'AL2023', 'Bottlerocket', 'Windows2019', 'Windows2022', 'Custom']).optional(),
