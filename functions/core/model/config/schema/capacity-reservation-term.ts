@@ -13,7 +13,10 @@ export const capacityReservationSelectorTerm = z
       .string()
       .regex(/^cr-[0-9a-z]+$/, 'must be a capacity reservation id (cr- then lowercase letters or digits)')
       .optional(),
-    ownerID: z.string().regex(/^[0-9]{12}$/, 'must be a 12-digit AWS account id').optional(),
+    ownerID: z
+      .string()
+      .regex(/^[0-9]{12}$/, 'must be a 12-digit AWS account id')
+      .optional(),
     instanceMatchCriteria: z.enum(['open', 'targeted']).optional(),
   })
   .superRefine((t, ctx) => {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { capacityReservationSelectorTerm } from './capacity-reservation-term.js';
 import {
   amiSelectorTerm,
   blockDeviceMapping,
@@ -14,7 +15,6 @@ import {
   taint,
   terminationGracePeriod,
 } from './common.js';
-import { capacityReservationSelectorTerm } from './capacity-reservation-term.js';
 import { lazySchema } from './lazy-schema.js';
 import { nodePoolRequirement, requirementList } from './requirement.js';
 

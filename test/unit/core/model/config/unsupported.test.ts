@@ -59,7 +59,7 @@ describe('not supported yet: a clear error at validate time', () => {
     }
   });
 
-  it('capacityReservationSelectorTerms are accepted (Karpenter v1.3+), with Karpenter\'s rules per term', () => {
+  it("capacityReservationSelectorTerms are accepted (Karpenter v1.3+), with Karpenter's rules per term", () => {
     const ok = load(
       nodeClass({
         capacityReservationSelectorTerms: [
@@ -86,7 +86,9 @@ describe('not supported yet: a clear error at validate time', () => {
     ).join('\n');
     expect(bad).toContain('spec.capacityReservationSelectorTerms[0]: "id" is mutually exclusive');
     expect(bad).toContain('spec.capacityReservationSelectorTerms[1].id: must be a capacity reservation id');
-    expect(bad).toContain('spec.capacityReservationSelectorTerms[2].ownerID: must be a 12-digit AWS account id');
+    expect(bad).toContain(
+      'spec.capacityReservationSelectorTerms[2].ownerID: must be a 12-digit AWS account id',
+    );
     expect(bad).toContain('spec.capacityReservationSelectorTerms[3]: selector term selects nothing');
     expect(bad).toContain('spec.capacityReservationSelectorTerms[4].instanceMatchCriteria');
   });
