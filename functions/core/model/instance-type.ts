@@ -1,4 +1,4 @@
-/** Capacity types Karpenter knows; joiner launches spot and on-demand. */
+/** Capacity types Karpenter knows; `reserved` is capacity reservations (Karpenter v1.3+). */
 export type CapacityType = 'spot' | 'on-demand' | 'reserved';
 
 /** An offering: where and how an instance type can be bought, and its hourly price in USD. */
@@ -77,6 +77,11 @@ export interface Catalog {
 /** An offering as the scheduler sees it: `available` is false while the offering is marked unavailable (ICE). */
 export interface ResolvedOffering extends Offering {
   readonly available: boolean;
+  /** A `reserved` offering's capacity reservation (see `reserved-offerings.ts`). */
+  readonly reservationId?: string;
+  readonly reservationType?: 'default' | 'capacity-block';
+  /** Epoch ms the reservation ends, when it has an end. */
+  readonly reservationEndTime?: number;
 }
 
 /**

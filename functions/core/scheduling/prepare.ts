@@ -1,6 +1,8 @@
 /** Builds the scheduler's pools from NodePools, NodeClasses and a catalog (pure). */
+import { withReservedOfferings } from '../catalog/reserved-offerings.js';
 import { resolveInstanceTypes } from '../catalog/resolve.js';
 import { nodeRoleProblem } from '../launch/node-role.js';
+import type { CapacityReservation } from '../model/capacity-reservation.js';
 import type { CapacityType, Catalog } from '../model/instance-type.js';
 import type { NodeClass } from '../model/node-class.js';
 import type { NodePool } from '../model/node-pool.js';
@@ -20,6 +22,10 @@ export interface SchedulingPoolOptions {
    * Undefined (or undefined for a NodeClass): every zone of the catalog.
    */
   readonly launchZones?: (nodeClass: string) => readonly string[] | undefined;
+  /** The capacity reservations a NodeClass (by name) selects: they add `reserved` offerings. */
+  readonly reservations?: (nodeClass: string) => readonly CapacityReservation[] | undefined;
+  /** Epoch ms of the run (an expiring Capacity Block offers nothing); default the current time. */
+  readonly now?: number;
 }
 
 /**
@@ -47,13 +53,21 @@ export function schedulingPools(
     const roleProblem = nodeRoleProblem(found, options.allowedNodeRoles);
     if (roleProblem) return { pool, nodeClass: found, instanceTypes: [], problem: roleProblem };
     const nodeClass = pool.kubelet ? { ...found, kubelet: { ...found.kubelet, ...pool.kubelet } } : found;
+    const instanceTypes = resolveInstanceTypes(catalog, nodeClass, {
+      isUnavailable: options.isUnavailable,
+      zones: options.launchZones?.(found.name),
+    });
+    const reservations = options.reservations?.(found.name) ?? [];
     return {
       pool,
       nodeClass,
-      instanceTypes: resolveInstanceTypes(catalog, nodeClass, {
-        isUnavailable: options.isUnavailable,
-        zones: options.launchZones?.(found.name),
-      }),
+      instanceTypes:
+        reservations.length === 0
+          ? instanceTypes
+          : withReservedOfferings(instanceTypes, reservations, {
+              now: options.now ?? Date.now(),
+              isUnavailable: options.isUnavailable,
+            }),
     };
   });
 }
