@@ -15,6 +15,7 @@ export const CLUSTER_TAG_KEY = TAG.cluster;
  * the snapshot it writes.
  */
 export const EC2_READ_ACTIONS = [
+  'ec2:DescribeCapacityReservations',
   'ec2:DescribeImages',
   'ec2:DescribeInstances',
   'ec2:DescribeLaunchTemplates',

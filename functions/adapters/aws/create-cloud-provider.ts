@@ -1,5 +1,6 @@
 import type { ClusterInfo } from '../../core/launch/cluster-info.js';
 import { AmiProvider } from './ami-provider.js';
+import { CapacityReservationProvider } from './capacity-reservation-provider.js';
 import { type AwsClientOptions, createEc2Client, createIamClient, createSsmClient } from './clients.js';
 import { createEc2Api } from './ec2-api.js';
 import { type ClusterLookup, Ec2CloudProvider } from './ec2-cloud-provider.js';
@@ -36,6 +37,7 @@ export function createCloudProvider(options: CloudProviderOptions): Ec2CloudProv
     ...(options.owner ? { owner: options.owner } : {}),
     ...(options.sleep ? { sleep: options.sleep } : {}),
     launchTemplates: new LaunchTemplateProvider(ec2, now, options.sleep),
+    capacityReservations: new CapacityReservationProvider(ec2, now),
     providers: {
       subnets: new SubnetProvider(ec2, now),
       securityGroups: new SecurityGroupProvider(ec2, now),

@@ -1,10 +1,12 @@
 import {
+  type CapacityReservation,
   CreateFleetCommand,
   type CreateFleetCommandInput,
   type CreateFleetCommandOutput,
   CreateLaunchTemplateCommand,
   type CreateLaunchTemplateCommandInput,
   CreateTagsCommand,
+  DescribeCapacityReservationsCommand,
   DescribeImagesCommand,
   DescribeInstancesCommand,
   DescribeLaunchTemplatesCommand,
@@ -31,6 +33,8 @@ export interface Ec2Api {
   createLaunchTemplate(input: CreateLaunchTemplateCommandInput): Promise<LaunchTemplate | undefined>;
   createFleet(input: CreateFleetCommandInput): Promise<CreateFleetCommandOutput>;
   describeInstances(filters: Filter[], instanceIds?: string[]): Promise<Instance[]>;
+  /** Capacity reservations by id (an unknown id rejects with EC2's NotFound error) or filters, all pages. */
+  describeCapacityReservations(filters: Filter[], ids?: string[]): Promise<CapacityReservation[]>;
   terminateInstances(instanceIds: string[]): Promise<void>;
   createTags(resourceIds: string[], tags: Record<string, string>): Promise<void>;
   disableSourceDestCheck(networkInterfaceId: string): Promise<void>;
@@ -96,6 +100,20 @@ export function createEc2Api(client: EC2Client): Ec2Api {
           }),
         );
         return { items: (out.Reservations ?? []).flatMap((r) => r.Instances ?? []), next: out.NextToken };
+      }),
+    describeCapacityReservations: (filters, ids) =>
+      pages(async (NextToken) => {
+        const byId = ids !== undefined && ids.length > 0;
+        const out = await client.send(
+          new DescribeCapacityReservationsCommand({
+            Filters: orUndefined(filters),
+            CapacityReservationIds: byId ? ids : undefined,
+            // EC2 refuses MaxResults together with ids.
+            MaxResults: byId ? undefined : 1000,
+            NextToken,
+          }),
+        );
+        return { items: out.CapacityReservations ?? [], next: out.NextToken };
       }),
     terminateInstances: async (instanceIds) => {
       await client.send(new TerminateInstancesCommand({ InstanceIds: instanceIds }));

@@ -11,6 +11,7 @@ import { launchZones } from '../../core/launch/launch-context.js';
 import { isAuthorizationErrorCode } from '../../core/launch/launch-denial.js';
 import { isInstanceProfilePropagationError } from '../../core/launch/node-role.js';
 import { resourceTags, TAG } from '../../core/launch/tags.js';
+import type { CapacityReservation } from '../../core/model/capacity-reservation.js';
 import type { CapacityType } from '../../core/model/instance-type.js';
 import type { NodeClass } from '../../core/model/node-class.js';
 import type {
@@ -21,6 +22,7 @@ import type {
   LaunchOutcome,
   NodeClassResolution,
 } from '../../core/ports/cloud-provider.js';
+import type { CapacityReservationProvider } from './capacity-reservation-provider.js';
 import type { Ec2Api } from './ec2-api.js';
 import { isNotFoundYet, type Sleep, untilVisible, wallSleep } from './eventual-consistency.js';
 import type { LaunchTemplateProvider } from './launch-template-provider.js';
@@ -43,6 +45,8 @@ export interface Ec2CloudProviderOptions {
   readonly owner?: string;
   /** Waits between tries while EC2 does not see what it just created yet. @default the wall clock */
   readonly sleep?: Sleep;
+  /** Reads the capacity reservations NodeClasses select; without it no reserved capacity is offered. */
+  readonly capacityReservations?: CapacityReservationProvider;
 }
 
 /** A cluster whose name is known and whose join details are looked up when first needed. */
@@ -71,6 +75,10 @@ export class Ec2CloudProvider implements CloudProvider {
     return resolveNodeClassSelection(this.options.providers, this.options.cluster.name, nodeClass);
   }
 
+  async capacityReservations(nodeClass: NodeClass): Promise<readonly CapacityReservation[]> {
+    return (await this.options.capacityReservations?.list(nodeClass.capacityReservationSelectorTerms)) ?? [];
+  }
+
   async prepare(input: Omit<LaunchInput, 'clientToken'>): Promise<void> {
     const plan = await this.plan({ ...input, clientToken: '' });
     if ('templates' in plan) await this.options.launchTemplates.ensure(plan.templates);
@@ -88,7 +96,7 @@ export class Ec2CloudProvider implements CloudProvider {
       if (isAuthorizationError(error)) return { ok: false, errors: [errorOf(error)] };
       throw error;
     }
-    const errors = fleetErrors(out);
+    const errors = fleetErrors(out, input.capacityType);
     const fleetInstance = out.Instances?.find((i) => i.InstanceIds?.length);
     const instanceId = fleetInstance?.InstanceIds?.[0];
     if (!fleetInstance || !instanceId) {
@@ -109,7 +117,13 @@ export class Ec2CloudProvider implements CloudProvider {
           fleetInstance.LaunchTemplateAndOverrides?.Overrides?.InstanceType ??
           '',
         zone,
-        capacityType: fleetInstance.Lifecycle === 'spot' ? 'spot' : 'on-demand',
+        capacityType:
+          input.capacityType === 'reserved'
+            ? 'reserved'
+            : fleetInstance.Lifecycle === 'spot'
+              ? 'spot'
+              : 'on-demand',
+        ...reservationOf(input, fleetInstance.LaunchTemplateAndOverrides?.Overrides?.InstanceType, zone),
         providerId: `aws:///${zone}/${instanceId}`,
       },
     };
@@ -289,7 +303,19 @@ function errorOf(error: unknown): FleetError {
   return { code: e.name ?? 'Unknown', message: e.message ?? String(error) };
 }
 
-function fleetErrors(out: CreateFleetCommandOutput): FleetError[] {
+/** The reservation a reserved attempt launched into: its option of that type and zone. */
+function reservationOf(
+  input: LaunchInput,
+  instanceType: string | undefined,
+  zone: string,
+): { reservationId?: string } {
+  if (input.capacityType !== 'reserved') return {};
+  const option = input.options.find((o) => o.instanceType === instanceType && o.zone === zone);
+  return option?.reservationId ? { reservationId: option.reservationId } : {};
+}
+
+/** Errors of the fleet; a reserved attempt's are `reserved` (EC2 reports them as on-demand). */
+function fleetErrors(out: CreateFleetCommandOutput, attempted: CapacityType): FleetError[] {
   return (out.Errors ?? []).map((e) => {
     const o = e.LaunchTemplateAndOverrides?.Overrides;
     return {
@@ -298,9 +324,11 @@ function fleetErrors(out: CreateFleetCommandOutput): FleetError[] {
       ...(o?.InstanceType ? { instanceType: o.InstanceType } : {}),
       ...(o?.AvailabilityZone ? { zone: o.AvailabilityZone } : {}),
       ...(o?.SubnetId ? { subnetId: o.SubnetId } : {}),
-      ...(e.Lifecycle
-        ? { capacityType: (e.Lifecycle === 'spot' ? 'spot' : 'on-demand') as CapacityType }
-        : {}),
+      ...(attempted === 'reserved'
+        ? { capacityType: 'reserved' as CapacityType }
+        : e.Lifecycle
+          ? { capacityType: (e.Lifecycle === 'spot' ? 'spot' : 'on-demand') as CapacityType }
+          : {}),
     };
   });
 }
@@ -311,7 +339,12 @@ function toCloudInstance(i: Instance): CloudInstance {
     instanceId: i.InstanceId ?? '',
     instanceType: i.InstanceType ?? '',
     zone: i.Placement?.AvailabilityZone ?? '',
-    capacityType: i.InstanceLifecycle === 'spot' ? 'spot' : 'on-demand',
+    capacityType: i.CapacityReservationId
+      ? 'reserved'
+      : i.InstanceLifecycle === 'spot'
+        ? 'spot'
+        : 'on-demand',
+    ...(i.CapacityReservationId ? { reservationId: i.CapacityReservationId } : {}),
     state: (i.State?.Name ?? 'pending') as CloudInstance['state'],
     launchTime: i.LaunchTime ? i.LaunchTime.getTime() : 0,
     ...(i.ImageId ? { imageId: i.ImageId } : {}),

@@ -11,6 +11,7 @@ export const CAPACITY_ERROR_CODES = [
   'UnfulfillableCapacity',
   'InsufficientFreeAddressesInSubnet',
   'VcpuLimitExceeded',
+  'ReservationCapacityExceeded',
 ] as const;
 
 /** Offerings to mark unavailable, grouped by the error that caused it. */
@@ -30,7 +31,10 @@ export interface ClassifiedFleetErrors {
  * InsufficientInstanceCapacity / UnfulfillableCapacity -> that instance type in that zone (or,
  * without an override, every attempted offering in the zone); InsufficientFreeAddressesInSubnet
  * -> every attempted offering in that zone; MaxSpotInstanceCountExceeded -> every attempted spot
- * offering; VcpuLimitExceeded -> every attempted offering of that capacity type. An instance
+ * offering; VcpuLimitExceeded -> every attempted offering of that capacity type;
+ * ReservationCapacityExceeded (the capacity reservation is full) and a reservation EC2 no longer
+ * has (InvalidCapacityReservationId.*) -> that reserved offering, so the launch falls back to
+ * the other capacity types, as Karpenter does. An instance
  * profile EC2 does not know yet (InvalidParameterValue "Invalid IAM Instance Profile") is
  * retryable. Other codes are fatal.
  */
@@ -53,6 +57,7 @@ export function classifyFleetErrors(
     switch (error.code) {
       case 'InsufficientInstanceCapacity':
       case 'UnfulfillableCapacity':
+      case 'ReservationCapacityExceeded':
         mark(
           error.instanceType ? inZone.filter((o) => o.instanceType === error.instanceType) : inZone,
           error.code,
@@ -71,7 +76,12 @@ export function classifyFleetErrors(
         mark(ofType, error.code);
         break;
       default:
-        if (isInstanceProfilePropagationError(error)) retryable.push(error);
+        if (error.code.startsWith('InvalidCapacityReservationId.') && error.instanceType)
+          mark(
+            inZone.filter((o) => o.instanceType === error.instanceType && o.capacityType === 'reserved'),
+            error.code,
+          );
+        else if (isInstanceProfilePropagationError(error)) retryable.push(error);
         else fatal.push(error);
     }
   }

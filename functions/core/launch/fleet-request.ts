@@ -1,3 +1,4 @@
+import type { CapacityType } from '../model/instance-type.js';
 import type { NodeClass } from '../model/node-class.js';
 import type { NodeClaim, NodeClaimOption } from '../nodeclaim/nodeclaim.js';
 import { imageFor } from './ami-variant.js';
@@ -23,7 +24,8 @@ export interface CreateFleetRequest {
   readonly Type: 'instant';
   readonly TargetCapacitySpecification: {
     readonly TotalTargetCapacity: 1;
-    readonly DefaultTargetCapacityType: 'spot' | 'on-demand';
+    /** `capacity-block` for a launch into Capacity Blocks (ODCR launches are `on-demand`). */
+    readonly DefaultTargetCapacityType: 'spot' | 'on-demand' | 'capacity-block';
   };
   readonly SpotOptions?: {
     readonly AllocationStrategy: 'price-capacity-optimized' | 'capacity-optimized-prioritized';
@@ -55,7 +57,7 @@ export interface LaunchPlanInput {
   readonly family: BootstrapFamily;
   readonly resolved: ResolvedNodeClass;
   readonly options: readonly NodeClaimOption[];
-  readonly capacityType: 'spot' | 'on-demand';
+  readonly capacityType: CapacityType;
   readonly clientToken: string;
   readonly instanceFacts: (instanceType: string) => InstanceFacts | undefined;
   /** The launching joiner's identity, tagged on the instance and fleet as `joiner.sh/owner`. */
@@ -106,7 +108,7 @@ export function planLaunch(input: LaunchPlanInput): LaunchPlan {
   const prioritized = usable.some((u) => u.option.priceOverlaid);
   const groups = new Map<string, { template: LaunchTemplateSpec; overrides: FleetOverride[] }>();
   for (const { option, facts } of usable) {
-    const key = `${option.zone}|${facts.arch}|${facts.variant ?? 'standard'}|${facts.maxPods}`;
+    const key = `${option.zone}|${facts.arch}|${facts.variant ?? 'standard'}|${facts.maxPods}|${option.reservationId ?? ''}`;
     let group = groups.get(key);
     if (!group) {
       const template = buildLaunchTemplate({
@@ -116,6 +118,9 @@ export function planLaunch(input: LaunchPlanInput): LaunchPlan {
         resolved,
         zone: option.zone,
         capacityType: input.capacityType,
+        ...(option.reservationId
+          ? { reservation: { id: option.reservationId, type: option.reservationType ?? 'default' } }
+          : {}),
         arch: facts.arch,
         variant: facts.variant,
         maxPods: facts.maxPods,
@@ -143,8 +148,11 @@ export function planLaunch(input: LaunchPlanInput): LaunchPlan {
   const request: CreateFleetRequest = {
     ClientToken: input.clientToken,
     Type: 'instant',
-    TargetCapacitySpecification: { TotalTargetCapacity: 1, DefaultTargetCapacityType: input.capacityType },
-    ...overlaidStrategy(input.capacityType, prioritized),
+    TargetCapacitySpecification: { TotalTargetCapacity: 1, DefaultTargetCapacityType: targetType(usable) },
+    // A Capacity Block launch takes no allocation strategy; a reserved (ODCR) one is on-demand's.
+    ...(targetType(usable) === 'capacity-block'
+      ? {}
+      : overlaidStrategy(input.capacityType === 'spot' ? 'spot' : 'on-demand', prioritized)),
     LaunchTemplateConfigs: [...groups.values()].map((g) => ({
       LaunchTemplateSpecification: { LaunchTemplateName: g.template.name, Version: '$Latest' as const },
       Overrides: g.overrides,
@@ -176,9 +184,25 @@ export function overlaidStrategy(
   return { OnDemandOptions: { AllocationStrategy: prioritized ? 'prioritized' : 'lowest-price' } };
 }
 
+/**
+ * The fleet's target capacity type: the attempt's, except a reserved attempt, which is `on-demand`
+ * into ODCRs and `capacity-block` into Capacity Blocks (an attempt has one kind).
+ */
+function targetType(
+  usable: readonly { readonly option: NodeClaimOption }[],
+): CreateFleetRequest['TargetCapacitySpecification']['DefaultTargetCapacityType'] {
+  const first = usable[0].option;
+  if (first.capacityType === 'spot') return 'spot';
+  return first.capacityType === 'reserved' && first.reservationType === 'capacity-block'
+    ? 'capacity-block'
+    : 'on-demand';
+}
+
 function unusable(option: NodeClaimOption, input: LaunchPlanInput): string | undefined {
   if (option.capacityType !== input.capacityType)
     return `capacity type ${option.capacityType} is not this attempt's`;
+  if (option.capacityType === 'reserved' && option.reservationId === undefined)
+    return `reserved option ${option.instanceType} in ${option.zone} names no capacity reservation`;
   if (!pickSubnet(input.resolved.subnets, option.zone)) return `no subnet in ${option.zone}`;
   const missing = input.resolved.multus.findIndex((m) => !pickSubnet(m.subnets, option.zone));
   if (missing !== -1 || input.resolved.multus.length < input.nodeClass.multusInterfaces.length) {

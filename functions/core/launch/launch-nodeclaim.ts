@@ -182,8 +182,7 @@ async function attempt(
   await markUnavailable(deps, classified.unavailable);
   marked.push(...classified.unavailable.map((u) => u.offering));
   if (outcome.ok) {
-    const instance =
-      outcome.instance.price === undefined ? withPlannedPrice(outcome.instance, claim) : outcome.instance;
+    const instance = withPlannedPrice(outcome.instance, claim);
     return { outcome: 'launched', claim: await markLaunched(deps, claim, instance), adopted: false, marked };
   }
   if (classified.unavailable.length > 0) return undefined;
@@ -248,18 +247,34 @@ async function fail(
   return { outcome: 'failed', claim: gone, reason: `${reason}: ${message}`, marked };
 }
 
-/** The planned price of the offering an instance runs on, when the launch did not report one. */
-function withPlannedPrice<T extends OfferingKey & { readonly price?: number }>(
-  instance: T,
-  claim: NodeClaim,
-): T {
-  const price = claim.options.find(
+/**
+ * The planned price of the offering an instance runs on, when the launch did not report one, and
+ * for a reserved instance its reservation's type and end (the launch names the reservation).
+ */
+function withPlannedPrice<
+  T extends OfferingKey & { readonly price?: number; readonly reservationId?: string },
+>(instance: T, claim: NodeClaim): T {
+  const option = claim.options.find(
     (o) =>
       o.instanceType === instance.instanceType &&
       o.zone === instance.zone &&
-      o.capacityType === instance.capacityType,
-  )?.price;
-  return price === undefined ? instance : { ...instance, price };
+      o.capacityType === instance.capacityType &&
+      (instance.reservationId === undefined || o.reservationId === instance.reservationId),
+  );
+  if (!option) return instance;
+  return {
+    ...instance,
+    ...(instance.price === undefined ? { price: option.price } : {}),
+    ...(option.reservationId === undefined
+      ? {}
+      : {
+          reservationId: option.reservationId,
+          reservationType: option.reservationType ?? 'default',
+          ...(option.reservationEndTime === undefined
+            ? {}
+            : { reservationEndTime: option.reservationEndTime }),
+        }),
+  };
 }
 
 /** The launched instance of `claim` as EC2 describes it (adoption of an instance found by its tag). */
@@ -270,6 +285,7 @@ export function fromCloud(instance: CloudInstance, claim: NodeClaim): LaunchedIn
       instanceType: instance.instanceType,
       zone: instance.zone,
       capacityType: instance.capacityType,
+      ...(instance.reservationId ? { reservationId: instance.reservationId } : {}),
       ...(instance.imageId ? { imageId: instance.imageId } : {}),
       providerId: `aws:///${instance.zone}/${instance.instanceId}`,
     },

@@ -1,3 +1,4 @@
+import type { CapacityType } from '../model/instance-type.js';
 import type { Requirement } from '../model/requirement.js';
 import type { LaunchAttempt, NodeClaim, NodeClaimOption } from '../nodeclaim/nodeclaim.js';
 import type { OfferingKey } from '../ports/state-store.js';
@@ -12,7 +13,7 @@ export function offeringKey(o: OfferingKey): string {
 
 /** The options of one attempt: one capacity type, available ones only, ranking kept. */
 export interface AttemptOptions {
-  readonly capacityType: 'spot' | 'on-demand';
+  readonly capacityType: CapacityType;
   readonly options: readonly NodeClaimOption[];
 }
 
@@ -33,10 +34,24 @@ export function nextAttemptOptions(
   const blocked = new Set(unavailable.map(offeringKey));
   const open = options.filter((o) => !blocked.has(offeringKey(o)));
   for (const capacityType of capacityTypeOrder(options)) {
-    const ofType = open.filter((o) => o.capacityType === capacityType);
+    const ofType = sameReservationType(open.filter((o) => o.capacityType === capacityType));
     if (ofType.length > 0 && !minValuesMissed(ofType, requirements)) return { capacityType, options: ofType };
   }
   return undefined;
+}
+
+/**
+ * A reserved attempt launches into one kind of reservation: CreateFleet cannot mix Capacity
+ * Blocks (target capacity type `capacity-block`) with ODCRs (`on-demand`). The kind of the
+ * cheapest option is kept, a Capacity Block winning a tie, as Karpenter chooses.
+ */
+function sameReservationType(options: readonly NodeClaimOption[]): NodeClaimOption[] {
+  if (options.length === 0 || options[0].capacityType !== 'reserved') return [...options];
+  const cheapest = Math.min(...options.map((o) => o.price));
+  const kind = options.some((o) => o.price === cheapest && o.reservationType === 'capacity-block')
+    ? 'capacity-block'
+    : 'default';
+  return options.filter((o) => (o.reservationType ?? 'default') === kind);
 }
 
 const INSTANCE_TYPE = 'node.kubernetes.io/instance-type';
@@ -66,9 +81,15 @@ export function minValuesMissed(
   return undefined;
 }
 
-/** The claim's preferred capacity type (its first option's), then the other one. */
+/**
+ * Reserved first when the claim has reserved options (Karpenter: reserved, spot, on-demand), then
+ * the claim's preferred capacity type (its first other option's), then the other one.
+ */
 function capacityTypeOrder(options: readonly NodeClaimOption[]): readonly AttemptOptions['capacityType'][] {
-  return options[0]?.capacityType === 'on-demand' ? ['on-demand', 'spot'] : ['spot', 'on-demand'];
+  const preferred = options.find((o) => o.capacityType !== 'reserved')?.capacityType;
+  const order: AttemptOptions['capacityType'][] =
+    preferred === 'on-demand' ? ['on-demand', 'spot'] : ['spot', 'on-demand'];
+  return options[0]?.capacityType === 'reserved' ? ['reserved', ...order] : order;
 }
 
 /** The record of an attempt kept on its claim (see {@link LaunchAttempt}). */

@@ -1,3 +1,9 @@
+import {
+  CAPACITY_RESERVATION_ID,
+  CAPACITY_RESERVATION_TYPE,
+  type CapacityReservationType,
+} from '../model/capacity-reservation.js';
+import type { CapacityType } from '../model/instance-type.js';
 import type { BlockDeviceMapping, NodeClass } from '../model/node-class.js';
 import { parseBytes } from '../model/quantity.js';
 import type { Taint } from '../model/taint.js';
@@ -45,6 +51,13 @@ export interface LaunchTemplateData {
   readonly NetworkInterfaces: readonly LaunchTemplateNetworkInterface[];
   readonly Monitoring: { readonly Enabled: boolean };
   readonly TagSpecifications: readonly { readonly ResourceType: string; readonly Tags: readonly Ec2Tag[] }[];
+  /** A reserved template's targeted reservation (Karpenter puts it in the launch template). */
+  readonly CapacityReservationSpecification?: {
+    readonly CapacityReservationPreference: 'capacity-reservations-only';
+    readonly CapacityReservationTarget: { readonly CapacityReservationId: string };
+  };
+  /** `capacity-block` for a template that launches into a Capacity Block. */
+  readonly InstanceMarketOptions?: { readonly MarketType: 'capacity-block' };
 }
 
 /** One launch template: for one zone, capacity type, architecture, AMI variant and max-pods value. */
@@ -52,7 +65,7 @@ export interface LaunchTemplateSpec {
   /** `joiner/<cluster>/<content hash>`: equal content, equal name (get-or-create is idempotent). */
   readonly name: string;
   readonly zone: string;
-  readonly capacityType: 'spot' | 'on-demand';
+  readonly capacityType: CapacityType;
   readonly arch: 'amd64' | 'arm64';
   readonly maxPods: number;
   /** Primary subnet (device index 0). */
@@ -73,7 +86,9 @@ export interface LaunchTemplateInput {
   readonly family: BootstrapFamily;
   readonly resolved: ResolvedNodeClass;
   readonly zone: string;
-  readonly capacityType: 'spot' | 'on-demand';
+  readonly capacityType: CapacityType;
+  /** For capacity type `reserved`: the reservation the template launches into. */
+  readonly reservation?: { readonly id: string; readonly type: CapacityReservationType };
   readonly arch: 'amd64' | 'arm64';
   /** The AMI variant the template's instance types need (default standard). */
   readonly variant?: AmiVariant;
@@ -100,7 +115,16 @@ export function buildLaunchTemplate(input: LaunchTemplateInput): LaunchTemplateS
   const userData = renderUserData({
     family: input.family,
     cluster: resolved.cluster,
-    labels: registrableLabels({ ...input.labels, 'karpenter.sh/capacity-type': input.capacityType }),
+    labels: registrableLabels({
+      ...input.labels,
+      'karpenter.sh/capacity-type': input.capacityType,
+      ...(input.reservation
+        ? {
+            [CAPACITY_RESERVATION_ID]: input.reservation.id,
+            [CAPACITY_RESERVATION_TYPE]: input.reservation.type,
+          }
+        : {}),
+    }),
     taints: uniqueTaints([
       ...input.taints,
       ...input.startupTaints,
@@ -128,6 +152,7 @@ export function buildLaunchTemplate(input: LaunchTemplateInput): LaunchTemplateS
       ResourceType,
       Tags: toTagList(input.tags),
     })),
+    ...reservationData(input),
   };
   const name = `joiner/${resolved.cluster.name}/${shortHash(data, 20)}`;
   return {
@@ -158,13 +183,34 @@ export function buildLaunchTemplate(input: LaunchTemplateInput): LaunchTemplateS
  * leave it out. Spot and on-demand launches never share a template: names are hashes of the
  * content, and this list (like the capacity-type label in the user data) differs between them.
  */
-export function templateTaggedTypes(capacityType: 'spot' | 'on-demand'): string[] {
+export function templateTaggedTypes(capacityType: CapacityType): string[] {
   return [
     'instance',
     'volume',
     'network-interface',
     ...(capacityType === 'spot' ? ['spot-instances-request'] : []),
   ];
+}
+
+/**
+ * A reserved template targets its reservation only (`capacity-reservations-only`, so a full
+ * reservation fails the launch instead of launching plain on-demand) and, for a Capacity Block,
+ * has the market type `capacity-block` — as Karpenter builds them.
+ */
+function reservationData(
+  input: LaunchTemplateInput,
+): Pick<LaunchTemplateData, 'CapacityReservationSpecification' | 'InstanceMarketOptions'> {
+  const r = input.reservation;
+  if (input.capacityType !== 'reserved' || !r) return {};
+  return {
+    CapacityReservationSpecification: {
+      CapacityReservationPreference: 'capacity-reservations-only',
+      CapacityReservationTarget: { CapacityReservationId: r.id },
+    },
+    ...(r.type === 'capacity-block'
+      ? { InstanceMarketOptions: { MarketType: 'capacity-block' as const } }
+      : {}),
+  };
 }
 
 function networkInterfaces(

@@ -8,6 +8,7 @@ import {
   LABEL_NODEPOOL,
   LABEL_ZONE,
 } from '../catalog/well-known-labels.js';
+import { CAPACITY_RESERVATION_ID, CAPACITY_RESERVATION_TYPE } from '../model/capacity-reservation.js';
 import type { Node, Pod } from '../model/kube-objects.js';
 import type { Taint } from '../model/taint.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
@@ -65,6 +66,10 @@ export function claimNodeLabels(claim: NodeClaim): Record<string, string> {
     labels[LABEL_CAPACITY_TYPE] = claim.instance.capacityType;
     labels[LABEL_ZONE] = claim.instance.zone;
     labels[LABEL_INSTANCE_TYPE] = claim.instance.instanceType;
+    if (claim.instance.reservationId) {
+      labels[CAPACITY_RESERVATION_ID] = claim.instance.reservationId;
+      labels[CAPACITY_RESERVATION_TYPE] = claim.instance.reservationType ?? 'default';
+    }
   }
   return labels;
 }

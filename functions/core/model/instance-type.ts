@@ -1,4 +1,4 @@
-/** Capacity types Karpenter knows; joiner launches spot and on-demand. */
+/** Capacity types Karpenter knows; `reserved` is capacity reservations (Karpenter v1.3+). */
 export type CapacityType = 'spot' | 'on-demand' | 'reserved';
 
 /** An offering: where and how an instance type can be bought, and its hourly price in USD. */
@@ -79,6 +79,11 @@ export interface ResolvedOffering extends Offering {
   readonly available: boolean;
   /** True when a NodeOverlay set this offering's price (see scheduling/node-overlays.ts). */
   readonly priceOverlaid?: boolean;
+  /** A `reserved` offering's capacity reservation (see `reserved-offerings.ts`). */
+  readonly reservationId?: string;
+  readonly reservationType?: 'default' | 'capacity-block';
+  /** Epoch ms the reservation ends, when it has an end. */
+  readonly reservationEndTime?: number;
 }
 
 /**

@@ -38,6 +38,10 @@ export interface NodeClaimOption {
   readonly priceOverlaid?: boolean;
   /** The type's values of the labels the claim's `minValues` requirements count (when it has any). */
   readonly labels?: Readonly<Record<string, string>>;
+  /** A `reserved` option's capacity reservation, its type and end (epoch ms, when it has one). */
+  readonly reservationId?: string;
+  readonly reservationType?: 'default' | 'capacity-block';
+  readonly reservationEndTime?: number;
 }
 
 /** A pod a nodeclaim was planned for. */
@@ -68,7 +72,7 @@ export type TimerKind =
  * launches a second one.
  */
 export interface LaunchAttempt {
-  readonly capacityType: 'spot' | 'on-demand';
+  readonly capacityType: CapacityType;
   readonly offerings: readonly string[];
 }
 
@@ -81,6 +85,10 @@ export interface LaunchedInstance {
   readonly price?: number;
   readonly imageId?: string;
   readonly providerId?: string;
+  /** The capacity reservation it runs in (capacity type `reserved`), its type and end (epoch ms). */
+  readonly reservationId?: string;
+  readonly reservationType?: 'default' | 'capacity-block';
+  readonly reservationEndTime?: number;
 }
 
 /** Why a nodeclaim stopped (launch failed, timeout, interruption, disruption...). */

@@ -1,5 +1,6 @@
 import type { ResolvedImages } from '../launch/ami-variant.js';
 import type { InstanceFacts } from '../launch/launch-context.js';
+import type { CapacityReservation } from '../model/capacity-reservation.js';
 import type { CapacityType } from '../model/instance-type.js';
 import type { NodeClass } from '../model/node-class.js';
 import type { NodePool } from '../model/node-pool.js';
@@ -22,7 +23,8 @@ export interface LaunchInput {
   readonly nodeClass: NodeClass;
   /** The options to try in this attempt: all of one capacity type, available, cheapest first. */
   readonly options: readonly NodeClaimOption[];
-  readonly capacityType: 'spot' | 'on-demand';
+  /** `reserved`: into the options' capacity reservations (one launch template per reservation). */
+  readonly capacityType: CapacityType;
   /** CreateFleet ClientToken of this attempt (stable for a claim and attempt number). */
   readonly clientToken: string;
   /** Architecture and max pods (ENI-limited, Multus ENIs subtracted) of an instance type on this NodeClass. */
@@ -40,6 +42,8 @@ export interface CloudInstance {
   readonly instanceType: string;
   readonly zone: string;
   readonly capacityType: CapacityType;
+  /** The capacity reservation it runs in (capacity type `reserved`). */
+  readonly reservationId?: string;
   readonly state: 'pending' | 'running' | 'shutting-down' | 'terminated' | 'stopping' | 'stopped';
   readonly launchTime: number;
   readonly imageId?: string;
@@ -98,6 +102,12 @@ export interface CloudProvider {
    * NodeClasses that exist, valid or not. Returns what was deleted. Optional.
    */
   collectNodeClassResources?(nodeClassNames: ReadonlySet<string>): Promise<readonly string[]>;
+  /**
+   * The capacity reservations `nodeClass`'s `capacityReservationSelectorTerms` select now (active
+   * ones, with the instances they can still take), read once per run. Optional: without it no
+   * reserved capacity is offered. Rejects when a call fails.
+   */
+  capacityReservations?(nodeClass: NodeClass): Promise<readonly CapacityReservation[]>;
   /** Terminates instances; already-terminated or unknown instances are not an error. */
   terminate(instanceIds: readonly string[]): Promise<void>;
   get(instanceId: string): Promise<CloudInstance | undefined>;

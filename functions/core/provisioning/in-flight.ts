@@ -2,6 +2,8 @@
  * Nodeclaims that are launching or launched but whose node is not there yet: capacity the
  * scheduler counts on, so pods waiting for them are not planned twice.
  */
+
+import { CAPACITY_RESERVATION_ID, CAPACITY_RESERVATION_TYPE } from '../model/capacity-reservation.js';
 import type { Node, Pod } from '../model/kube-objects.js';
 import type { Resources } from '../model/resources.js';
 import type { Taint } from '../model/taint.js';
@@ -80,6 +82,10 @@ function claimLabels(claim: NodeClaim): Record<string, string> {
     labels[INSTANCE_TYPE] = claim.instance.instanceType;
     labels[ZONE] = claim.instance.zone;
     labels[CAPACITY_TYPE] = claim.instance.capacityType;
+    if (claim.instance.reservationId) {
+      labels[CAPACITY_RESERVATION_ID] = claim.instance.reservationId;
+      labels[CAPACITY_RESERVATION_TYPE] = claim.instance.reservationType ?? 'default';
+    }
   }
   return labels;
 }

@@ -1,4 +1,6 @@
 /** Builds the scheduler's input from a cluster snapshot and the state store, and runs the scheduler. */
+
+import type { CapacityReservation } from '../model/capacity-reservation.js';
 import { unmanagedPoolsSentence } from '../model/config/karpenter-kinds.js';
 import type { Catalog } from '../model/instance-type.js';
 import type { Pod } from '../model/kube-objects.js';
@@ -15,6 +17,7 @@ import { IN_FLIGHT_STATES, inFlightClaims, inFlightView, withoutStartupTaints } 
 import { nodeUsage } from './launch-limits.js';
 import { nominatingClaims, reserveOnNodes, stillNominated, withoutBound } from './nominated-claims.js';
 import type { LaunchZones } from './prepare-launches.js';
+import { limitReservedOptions } from './reserved-capacity.js';
 
 /** What planning a run gave. */
 export interface RunPlan {
@@ -60,6 +63,8 @@ export function planRun(
     readonly zones?: LaunchZones;
     /** Epoch ms of the run (how recently a claim initialized); default: the current time. */
     readonly now?: number;
+    /** The capacity reservations each NodeClass (by name) selects: `reserved` offerings. */
+    readonly reservations?: ReadonlyMap<string, readonly CapacityReservation[]>;
   } = {},
 ): RunPlan {
   const marks = new Set(unavailable.map((u) => `${u.instanceType}|${u.zone}|${u.capacityType}`));
@@ -68,6 +73,8 @@ export function planRun(
     allowedNodeRoles: options.allowedNodeRoles,
     launchZones: (nodeClass) => options.zones?.get(nodeClass),
     overlays: snapshot.nodeOverlays,
+    reservations: (nodeClass) => options.reservations?.get(nodeClass),
+    ...(options.now === undefined ? {} : { now: options.now }),
   });
   const leaving = leavingNodes(claims, snapshot.nodes);
   const pending = [
@@ -120,8 +127,16 @@ export function planRun(
     pools,
   });
   const schedulingMs = performance.now() - started;
+  const allReservations = [...(options.reservations?.values() ?? [])].flat();
   const plan = withUnmanagedReason(
-    { ...scheduled, existingPlacements: [...reserved.placements, ...scheduled.existingPlacements] },
+    {
+      ...scheduled,
+      nodeClaims:
+        allReservations.length === 0
+          ? scheduled.nodeClaims
+          : limitReservedOptions(scheduled.nodeClaims, allReservations, claims),
+      existingPlacements: [...reserved.placements, ...scheduled.existingPlacements],
+    },
     snapshot,
   );
   return {

@@ -4,6 +4,7 @@
  * each claim's launch templates are created while the claim is written.
  */
 import { nextAttemptOptions } from '../launch/launch-options.js';
+import type { CapacityReservation } from '../model/capacity-reservation.js';
 import type { NodeClass } from '../model/node-class.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import type { OfferingKey } from '../ports/state-store.js';
@@ -20,6 +21,11 @@ export interface NodeClassPreparation {
    * left out: any zone will do for them).
    */
   readonly settled: () => Promise<LaunchZones>;
+  /**
+   * Resolves with the capacity reservations each resolved NodeClass selects, by name (read once
+   * per run, with the resolution; a NodeClass whose read failed offers none).
+   */
+  readonly reservations: () => Promise<ReadonlyMap<string, readonly CapacityReservation[]>>;
 }
 
 /** The zones each NodeClass can launch in, by NodeClass name. */
@@ -30,12 +36,41 @@ const NO_ZONES: LaunchZones = new Map();
 /** A {@link NodeClassPreparation} in the cloud of `deps`. */
 export function nodeClassPreparation(deps: Pick<LaunchClaimsDeps, 'cloud' | 'log'>): NodeClassPreparation {
   let started: Promise<LaunchZones> | undefined;
+  let reserved: Promise<Map<string, readonly CapacityReservation[]>> | undefined;
   return {
     start: (nodeClasses) => {
-      if (nodeClasses.length > 0) started ??= prepareNodeClasses(deps, nodeClasses);
+      if (nodeClasses.length === 0) return;
+      started ??= prepareNodeClasses(deps, nodeClasses);
+      reserved ??= readReservations(deps, nodeClasses);
     },
     settled: () => started ?? Promise.resolve(NO_ZONES),
+    reservations: () => reserved ?? Promise.resolve(new Map()),
   };
+}
+
+/** The reservations of the NodeClasses that select some. Never rejects: a failure offers none. */
+async function readReservations(
+  deps: Pick<LaunchClaimsDeps, 'cloud' | 'log'>,
+  nodeClasses: readonly NodeClass[],
+): Promise<Map<string, readonly CapacityReservation[]>> {
+  const out = new Map<string, readonly CapacityReservation[]>();
+  const read = deps.cloud.capacityReservations?.bind(deps.cloud);
+  if (!read) return out;
+  await Promise.all(
+    nodeClasses
+      .filter((c) => c.capacityReservationSelectorTerms.length > 0)
+      .map(async (nodeClass) => {
+        try {
+          out.set(nodeClass.name, await read(nodeClass));
+        } catch (error) {
+          deps.log.warn('reading the capacity reservations failed, none is offered this run', {
+            nodeclass: nodeClass.name,
+            error: (error as Error).message,
+          });
+        }
+      }),
+  );
+  return out;
 }
 
 /** Resolves `nodeClasses` in the cloud. Never rejects: a failure here is the launch's to report. */

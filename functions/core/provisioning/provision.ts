@@ -203,6 +203,7 @@ async function run(
   if (snapshot.pendingPods.length > 0) preparation.start(snapshot.nodeClasses);
   // Plans offer only the zones a NodeClass has subnets in (known once it is resolved).
   const zones = await preparation.settled();
+  const reservations = await preparation.reservations();
   const acc = newAccumulator();
   let first: RunPlan | undefined;
   let last: RunPlan | undefined;
@@ -212,6 +213,7 @@ async function run(
     const planned = planRun(snapshot, live, unavailable, deps.catalog, {
       allowedNodeRoles: deps.nodeRoles,
       zones,
+      reservations,
       now: deps.clock.now(),
     });
     let resume: NodeClaim[] = [];

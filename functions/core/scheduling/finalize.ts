@@ -5,6 +5,7 @@ import type { Resources } from '../model/resources.js';
 import type { Claim } from './claim.js';
 import type { TypeEntry } from './pool-context.js';
 import { type ValueSet, valueAllowed } from './requirement-set.js';
+import { reservedOptions } from './reserved-options.js';
 import type { Dims } from './resource-vector.js';
 import type { InstanceTypeOption, PlannedNodeClaim } from './types.js';
 import { CAPACITY_TYPE, HOSTNAME, INSTANCE_TYPE, ZONE } from './well-known.js';
@@ -311,7 +312,10 @@ export function finalizeClaim(
   const requests: Resources = dims.resources(claim.used);
   const overhead = ranked[0]?.type.overhead ?? {};
   for (const [k, v] of Object.entries(overhead)) requests[k] = (requests[k] ?? 0) + v;
-  const typeNames = [...new Set(ranked.map((r) => r.option.instanceType))];
+  const reserved = reservedOptions(claim);
+  const typeNames = [
+    ...new Set([...reserved.map((o) => o.instanceType), ...ranked.map((r) => r.option.instanceType)]),
+  ];
   const requirements = claim.reqs.toList().filter((r) => r.key !== INSTANCE_TYPE && r.key !== HOSTNAME);
   const typeMin = claim.reqs.get(INSTANCE_TYPE)?.minValues;
   requirements.push({
@@ -328,10 +332,13 @@ export function finalizeClaim(
     labels: claimLabels(claim),
     taints: [...claim.pool.taints],
     startupTaints: [...claim.pool.sp.pool.startupTaints],
-    instanceTypeOptions: ranked.map((r) => {
-      const labels = minValuesLabels(claim, r.type);
-      return labels ? { ...r.option, labels } : r.option;
-    }),
+    instanceTypeOptions: [
+      ...reserved,
+      ...ranked.map((r) => {
+        const labels = minValuesLabels(claim, r.type);
+        return labels ? { ...r.option, labels } : r.option;
+      }),
+    ],
     requests,
   };
 }

@@ -1,6 +1,8 @@
 /** Builds the scheduler's pools from NodePools, NodeClasses and a catalog (pure). */
+import { withReservedOfferings } from '../catalog/reserved-offerings.js';
 import { resolveInstanceTypes } from '../catalog/resolve.js';
 import { nodeRoleProblem } from '../launch/node-role.js';
+import type { CapacityReservation } from '../model/capacity-reservation.js';
 import type { CapacityType, Catalog } from '../model/instance-type.js';
 import type { NodeClass } from '../model/node-class.js';
 import type { NodeOverlay } from '../model/node-overlay.js';
@@ -24,6 +26,10 @@ export interface SchedulingPoolOptions {
   readonly launchZones?: (nodeClass: string) => readonly string[] | undefined;
   /** NodeOverlays to apply to the pools' instance types (see node-overlays.ts). Default: none. */
   readonly overlays?: readonly NodeOverlay[];
+  /** The capacity reservations a NodeClass (by name) selects: they add `reserved` offerings. */
+  readonly reservations?: (nodeClass: string) => readonly CapacityReservation[] | undefined;
+  /** Epoch ms of the run (an expiring Capacity Block offers nothing); default the current time. */
+  readonly now?: number;
 }
 
 /**
@@ -52,13 +58,21 @@ export function schedulingPools(
     const roleProblem = nodeRoleProblem(found, options.allowedNodeRoles);
     if (roleProblem) return { pool, nodeClass: found, instanceTypes: [], problem: roleProblem };
     const nodeClass = pool.kubelet ? { ...found, kubelet: { ...found.kubelet, ...pool.kubelet } } : found;
+    const instanceTypes = resolveInstanceTypes(catalog, nodeClass, {
+      isUnavailable: options.isUnavailable,
+      zones: options.launchZones?.(found.name),
+    });
+    const reservations = options.reservations?.(found.name) ?? [];
     return {
       pool,
       nodeClass,
-      instanceTypes: resolveInstanceTypes(catalog, nodeClass, {
-        isUnavailable: options.isUnavailable,
-        zones: options.launchZones?.(found.name),
-      }),
+      instanceTypes:
+        reservations.length === 0
+          ? instanceTypes
+          : withReservedOfferings(instanceTypes, reservations, {
+              now: options.now ?? Date.now(),
+              isUnavailable: options.isUnavailable,
+            }),
     };
   });
   const overlays = options.overlays ?? [];

@@ -92,11 +92,16 @@ export interface ScheduleInput {
 export interface InstanceTypeOption {
   readonly instanceType: string;
   readonly zone: string;
-  readonly capacityType: 'spot' | 'on-demand';
+  /** `reserved`: launched into the capacity reservation `reservationId` (Karpenter v1.3+). */
+  readonly capacityType: 'spot' | 'on-demand' | 'reserved';
   /** Hourly price in USD. */
   readonly price: number;
   /** True when a NodeOverlay set the price (the launch then asks EC2 for this order). */
   readonly priceOverlaid?: boolean;
+  /** A reserved option's capacity reservation, its type and end (epoch ms, when it has one). */
+  readonly reservationId?: string;
+  readonly reservationType?: 'default' | 'capacity-block';
+  readonly reservationEndTime?: number;
   /**
    * The instance type's values of the labels the claim's `minValues` requirements count (only
    * when it has such requirements), so that a launch retrying with fewer options can keep them.

@@ -12,6 +12,7 @@ import type { ServiceAuthorizer } from '../iam/authorization/authorization-reque
 import { SIMULATOR_ACCESS_KEY_ID } from '../iam/authorization/service-gate.js';
 import type { ApiLatency } from '../latency/api-latency.js';
 import type { Ec2Action } from './actions/action.js';
+import { describeCapacityReservations } from './actions/capacity-reservation-actions.js';
 import {
   describeAvailabilityZones,
   describeInstanceTypeOfferings,
@@ -49,6 +50,7 @@ const ACTIONS: Readonly<Record<string, Ec2Action>> = {
   DescribeInstanceTypeOfferings: describeInstanceTypeOfferings,
   DescribeAvailabilityZones: describeAvailabilityZones,
   DescribeSpotPriceHistory: describeSpotPriceHistory,
+  DescribeCapacityReservations: describeCapacityReservations,
   DescribeSubnets: describeSubnets,
   DescribeSecurityGroups: describeSecurityGroups,
   DescribeNetworkInterfaces: describeNetworkInterfaces,

@@ -6,6 +6,7 @@ import type { InstanceObserver } from '../instance.js';
 import type { ApiLatency } from '../latency/api-latency.js';
 import { closeServer } from '../loopback-server.js';
 import { loadServiceReference } from './authorization/service-reference.js';
+import { addCapacityReservations, type CapacityReservationSpec } from './capacity-reservations.js';
 import { rebalanceEvent, scheduledChangeEvent, spotInterruptionEvent } from './cloud-events.js';
 import { EventualConsistency, type EventualConsistencyOptions } from './consistency/eventual-consistency.js';
 import { type CloudEvent, DEFAULT_EC2_TIMINGS, type Ec2Context, type Ec2Timings } from './context.js';
@@ -49,6 +50,8 @@ export interface Ec2SimulatorOptions {
   readonly defaultEbsKmsKeyArn?: string;
   /** Describe* miss just-created instances, interfaces, launch templates and tags for up to `windowMs` (virtual). */
   readonly eventualConsistency?: EventualConsistencyOptions;
+  /** The account's capacity reservations (ODCRs and Capacity Blocks). */
+  readonly capacityReservations?: readonly CapacityReservationSpec[];
 }
 
 export interface Ec2Simulator {
@@ -66,6 +69,8 @@ export interface Ec2Simulator {
   setOffering(type: string, zone: string, capacityType: CapacityTypeName, available: boolean): void;
   /** Caps running spot instances (MaxSpotInstanceCountExceeded beyond); `undefined` removes the cap. */
   setSpotInstanceLimit(limit: number | undefined): void;
+  /** Adds capacity reservations to the account (a Capacity Block's instances are reclaimed 30 minutes before its end). */
+  addCapacityReservations(specs: readonly CapacityReservationSpec[]): void;
   /** Interruption warning now, termination two minutes (virtual) later. */
   interruptSpot(instanceId: string): void;
   rebalanceRecommendation(instanceId: string): void;
@@ -105,6 +110,7 @@ export async function startEc2Simulator(options: Ec2SimulatorOptions): Promise<E
       ? new EventualConsistency(options.clock, options.random, options.eventualConsistency.windowMs)
       : undefined,
   };
+  addCapacityReservations(ctx, options.capacityReservations ?? []);
   const iam = options.iam
     ? { authorizer: options.iam, reference: await loadServiceReference(WILDCARD_ACTIONS) }
     : undefined;
@@ -132,6 +138,7 @@ export async function startEc2Simulator(options: Ec2SimulatorOptions): Promise<E
     setSpotInstanceLimit: (limit) => {
       state.spotInstanceLimit = limit;
     },
+    addCapacityReservations: (specs) => addCapacityReservations(ctx, specs),
     interruptSpot: (instanceId) => interruptSpot(ctx, live(instanceId)),
     rebalanceRecommendation: (instanceId) => options.emit?.(rebalanceEvent(ctx, live(instanceId))),
     scheduledChange: (instanceId) => options.emit?.(scheduledChangeEvent(ctx, live(instanceId))),

@@ -5,6 +5,7 @@
  */
 import type { InstanceType } from '../../core/model/instance-type.js';
 import type { SimInstance, SimInstanceState, SimNetworkInterface } from '../instance.js';
+import type { Ec2CapacityReservation } from './capacity-reservations.js';
 import type { ImageSpec } from './eks-images.js';
 import type { LaunchData } from './launch-template-data.js';
 import type { Ec2Market } from './market.js';
@@ -53,6 +54,10 @@ export interface Ec2Instance extends SimInstance {
   stateTransitionReason: string;
   /** Set while a spot interruption notice is running. */
   interruptionNoticeAt?: number;
+  /** The capacity reservation the instance runs in (a targeted launch into it). */
+  readonly capacityReservationId?: string;
+  /** `capacity-block` for an instance of a Capacity Block. */
+  readonly instanceLifecycle?: 'capacity-block';
 }
 
 export interface LaunchTemplateRecord {
@@ -101,6 +106,8 @@ export class Ec2State {
   readonly instances = new Map<string, Ec2Instance>();
   readonly networkInterfaces = new Map<string, Ec2NetworkInterface>();
   readonly fleets = new Map<string, FleetRecord>();
+  /** Capacity reservations (ODCRs and Capacity Blocks) by id. */
+  readonly capacityReservations = new Map<string, Ec2CapacityReservation>();
   /** Remaining capacity per `type|zone|capacityType`; absent means unlimited. */
   readonly pools = new Map<string, number>();
   /** RunInstances idempotency: client token to fingerprint and response. */

@@ -3,6 +3,7 @@
  * shutting-down -> terminated (interfaces with DeleteOnTermination are deleted and give their
  * addresses back, the pool gets its capacity back), each announced as an EC2 state-change event.
  */
+import { releaseReservation } from './capacity-reservations.js';
 import { stateChangeEvent } from './cloud-events.js';
 import type { Ec2Context, Stage } from './context.js';
 import type { Ec2Instance } from './ec2-state.js';
@@ -63,6 +64,7 @@ const userInitiated = {
 function finishTermination(ctx: Ec2Context, instance: Ec2Instance): void {
   instance.state = 'terminated';
   for (const eni of instance.networkInterfaces) releaseInterface(ctx, eni);
+  releaseReservation(ctx, instance);
   ctx.state.adjustPool(instance.instanceType, instance.availabilityZone, instance.capacityType, +1);
   ctx.emit?.(stateChangeEvent(ctx, instance));
   ctx.clock.setTimeout(
@@ -84,6 +86,7 @@ function releaseInterface(ctx: Ec2Context, eni: Ec2Instance['networkInterfaces']
 /** Removes an instance that must not exist after all (a RunInstances below MinCount), freeing what it held. */
 export function discardInstance(ctx: Ec2Context, instance: Ec2Instance): void {
   instance.state = 'terminated';
+  releaseReservation(ctx, instance);
   for (const eni of instance.networkInterfaces) {
     ctx.state.networkInterfaces.delete(eni.networkInterfaceId);
     ctx.state.subnets.get(eni.subnetId)?.release(eni.privateIpAddress);

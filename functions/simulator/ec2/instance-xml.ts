@@ -80,7 +80,14 @@ export function instanceXml(ctx: Ec2Context, instance: Ec2Instance): XmlObject {
           },
         }))
       : [],
-    instanceLifecycle: instance.capacityType === 'spot' ? 'spot' : undefined,
+    instanceLifecycle: instance.capacityType === 'spot' ? 'spot' : instance.instanceLifecycle,
+    capacityReservationId: instance.capacityReservationId,
+    capacityReservationSpecification: instance.capacityReservationId
+      ? {
+          capacityReservationPreference: 'capacity-reservations-only',
+          capacityReservationTarget: { capacityReservationId: instance.capacityReservationId },
+        }
+      : undefined,
     spotInstanceRequestId: instance.spotInstanceRequestId,
     clientToken: instance.clientToken,
     tagSet: tagSet(describedTags(ctx.consistency, instance.instanceId, instance.tags)),

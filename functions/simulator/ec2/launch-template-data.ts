@@ -48,6 +48,13 @@ export interface LaunchData {
   readonly monitoring?: boolean;
   readonly spot?: boolean;
   readonly keyName?: string;
+  /** `InstanceMarketOptions.MarketType` (`spot`, `capacity-block`). */
+  readonly marketType?: string;
+  /** `CapacityReservationSpecification`: preference and targeted reservation. */
+  readonly capacityReservation?: {
+    readonly preference?: string;
+    readonly capacityReservationId?: string;
+  };
 }
 
 const RESOURCE_TYPES = ['instance', 'volume', 'network-interface', 'spot-instances-request'];
@@ -77,6 +84,16 @@ export function parseLaunchData(params: QueryParams | undefined): LaunchData {
     monitoring: params.child('Monitoring')?.bool('Enabled'),
     spot: market ? market.str('MarketType') === 'spot' : undefined,
     keyName: params.str('KeyName'),
+    marketType: market?.str('MarketType'),
+    capacityReservation: capacityReservationOf(params.child('CapacityReservationSpecification')),
+  };
+}
+
+function capacityReservationOf(spec: QueryParams | undefined): LaunchData['capacityReservation'] {
+  if (!spec) return undefined;
+  return {
+    preference: spec.str('CapacityReservationPreference'),
+    capacityReservationId: spec.child('CapacityReservationTarget')?.str('CapacityReservationId'),
   };
 }
 

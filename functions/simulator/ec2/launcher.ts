@@ -8,6 +8,7 @@ import { checkVolumeKeys } from './authorization/ebs-kms-grants.js';
 import { requireAuthorized } from './authorization/ec2-caller.js';
 import { launchChecks } from './authorization/launch-checks.js';
 import { ensureSpotServiceLinkedRole } from './authorization/spot-service-linked-role.js';
+import { checkReservation, type Ec2CapacityReservation, takeReservation } from './capacity-reservations.js';
 import type { Ec2Context, InstanceProfileInfo } from './context.js';
 import { Ec2Error } from './ec2-error.js';
 import type { CapacityTypeName, Ec2BlockDevice, Ec2Instance, Ec2NetworkInterface } from './ec2-state.js';
@@ -68,7 +69,8 @@ export function launchInstance(ctx: Ec2Context, request: LaunchRequest): Ec2Inst
     );
   }
   if (request.capacityType === 'spot') ensureSpotServiceLinkedRole(ctx);
-  checkCapacity(ctx, request, type, plan.zone);
+  const reservation = reservationOf(ctx, request, type.name, plan.zone);
+  if (!reservation) checkCapacity(ctx, request, type, plan.zone);
   checkAddresses(ctx, plan.interfaces);
 
   const instanceId = newId(ctx.random, 'i');
@@ -107,9 +109,14 @@ export function launchInstance(ctx: Ec2Context, request: LaunchRequest): Ec2Inst
     blockDevices: blockDevices(ctx, request.data),
     spotInstanceRequestId: request.capacityType === 'spot' ? newId(ctx.random, 'sir') : undefined,
     stateTransitionReason: '',
+    ...(reservation ? { capacityReservationId: reservation.id } : {}),
+    ...(reservation?.reservationType === 'capacity-block'
+      ? { instanceLifecycle: 'capacity-block' as const }
+      : {}),
   };
   state.instances.set(instanceId, instance);
-  state.adjustPool(type.name, plan.zone, request.capacityType, -1);
+  if (reservation) takeReservation(reservation, instance);
+  else state.adjustPool(type.name, plan.zone, request.capacityType, -1);
   if (ctx.consistency) {
     ctx.consistency.created(instanceId);
     for (const eni of interfaces) ctx.consistency.created(eni.networkInterfaceId);
@@ -152,6 +159,40 @@ function resolveImage(ctx: Ec2Context, request: LaunchRequest, type: InstanceTyp
     );
   }
   return image;
+}
+
+/**
+ * The reservation a launch targets (`CapacityReservationSpecification.CapacityReservationTarget`),
+ * checked; undefined for a launch that targets none (`capacity-reservations-only` without a
+ * target, or a Capacity Block market type without one, is refused as EC2 refuses it).
+ */
+function reservationOf(
+  ctx: Ec2Context,
+  request: LaunchRequest,
+  instanceType: string,
+  zone: string,
+): Ec2CapacityReservation | undefined {
+  const spec = request.data.capacityReservation;
+  const id = spec?.capacityReservationId;
+  if (!id) {
+    if (spec?.preference === 'capacity-reservations-only' || request.data.marketType === 'capacity-block')
+      throw new Ec2Error(
+        'InvalidParameterCombination',
+        'A launch into capacity reservations only must target a capacity reservation (CapacityReservationTarget)',
+      );
+    return undefined;
+  }
+  if (request.capacityType === 'spot')
+    throw new Ec2Error(
+      'InvalidParameterCombination',
+      'Spot instances cannot be launched into a capacity reservation',
+    );
+  return checkReservation(
+    ctx,
+    { capacityReservationId: id, marketType: request.data.marketType },
+    instanceType,
+    zone,
+  );
 }
 
 function checkCapacity(ctx: Ec2Context, request: LaunchRequest, type: InstanceType, zone: string): void {

@@ -45,15 +45,6 @@ export function unsupportedIssues(nodeClass: NodeClass, prefix = 'spec'): Conver
       });
     }
   });
-  if (nodeClass.capacityReservationSelectorTerms.length > 0) {
-    issues.push({
-      severity: 'error',
-      path: `${prefix}.capacityReservationSelectorTerms`,
-      message:
-        'capacityReservationSelectorTerms is not supported yet: joiner does not launch into capacity reservations (karpenter.sh/capacity-type reserved)',
-      hint: 'remove capacityReservationSelectorTerms; nodes are launched as spot or on-demand',
-    });
-  }
   if (nodeClass.instanceStorePolicy === 'RAID0' && nodeClassAmiFamily(nodeClass) === 'Custom') {
     issues.push({
       severity: 'warning',

@@ -42,6 +42,8 @@ export const createFleet: Ec2Action = (ctx, params) => {
     );
   }
   const units = capacityUnits(params);
+  const capacityBlock =
+    params.child('TargetCapacitySpecification')?.str('DefaultTargetCapacityType') === 'capacity-block';
   const strategies = {
     spot: params.child('SpotOptions')?.str('AllocationStrategy') ?? 'lowest-price',
     'on-demand': params.child('OnDemandOptions')?.str('AllocationStrategy') ?? 'lowest-price',
@@ -67,6 +69,7 @@ export const createFleet: Ec2Action = (ctx, params) => {
       if (failed.has(candidate)) continue;
       try {
         if (candidate.templateError) throw candidate.templateError;
+        checkMarketType(candidate, capacityBlock);
         const instance = launchInstance(ctx, {
           data: candidate.template!.data,
           instanceType: candidate.instanceType ?? '',
@@ -132,13 +135,15 @@ function capacityUnits(params: QueryParams): CapacityTypeName[] {
       'TargetCapacitySpecification.TotalTargetCapacity must be 1 or more',
     );
   }
-  const defaultType = target.str('DefaultTargetCapacityType') ?? 'on-demand';
-  if (defaultType !== 'spot' && defaultType !== 'on-demand') {
+  const requested = target.str('DefaultTargetCapacityType') ?? 'on-demand';
+  if (requested !== 'spot' && requested !== 'on-demand' && requested !== 'capacity-block') {
     throw new Ec2Error(
       'InvalidParameterValue',
-      `DefaultTargetCapacityType '${defaultType}' must be spot or on-demand`,
+      `DefaultTargetCapacityType '${requested}' must be spot, on-demand or capacity-block`,
     );
   }
+  // Capacity Block instances are on-demand instances launched into the block.
+  const defaultType = requested === 'capacity-block' ? 'on-demand' : requested;
   const onDemand = target.int('OnDemandTargetCapacity') ?? 0;
   const spot = target.int('SpotTargetCapacity') ?? 0;
   if (onDemand + spot > total) {
@@ -152,6 +157,24 @@ function capacityUnits(params: QueryParams): CapacityTypeName[] {
     ...Array<CapacityTypeName>(onDemand + (defaultType === 'on-demand' ? rest : 0)).fill('on-demand'),
     ...Array<CapacityTypeName>(spot + (defaultType === 'spot' ? rest : 0)).fill('spot'),
   ];
+}
+
+/**
+ * A Capacity Block fleet (DefaultTargetCapacityType capacity-block) launches only from templates
+ * whose market type is capacity-block, and such a template only in a Capacity Block fleet.
+ */
+function checkMarketType(candidate: Candidate, capacityBlock: boolean): void {
+  const market = candidate.template?.data.marketType;
+  if (capacityBlock && market !== 'capacity-block')
+    throw new Ec2Error(
+      'InvalidParameterCombination',
+      'DefaultTargetCapacityType capacity-block needs a launch template with InstanceMarketOptions.MarketType capacity-block',
+    );
+  if (!capacityBlock && market === 'capacity-block')
+    throw new Ec2Error(
+      'InvalidParameterCombination',
+      'A launch template with MarketType capacity-block needs DefaultTargetCapacityType capacity-block',
+    );
 }
 
 function fleetError(candidate: Candidate, lifecycle: CapacityTypeName, error: Ec2Error): FleetError {

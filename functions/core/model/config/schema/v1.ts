@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { capacityReservationSelectorTerm } from './capacity-reservation-term.js';
 import {
   amiSelectorTerm,
   blockDeviceMapping,
@@ -59,7 +60,7 @@ export const nodePoolV1 = lazySchema(() =>
 export const ec2NodeClassSpecV1Shape = () => ({
   subnetSelectorTerms: z.array(selectorTerm).max(30).optional(),
   securityGroupSelectorTerms: z.array(selectorTerm).max(30).optional(),
-  capacityReservationSelectorTerms: z.array(selectorTerm).max(30).optional(),
+  capacityReservationSelectorTerms: z.array(capacityReservationSelectorTerm).max(30).optional(),
   associatePublicIPAddress: z.boolean().optional(),
   amiSelectorTerms: z.array(amiSelectorTerm).max(30).optional(),
   amiFamily: z.enum(['AL2', 'AL2023', 'Bottlerocket', 'Windows2019', 'Windows2022', 'Custom']).optional(),

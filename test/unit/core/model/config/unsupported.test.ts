@@ -82,17 +82,38 @@ describe('not supported yet: a clear error at validate time', () => {
     }
   });
 
-  it('capacityReservationSelectorTerms: reserved capacity is not launched into yet', () => {
-    const loaded = load(
-      nodeClass({ capacityReservationSelectorTerms: [{ id: 'cr-0123456789abcdef0' }] }),
+  it("capacityReservationSelectorTerms are accepted (Karpenter v1.3+), with Karpenter's rules per term", () => {
+    const ok = load(
+      nodeClass({
+        capacityReservationSelectorTerms: [
+          { id: 'cr-0123456789abcdef0' },
+          { tags: { team: 'ml' }, ownerID: '123456789012' },
+          { instanceMatchCriteria: 'targeted' },
+        ],
+      }),
       v1Pool('p'),
     );
-    expect(formatted(loaded)).toContain(
-      'test.yaml: EC2NodeClass/default: spec.capacityReservationSelectorTerms: capacityReservationSelectorTerms is not supported yet: joiner does not launch into capacity reservations (karpenter.sh/capacity-type reserved) (hint: remove capacityReservationSelectorTerms; nodes are launched as spot or on-demand)',
+    expect(errorsOf(ok)).toEqual([]);
+    const bad = formatted(
+      load(
+        nodeClass({
+          capacityReservationSelectorTerms: [
+            { id: 'cr-1', tags: { team: 'ml' } },
+            { id: 'reservation-1' },
+            { tags: { team: 'ml' }, ownerID: '42' },
+            { ownerID: '123456789012' },
+            { instanceMatchCriteria: 'closed' },
+          ],
+        }),
+      ),
+    ).join('\n');
+    expect(bad).toContain('spec.capacityReservationSelectorTerms[0]: "id" is mutually exclusive');
+    expect(bad).toContain('spec.capacityReservationSelectorTerms[1].id: must be a capacity reservation id');
+    expect(bad).toContain(
+      'spec.capacityReservationSelectorTerms[2].ownerID: must be a 12-digit AWS account id',
     );
-    // The NodePool pointing at the refused class is reported too, so nothing launches from it.
-    expect(errorsOf(loaded).map((d) => d.document)).toEqual(['EC2NodeClass/default', 'NodePool/p']);
-    expect(errorsOf(load(nodeClass({ capacityReservationSelectorTerms: [] })))).toEqual([]);
+    expect(bad).toContain('spec.capacityReservationSelectorTerms[3]: selector term selects nothing');
+    expect(bad).toContain('spec.capacityReservationSelectorTerms[4].instanceMatchCriteria');
   });
 
   it('a joiner.sh/v1 NodeClass is checked the same way', () => {

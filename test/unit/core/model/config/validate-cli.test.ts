@@ -36,13 +36,19 @@ describe('joiner validate', () => {
     ],
     [
       'capacity-reservation.yaml',
-      'EC2NodeClass/reserved: spec.capacityReservationSelectorTerms: capacityReservationSelectorTerms is not supported yet',
+      'EC2NodeClass/reserved: spec.capacityReservationSelectorTerms[0]: "id" is mutually exclusive',
     ],
   ])('%s: exits 1 with an error naming file, document and field path', async (file, expected) => {
     const r = await validate(`${FIX}/${file}`, `${FIX}/nodeclass.yaml`);
     expect(r.code).toBe(1);
     expect(r.out).toContain(`${FIX}/${file}: ${expected}`);
     expect(r.out).toContain(`${FIX}/nodeclass.yaml: EC2NodeClass/default: ok`);
+  });
+
+  it('accepts capacityReservationSelectorTerms (Karpenter v1.3+)', async () => {
+    const r = await validate(`${FIX}/capacity-reservation-ok.yaml`);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`${FIX}/capacity-reservation-ok.yaml: EC2NodeClass/reserved-ok: ok`);
   });
 
   it('reports a mix of good and bad documents, warnings included', async () => {
