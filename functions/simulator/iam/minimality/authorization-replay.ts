@@ -72,8 +72,8 @@ export class RequestRecorder {
   }
 }
 
-/** The requests of `run` that `template`'s IAM denies (all of them, in order). */
-export function replayDenials(run: RecordedRun, template: TemplateJson): ReplayDenial[] {
+/** The requests of `run` that `template`'s IAM denies, in order (only the first with `firstOnly`). */
+export function replayDenials(run: RecordedRun, template: TemplateJson, firstOnly = false): ReplayDenial[] {
   const account = stackAccount({
     template: template as Record<string, unknown>,
     source: `${run.scenario} (replayed)`,
@@ -98,6 +98,7 @@ export function replayDenials(run: RecordedRun, template: TemplateJson): ReplayD
       resource: r.request.resource,
       ...(evaluation.hint ? { hint: evaluation.hint } : {}),
     });
+    if (firstOnly) break;
   }
   return denials;
 }

@@ -11,7 +11,7 @@ import { type PolicyMutation, policyMutations } from './policy-mutations.js';
 /** What one mutation did to the recorded runs. */
 export interface MutationOutcome {
   readonly mutation: PolicyMutation;
-  /** The requests it makes IAM deny, run after run, in each run's order. */
+  /** The requests it makes IAM deny, run after run, in each run's order (the first only in `first` mode). */
   readonly denials: readonly ReplayDenial[];
 }
 
@@ -20,7 +20,11 @@ export interface MutationOutcome {
  * per scenario: mutations are matched by id; the first run's template lists them). Only the
  * requests of the mutated policy's roles that the run allowed are replayed: nothing else can change.
  */
-export function checkMinimality(runs: readonly RecordedRun[]): MutationOutcome[] {
+export function checkMinimality(
+  runs: readonly RecordedRun[],
+  /** `first`: stop at the first denied request of each edit (enough to prove it noticed). */
+  mode: 'all' | 'first' = 'all',
+): MutationOutcome[] {
   if (runs.length === 0) throw new Error('IAM minimality: no recorded runs');
   const perRun = runs.map((run) => ({
     run,
@@ -29,16 +33,17 @@ export function checkMinimality(runs: readonly RecordedRun[]): MutationOutcome[]
   }));
   return [...perRun[0].byId.values()].map((mutation) => ({
     mutation,
-    denials: perRun.flatMap(({ run, byId, roleArns }) => {
+    denials: perRun.reduce<ReplayDenial[]>((found, { run, byId, roleArns }) => {
       const own = byId.get(mutation.id);
-      if (!own) return [];
+      if (!own || (mode === 'first' && found.length > 0)) return found;
       const principals = new Set(own.roles.map((id) => roleArns.get(id)));
       const relevant: RecordedRun = {
         ...run,
         requests: run.requests.filter((r) => r.allowed && principals.has(r.request.principal)),
       };
-      return relevant.requests.length === 0 ? [] : replayDenials(relevant, own.apply(run.template));
-    }),
+      if (relevant.requests.length === 0) return found;
+      return [...found, ...replayDenials(relevant, own.apply(run.template), mode === 'first')];
+    }, []),
   }));
 }
 
