@@ -42,7 +42,8 @@ export function checkMinimality(
         requests: run.requests.filter((r) => r.allowed && principals.has(r.request.principal)),
       };
       if (relevant.requests.length === 0) return found;
-      return [...found, ...replayDenials(relevant, own.apply(run.template), mode === 'first')];
+      found.push(...replayDenials(relevant, own.apply(run.template), mode === 'first'));
+      return found;
     }, []),
   }));
 }
