@@ -75,7 +75,7 @@ const save = option('--save');
 if (save) writeFileSync(save, JSON.stringify(runs));
 
 const replayStarted = Date.now();
-const outcomes = checkMinimality(runs);
+const outcomes = checkMinimality(runs, 'first');
 console.log(
   `\nreplayed ${outcomes.length} edits against ${runs.reduce((n, r) => n + r.requests.length, 0)} requests in ${Date.now() - replayStarted} ms\n`,
 );
