@@ -5,10 +5,11 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { PassThrough } from 'node:stream';
-import type { ServiceAuthorizer } from '../iam/authorization/authorization-request.js';
+import type { AuthorizationRequest, ServiceAuthorizer } from '../iam/authorization/authorization-request.js';
 import { accessKeyOf, type GateDenial, gateCall } from '../iam/authorization/service-gate.js';
 import type { ApiLatency } from '../latency/api-latency.js';
 import { listenOnLoopback } from '../loopback-server.js';
+import { PartitionKeys } from './leading-keys.js';
 
 interface DynaliteOptions {
   readonly createTableMs?: number;
@@ -51,7 +52,8 @@ export async function startDynamoDbSimulator(
     const dispatch: Listener = (req, res) => {
       for (const listener of serve) listener.call(server, req, res);
     };
-    const gated: Listener = iam ? (req, res) => void gate(iam, options, req, res, dispatch) : dispatch;
+    const keys = new PartitionKeys();
+    const gated: Listener = iam ? (req, res) => void gate(iam, options, keys, req, res, dispatch) : dispatch;
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       const call = String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
       if (!latency) return gated(req, res);
@@ -62,12 +64,13 @@ export async function startDynamoDbSimulator(
 }
 
 /**
- * Reads the request body, authorizes `dynamodb:<Operation>` on every table and index it names,
- * and either answers AccessDeniedException or hands dynalite a copy of the request.
+ * Reads the request body, authorizes `dynamodb:<Operation>` on every table and index it names
+ * (with `dynamodb:LeadingKeys` for item-level calls), and either answers AccessDeniedException or hands dynalite a copy of the request.
  */
 async function gate(
   iam: ServiceAuthorizer,
   at: DynamoDbSimulatorOptions,
+  keys: PartitionKeys,
   req: IncomingMessage,
   res: ServerResponse,
   dispatch: Listener,
@@ -82,13 +85,17 @@ async function gate(
   } catch {
     // dynalite answers the malformed body itself.
   }
+  keys.learn(operation, body);
   const arn = `arn:aws:dynamodb:${at.region ?? 'us-west-2'}:${at.accountId ?? '000000000000'}:table/`;
   const denial = gateCall(iam, accessKeyOf(req.headers, req.url), 'json', () =>
-    dynamoResourcesOf(body).map((resource) => ({
-      action: `dynamodb:${operation}`,
-      resource: resource === '*' ? '*' : `${arn}${resource}`,
-      context: {},
-    })),
+    dynamoResourcesOf(body).map((resource): Omit<AuthorizationRequest, 'principal'> => {
+      const leading = resource === '*' ? undefined : keys.leadingKeys(operation, resource, body);
+      return {
+        action: `dynamodb:${operation}`,
+        resource: resource === '*' ? '*' : `${arn}${resource}`,
+        context: leading ? { 'dynamodb:LeadingKeys': leading } : {},
+      };
+    }),
   );
   if (denial) return sendDenial(res, denial);
   const copy = Object.assign(new PassThrough(), {

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { FaultInjector } from '../faults.js';
 import type { ServiceAuthorizer } from '../iam/authorization/authorization-request.js';
-import { SIMULATOR_ACCESS_KEY_ID } from '../iam/authorization/service-gate.js';
+import { accessKeyOf, callerOf } from '../iam/authorization/service-gate.js';
 import type { ApiLatency } from '../latency/api-latency.js';
 import type { Ec2Action } from './actions/action.js';
 import { describeCapacityReservations } from './actions/capacity-reservation-actions.js';
@@ -38,8 +38,8 @@ import {
   describeSubnets,
   modifyNetworkInterfaceAttribute,
 } from './actions/network-actions.js';
-import { accessKeyIdOf, callerOf, requireAuthorized } from './authorization/ec2-caller.js';
-import type { ServiceReference } from './authorization/service-reference.js';
+import { requireAuthorized } from './authorization/ec2-caller.js';
+import type { Ec2Reference } from './authorization/service-reference.js';
 import type { Ec2Context } from './context.js';
 import { Ec2Error } from './ec2-error.js';
 import { parseQueryBody, readQueryBody } from './query.js';
@@ -88,7 +88,7 @@ export const WILDCARD_ACTIONS: readonly string[] = EC2_ACTIONS.filter(
 /** The account's IAM as the server uses it. */
 export interface Ec2ServerIam {
   readonly authorizer: ServiceAuthorizer;
-  readonly reference: ServiceReference;
+  readonly reference: Ec2Reference;
 }
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -153,11 +153,22 @@ async function handle(
   }
 }
 
-/** The context of one request: the caller its access key names (AuthFailure for an unknown key). */
-function authenticated(ctx: Ec2Context, iam: Ec2ServerIam, req: IncomingMessage, queryCredential?: string) {
-  const accessKeyId = accessKeyIdOf(req.headers.authorization, queryCredential);
-  // The simulator's own clients (setup, tests, summaries) act as the account's administrator.
-  if (accessKeyId === SIMULATOR_ACCESS_KEY_ID) return ctx;
-  const caller = callerOf(iam.authorizer, iam.reference, accessKeyId);
-  return { ...ctx, caller };
+/**
+ * The context of one request: the caller its access key names, as every simulated service finds
+ * it (the simulator's own key is the administrator's: no caller, nothing to authorize); an
+ * unknown key is EC2's `AuthFailure`.
+ */
+function authenticated(
+  ctx: Ec2Context,
+  iam: Ec2ServerIam,
+  req: IncomingMessage,
+  bodyCredential?: string,
+): Ec2Context {
+  const caller = callerOf(iam.authorizer, accessKeyOf(req.headers, req.url, bodyCredential), 'ec2');
+  if (caller.denial) throw new Ec2Error(caller.denial.code, caller.denial.message, caller.denial.status);
+  if (!caller.principal) return ctx;
+  return {
+    ...ctx,
+    caller: { principal: caller.principal, authorizer: iam.authorizer, reference: iam.reference },
+  };
 }

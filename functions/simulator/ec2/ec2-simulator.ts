@@ -5,7 +5,7 @@ import type { ServiceAuthorizer } from '../iam/authorization/authorization-reque
 import type { InstanceObserver } from '../instance.js';
 import type { ApiLatency } from '../latency/api-latency.js';
 import { closeServer } from '../loopback-server.js';
-import { loadServiceReference } from './authorization/service-reference.js';
+import { loadEc2Reference } from './authorization/service-reference.js';
 import { addCapacityReservations, type CapacityReservationSpec } from './capacity-reservations.js';
 import { rebalanceEvent, scheduledChangeEvent, spotInterruptionEvent } from './cloud-events.js';
 import { EventualConsistency, type EventualConsistencyOptions } from './consistency/eventual-consistency.js';
@@ -112,7 +112,7 @@ export async function startEc2Simulator(options: Ec2SimulatorOptions): Promise<E
   };
   addCapacityReservations(ctx, options.capacityReservations ?? []);
   const iam = options.iam
-    ? { authorizer: options.iam, reference: await loadServiceReference(WILDCARD_ACTIONS) }
+    ? { authorizer: options.iam, reference: await loadEc2Reference(WILDCARD_ACTIONS) }
     : undefined;
   const { server, url } = await startEc2Server(ctx, options.faults, options.latency, iam);
   const live = (instanceId: string): Ec2Instance => {

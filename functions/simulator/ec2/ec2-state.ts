@@ -50,6 +50,8 @@ export interface Ec2Instance extends SimInstance {
   readonly metadataOptions?: Readonly<Record<string, string>>;
   readonly blockDevices: readonly Ec2BlockDevice[];
   readonly spotInstanceRequestId?: string;
+  /** Tags of the spot instance request (the launch template's and the request's `spot-instances-request` tags). */
+  readonly spotInstanceRequestTags?: Readonly<Record<string, string>>;
   stateReason?: { code: string; message: string };
   stateTransitionReason: string;
   /** Set while a spot interruption notice is running. */
@@ -118,6 +120,8 @@ export class Ec2State {
   spotInstanceLimit?: number;
   /** Whether the account has the spot service-linked role (created by the first spot launch allowed to). */
   spotServiceLinkedRole = false;
+  /** When a spot launch created the spot service-linked role (virtual epoch ms); unset when it existed or was never created. */
+  spotServiceLinkedRoleCreatedAt?: number;
   /** Spot price changes and withdrawn offerings (set by the simulator at start). */
   market?: Ec2Market;
 

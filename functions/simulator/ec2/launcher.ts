@@ -6,7 +6,7 @@
 import type { InstanceType } from '../../core/model/instance-type.js';
 import { checkVolumeKeys } from './authorization/ebs-kms-grants.js';
 import { requireAuthorized } from './authorization/ec2-caller.js';
-import { launchChecks } from './authorization/launch-checks.js';
+import { createdTags, launchChecks, type RequestTags } from './authorization/launch-checks.js';
 import { ensureSpotServiceLinkedRole } from './authorization/spot-service-linked-role.js';
 import { checkReservation, type Ec2CapacityReservation, takeReservation } from './capacity-reservations.js';
 import type { Ec2Context, InstanceProfileInfo } from './context.js';
@@ -30,8 +30,8 @@ export interface LaunchRequest {
   readonly clientToken?: string;
   readonly fleetId?: string;
   readonly launchTemplateId?: string;
-  /** Tags added to the instance besides the launch data's (e.g. from the CreateFleet request). */
-  readonly extraInstanceTags?: Readonly<Record<string, string>>;
+  /** Tags the request adds to the launch data's per created resource type (CreateFleet's TagSpecifications). */
+  readonly requestTags?: RequestTags;
   /** Set for the 2nd… instance of one RunInstances call: the call was authorized with the first. */
   readonly alreadyAuthorized?: boolean;
 }
@@ -63,7 +63,7 @@ export function launchInstance(ctx: Ec2Context, request: LaunchRequest): Ec2Inst
         launchTemplate: request.launchTemplateId
           ? state.launchTemplates.get(request.launchTemplateId)
           : undefined,
-        extraInstanceTags: request.extraInstanceTags,
+        requestTags: request.requestTags,
         instanceProfile: profile,
       }),
     );
@@ -75,12 +75,14 @@ export function launchInstance(ctx: Ec2Context, request: LaunchRequest): Ec2Inst
 
   const instanceId = newId(ctx.random, 'i');
   const launchTime = ctx.clock.now();
+  const tags = createdTags(request.data, request.requestTags);
   const instanceTags = {
-    ...(request.data.tagSpecifications.instance ?? {}),
-    ...(request.extraInstanceTags ?? {}),
+    ...tags.instance,
     ...(request.fleetId ? { 'aws:ec2:fleet-id': request.fleetId } : {}),
   };
-  const interfaces = plan.interfaces.map((spec) => createInterface(ctx, spec, instanceId, request.data));
+  const interfaces = plan.interfaces.map((spec) =>
+    createInterface(ctx, spec, instanceId, tags['network-interface']),
+  );
   const primary = interfaces[0];
   const instance: Ec2Instance = {
     instanceId,
@@ -106,8 +108,13 @@ export function launchInstance(ctx: Ec2Context, request: LaunchRequest): Ec2Inst
     fleetId: request.fleetId,
     iamInstanceProfile: request.data.iamInstanceProfile,
     metadataOptions: request.data.metadataOptions,
-    blockDevices: blockDevices(ctx, request.data),
-    spotInstanceRequestId: request.capacityType === 'spot' ? newId(ctx.random, 'sir') : undefined,
+    blockDevices: blockDevices(ctx, request.data, tags.volume),
+    ...(request.capacityType === 'spot'
+      ? {
+          spotInstanceRequestId: newId(ctx.random, 'sir'),
+          spotInstanceRequestTags: tags['spot-instances-request'],
+        }
+      : {}),
     stateTransitionReason: '',
     ...(reservation ? { capacityReservationId: reservation.id } : {}),
     ...(reservation?.reservationType === 'capacity-block'
@@ -248,7 +255,7 @@ function createInterface(
   ctx: Ec2Context,
   spec: PlannedInterface,
   instanceId: string,
-  data: LaunchData,
+  tags: Readonly<Record<string, string>>,
 ): Ec2NetworkInterface {
   const subnet = ctx.state.subnets.get(spec.subnetId)!;
   const eni: Ec2NetworkInterface = {
@@ -263,7 +270,7 @@ function createInterface(
     ipv6Addresses: subnet.allocateIpv6(spec.ipv6AddressCount),
     deleteOnTermination: spec.deleteOnTermination,
     sourceDestCheck: true,
-    tags: { ...(data.tagSpecifications['network-interface'] ?? {}) },
+    tags: { ...tags },
     status: 'in-use',
     instanceId,
     attachmentId: newId(ctx.random, 'eni-attach'),
@@ -276,14 +283,18 @@ function createInterface(
   return eni;
 }
 
-function blockDevices(ctx: Ec2Context, data: LaunchData): Ec2BlockDevice[] {
+function blockDevices(
+  ctx: Ec2Context,
+  data: LaunchData,
+  tags: Readonly<Record<string, string>>,
+): Ec2BlockDevice[] {
   const mappings =
     data.blockDeviceMappings.length > 0 ? data.blockDeviceMappings : [{ deviceName: '/dev/xvda' }];
   return mappings.map((mapping) => ({
     deviceName: mapping.deviceName,
     volumeId: newId(ctx.random, 'vol'),
     deleteOnTermination: ('ebs' in mapping ? mapping.ebs?.deleteOnTermination : undefined) ?? true,
-    tags: { ...(data.tagSpecifications.volume ?? {}) },
+    tags: { ...tags },
   }));
 }
 

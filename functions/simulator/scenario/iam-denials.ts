@@ -10,6 +10,11 @@ export interface IamSummary {
   /** False with `--no-iam` (a debugging mode: every call was allowed). */
   readonly enforced: boolean;
   readonly denied: readonly DeniedCall[];
+  /**
+   * The spot service-linked role: `present` from the start (scenario `account.spotServiceLinkedRole`),
+   * `created` by a spot launch of the run (a fresh account), or `absent` at the end.
+   */
+  readonly spotServiceLinkedRole: 'present' | 'created' | 'absent';
 }
 
 /** Whether `denial` is one of `expected` (resource patterns take `*` and `?` wildcards). */
@@ -37,11 +42,16 @@ export function describeDenial(d: DeniedCall): string {
 /** The text summary's IAM lines. */
 export function formatIam(iam: IamSummary | undefined): string[] {
   if (!iam) return [];
-  if (!iam.enforced) return ['IAM: OFF (--no-iam, a debugging mode: every AWS call was allowed)'];
-  if (iam.denied.length === 0) return ['IAM: enforced, 0 denials'];
+  const slr =
+    iam.spotServiceLinkedRole === 'created'
+      ? ['spot service-linked role: created by the first spot launch (a fresh account)']
+      : [];
+  if (!iam.enforced) return ['IAM: OFF (--no-iam, a debugging mode: every AWS call was allowed)', ...slr];
+  if (iam.denied.length === 0) return ['IAM: enforced, 0 denials', ...slr];
   return [
     `IAM: enforced, ${iam.denied.reduce((n, d) => n + d.count, 0)} denied call(s):`,
     ...iam.denied.map((d) => `  - ${describeDenial(d)}`),
+    ...slr,
   ];
 }
 

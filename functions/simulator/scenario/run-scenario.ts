@@ -11,6 +11,7 @@ import type { Catalog } from '../../core/model/instance-type.js';
 import { formatLine } from '../../handlers/runtime/log.js';
 import { ENV } from '../../shared/env.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../cloud.js';
+import type { ObservedDecision } from '../iam/authorization/account-authorizer.js';
 import type { KubeTimings } from '../kube/timings.js';
 import { SIMULATOR_CREDENTIALS } from '../sqs/sqs-simulator.js';
 import { deployedAccount } from '../stack/deployed-account.js';
@@ -65,6 +66,11 @@ export interface RunScenarioOptions {
    * enforces, instead of synthesizing joiner's stack in-process for the scenario.
    */
   readonly stackTemplate?: string;
+  /**
+   * Sees every request the account's IAM decides (the IAM minimality check records a run's
+   * requests with it to replay them against modified policies).
+   */
+  readonly onAuthorization?: (observed: ObservedDecision) => void;
   /** Called with the cloud before it is closed (tests inspect it with real clients). */
   readonly inspect?: (cloud: SimulatedCloud, result: ScenarioResult) => Promise<void>;
 }
@@ -123,6 +129,7 @@ export async function runScenario(
           nodeRoleArns: scenario.stack.nodeRoleArns,
           stackTemplate: options.stackTemplate,
           clock: () => virtualNow(),
+          onDecision: options.onAuthorization,
         });
   const manifestIam = iamOfManifests([
     ...scenario.cluster,

@@ -136,7 +136,16 @@ export function buildSummary(input: {
     ...disruptionSummary(cloud, input.disruptions, input.started.virtual),
     virtualDurationMs: cloud.clock.now() - input.started.virtual,
     wallDurationMs: Date.now() - input.started.wall,
-    iam: { enforced: input.cloud.account !== undefined, denied: [...(input.cloud.account?.denials() ?? [])] },
+    iam: {
+      enforced: input.cloud.account !== undefined,
+      denied: [...(input.cloud.account?.denials() ?? [])],
+      spotServiceLinkedRole:
+        cloud.ec2.state.spotServiceLinkedRoleCreatedAt !== undefined
+          ? 'created'
+          : cloud.ec2.spotServiceLinkedRoleExists()
+            ? 'present'
+            : 'absent',
+    },
   };
 }
 

@@ -3,6 +3,7 @@
  * and node roles (or an already synthesized template), enforced by the account's IAM.
  */
 import { defaultTopology } from '../ec2/topology.js';
+import type { ObservedDecision } from '../iam/authorization/account-authorizer.js';
 import type { AccountIdentity } from '../iam/authorization/account-identity.js';
 import { loadStackTemplate } from '../iam/authorization/stack-template-file.js';
 import { stackAccount } from './stack-account.js';
@@ -18,6 +19,8 @@ export interface DeployedAccountOptions {
   readonly stackTemplate?: string;
   /** Virtual time. */
   readonly clock: () => number;
+  /** Sees every request the account decides. */
+  readonly onDecision?: (observed: ObservedDecision) => void;
 }
 
 /** The account of the deployed stack (throws TemplateError naming the file for a bad template). */
@@ -41,5 +44,6 @@ export async function deployedAccount(options: DeployedAccountOptions): Promise<
     region: options.region,
     account,
     clock: options.clock,
+    onDecision: options.onDecision,
   });
 }

@@ -7,9 +7,9 @@
  */
 import { EVENT_RULES, JOINER_BUS_NAME } from '../../shared/event-rules.js';
 import { EVENT_SOURCES, type FunctionName, type QueueName } from '../../shared/event-sources.js';
-import { AccountAuthorizer } from '../iam/authorization/account-authorizer.js';
+import { AccountAuthorizer, type ObservedDecision } from '../iam/authorization/account-authorizer.js';
 import type { AccessKey, AccountIdentity, DeniedCall } from '../iam/authorization/account-identity.js';
-import { readStackIam } from '../iam/authorization/stack-iam.js';
+import { readStackIam, type StackIam } from '../iam/authorization/stack-iam.js';
 import { stackNamingResolver } from '../iam/authorization/stack-naming-resolver.js';
 import type {
   TemplateParts,
@@ -31,12 +31,14 @@ export interface StackAccountOptions {
   readonly queuePrefix?: string;
   /** The simulated table's name. Default `joiner`. */
   readonly tableName?: string;
+  /** Sees every request the account decides (see AccountAuthorizerOptions). */
+  readonly onDecision?: (observed: ObservedDecision) => void;
 }
 
 /** The account of a deployed stack. */
 export function stackAccount(
   options: StackAccountOptions,
-): AccountIdentity & { readonly authorizer: AccountAuthorizer } {
+): AccountIdentity & { readonly authorizer: AccountAuthorizer; readonly iam: StackIam } {
   const template = options.template as unknown as TemplateParts;
   const resolver = simulatedResolver(template, options);
   const iam = readStackIam(template, resolver, options.source);
@@ -44,10 +46,12 @@ export function stackAccount(
     account: options.account,
     region: options.region,
     clock: options.clock,
+    ...(options.onDecision ? { onDecision: options.onDecision } : {}),
   });
   const keys = new Map<FunctionName, AccessKey>();
   return {
     authorizer,
+    iam,
     credentialsOf(name) {
       const known = keys.get(name);
       if (known) return known;

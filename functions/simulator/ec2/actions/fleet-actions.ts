@@ -8,6 +8,7 @@
  */
 import { requireAuthorized } from '../authorization/ec2-caller.js';
 import { createFleetChecks } from '../authorization/fleet-checks.js';
+import type { CreatedType, RequestTags } from '../authorization/launch-checks.js';
 import { Ec2Error } from '../ec2-error.js';
 import type { CapacityTypeName, FleetError } from '../ec2-state.js';
 import { tagsFor } from '../filters.js';
@@ -18,6 +19,17 @@ import type { QueryParams } from '../query.js';
 import type { XmlObject } from '../xml-response.js';
 import type { Ec2Action } from './action.js';
 import { type Candidate, readCandidates, templateAndOverrides } from './fleet-candidates.js';
+
+/**
+ * The resource types an instant fleet's own TagSpecifications tag besides the fleet, merged with
+ * the launch template's for the same type (the request's value wins).
+ */
+const CREATED_TYPES: readonly CreatedType[] = [
+  'instance',
+  'volume',
+  'network-interface',
+  'spot-instances-request',
+];
 
 export const createFleet: Ec2Action = (ctx, params) => {
   const clientToken = params.str('ClientToken');
@@ -57,8 +69,10 @@ export const createFleet: Ec2Action = (ctx, params) => {
     }
   }
   const candidates = readCandidates(ctx, params);
-  const extraInstanceTags = tagsFor(params, 'instance');
-  requireAuthorized(ctx, createFleetChecks(ctx, tagsFor(params, 'fleet'), extraInstanceTags, candidates));
+  const requestTags: RequestTags = Object.fromEntries(
+    CREATED_TYPES.map((type) => [type, tagsFor(params, type)]),
+  );
+  requireAuthorized(ctx, createFleetChecks(ctx, tagsFor(params, 'fleet'), requestTags, candidates));
   const fleetId = newId(ctx.random, 'fleet');
   const errors: FleetError[] = [];
   const launched = new Map<Candidate, { lifecycle: CapacityTypeName; ids: string[] }>();
@@ -82,7 +96,7 @@ export const createFleet: Ec2Action = (ctx, params) => {
           clientToken,
           fleetId,
           launchTemplateId: candidate.template!.template.launchTemplateId,
-          extraInstanceTags,
+          requestTags,
         });
         const entry = launched.get(candidate) ?? { lifecycle: capacityType, ids: [] };
         entry.ids.push(instance.instanceId);

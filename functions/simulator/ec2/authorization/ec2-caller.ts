@@ -10,15 +10,14 @@ import type {
   ServiceAuthorizer,
 } from '../../iam/authorization/authorization-request.js';
 import type { Ec2Context } from '../context.js';
-import { Ec2Error } from '../ec2-error.js';
-import type { ServiceReference } from './service-reference.js';
+import type { Ec2Reference } from './service-reference.js';
 import { unauthorizedOperation } from './unauthorized-operation.js';
 
 /** The authenticated caller of one request. */
 export interface Ec2Caller {
   readonly principal: string;
   readonly authorizer: ServiceAuthorizer;
-  readonly reference: ServiceReference;
+  readonly reference: Ec2Reference;
 }
 
 /** One resource an action is authorized against; `resourceType` undefined means `*`. */
@@ -37,29 +36,6 @@ export interface Ec2Check {
 export interface Denial {
   readonly request: AuthorizationRequest;
   readonly decision: AuthorizationDecision;
-}
-
-/** The principal of an access key id, or EC2's `AuthFailure` for a key the account does not know. */
-export function callerOf(
-  authorizer: ServiceAuthorizer,
-  reference: ServiceReference,
-  accessKeyId: string | undefined,
-): Ec2Caller {
-  const principal = accessKeyId ? authorizer.principalOf(accessKeyId) : undefined;
-  if (!principal) {
-    throw new Ec2Error('AuthFailure', 'AWS was not able to validate the provided access credentials', 401);
-  }
-  return { principal, authorizer, reference };
-}
-
-/** The access key id of a SigV4 request: the `Credential=` of its Authorization header or `X-Amz-Credential`. */
-export function accessKeyIdOf(
-  authorization: string | undefined,
-  queryCredential?: string,
-): string | undefined {
-  const credential = authorization?.match(/Credential=([^,\s]+)/)?.[1] ?? queryCredential;
-  const key = credential?.split('/')[0];
-  return key || undefined;
 }
 
 /** Asks the authorizer each check in order; the first denial, or undefined when all are allowed. */

@@ -11,13 +11,13 @@ import type { ContextValue } from '../../iam/authorization/authorization-request
 import type { Candidate } from '../actions/fleet-candidates.js';
 import type { Ec2Context } from '../context.js';
 import { type Ec2Check, ec2Arn, requestTagContext, resourceTagContext } from './ec2-caller.js';
-import { createTagsOnCreation, vpcArn } from './launch-checks.js';
+import { createdTags, createTagsOnCreation, type RequestTags, vpcArn } from './launch-checks.js';
 
 /** The checks of a CreateFleet request before it launches anything. */
 export function createFleetChecks(
   ctx: Ec2Context,
   fleetTags: Readonly<Record<string, string>>,
-  instanceTags: Readonly<Record<string, string>>,
+  requestTags: RequestTags,
   candidates: readonly Candidate[],
 ): Ec2Check[] {
   const action = 'ec2:CreateFleet';
@@ -41,12 +41,9 @@ export function createFleetChecks(
       ec2Arn(ctx, 'launch-template', template.launchTemplateId),
       resourceTagContext(template.tags),
     );
-    add(
-      'instance',
-      ec2Arn(ctx, 'instance', '*'),
-      requestTagContext({ ...(data.tagSpecifications.instance ?? {}), ...instanceTags }),
-    );
-    add('volume', ec2Arn(ctx, 'volume', '*'), requestTagContext(data.tagSpecifications.volume ?? {}));
+    const created = createdTags(data, requestTags);
+    add('instance', ec2Arn(ctx, 'instance', '*'), requestTagContext(created.instance));
+    add('volume', ec2Arn(ctx, 'volume', '*'), requestTagContext(created.volume));
     const imageId = candidate.imageId ?? data.imageId;
     const image = imageId ? ctx.state.images.get(imageId) : undefined;
     if (imageId)

@@ -24,8 +24,8 @@ export interface LaunchSubject {
   readonly imageId: string;
   readonly interfaces: readonly PlannedInterface[];
   readonly launchTemplate?: LaunchTemplateRecord;
-  /** Instance tags the request adds to the launch data's (CreateFleet's own TagSpecifications). */
-  readonly extraInstanceTags?: Readonly<Record<string, string>>;
+  /** Tags the request adds to the launch data's, per created resource type (CreateFleet's own TagSpecifications). */
+  readonly requestTags?: RequestTags;
   /** The instance profile's ARN and role, when the launch names one that has a role. */
   readonly instanceProfile?: { readonly arn: string; readonly roleArn?: string };
 }
@@ -38,7 +38,7 @@ export function launchChecks(ctx: Ec2Context, launch: LaunchSubject): Ec2Check[]
   const template: Record<string, string> = launch.launchTemplate
     ? { 'ec2:LaunchTemplate': ec2Arn(ctx, 'launch-template', launch.launchTemplate.launchTemplateId) }
     : {};
-  const created = createdTags(launch);
+  const created = createdTags(data, launch.requestTags);
   const checks: Ec2Check[] = [];
   const add = (resourceType: string, resource: string, context: Record<string, ContextValue>) => {
     if (ctx.caller && !ctx.caller.reference.hasResourceType(action, resourceType)) return;
@@ -115,16 +115,27 @@ export function launchChecks(ctx: Ec2Context, launch: LaunchSubject): Ec2Check[]
   return checks;
 }
 
-type CreatedType = 'instance' | 'volume' | 'network-interface' | 'spot-instances-request';
+/** The resource types a launch creates (and can tag at creation). */
+export type CreatedType = 'instance' | 'volume' | 'network-interface' | 'spot-instances-request';
 
-/** Tags each created resource type gets: the launch data's TagSpecifications plus the request's instance tags. */
-function createdTags(launch: LaunchSubject): Record<CreatedType, Record<string, string>> {
-  const specs = launch.data.tagSpecifications;
+/** Tags a launch request (CreateFleet's TagSpecifications) gives each created resource type. */
+export type RequestTags = Readonly<Partial<Record<CreatedType, Readonly<Record<string, string>>>>>;
+
+/**
+ * Tags each created resource type gets: the launch data's (launch template's) TagSpecifications
+ * merged with the request's for the same type, the request's value winning for a key in both.
+ */
+export function createdTags(
+  data: LaunchData,
+  requestTags: RequestTags = {},
+): Record<CreatedType, Record<string, string>> {
+  const specs = data.tagSpecifications;
+  const merged = (type: CreatedType) => ({ ...(specs[type] ?? {}), ...(requestTags[type] ?? {}) });
   return {
-    instance: { ...(specs.instance ?? {}), ...(launch.extraInstanceTags ?? {}) },
-    volume: { ...(specs.volume ?? {}) },
-    'network-interface': { ...(specs['network-interface'] ?? {}) },
-    'spot-instances-request': { ...(specs['spot-instances-request'] ?? {}) },
+    instance: merged('instance'),
+    volume: merged('volume'),
+    'network-interface': merged('network-interface'),
+    'spot-instances-request': merged('spot-instances-request'),
   };
 }
 

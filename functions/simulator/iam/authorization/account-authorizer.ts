@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { normalizeContext } from '../policy/condition-evaluation.js';
 import { type PolicyDocument, parsePolicyDocument } from '../policy/policy-document.js';
 import { type Evaluation, evaluatePolicies } from '../policy/policy-evaluation.js';
+import type { AccessKey } from './account-identity.js';
 import type {
   AuthorizationDecision,
   AuthorizationOutcome,
@@ -45,10 +46,13 @@ export type DenialMatcher =
       readonly resource?: string | RegExp;
     };
 
-/** Credentials of a registered principal. */
-export interface AccessKey {
-  readonly accessKeyId: string;
-  readonly secretAccessKey: string;
+/** One decided request, as an observer of the authorizer sees it. */
+export interface ObservedDecision {
+  readonly request: AuthorizationRequest;
+  /** The session name of the principal's credentials (the function's name), when known. */
+  readonly sessionName?: string;
+  readonly time: Date;
+  readonly decision: AuthorizationDecision;
 }
 
 /** How the account is set up. */
@@ -61,6 +65,8 @@ export interface AccountAuthorizerOptions {
   readonly reference?: ServiceReference;
   /** Cache decisions per (principal, action, resource, context). @default true */
   readonly cacheDecisions?: boolean;
+  /** Called with every request decided (cached or not), e.g. to record what a run asked. */
+  readonly onDecision?: (observed: ObservedDecision) => void;
 }
 
 /** The policies of an account: identity policies per principal ARN, resource policies per ARN. */
@@ -168,6 +174,10 @@ export class AccountAuthorizer implements ServiceAuthorizer {
     const now = this.now();
     const evaluation = this.evaluate(request, now);
     const { decision } = evaluation;
+    if (this.options.onDecision) {
+      const sessionName = this.sessions.get(request.principal);
+      this.options.onDecision({ request, time: now, decision, ...(sessionName ? { sessionName } : {}) });
+    }
     if (!decision.allowed) {
       const denial: Denial = {
         time: now.toISOString(),
@@ -184,9 +194,12 @@ export class AccountAuthorizer implements ServiceAuthorizer {
     return decision;
   };
 
-  /** Decides a request without recording it, with what explains the decision. */
-  explain(request: AuthorizationRequest): Evaluation & { hint?: string } {
-    const evaluation = this.evaluate(request, this.now());
+  /**
+   * Decides a request without recording it, with what explains the decision; `at` replays a
+   * request at the time it was first asked (default: the account's clock).
+   */
+  explain(request: AuthorizationRequest, at?: Date): Evaluation & { hint?: string } {
+    const evaluation = this.evaluate(request, at ?? this.now());
     return evaluation.decision.allowed
       ? evaluation
       : { ...evaluation, hint: this.hintFor(request, evaluation) };

@@ -12,7 +12,7 @@ import type { AuthorizationRequest, ServiceAuthorizer } from './authorization-re
 export const SIMULATOR_ACCESS_KEY_ID = 'joiner';
 
 /** How a service's protocol spells an unknown key and a refusal. */
-export type DenialProtocol = 'json' | 'sqs' | 'query' | 'rest-json';
+export type DenialProtocol = 'json' | 'sqs' | 'query' | 'rest-json' | 'ec2';
 
 /** A refusal, ready for the service to send in its own envelope. */
 export interface GateDenial {
@@ -24,14 +24,20 @@ export interface GateDenial {
 
 const CREDENTIAL = /Credential=([^/,\s]+)\//;
 
-/** The access key id a request was signed with (header or presigned query), if any. */
-export function accessKeyOf(headers: IncomingHttpHeaders, url?: string): string | undefined {
+/**
+ * The access key id a request was signed with: the `Credential=` of its Authorization header, else
+ * the `X-Amz-Credential` of a presigned URL's query or (Query-protocol services) of the form body.
+ */
+export function accessKeyOf(
+  headers: IncomingHttpHeaders,
+  url?: string,
+  bodyCredential?: string,
+): string | undefined {
   const authorization = headers.authorization;
   const fromHeader = typeof authorization === 'string' ? CREDENTIAL.exec(authorization)?.[1] : undefined;
   if (fromHeader) return fromHeader;
-  if (!url) return undefined;
-  const query = new URL(url, 'http://localhost').searchParams.get('X-Amz-Credential');
-  return query?.split('/')[0] || undefined;
+  const query = url ? new URL(url, 'http://localhost').searchParams.get('X-Amz-Credential') : undefined;
+  return (query ?? bodyCredential)?.split('/')[0] || undefined;
 }
 
 /**
@@ -105,12 +111,26 @@ export function accessDenied(
     case 'query':
     case 'sqs':
       return { code: 'AccessDenied', message, status: 403 };
+    case 'ec2':
+      // EC2's own refusal carries an encoded message (see ec2/authorization/unauthorized-operation.ts).
+      return {
+        code: 'UnauthorizedOperation',
+        message: 'You are not authorized to perform this operation.',
+        status: 403,
+      };
     default:
       return { code: 'AccessDeniedException', message, status: protocol === 'rest-json' ? 403 : 400 };
   }
 }
 
 function unknownKey(accessKeyId: string | undefined, protocol: DenialProtocol): GateDenial {
+  // EC2 answers an unsigned request and an unknown key alike.
+  if (protocol === 'ec2')
+    return {
+      code: 'AuthFailure',
+      message: 'AWS was not able to validate the provided access credentials',
+      status: 401,
+    };
   if (!accessKeyId) {
     const message = 'Request is missing Authentication Token';
     return protocol === 'json' || protocol === 'rest-json'

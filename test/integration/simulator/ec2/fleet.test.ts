@@ -161,3 +161,47 @@ describe('CreateFleet with Multus launch templates through @aws-sdk/client-ec2',
     );
   });
 });
+
+describe('CreateFleet TagSpecifications of the created resources', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await startHarness();
+    await createMultusTemplates(h);
+  });
+  afterEach(() => h.close());
+
+  it('tags volumes, network interfaces and the spot request with the request’s tags over the launch template’s', async () => {
+    const tag = (Key: string, Value: string) => [{ Key, Value }];
+    const out = await h.ec2.send(
+      new CreateFleetCommand({
+        Type: 'instant',
+        TargetCapacitySpecification: { TotalTargetCapacity: 1, DefaultTargetCapacityType: 'spot' },
+        SpotOptions: { AllocationStrategy: 'price-capacity-optimized' },
+        LaunchTemplateConfigs: multusConfigs(h, ['c6i.2xlarge']),
+        TagSpecifications: [
+          { ResourceType: 'instance', Tags: tag('karpenter.sh/nodeclaim', 'spot-1') },
+          { ResourceType: 'volume', Tags: tag('karpenter.sh/nodeclaim', 'spot-1') },
+          { ResourceType: 'network-interface', Tags: tag('karpenter.sh/nodeclaim', 'spot-1') },
+          { ResourceType: 'spot-instances-request', Tags: tag('joiner.sh/cluster', 'demo') },
+        ],
+      }),
+    );
+    expect(out.Errors).toEqual([]);
+    const [id] = out.Instances?.[0].InstanceIds ?? [];
+    const instance = h.sim.state.instances.get(id)!;
+    expect(instance.tags['karpenter.sh/nodeclaim']).toBe('spot-1');
+    expect(instance.blockDevices.length).toBeGreaterThan(0);
+    for (const volume of instance.blockDevices) expect(volume.tags['karpenter.sh/nodeclaim']).toBe('spot-1');
+    expect(instance.spotInstanceRequestId).toMatch(/^sir-/);
+    expect(instance.spotInstanceRequestTags).toEqual({ 'joiner.sh/cluster': 'demo' });
+    const enis = await h.ec2.send(
+      new DescribeNetworkInterfacesCommand({ Filters: [{ Name: 'attachment.instance-id', Values: [id] }] }),
+    );
+    expect(enis.NetworkInterfaces).toHaveLength(3);
+    for (const eni of enis.NetworkInterfaces ?? []) {
+      // The request's tag is added to the launch template's (the Multus no_manage tag stays).
+      expect(eni.TagSet).toContainEqual({ Key: 'karpenter.sh/nodeclaim', Value: 'spot-1' });
+      expect(eni.TagSet?.some((t) => t.Key === 'node.k8s.amazonaws.com/no_manage')).toBe(true);
+    }
+  });
+});

@@ -35,7 +35,7 @@ const summary: ScenarioSummary = {
   },
   virtualDurationMs: 120_000,
   wallDurationMs: 6_000,
-  iam: { enforced: true, denied: [] },
+  iam: { enforced: true, denied: [], spotServiceLinkedRole: 'absent' },
 };
 
 describe('disruption expectations', () => {

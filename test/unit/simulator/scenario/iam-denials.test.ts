@@ -24,7 +24,7 @@ describe('scenario IAM denials', () => {
   });
 
   it('fails a scenario on each denial it does not expect', () => {
-    const iam = { enforced: true, denied: [denial] };
+    const iam = { enforced: true, denied: [denial], spotServiceLinkedRole: 'present' as const };
     expect(unexpectedDenials(iam, [])).toEqual([
       `IAM denied ec2:CreateFleet on ${denial.resource} to ${denial.role} 3 times; ${denial.hint} (not in expectDenials)`,
     ]);
@@ -32,8 +32,20 @@ describe('scenario IAM denials', () => {
   });
 
   it('prints IAM off clearly, and the denials when on', () => {
-    expect(formatIam({ enforced: false, denied: [] })[0]).toContain('IAM: OFF');
-    expect(formatIam({ enforced: true, denied: [] })).toEqual(['IAM: enforced, 0 denials']);
-    expect(formatIam({ enforced: true, denied: [denial] })[0]).toBe('IAM: enforced, 3 denied call(s):');
+    const slr = 'absent' as const;
+    expect(formatIam({ enforced: false, denied: [], spotServiceLinkedRole: slr })[0]).toContain('IAM: OFF');
+    expect(formatIam({ enforced: true, denied: [], spotServiceLinkedRole: slr })).toEqual([
+      'IAM: enforced, 0 denials',
+    ]);
+    expect(formatIam({ enforced: true, denied: [denial], spotServiceLinkedRole: slr })[0]).toBe(
+      'IAM: enforced, 3 denied call(s):',
+    );
+  });
+
+  it('says when a spot launch created the spot service-linked role (a fresh account)', () => {
+    expect(formatIam({ enforced: true, denied: [], spotServiceLinkedRole: 'created' })).toEqual([
+      'IAM: enforced, 0 denials',
+      'spot service-linked role: created by the first spot launch (a fresh account)',
+    ]);
   });
 });
