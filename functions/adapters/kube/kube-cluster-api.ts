@@ -1,3 +1,4 @@
+import { isNodeOf } from '../../core/lifecycle/claim-node.js';
 import type {
   DaemonSet,
   Node,
@@ -162,11 +163,29 @@ export class KubeClusterApi implements ClusterApi {
     await statusWriter.patchConfigStatus(await this.client(), this.options.log, ref, status);
   }
 
-  async deleteNode(name: string): Promise<void> {
+  async deleteNode(name: string, instanceId?: string): Promise<void> {
     const rest = await this.client();
+    const path = resourcePath(NODES, { name });
     try {
-      await orUndefined(() => rest.request({ method: 'DELETE', path: resourcePath(NODES, { name }) }));
+      if (instanceId === undefined) {
+        await orUndefined(() => rest.request({ method: 'DELETE', path }));
+        return;
+      }
+      const node = await orUndefined(() => rest.get<Node>(path));
+      if (!node) return;
+      if (!isNodeOf(node, instanceId)) {
+        this.options.log.info('node name now belongs to another instance, not deleted', {
+          node: name,
+          instance: instanceId,
+          providerID: node.spec?.providerID,
+        });
+        return;
+      }
+      const body = { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: node.metadata.uid } };
+      await orUndefined(() => rest.request({ method: 'DELETE', path, body }));
     } catch (error) {
+      // 409: the uid precondition failed, the name was taken by another instance's Node meanwhile.
+      if (statusOf(error) === 409) return;
       throw kubeError(`deleting node ${name}`, error);
     }
   }
