@@ -42,7 +42,10 @@ const reports: ChaosReport[] = [];
 for (const r of replicas) {
   for (const seed of seeds) {
     process.stderr.write(`chaos run: seed ${seed}, ${r} replicas x 3 deployments...\n`);
-    reports.push(await runChaos({ seed, replicas: r, onLog }));
+    const report = await runChaos({ seed, replicas: r, onLog });
+    reports.push(report);
+    // Each row as it is measured (a long sweep shows its progress; the table follows at the end).
+    process.stderr.write(`${formatTable([report]).split('\n').slice(2).join('\n')}\n`);
   }
 }
 console.log(formatTable(reports));

@@ -30,7 +30,13 @@ describe('chaos suite', () => {
     // Every invariant holds under all of it; PDB violations and lost pods are required to be 0
     // where joiner decided them (the table lists those a spot reclaim decided, with their pods).
     const { pdbViolations, podsLost, ...others } = report.invariants;
-    expect(others).toEqual({ doubleLaunches: 0, orphansAfterGc: 0, limitViolations: 0, podsLate: 0 });
+    expect(others).toEqual({
+      doubleLaunches: 0,
+      orphansAfterGc: 0,
+      limitViolations: 0,
+      podsLate: 0,
+      iamDenials: 0,
+    });
     expect(pdbViolations).toBe(report.attribution.pdbViolations.reclaim);
     expect(podsLost).toBe(report.attribution.podsLost.reclaim);
     // Every workload pod runs again at the end.

@@ -81,6 +81,12 @@ export interface LambdaRunnerOptions {
   readonly functionPrefix?: string;
   /** Modeled latency of function URL requests and SQS polls (auto mode only). */
   readonly latency?: ApiLatency;
+  /**
+   * Reserved concurrency per function, as the deployed stack sets it (`joiner:reservedConcurrency`):
+   * a function named here runs at most that many invocations at once (the rest wait, where Lambda
+   * would throttle). Default none, the stack's default.
+   */
+  readonly reservedConcurrency?: Readonly<Partial<Record<FunctionName, number>>>;
 }
 
 /** Runs handlers for the event sources and schedules until stopped. */
@@ -263,7 +269,7 @@ export class LambdaRunner {
 
   /** Calls the handler within the function's reserved concurrency, if it has one. */
   private call(name: FunctionName, event: RunnerEvent): Promise<unknown> {
-    const limit = FUNCTIONS[name].reservedConcurrency;
+    const limit = this.options.reservedConcurrency?.[name];
     if (limit === undefined) return this.callNow(name, event);
     let semaphore = this.reserved.get(name);
     if (!semaphore) {

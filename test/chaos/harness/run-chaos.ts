@@ -10,6 +10,7 @@ import { bundledCatalog } from '../../../functions/core/catalog/bundled.js';
 import { TAG } from '../../../functions/core/launch/tags.js';
 import { SeededRandom } from '../../../functions/simulator/clock.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../../../functions/simulator/cloud.js';
+import type { DeniedCall } from '../../../functions/simulator/iam/authorization/account-identity.js';
 import { applyManifests } from '../../../functions/simulator/scenario/cluster-manifests.js';
 import { DisruptionRecorder } from '../../../functions/simulator/scenario/disruption-recorder.js';
 import { installJoinerHandlers } from '../../../functions/simulator/scenario/joiner-handlers.js';
@@ -18,6 +19,7 @@ import { installManifests } from '../../../functions/simulator/scenario/run-scen
 import { buildSummary } from '../../../functions/simulator/scenario/summary.js';
 import { waitUntil, waitVirtual } from '../../../functions/simulator/scenario/waits.js';
 import { SIMULATOR_CREDENTIALS } from '../../../functions/simulator/sqs/sqs-simulator.js';
+import { deployedAccount } from '../../../functions/simulator/stack/deployed-account.js';
 import { type Attribution, attribute } from './attribution.js';
 import { installChaosHandlers } from './chaos-handlers.js';
 import { type ChaosLedger, CRASH_POINTS } from './chaos-ports.js';
@@ -31,6 +33,10 @@ import { countInvariants, type Invariants } from './invariants.js';
  * as late. The sweep in the README covers 4-10.
  */
 export const REPLICAS_RANGE = { min: 1, max: 10 } as const;
+
+const CLUSTER_NAME = 'joiner-sim';
+/** How long EC2's Describe* may miss what was just created or tagged (virtual ms). */
+export const EVENTUAL_CONSISTENCY_MS = 5_000;
 
 /** Size and seed of a run. */
 export interface ChaosOptions {
@@ -71,6 +77,8 @@ export interface ChaosReport {
     readonly claimRecordsDeleted: number;
   };
   readonly crashPointsMissed: readonly string[];
+  /** AWS calls the account's IAM refused (must be none): action, resource, role, count. */
+  readonly iamDenied: readonly DeniedCall[];
   readonly wallMs: number;
 }
 
@@ -80,12 +88,25 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   process.env.AWS_ACCESS_KEY_ID ??= SIMULATOR_CREDENTIALS.accessKeyId;
   process.env.AWS_SECRET_ACCESS_KEY ??= SIMULATOR_CREDENTIALS.secretAccessKey;
   const wallStart = Date.now();
+  let virtualNow = (): number => Date.now();
+  // The account of the deployed stack: every AWS call is authorized as the calling function's role.
+  const account = await deployedAccount({
+    clusterName: CLUSTER_NAME,
+    region: bundledCatalog.region,
+    clock: () => virtualNow(),
+  });
   // Wall time scaled 1/10: a 6-minute visibility timeout lasts 36 s, the provisioner may run 6 s.
   const cloud = await startSimulatedCloud({
     seed: options.seed,
+    clusterName: CLUSTER_NAME,
     autoAdvance: options.speed ?? 10,
     timeScale: 1 / 10,
+    account,
+    // EC2 is eventually consistent: a just-created instance, launch template or tag may be missing
+    // from Describe* for up to this long (issue 26 item 4), as in a real region.
+    eventualConsistency: { windowMs: EVENTUAL_CONSISTENCY_MS },
   });
+  virtualNow = () => cloud.clock.now();
   const random = new SeededRandom(options.seed * 7919);
   const sink = options.onLog ?? (() => undefined);
   const now = () => cloud.clock.now();
@@ -161,6 +182,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       crashPointsMissed: CRASH_POINTS.filter(
         (p) => p !== 'after the launch template' && !ledger.crashes.has(p),
       ),
+      iamDenied: summary.iam.denied,
       wallMs: Date.now() - wallStart,
     };
   } finally {
