@@ -17,7 +17,6 @@ import { installJoinerHandlers } from '../../../functions/simulator/scenario/joi
 import { LatencyRecorder } from '../../../functions/simulator/scenario/latency-recorder.js';
 import { installManifests } from '../../../functions/simulator/scenario/run-scenario.js';
 import { buildSummary } from '../../../functions/simulator/scenario/summary.js';
-import { waitUntil, waitVirtual } from '../../../functions/simulator/scenario/waits.js';
 import { SIMULATOR_CREDENTIALS } from '../../../functions/simulator/sqs/sqs-simulator.js';
 import { deployedAccount } from '../../../functions/simulator/stack/deployed-account.js';
 import { type Attribution, attribute } from './attribution.js';
@@ -25,6 +24,7 @@ import { installChaosHandlers } from './chaos-handlers.js';
 import { type ChaosLedger, CRASH_POINTS } from './chaos-ports.js';
 import { CPU_LIMIT, chaosNodePool, chaosWorkloads, INSTANCE_TYPES } from './chaos-workloads.js';
 import { countInvariants, type Invariants } from './invariants.js';
+import { holdsWithin, sleepVirtual } from './virtual-waits.js';
 
 /**
  * The replicas per deployment the harness supports: at 10 the three deployments request 35 vCPUs,
@@ -49,7 +49,11 @@ export interface ChaosOptions {
    * pod. Default 0.3; 0 deletes none.
    */
   readonly claimLoss?: number;
-  /** Virtual seconds per wall second. Default 10. */
+  /**
+   * Virtual seconds per wall second while everything waits on timers. Default Infinity (the clock
+   * jumps to the next timer): what a run decides does not depend on it (joiner's own compute is
+   * counted 1:1 on the virtual clock whatever the speed), only its wall time does.
+   */
   readonly speed?: number;
   /** Receives every log line. */
   readonly onLog?: (line: string) => void;
@@ -99,7 +103,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const cloud = await startSimulatedCloud({
     seed: options.seed,
     clusterName: CLUSTER_NAME,
-    autoAdvance: options.speed ?? 10,
+    // The clock runs by itself once joiner is installed (setup is not the run).
+    apiLatency: true,
     timeScale: 1 / 10,
     account,
     // EC2 is eventually consistent: a just-created instance, launch template or tag may be missing
@@ -118,6 +123,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const chaos = installChaosHandlers(cloud, random, { dynamoThrottle: 0.01 }, sink, 0.1);
     countKubeFaults(cloud, chaos.ledger);
     await applyManifests(cloud.kube.store, [...installManifests(cloud), ...chaosNodePool()]);
+    cloud.clock.startAuto(options.speed ?? Number.POSITIVE_INFINITY);
     cloud.faults.inject({ service: 'ec2', action: '*', error: 'RequestLimitExceeded', probability: 0.2 });
     // 10% of joiner's calls to the API server answered 503 (the simulated API server's own
     // controllers and kubelets work in process and are not affected).
@@ -137,15 +143,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const iceOfferings = iceHalf(cloud, random);
     const started = { virtual: now(), wall: Date.now() };
     await applyManifests(cloud.kube.store, chaosWorkloads(options.replicas));
-    await waitUntil(cloud, { for: 'podsRunning' }, 20 * 60_000);
+    await holdsWithin(cloud, { for: 'podsRunning' }, 20 * 60_000);
     const claimRecordsDeleted = await loseClaims(cloud, random, options.claimLoss ?? 0.3);
     const reclaimed = await spotStorm(cloud, random);
-    await waitVirtual(cloud, 150_000);
-    await waitUntil(cloud, { for: 'podsRunning' }, 20 * 60_000);
+    await sleepVirtual(cloud, 150_000);
+    await holdsWithin(cloud, { for: 'podsRunning' }, 20 * 60_000);
     // The bad day ends: the sweeps collect what crashes left behind.
     cloud.faults.clear();
     chaos.calm();
-    await waitVirtual(cloud, 4 * 60_000);
+    await sleepVirtual(cloud, 4 * 60_000);
     await cloud.runner.idle();
     latency.scanInstances();
     const claims = await cloud.stateStore.listNodeClaims();
@@ -252,7 +258,7 @@ async function loseClaims(cloud: SimulatedCloud, random: SeededRandom, share: nu
   try {
     for (const [i, id] of chosen.entries()) {
       const wait = (at[i] ?? 0) - elapsed;
-      if (wait > 0) await waitVirtual(cloud, wait);
+      if (wait > 0) await sleepVirtual(cloud, wait);
       elapsed += Math.max(0, wait);
       await dynamo.send(
         new DeleteItemCommand({ TableName: cloud.tableName, Key: { pk: { S: 'nodeclaim' }, sk: { S: id } } }),
@@ -279,7 +285,7 @@ async function spotStorm(cloud: SimulatedCloud, random: SeededRandom): Promise<M
   const interrupted = new Map<string, number>();
   for (const [i, instance] of chosen.entries()) {
     const wait = (at[i] ?? 0) - elapsed;
-    if (wait > 0) await waitVirtual(cloud, wait);
+    if (wait > 0) await sleepVirtual(cloud, wait);
     elapsed += Math.max(0, wait);
     if (instance.state !== 'running') continue;
     cloud.ec2.interruptSpot(instance.instanceId);
@@ -288,12 +294,23 @@ async function spotStorm(cloud: SimulatedCloud, random: SeededRandom): Promise<M
   return interrupted;
 }
 
-/** Samples, every 20 wall ms, the vCPUs of live instances against the NodePool's CPU limit. */
+/**
+ * Samples, every 200 virtual ms, the vCPUs of live instances against the NodePool's CPU limit (on
+ * the virtual clock, so the resolution is the same at any speed and on any host load).
+ */
 function sampleLimits(cloud: SimulatedCloud) {
   const vcpu = new Map(bundledCatalog.instanceTypes.map((t) => [t.name, t.vcpu]));
-  const state = { violations: 0, maxCpu: 0, stop: () => clearInterval(timer) };
+  let handle: number | undefined;
+  const state = {
+    violations: 0,
+    maxCpu: 0,
+    stop: () => {
+      if (handle !== undefined) cloud.clock.clearTimeout(handle);
+      handle = undefined;
+    },
+  };
   let over = false;
-  const timer = setInterval(() => {
+  const sample = () => {
     let cpu = 0;
     for (const i of cloud.ec2.state.instances.values()) {
       if (i.tags[TAG.cluster] === undefined) continue;
@@ -302,8 +319,12 @@ function sampleLimits(cloud: SimulatedCloud) {
     state.maxCpu = Math.max(state.maxCpu, cpu);
     if (cpu > CPU_LIMIT && !over) state.violations++;
     over = cpu > CPU_LIMIT;
-  }, 20);
+    handle = cloud.clock.setTimeout(sample, LIMIT_SAMPLE_MS);
+  };
+  sample();
   return state;
 }
+
+const LIMIT_SAMPLE_MS = 200;
 
 export type LimitSampler = ReturnType<typeof sampleLimits>;
