@@ -103,8 +103,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const cloud = await startSimulatedCloud({
     seed: options.seed,
     clusterName: CLUSTER_NAME,
-    // The clock runs by itself once joiner is installed (setup is not the run).
-    apiLatency: true,
+    // The clock follows wall time while joiner is installed (setup is no part of the run, but its
+    // function timeouts are virtual), then runs at the run's speed.
+    autoAdvance: 1,
     timeScale: 1 / 10,
     account,
     // EC2 is eventually consistent: a just-created instance, launch template or tag may be missing
