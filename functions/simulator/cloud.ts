@@ -107,6 +107,11 @@ export interface SimulatedCloudOptions {
   readonly defaultEbsKmsKeyArn?: string;
   /** EC2's Describe* miss just-created resources for up to this window. Default: read-after-write. */
   readonly eventualConsistency?: EventualConsistencyOptions;
+  /**
+   * Reserved concurrency per function (`joiner:reservedConcurrency` of the deployed stack). Default:
+   * what the `account`'s stack template sets, or none without one (the stack's default).
+   */
+  readonly reservedConcurrency?: Readonly<Partial<Record<FunctionName, number>>>;
 }
 
 /** A running simulated cloud. */
@@ -319,6 +324,7 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       handlers: options.handlers,
       timeScale: options.timeScale,
       latency,
+      reservedConcurrency: options.reservedConcurrency ?? options.account?.reservedConcurrency ?? {},
     });
     runner.start();
     closers.push(() => runner.stop());

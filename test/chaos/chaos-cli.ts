@@ -1,6 +1,7 @@
 /**
  * `npm run chaos`: chaos runs over seeds × replicas (`--seeds=1,2,3` or `--seeds=1-10`,
- * `--replicas=6` or `--replicas=4,6,8,10`, each from 1 to 10), printing the table of invariant
+ * `--replicas=6` or `--replicas=4,6,8,10`, each from 1 to 10; `--speed=10` runs the clock at 10
+ * virtual seconds per wall second while everything waits, default Infinity), printing the table of invariant
  * violations (every column must be 0), the violations and losses traced to the spot reclaims,
  * and the faults each run met. `--log=<file>` writes every log line of the runs. Exits 1 when an
  * invariant was violated, 2 on bad arguments.
@@ -27,10 +28,16 @@ function numbers(option: string, text: string): number[] {
 
 let seeds: number[];
 let replicas: number[];
+let speed: number | undefined;
 try {
   seeds = numbers('seeds', arg('seeds') ?? '1,2,3');
   replicas = numbers('replicas', arg('replicas') ?? '6');
   for (const r of replicas) checkReplicas(r);
+  const speedArg = arg('speed');
+  if (speedArg !== undefined) {
+    speed = speedArg === 'Infinity' ? Number.POSITIVE_INFINITY : Number(speedArg);
+    if (!(speed > 0)) throw new Error(`--speed: "${speedArg}" is not a positive number or Infinity`);
+  }
 } catch (error) {
   console.error((error as Error).message);
   process.exit(2);
@@ -42,7 +49,10 @@ const reports: ChaosReport[] = [];
 for (const r of replicas) {
   for (const seed of seeds) {
     process.stderr.write(`chaos run: seed ${seed}, ${r} replicas x 3 deployments...\n`);
-    reports.push(await runChaos({ seed, replicas: r, onLog }));
+    const report = await runChaos({ seed, replicas: r, onLog, ...(speed ? { speed } : {}) });
+    reports.push(report);
+    // Each row as it is measured (a long sweep shows its progress; the table follows at the end).
+    process.stderr.write(`${formatTable([report]).split('\n').slice(2).join('\n')}\n`);
   }
 }
 console.log(formatTable(reports));

@@ -1,4 +1,5 @@
 import { TERMINATION_FINALIZER } from '../../core/lifecycle/node-labels.js';
+import { isNodeOf } from '../../core/lifecycle/claim-node.js';
 import type {
   DaemonSet,
   Node,
@@ -172,21 +173,35 @@ export class KubeClusterApi implements ClusterApi {
     await statusWriter.patchConfigStatus(await this.client(), this.options.log, ref, status);
   }
 
-  /** Deletes the Node; joiner's termination finalizer is removed first (its drain is over). */
-  async deleteNode(name: string): Promise<void> {
+  /**
+   * Deletes the Node; joiner's termination finalizer is removed first (its drain is over). With
+   * `instanceId`, only the Node of that instance: a name EC2 gave to a newer instance is left alone.
+   */
+  async deleteNode(name: string, instanceId?: string): Promise<void> {
     const rest = await this.client();
     const path = resourcePath(NODES, { name });
     try {
       const node = await orUndefined(() => rest.get<Node>(path));
       if (!node) return;
+      if (instanceId !== undefined && !isNodeOf(node, instanceId)) {
+        this.options.log.info('node name now belongs to another instance, not deleted', {
+          node: name,
+          instance: instanceId,
+          providerID: node.spec?.providerID,
+        });
+        return;
+      }
       const finalizers = node.metadata.finalizers ?? [];
       if (finalizers.includes(TERMINATION_FINALIZER)) {
         const kept = finalizers.filter((f) => f !== TERMINATION_FINALIZER);
-        const body = { metadata: { finalizers: kept.length > 0 ? kept : null } };
-        if (!(await orUndefined(() => rest.patch<Node>(path, 'merge', body)))) return;
+        const patch = { metadata: { finalizers: kept.length > 0 ? kept : null } };
+        if (!(await orUndefined(() => rest.patch<Node>(path, 'merge', patch)))) return;
       }
-      await orUndefined(() => rest.request({ method: 'DELETE', path }));
+      const body = { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: node.metadata.uid } };
+      await orUndefined(() => rest.request({ method: 'DELETE', path, body }));
     } catch (error) {
+      // 409: the uid precondition failed, the name was taken by another instance's Node meanwhile.
+      if (statusOf(error) === 409) return;
       throw kubeError(`deleting node ${name}`, error);
     }
   }

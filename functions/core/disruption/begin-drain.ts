@@ -5,6 +5,7 @@
  * takes over a voluntary drain (it may no longer be cancelled), and that a step already due is
  * scheduled again (the start may have died before scheduling it).
  */
+import { isNodeOf } from '../lifecycle/claim-node.js';
 import { DISRUPTED_TAINT, hasTaint, taintsOf } from '../lifecycle/node-labels.js';
 import { updateClaim } from '../lifecycle/update-claim.js';
 import type { DisruptionCause, DisruptionRecord } from '../nodeclaim/disruption-record.js';
@@ -69,19 +70,19 @@ export async function beginDrain(
     return withTimer(rest, 'drainStep', now);
   });
   if (!stored || stored.state !== 'Draining') return undefined;
-  if (stored.nodeName) await taintNode(deps, stored.nodeName);
+  // The recorded name only while it is still this instance's Node (names are reused by EC2).
+  const own = stored.nodeName ? await taintNode(deps, stored.nodeName, stored.instance?.instanceId) : false;
+  const nodeName = own ? stored.nodeName : undefined;
   if (started) {
     const pods =
       start.pods ??
-      (stored.nodeName
-        ? (await deps.cluster.listPodsOnNode(stored.nodeName)).filter(isReschedulable).length
-        : 0);
+      (nodeName ? (await deps.cluster.listPodsOnNode(nodeName)).filter(isReschedulable).length : 0);
     if (!start.quiet) logDisruption(deps, stored, { ...start, pods });
     await deps.cluster.createEvents(
-      stored.nodeName
+      nodeName
         ? [
             {
-              involvedObject: { kind: 'Node', name: stored.nodeName, apiVersion: 'v1' },
+              involvedObject: { kind: 'Node', name: nodeName, apiVersion: 'v1' },
               type: 'Normal',
               reason: 'DisruptionTerminating',
               message: `Disrupting Node: ${start.cause}: ${start.message}`,
@@ -119,13 +120,21 @@ function escalated(claim: NodeClaim, start: DrainStart): NodeClaim | undefined {
   return { ...claim, disruption };
 }
 
-/** Adds the disrupted taint to the node if it lacks it. */
-export async function taintNode(deps: Pick<BeginDrainDeps, 'cluster'>, nodeName: string): Promise<void> {
+/**
+ * Adds the disrupted taint to the node if it lacks it; with `instanceId`, only while the node of
+ * that name is that instance's (claim-node.ts). Returns whether the node is there and the instance's.
+ */
+export async function taintNode(
+  deps: Pick<BeginDrainDeps, 'cluster'>,
+  nodeName: string,
+  instanceId?: string,
+): Promise<boolean> {
   const node = await deps.cluster.getNode(nodeName);
-  if (!node) return;
+  if (!node || !isNodeOf(node, instanceId)) return false;
   const taints = taintsOf(node);
   if (!hasTaint(taints, DISRUPTED_TAINT))
     await deps.cluster.patchNode(nodeName, { taints: [...taints, DISRUPTED_TAINT] });
+  return true;
 }
 
 /** Karpenter's line: `disrupting node(s) via delete, terminating 1 node(s) (3 pods) name/type/capacity`. */

@@ -2,6 +2,8 @@
  * The cluster as a disruption round sees it: joiner's live nodeclaims with their nodes and pods,
  * the PodDisruptionBudgets and the configuration, read once per round.
  */
+
+import { isNodeOf } from '../lifecycle/claim-node.js';
 import type { ClusterConfig } from '../lifecycle/cluster-config.js';
 import { instanceIdOf } from '../lifecycle/node-labels.js';
 import type { Node, Pod, PodDisruptionBudget } from '../model/kube-objects.js';
@@ -90,9 +92,14 @@ export function disruptionView(
     pdbs,
     config,
     deletedClaims,
-    nodeOf: (claim) =>
-      (claim.nodeName ? byName.get(claim.nodeName) : undefined) ??
-      (claim.instance ? byInstance.get(claim.instance.instanceId) : undefined),
+    // By its instance first: a recorded name may belong to another instance's Node since (EC2
+    // reuses private addresses, so node names), see claim-node.ts.
+    nodeOf: (claim) => {
+      const own = claim.instance ? byInstance.get(claim.instance.instanceId) : undefined;
+      if (own) return own;
+      const named = claim.nodeName ? byName.get(claim.nodeName) : undefined;
+      return named && isNodeOf(named, claim.instance?.instanceId) ? named : undefined;
+    },
     podsOn: (nodeName) => podsByNode.get(nodeName) ?? [],
     poolOf: (claim) => pools.get(claim.nodePool),
   };

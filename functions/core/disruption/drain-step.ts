@@ -9,7 +9,8 @@
  * 3. Nothing drainable left, or `forceAt` passed: the instance is terminated, the Node deleted and
  *    the claim retired (Terminating → Gone).
  */
-import { DISRUPTED_TAINT, instanceIdOf, taintsOf } from '../lifecycle/node-labels.js';
+import { claimNode } from '../lifecycle/claim-node.js';
+import { DISRUPTED_TAINT, taintsOf } from '../lifecycle/node-labels.js';
 import { retireClaim } from '../lifecycle/retire-claim.js';
 import { updateClaim } from '../lifecycle/update-claim.js';
 import type { Node } from '../model/kube-objects.js';
@@ -71,7 +72,7 @@ export async function drainStep(deps: DisruptionDeps, id: string): Promise<Drain
     await finish(deps, claim, record, node);
     return result('terminated');
   }
-  await taintNode(deps, node.metadata.name);
+  await taintNode(deps, node.metadata.name, claim.instance?.instanceId);
   const pods = await deps.cluster.listPodsOnNode(node.metadata.name);
   const step = disruptionSettings(deps).drainStepMs;
   const pdbs = async () => deps.cluster.listPodDisruptionBudgets();
@@ -165,12 +166,12 @@ async function rearm(deps: DisruptionDeps, id: string, dueAt: number | undefined
   if (dueAt !== undefined) await deps.timers.schedule(id, dueAt);
 }
 
-/** The claim's node (by name, or by its instance when the name was not recorded). */
-async function nodeOf(deps: DisruptionDeps, claim: NodeClaim): Promise<Node | undefined> {
-  if (claim.nodeName) return deps.cluster.getNode(claim.nodeName);
-  const instanceId = claim.instance?.instanceId;
-  if (!instanceId) return undefined;
-  return (await deps.cluster.listNodes()).find((n) => instanceIdOf(n.spec?.providerID) === instanceId);
+/**
+ * The claim's node: its instance's Node (claim-node.ts), never another instance's Node that reused
+ * the name after the claim's instance went.
+ */
+function nodeOf(deps: DisruptionDeps, claim: NodeClaim): Promise<Node | undefined> {
+  return claimNode(deps.cluster, claim);
 }
 
 /** Terminates the instance, deletes the Node and retires the claim. */

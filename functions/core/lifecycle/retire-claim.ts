@@ -54,7 +54,8 @@ export async function retireClaim(
   const instanceId = claim.instance?.instanceId ?? (await deps.cloud.findByNodeClaim(id))?.instanceId;
   if (instanceId && !options.instanceGone) await deps.cloud.terminate([instanceId]);
   const nodeName = claim.nodeName ?? (await findNodeName(deps, instanceId));
-  if (nodeName) await deps.cluster.deleteNode(nodeName);
+  // Only the Node of this instance: a node name is a private DNS name, which EC2 reuses.
+  if (nodeName) await deps.cluster.deleteNode(nodeName, instanceId);
   const gone = await updateClaim(deps.store, id, (c) =>
     c.state === 'Gone'
       ? undefined

@@ -77,7 +77,13 @@ export interface ClusterApi extends ClusterStatusWriter {
   listNodeOverlayDocuments?(): Promise<ConfigDocument[]>;
   /** Patches labels/annotations (merge patch) and taints/unschedulable; returns the new node. */
   patchNode(name: string, patch: NodePatch): Promise<Node>;
-  deleteNode(name: string): Promise<void>;
+  /**
+   * Deletes the Node `name` (absent: nothing to do). With `instanceId`, only while that Node is the
+   * instance's (its providerID): node names are private DNS names, which EC2 reuses, so a Node of
+   * the same name that another instance registered since is left alone (delete preconditions on
+   * its uid close the race between the check and the delete).
+   */
+  deleteNode(name: string, instanceId?: string): Promise<void>;
   /** Creates Events; failures are logged by the adapter, never thrown (events are best effort). */
   createEvents(events: readonly ClusterEvent[]): Promise<void>;
   /** Evicts a pod through the Eviction API (respecting PDBs: a 429 is `blocked-by-pdb`). */

@@ -84,6 +84,12 @@ export interface LambdaRunnerOptions {
   readonly functionPrefix?: string;
   /** Modeled latency of function URL requests and SQS polls (auto mode only). */
   readonly latency?: ApiLatency;
+  /**
+   * Reserved concurrency per function, as the deployed stack sets it (`joiner:reservedConcurrency`):
+   * a function named here runs at most that many invocations at once (the rest wait, where Lambda
+   * would throttle). Default none, the stack's default.
+   */
+  readonly reservedConcurrency?: Readonly<Partial<Record<FunctionName, number>>>;
   /** The modeled cost of the handlers' compute (auto mode only). Default: DEFAULT_COMPUTE_MODEL. */
   readonly compute?: ComputeModel;
 }
@@ -290,7 +296,7 @@ export class LambdaRunner {
 
   /** Calls the handler within the function's reserved concurrency, if it has one. */
   private call(name: FunctionName, event: RunnerEvent, usage: Usage = {}): Promise<unknown> {
-    const limit = FUNCTIONS[name].reservedConcurrency;
+    const limit = this.options.reservedConcurrency?.[name];
     if (limit === undefined) return this.callNow(name, event, usage);
     let semaphore = this.reserved.get(name);
     if (!semaphore) {

@@ -65,7 +65,32 @@ export function stackAccount(
       return key;
     },
     denials: () => groupDenials(authorizer),
+    reservedConcurrency: reservedConcurrencyOf(options.template),
   };
+}
+
+/**
+ * The `ReservedConcurrentExecutions` of the template's joiner functions (found by their
+ * `POWERTOOLS_SERVICE_NAME=joiner-<function>`), by function; functions without one are absent.
+ */
+export function reservedConcurrencyOf(
+  template: Record<string, unknown>,
+): Partial<Record<FunctionName, number>> {
+  const out: Partial<Record<FunctionName, number>> = {};
+  const resources = (template.Resources ?? {}) as Record<string, TemplateResource>;
+  for (const resource of Object.values(resources)) {
+    if (resource.Type !== 'AWS::Lambda::Function') continue;
+    const props = (resource.Properties ?? {}) as {
+      ReservedConcurrentExecutions?: unknown;
+      Environment?: { Variables?: Record<string, unknown> };
+    };
+    const service = props.Environment?.Variables?.POWERTOOLS_SERVICE_NAME;
+    const reserved = props.ReservedConcurrentExecutions;
+    if (typeof service !== 'string' || !service.startsWith('joiner-') || typeof reserved !== 'number')
+      continue;
+    out[service.slice('joiner-'.length) as FunctionName] = reserved;
+  }
+  return out;
 }
 
 /** Denials grouped by action, resource and principal, in order of first occurrence. */

@@ -70,10 +70,10 @@ export function installChaosHandlers(
       dropRate = 0;
     },
   };
-  const env = cloud.env();
   const draw = () => random.next();
+  // Each function signs with its own role's credentials, as Lambda gives them (IAM enforced).
   const webhook = createWebhookHandler(() =>
-    dependenciesFromEnv(env, {
+    dependenciesFromEnv(cloud.envFor('webhook'), {
       clock: cloud.clock,
       log: lineLog({ clock: cloud.clock, sink, name: 'webhook' }),
     }),
@@ -94,6 +94,7 @@ export function installChaosHandlers(
   };
   for (const name of Object.keys(FACTORIES) as (keyof typeof FACTORIES)[]) {
     const log = lineLog({ clock: cloud.clock, sink: name === 'provisioner' ? tap : sink, name });
+    const env = cloud.envFor(name);
     const base = dependenciesFromEnv(env, { clock: cloud.clock, log });
     const deps = dependenciesFromEnv(env, {
       clock: cloud.clock,

@@ -16,6 +16,7 @@ const COLUMNS: ReadonlyArray<[string, (r: ChaosReport) => number | string]> = [
   ['PDB violations', (r) => r.invariants.pdbViolations],
   ['pods lost', (r) => r.invariants.podsLost],
   ['pods > 3 cycles', (r) => r.invariants.podsLate],
+  ['IAM denials', (r) => r.invariants.iamDenials],
   ['PDB violations: joiner / reclaim', (r) => pair(r.attribution.pdbViolations)],
   ['pods lost: joiner / reclaim', (r) => pair(r.attribution.podsLost)],
   ['claim records deleted', (r) => r.faults.claimRecordsDeleted],
@@ -40,8 +41,12 @@ export function formatTable(reports: readonly ChaosReport[]): string {
   const header = `| ${COLUMNS.map(([name]) => name).join(' | ')} |`;
   const rule = `|${COLUMNS.map(() => '---:|').join('')}`;
   const rows = reports.map((r) => `| ${COLUMNS.map(([, value]) => value(r)).join(' | ')} |`);
-  const faults = reports.flatMap((r) =>
-    describeFaults(r.attribution).map((line) => `- seed ${r.seed}, ${r.replicas} replicas: ${line}`),
-  );
+  const faults = reports.flatMap((r) => [
+    ...describeFaults(r.attribution).map((line) => `- seed ${r.seed}, ${r.replicas} replicas: ${line}`),
+    ...r.iamDenied.map(
+      (d) =>
+        `- seed ${r.seed}, ${r.replicas} replicas: IAM denied ${d.action} on ${d.resource} to ${d.role} (x${d.count})${d.hint ? `: ${d.hint}` : ''}`,
+    ),
+  ]);
   return [header, rule, ...rows, ...(faults.length > 0 ? ['', ...faults] : [])].join('\n');
 }

@@ -19,6 +19,8 @@ export interface Invariants {
   readonly podsLost: number;
   /** Schedulable pods not placed within 3 provisioning cycles (or never placed). */
   readonly podsLate: number;
+  /** AWS calls the account's IAM (the deployed stack's policies) refused. */
+  readonly iamDenials: number;
 }
 
 /** Provisioning cycles a pending pod may wait before its capacity is launched. */
@@ -44,6 +46,7 @@ export function countInvariants(input: {
     pdbViolations: summary.pdbViolations,
     podsLost: summary.podsLost,
     podsLate: latePods(cloud, input.latency, input.cycles),
+    iamDenials: summary.iam.denied.reduce((n, d) => n + d.count, 0),
   };
 }
 

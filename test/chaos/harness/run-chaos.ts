@@ -10,19 +10,21 @@ import { bundledCatalog } from '../../../functions/core/catalog/bundled.js';
 import { TAG } from '../../../functions/core/launch/tags.js';
 import { SeededRandom } from '../../../functions/simulator/clock.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../../../functions/simulator/cloud.js';
+import type { DeniedCall } from '../../../functions/simulator/iam/authorization/account-identity.js';
 import { applyManifests } from '../../../functions/simulator/scenario/cluster-manifests.js';
 import { DisruptionRecorder } from '../../../functions/simulator/scenario/disruption-recorder.js';
 import { installJoinerHandlers } from '../../../functions/simulator/scenario/joiner-handlers.js';
 import { LatencyRecorder } from '../../../functions/simulator/scenario/latency-recorder.js';
 import { installManifests } from '../../../functions/simulator/scenario/run-scenario.js';
 import { buildSummary } from '../../../functions/simulator/scenario/summary.js';
-import { waitUntil, waitVirtual } from '../../../functions/simulator/scenario/waits.js';
 import { SIMULATOR_CREDENTIALS } from '../../../functions/simulator/sqs/sqs-simulator.js';
+import { deployedAccount } from '../../../functions/simulator/stack/deployed-account.js';
 import { type Attribution, attribute } from './attribution.js';
 import { installChaosHandlers } from './chaos-handlers.js';
 import { type ChaosLedger, CRASH_POINTS } from './chaos-ports.js';
 import { CPU_LIMIT, chaosNodePool, chaosWorkloads, INSTANCE_TYPES } from './chaos-workloads.js';
 import { countInvariants, type Invariants } from './invariants.js';
+import { holdsWithin, sleepVirtual } from './virtual-waits.js';
 
 /**
  * The replicas per deployment the harness supports: at 10 the three deployments request 35 vCPUs,
@@ -31,6 +33,10 @@ import { countInvariants, type Invariants } from './invariants.js';
  * as late. The sweep in the README covers 4-10.
  */
 export const REPLICAS_RANGE = { min: 1, max: 10 } as const;
+
+const CLUSTER_NAME = 'joiner-sim';
+/** How long EC2's Describe* may miss what was just created or tagged (virtual ms). */
+export const EVENTUAL_CONSISTENCY_MS = 5_000;
 
 /** Size and seed of a run. */
 export interface ChaosOptions {
@@ -43,7 +49,11 @@ export interface ChaosOptions {
    * pod. Default 0.3; 0 deletes none.
    */
   readonly claimLoss?: number;
-  /** Virtual seconds per wall second. Default 10. */
+  /**
+   * Virtual seconds per wall second while everything waits on timers. Default Infinity (the clock
+   * jumps to the next timer): what a run decides does not depend on it (joiner's own compute is
+   * counted 1:1 on the virtual clock whatever the speed), only its wall time does.
+   */
   readonly speed?: number;
   /** Receives every log line. */
   readonly onLog?: (line: string) => void;
@@ -71,6 +81,8 @@ export interface ChaosReport {
     readonly claimRecordsDeleted: number;
   };
   readonly crashPointsMissed: readonly string[];
+  /** AWS calls the account's IAM refused (must be none): action, resource, role, count. */
+  readonly iamDenied: readonly DeniedCall[];
   readonly wallMs: number;
 }
 
@@ -80,12 +92,27 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   process.env.AWS_ACCESS_KEY_ID ??= SIMULATOR_CREDENTIALS.accessKeyId;
   process.env.AWS_SECRET_ACCESS_KEY ??= SIMULATOR_CREDENTIALS.secretAccessKey;
   const wallStart = Date.now();
+  let virtualNow = (): number => Date.now();
+  // The account of the deployed stack: every AWS call is authorized as the calling function's role.
+  const account = await deployedAccount({
+    clusterName: CLUSTER_NAME,
+    region: bundledCatalog.region,
+    clock: () => virtualNow(),
+  });
   // Wall time scaled 1/10: a 6-minute visibility timeout lasts 36 s, the provisioner may run 6 s.
   const cloud = await startSimulatedCloud({
     seed: options.seed,
-    autoAdvance: options.speed ?? 10,
+    clusterName: CLUSTER_NAME,
+    // The clock follows wall time while joiner is installed (setup is no part of the run, but its
+    // function timeouts are virtual), then runs at the run's speed.
+    autoAdvance: 1,
     timeScale: 1 / 10,
+    account,
+    // EC2 is eventually consistent: a just-created instance, launch template or tag may be missing
+    // from Describe* for up to this long (issue 26 item 4), as in a real region.
+    eventualConsistency: { windowMs: EVENTUAL_CONSISTENCY_MS },
   });
+  virtualNow = () => cloud.clock.now();
   const random = new SeededRandom(options.seed * 7919);
   const sink = options.onLog ?? (() => undefined);
   const now = () => cloud.clock.now();
@@ -97,6 +124,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const chaos = installChaosHandlers(cloud, random, { dynamoThrottle: 0.01 }, sink, 0.1);
     countKubeFaults(cloud, chaos.ledger);
     await applyManifests(cloud.kube.store, [...installManifests(cloud), ...chaosNodePool()]);
+    cloud.clock.startAuto(options.speed ?? Number.POSITIVE_INFINITY);
     cloud.faults.inject({ service: 'ec2', action: '*', error: 'RequestLimitExceeded', probability: 0.2 });
     // 10% of joiner's calls to the API server answered 503 (the simulated API server's own
     // controllers and kubelets work in process and are not affected).
@@ -116,15 +144,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const iceOfferings = iceHalf(cloud, random);
     const started = { virtual: now(), wall: Date.now() };
     await applyManifests(cloud.kube.store, chaosWorkloads(options.replicas));
-    await waitUntil(cloud, { for: 'podsRunning' }, 20 * 60_000);
+    await holdsWithin(cloud, { for: 'podsRunning' }, 20 * 60_000);
     const claimRecordsDeleted = await loseClaims(cloud, random, options.claimLoss ?? 0.3);
     const reclaimed = await spotStorm(cloud, random);
-    await waitVirtual(cloud, 150_000);
-    await waitUntil(cloud, { for: 'podsRunning' }, 20 * 60_000);
+    await sleepVirtual(cloud, 150_000);
+    await holdsWithin(cloud, { for: 'podsRunning' }, 20 * 60_000);
     // The bad day ends: the sweeps collect what crashes left behind.
     cloud.faults.clear();
     chaos.calm();
-    await waitVirtual(cloud, 4 * 60_000);
+    await sleepVirtual(cloud, 4 * 60_000);
     await cloud.runner.idle();
     latency.scanInstances();
     const claims = await cloud.stateStore.listNodeClaims();
@@ -161,6 +189,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       crashPointsMissed: CRASH_POINTS.filter(
         (p) => p !== 'after the launch template' && !ledger.crashes.has(p),
       ),
+      iamDenied: summary.iam.denied,
       wallMs: Date.now() - wallStart,
     };
   } finally {
@@ -230,7 +259,7 @@ async function loseClaims(cloud: SimulatedCloud, random: SeededRandom, share: nu
   try {
     for (const [i, id] of chosen.entries()) {
       const wait = (at[i] ?? 0) - elapsed;
-      if (wait > 0) await waitVirtual(cloud, wait);
+      if (wait > 0) await sleepVirtual(cloud, wait);
       elapsed += Math.max(0, wait);
       await dynamo.send(
         new DeleteItemCommand({ TableName: cloud.tableName, Key: { pk: { S: 'nodeclaim' }, sk: { S: id } } }),
@@ -257,7 +286,7 @@ async function spotStorm(cloud: SimulatedCloud, random: SeededRandom): Promise<M
   const interrupted = new Map<string, number>();
   for (const [i, instance] of chosen.entries()) {
     const wait = (at[i] ?? 0) - elapsed;
-    if (wait > 0) await waitVirtual(cloud, wait);
+    if (wait > 0) await sleepVirtual(cloud, wait);
     elapsed += Math.max(0, wait);
     if (instance.state !== 'running') continue;
     cloud.ec2.interruptSpot(instance.instanceId);
@@ -266,12 +295,23 @@ async function spotStorm(cloud: SimulatedCloud, random: SeededRandom): Promise<M
   return interrupted;
 }
 
-/** Samples, every 20 wall ms, the vCPUs of live instances against the NodePool's CPU limit. */
+/**
+ * Samples, every 200 virtual ms, the vCPUs of live instances against the NodePool's CPU limit (on
+ * the virtual clock, so the resolution is the same at any speed and on any host load).
+ */
 function sampleLimits(cloud: SimulatedCloud) {
   const vcpu = new Map(bundledCatalog.instanceTypes.map((t) => [t.name, t.vcpu]));
-  const state = { violations: 0, maxCpu: 0, stop: () => clearInterval(timer) };
+  let handle: number | undefined;
+  const state = {
+    violations: 0,
+    maxCpu: 0,
+    stop: () => {
+      if (handle !== undefined) cloud.clock.clearTimeout(handle);
+      handle = undefined;
+    },
+  };
   let over = false;
-  const timer = setInterval(() => {
+  const sample = () => {
     let cpu = 0;
     for (const i of cloud.ec2.state.instances.values()) {
       if (i.tags[TAG.cluster] === undefined) continue;
@@ -280,8 +320,12 @@ function sampleLimits(cloud: SimulatedCloud) {
     state.maxCpu = Math.max(state.maxCpu, cpu);
     if (cpu > CPU_LIMIT && !over) state.violations++;
     over = cpu > CPU_LIMIT;
-  }, 20);
+    handle = cloud.clock.setTimeout(sample, LIMIT_SAMPLE_MS);
+  };
+  sample();
   return state;
 }
+
+const LIMIT_SAMPLE_MS = 200;
 
 export type LimitSampler = ReturnType<typeof sampleLimits>;

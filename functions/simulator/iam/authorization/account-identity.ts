@@ -31,4 +31,6 @@ export interface AccountIdentity {
   credentialsOf(name: FunctionName): AccessKey;
   /** Every call refused so far. */
   denials(): readonly DeniedCall[];
+  /** Reserved concurrency the stack sets per function (`ReservedConcurrentExecutions`); none absent. */
+  readonly reservedConcurrency?: Readonly<Partial<Record<FunctionName, number>>>;
 }

@@ -19,6 +19,10 @@ import { isMultusPod, runningStatus } from './pod-status.js';
 import { parseUserData } from './user-data.js';
 
 const KUBELET_USER = 'system:node';
+/** The kubelet's registration retry while its node name is taken (its backoff tops out at 7 s). */
+const REGISTRATION_RETRY = { delayMs: 7_000, jitterMs: 0 } as const;
+/** Registration attempts before the kubelet gives up (about 10 minutes). */
+const REGISTRATION_ATTEMPTS = 90;
 
 /** The kubelets of all simulated instances. */
 export class Kubelets implements InstanceObserver {
@@ -53,8 +57,14 @@ export class Kubelets implements InstanceObserver {
     if (!known) return;
     this.instances.delete(instance.instanceId);
     const name = instance.privateDnsName;
-    this.after(this.timings.nodeNotReady, `node ${name} NotReady`, async () => {
+    // The Node of this instance only: its name (the private DNS name) may have been taken by a
+    // later instance's Node by then, as EC2 reuses released addresses.
+    const own = (): Node | undefined => {
       const node = this.node(name);
+      return node?.spec?.providerID?.endsWith(`/${instance.instanceId}`) ? node : undefined;
+    };
+    this.after(this.timings.nodeNotReady, `node ${name} NotReady`, async () => {
+      const node = own();
       if (!node) return;
       const conditions = (node.status?.conditions ?? []).filter((c) => c.type !== 'Ready');
       conditions.push({
@@ -77,17 +87,19 @@ export class Kubelets implements InstanceObserver {
       if (!written) return;
       await markPodsNotReady(this.api, name);
       this.after(this.timings.nodeRemoved, `remove node ${name}`, async () => {
-        if (this.node(name))
+        const node = own();
+        if (node)
           await ifPresent(() =>
             this.api.delete(this.nodeType(), undefined, name, {
               user: 'system:serviceaccount:kube-system:node-controller',
+              preconditions: { uid: node.metadata.uid },
             }),
           );
       });
     });
   }
 
-  private async register(instance: SimInstance): Promise<void> {
+  private async register(instance: SimInstance, attempt = 1): Promise<void> {
     if (!this.instances.has(instance.instanceId)) return;
     const type = this.catalog.instanceTypes.find((t) => t.name === instance.instanceType);
     let node: KubeObject;
@@ -96,6 +108,22 @@ export class Kubelets implements InstanceObserver {
       node = buildNode(instance, type, parseUserData(instance.userData), this.region, this.clock.now());
     } catch (err) {
       this.failures.push({ instanceId: instance.instanceId, reason: (err as Error).message });
+      return;
+    }
+    const taken = this.node(node.metadata.name);
+    if (taken) {
+      // The name (the private DNS name) is still held by the Node of an instance that had the
+      // address before; the node controller removes it soon. The kubelet retries registration.
+      if (attempt >= REGISTRATION_ATTEMPTS) {
+        this.failures.push({
+          instanceId: instance.instanceId,
+          reason: `node ${node.metadata.name} is held by ${taken.spec?.providerID ?? 'another node'}`,
+        });
+        return;
+      }
+      this.after(REGISTRATION_RETRY, `register ${instance.instanceId} again`, () =>
+        this.register(instance, attempt + 1),
+      );
       return;
     }
     await this.api.create(this.nodeType(), undefined, node, { user: KUBELET_USER });

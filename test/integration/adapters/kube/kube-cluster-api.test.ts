@@ -211,6 +211,27 @@ describe('KubeClusterApi against the simulated API server', () => {
     await expect(api.deleteNode('n1')).resolves.toBeUndefined();
   });
 
+  it("deletes a node for an instance only while the node is that instance's (node names are reused)", async () => {
+    const reused = (instanceId: string) => ({
+      ...nodeBody('ip-10-0-0-4'),
+      spec: { providerID: `aws:///us-west-2a/${instanceId}` },
+    });
+    await h.sim.store.create(reused('i-0new'));
+    // The name was the old instance's; a later instance registered a Node under it: left alone.
+    await api.deleteNode('ip-10-0-0-4', 'i-0old');
+    expect((await api.getNode('ip-10-0-0-4'))?.spec?.providerID).toBe('aws:///us-west-2a/i-0new');
+    expect(lines.some((l) => l.startsWith('info node name now belongs to another instance'))).toBe(true);
+    const requests: KubeRequest[] = [];
+    const rest = recording(await kubeClients(h.kc), requests);
+    const checked = new KubeClusterApi(async () => rest, { log: recordingLog(lines), clock: h.clock });
+    await checked.deleteNode('ip-10-0-0-4', 'i-0new');
+    expect(await api.getNode('ip-10-0-0-4')).toBeUndefined();
+    // The delete carries the uid it checked as a precondition (a Node re-created meanwhile is kept).
+    const del = requests.find((r) => r.method === 'DELETE');
+    expect(del?.body).toMatchObject({ preconditions: { uid: expect.any(String) } });
+    await expect(api.deleteNode('ip-10-0-0-4', 'i-0new')).resolves.toBeUndefined();
+  });
+
   it('creates Events about objects and only logs the ones that fail', async () => {
     await api.createEvents([
       {

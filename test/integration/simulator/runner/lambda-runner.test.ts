@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   EVENT_SOURCES,
   type EventSourceSpec,
+  type FunctionName,
   type QueueName,
 } from '../../../../functions/shared/event-sources.js';
 import { VirtualClock } from '../../../../functions/simulator/clock.js';
@@ -69,7 +70,12 @@ async function redriveQueues(): Promise<{ queue: QueueRef; dlq: QueueRef }> {
 function startRunner(
   queues: Partial<Record<QueueName, QueueRef>>,
   handlers: Partial<Record<'lifecycle' | 'provisioner' | 'disruption' | 'webhook', FunctionHandler>>,
-  extra: { sources?: EventSourceSpec[]; timeScale?: number; clock?: VirtualClock } = {},
+  extra: {
+    sources?: EventSourceSpec[];
+    timeScale?: number;
+    clock?: VirtualClock;
+    reservedConcurrency?: Partial<Record<FunctionName, number>>;
+  } = {},
 ): LambdaRunner {
   runner = new LambdaRunner({
     sqs: sqs.client,
@@ -79,6 +85,7 @@ function startRunner(
     handlers,
     sources: extra.sources,
     timeScale: extra.timeScale ?? 1 / 180,
+    ...(extra.reservedConcurrency ? { reservedConcurrency: extra.reservedConcurrency } : {}),
   });
   runner.start();
   return runner;
@@ -225,6 +232,42 @@ describe('Lambda runner', () => {
     );
     await until(() => done === 8);
     expect(peak).toBe(2);
+  });
+
+  it("runs a function's invocations within the reserved concurrency the stack sets, and unbounded without one", async () => {
+    const peaks: number[] = [];
+    for (const reserved of [1, undefined]) {
+      const { queue } = await redriveQueues();
+      let running = 0;
+      let peak = 0;
+      let done = 0;
+      startRunner(
+        { lifecycle: queue },
+        {
+          lifecycle: async () => {
+            running++;
+            peak = Math.max(peak, running);
+            await new Promise((resolve) => setTimeout(resolve, 60));
+            running--;
+            done++;
+          },
+        },
+        {
+          sources: [{ ...lifecycleSource, batchSize: 1, maxConcurrency: 4 }],
+          ...(reserved ? { reservedConcurrency: { lifecycle: reserved } } : {}),
+        },
+      );
+      await send(
+        queue,
+        Array.from({ length: 8 }, (_, i) => `m${i}`),
+      );
+      await until(() => done === 8);
+      await runner?.stop();
+      runner = undefined;
+      peaks.push(peak);
+    }
+    expect(peaks[0]).toBe(1);
+    expect(peaks[1]).toBeGreaterThan(1);
   });
 
   it('fires the sweep schedule every virtual minute with the Scheduled Event shape', async () => {

@@ -75,6 +75,8 @@ export interface RunningNodeOptions {
   readonly nodePool?: string;
   /** Node allocatable; default: the catalog's vCPUs less 100m, 7 GiB, 58 pods. */
   readonly allocatable?: Record<string, string>;
+  /** The instance id (default `i-<claimId>`). */
+  readonly instanceId?: string;
 }
 
 /** Stores an Initialized claim with its running instance and its Ready Node; returns the claim. */
@@ -83,7 +85,7 @@ export function runningNode(h: DrainHarness, o: RunningNodeOptions): NodeClaim {
   const zone = o.zone ?? 'us-west-2a';
   const nodePool = o.nodePool ?? 'default';
   const now = h.clock.now();
-  const instanceId = `i-${o.claimId}`;
+  const instanceId = o.instanceId ?? `i-${o.claimId}`;
   const pending = newNodeClaim(
     {
       id: o.claimId,

@@ -126,6 +126,26 @@ describe('drain: replacement capacity first', () => {
     expect(h.cloud.launches).toBe(1);
   });
 
+  it("never taints, drains or deletes another instance's Node that took the claim's node name (EC2 reuses addresses)", async () => {
+    const h = await drainHarness();
+    runningNode(h, { claimId: OLD, nodeName: OLD_NODE, instanceType: 'c5.2xlarge', instanceId: 'i-0old' });
+    // The old instance went (its Node with it); a new instance got its address, so its node name.
+    h.cluster.nodes = [];
+    const reuse = { claimId: 'default-new', nodeName: OLD_NODE, instanceId: 'i-0new' };
+    runningNode(h, { ...reuse, instanceType: 'c5.2xlarge' });
+    h.cluster.pods = inflate(h).map((p) => boundTo(p, OLD_NODE));
+    const at = h.clock.now();
+    const started = await beginDrain(h.deps, OLD, { ...EXPIRY, forceAt: at + 2 * MIN });
+    expect(started?.state).toBe('Draining');
+    expect(isTainted(h, OLD_NODE)).toBe(false);
+    expect(await step(h, OLD)).toBe('terminated');
+    expect(h.cluster.evictions).toEqual([]);
+    expect(h.cluster.deletedNodes).toEqual([]);
+    expect(h.cluster.nodes.find((n) => n.metadata.name === OLD_NODE)?.spec?.providerID).toMatch(/i-0new$/);
+    expect(claim(h)).toMatchObject({ state: 'Gone' });
+    expect(claim(h, 'default-new').state).toBe('Initialized');
+  });
+
   it('pods that fit on an existing node need no replacement: evictions start at the first step', async () => {
     const h = await setup(inflate, { spare: true });
     await beginDrain(h.deps, OLD, DRIFT);

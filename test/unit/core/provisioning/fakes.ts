@@ -158,7 +158,11 @@ export class FakeCluster implements ClusterApi {
     this.nodes = this.nodes.map((n) => (n === current ? next : n));
     return next;
   }
-  async deleteNode(name: string) {
+  async deleteNode(name: string, instanceId?: string) {
+    // As the port says: with an instance, only that instance's Node of the name.
+    const node = this.nodes.find((n) => n.metadata.name === name);
+    if (node && instanceId && node.spec?.providerID && !node.spec.providerID.endsWith(`/${instanceId}`))
+      return;
     this.deletedNodes.push(name);
     this.nodes = this.nodes.filter((n) => n.metadata.name !== name);
   }
