@@ -1,5 +1,5 @@
-import { TERMINATION_FINALIZER } from '../../core/lifecycle/node-labels.js';
 import { isNodeOf } from '../../core/lifecycle/claim-node.js';
+import { TERMINATION_FINALIZER } from '../../core/lifecycle/node-labels.js';
 import type {
   DaemonSet,
   Node,

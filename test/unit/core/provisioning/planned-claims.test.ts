@@ -67,7 +67,9 @@ describe('claims from the plan', () => {
     ];
     const claim = claimFromPlan(planned(['default/a']), annotated, pods, 0, DEFAULT_TIMEOUTS);
     expect(claim.annotations).toEqual({ 'example.com/team': 'ml' });
-    expect(claimFromPlan(planned(['default/a']), pools, pods, 0, DEFAULT_TIMEOUTS).annotations).toBeUndefined();
+    expect(
+      claimFromPlan(planned(['default/a']), pools, pods, 0, DEFAULT_TIMEOUTS).annotations,
+    ).toBeUndefined();
   });
 
   it('name the planned claim and the pod when a pod is not among the pending pods', () => {
