@@ -17,7 +17,6 @@ export const ENV = {
   tableName: 'JOINER_TABLE_NAME',
   busName: 'JOINER_BUS_NAME',
   timersQueueUrl: 'JOINER_TIMERS_QUEUE_URL',
-  provisioningQueueUrl: 'JOINER_PROVISIONING_QUEUE_URL',
   webhookSecretArn: 'JOINER_WEBHOOK_SECRET_ARN',
   /** The secret itself, for local runs. */
   webhookSecret: 'JOINER_WEBHOOK_SECRET',

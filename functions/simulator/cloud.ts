@@ -438,7 +438,6 @@ function cloudEnv(
     [ENV.tableName]: at.tableName,
     [ENV.busName]: JOINER_BUS_NAME,
     [ENV.timersQueueUrl]: at.queues.queues.timers.url,
-    [ENV.provisioningQueueUrl]: at.queues.queues.provisioning.url,
     [ENV.webhookSecret]: 'simulated-webhook-secret',
     [ENV.nodeRoleName]: `${at.clusterName}-node`,
     [ENV.instanceProfileName]: `${at.clusterName}-node`,

@@ -120,7 +120,6 @@ export class JoinerFunctions extends Construct {
       [ENV.tableName]: props.table.tableName,
       [ENV.busName]: props.bus.eventBusName,
       [ENV.timersQueueUrl]: props.queues.queue('timers').queueUrl,
-      [ENV.provisioningQueueUrl]: props.queues.queue('provisioning').queueUrl,
       [ENV.nodeRoleName]: props.nodeRole.role.roleName,
       [ENV.instanceProfileName]: props.nodeRole.instanceProfile.instanceProfileName,
       [ENV.nodeRoleArns]: Fn.join(',', [...props.nodeRole.passableRoleArns]),
@@ -138,7 +137,9 @@ export class JoinerFunctions extends Construct {
   }
 
   private grantAccess(props: JoinerFunctionsProps): void {
-    props.table.grantReadWriteData(this.controllerRole);
+    // The item and query calls joiner makes on its table and indexes; not grantReadWriteData, which
+    // also grants stream reads (GetRecords, GetShardIterator) joiner never makes.
+    props.table.grant(this.controllerRole, ...CONTROLLER_TABLE_ACTIONS);
     const tableResource = props.table.node.defaultChild;
     if (tableResource) {
       Validations.of(this.controllerRole).acknowledge({
@@ -149,7 +150,6 @@ export class JoinerFunctions extends Construct {
     props.bus.grantPutEventsTo(this.controllerRole);
     props.bus.grantPutEventsTo(this.webhookRole);
     props.queues.queue('timers').grantSendMessages(this.controllerRole);
-    props.queues.queue('provisioning').grantSendMessages(this.controllerRole);
     const cluster = Stack.of(this).formatArn({
       service: 'eks',
       resource: 'cluster',
@@ -160,6 +160,20 @@ export class JoinerFunctions extends Construct {
     );
   }
 }
+
+/** What the controller functions may do on the state table and its indexes. */
+const CONTROLLER_TABLE_ACTIONS = [
+  'dynamodb:BatchGetItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:DescribeTable',
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  'dynamodb:Query',
+  'dynamodb:Scan',
+  'dynamodb:UpdateItem',
+] as const;
 
 /** The functions that call the Kubernetes API server (the webhook and catalog refresh do not). */
 export const API_SERVER_CALLERS: readonly FunctionName[] = [

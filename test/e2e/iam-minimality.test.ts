@@ -24,28 +24,18 @@ import { scenarioPath } from './scenario-runner.js';
  * account (the SLR), a node repair (events to the bus, terminations), and a region where joiner
  * makes a NodeClass's instance profile. `npm run iam:minimality` checks all scenarios end to end.
  */
-const SCENARIOS = ['region-ap-southeast-2', 'seed-002-inflate-spot', 'node-repair'];
+const SCENARIOS = ['region-ap-southeast-2', 'seed-002-inflate-spot', 'node-repair', 'nodeclass-tags'];
 
 /**
  * Edits no shipped scenario notices today, each with what it is. The test fails when one of
  * these becomes noticed (drop it from the list) and when any other edit is not.
  */
 const KNOWN_UNNOTICED: Readonly<Record<string, string>> = {
-  'ControllerRoleDefaultPolicy/#1':
-    'dynamodb:GetRecords / GetShardIterator (the table grant’s stream reads): joiner reads no stream',
-  'ControllerRoleDefaultPolicy/#4':
-    'a second sqs:SendMessage grant (CDK grantSendMessages of a queue no shipped scenario sends to)',
   'WebhookRoleDefaultPolicy/#2':
     'secretsmanager:GetSecretValue: the simulated webhook gets its secret in its environment',
   'InstallerRoleDefaultPolicy/DescribeCluster':
     'the installer runs at deploy time; scenarios install the manifests',
   'InstallerRoleDefaultPolicy/#2': 'the installer runs at deploy time; scenarios install the manifests',
-  'ControllerPermissionsPolicy/TagNodeClassInstanceProfiles':
-    'TagInstanceProfile runs only when a NodeClass’s tags change under an existing profile',
-  'ControllerPermissionsPolicy/TagNodeClassInstanceProfiles StringEquals aws:ResourceTag/joiner.sh/cluster':
-    'as TagNodeClassInstanceProfiles',
-  'ControllerPermissionsPolicy/TagNodeClassInstanceProfiles StringEquals aws:RequestTag/joiner.sh/cluster':
-    'as TagNodeClassInstanceProfiles',
   'ControllerPermissionsPolicy/DescribeCluster':
     'the simulated functions get the cluster endpoint in their environment',
 };

@@ -62,7 +62,6 @@ describe('JoinerFunctions (and HandlerFunction)', () => {
         ENV.tableName,
         ENV.busName,
         ENV.timersQueueUrl,
-        ENV.provisioningQueueUrl,
         ENV.nodeRoleName,
         ENV.instanceProfileName,
       ]),

@@ -19,7 +19,6 @@ export interface Settings {
   readonly kubeconfigPath?: string;
   readonly tableName: string;
   readonly busName: string;
-  readonly provisioningQueueUrl?: string;
   readonly timersQueueUrl?: string;
   readonly nodeRoleName?: string;
   readonly instanceProfileName?: string;
@@ -94,7 +93,6 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
     get busName() {
       return required(ENV.busName, "the name of joiner's EventBridge bus");
     },
-    provisioningQueueUrl: optional(ENV.provisioningQueueUrl),
     timersQueueUrl: optional(ENV.timersQueueUrl),
     nodeRoleName: optional(ENV.nodeRoleName),
     instanceProfileName: optional(ENV.instanceProfileName),

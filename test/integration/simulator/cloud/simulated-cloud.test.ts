@@ -65,7 +65,6 @@ describe('startSimulatedCloud', () => {
     expect(env[ENV.clusterName]).toBe('joiner-sim');
     expect(env[ENV.kubeconfig]).toBe(cloud.controllerKubeconfigPath);
     expect(env[ENV.busName]).toBe(JOINER_BUS_NAME);
-    expect(env[ENV.provisioningQueueUrl]).toBe(cloud.queueUrls.provisioning);
     expect(env[ENV.timersQueueUrl]).toBe(cloud.queueUrls.timers);
     expect(env[ENV.dynamoDbEndpoint]).toBe(cloud.endpoints.dynamodb);
     expect(env[ENV.tableName]).toBe(cloud.tableName);

@@ -44,7 +44,7 @@ describe('the synthesized joiner stack, read by the simulated IAM', () => {
     expect(provisioner.roleLogicalId).toMatch(/^JoinerFunctionsControllerRole/);
     expect(provisioner.roleArn).toBe(iam.roles.find((r) => r.logicalId === provisioner.roleLogicalId)!.arn);
     expect(provisioner.environment.JOINER_CLUSTER_NAME).toBe('prod');
-    expect(provisioner.environment.JOINER_PROVISIONING_QUEUE_URL).toMatch(
+    expect(provisioner.environment.JOINER_TIMERS_QUEUE_URL).toMatch(
       /^https:\/\/sqs\.us-west-2\.amazonaws\.com\/111111111111\//,
     );
     expect(provisioner.arn).toMatch(/^arn:aws:lambda:us-west-2:111111111111:function:/);
