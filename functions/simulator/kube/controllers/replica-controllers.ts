@@ -147,7 +147,9 @@ async function reconcileReplicaSet(api: KubeApi, rs: Workload): Promise<void> {
     .sort(
       (a, b) =>
         Number(Boolean(a.spec.nodeName)) - Number(Boolean(b.spec.nodeName)) ||
-        String(b.metadata.creationTimestamp).localeCompare(String(a.metadata.creationTimestamp)),
+        String(b.metadata.creationTimestamp).localeCompare(String(a.metadata.creationTimestamp)) ||
+        // Same second: the name decides, so the choice never rests on the store's order.
+        a.metadata.name.localeCompare(b.metadata.name),
     )
     .slice(0, Math.max(0, active.length - want));
   for (const p of surplus)
