@@ -29,4 +29,26 @@ describe("Karpenter's scale suite, small", () => {
     // One CreateFleet per node: no launch was retried or doubled.
     expect(row?.ec2Calls.find(([call]) => call === 'CreateFleet')?.[1]).toBe(10);
   }, 120_000);
+
+  for (const [name, factor] of [
+    ['scale-pod-dense', 1 / 30],
+    ['scale-consolidation-empty', 0.02],
+  ] as const) {
+    it(`${name} at 1/${Math.round(1 / factor)} of its size: its own expectations hold with IAM enforced, no Lambda timeout`, async () => {
+      const scenario = scaledScenario(await loadScenario(scenarioPath(name)), factor);
+      const log: string[] = [];
+      let row: ReturnType<typeof scaleRow> | undefined;
+      const result = await runScenario(scenario, {
+        speed: Number.POSITIVE_INFINITY,
+        onLog: (line) => log.push(line),
+        inspect: async (cloud, outcome) => {
+          row = scaleRow(scenario.name, cloud, outcome);
+        },
+      });
+      expect(result.failures, [...result.notes, ...log.slice(-30)].join('\n')).toEqual([]);
+      expect(result.summary.iam.denied).toEqual([]);
+      expect(row?.nodesLaunched).toBeGreaterThan(0);
+      for (const f of row?.functions ?? []) expect(f.timedOut, `${f.name} timed out`).toBe(0);
+    }, 300_000);
+  }
 });
