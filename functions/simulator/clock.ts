@@ -44,6 +44,8 @@ export class VirtualClock {
   /** Holds of {@link quiet} callers that act at the instant they were given. */
   private holds = 0;
   private quietWaiters: Array<(release: () => void) => void> = [];
+  /** Callers of {@link whenAuto} waiting for auto mode. */
+  private autoWaiters: Array<() => void> = [];
   private stateSince = 0;
   /** What the simulation is doing (drives auto mode). */
   readonly activity: Activity;
@@ -134,7 +136,19 @@ export class VirtualClock {
     this.speed = speed;
     this.anchorWall = performance.now();
     this.stateSince = this.anchorWall;
-    this.onActivity();
+    // Time holds until what the switch wakes (see whenAuto) has settled, so it starts at this instant.
+    for (const resolve of this.autoWaiters.splice(0)) resolve();
+    this.activity.poke();
+  }
+
+  /**
+   * Resolves when auto mode starts (at once if it runs): work begun on wall time before the
+   * simulation started (a batching window opened while the scenario was being set up) moves onto
+   * the virtual clock there, at the instant the simulation starts, whatever the host's load.
+   */
+  whenAuto(): Promise<void> {
+    if (this.speed !== undefined) return Promise.resolve();
+    return new Promise((resolve) => this.autoWaiters.push(resolve));
   }
 
   stopAuto(): void {

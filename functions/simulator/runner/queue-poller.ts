@@ -62,6 +62,8 @@ export class QueuePoller {
   private readonly abort = new AbortController();
   private readonly inFlight = new Set<Promise<void>>();
   private slotWaiter?: () => void;
+  /** Resolves when the clock switches to auto mode (one wait per poller, not one per batch). */
+  private autoStarted?: Promise<void>;
 
   constructor(private readonly options: QueuePollerOptions) {}
 
@@ -109,29 +111,41 @@ export class QueuePoller {
     const { batchSize } = this.options.source;
     const batch = await this.receive(Math.min(RECEIVE_LIMIT, batchSize), this.options.pollWaitSeconds);
     if (batch.length === 0) return batch;
+    if (!this.virtualClock() && (await this.wallWindow(batch)) === 'closed') return batch;
     const clock = this.virtualClock();
-    if (clock) {
-      // The window starts with the first message; what is visible when it ends joins the batch.
-      if (this.options.batchingWindowMs > 0 && batch.length < batchSize)
-        await clock.sleep(this.options.batchingWindowMs);
-      while (this.running && batch.length < batchSize) {
-        const more = await this.receive(Math.min(RECEIVE_LIMIT, batchSize - batch.length), 0);
-        batch.push(...more);
-        if (more.length === 0) break;
-      }
-      await this.options.latency?.wait('lambda', 'SqsPoll');
-      return batch;
+    if (!clock) return batch;
+    // The window starts with the first message (or, for messages gathered before the simulation
+    // started, at its start); what is visible when it ends joins the batch.
+    if (this.options.batchingWindowMs > 0 && batch.length < batchSize)
+      await clock.sleep(this.options.batchingWindowMs);
+    while (this.running && batch.length < batchSize) {
+      const more = await this.receive(Math.min(RECEIVE_LIMIT, batchSize - batch.length), 0);
+      batch.push(...more);
+      if (more.length === 0) break;
     }
-    if (this.options.batchingWindowMs <= 0) return batch;
+    await this.options.latency?.wait('lambda', 'SqsPoll');
+    return batch;
+  }
+
+  /**
+   * The batching window on wall time (a manual clock, as fauxqs runs it), adding to `batch` what
+   * arrives. When the clock switches to auto mode meanwhile, the rest of the window is left to the
+   * virtual clock (`switched`), so the first batch of a simulation does not depend on the host.
+   */
+  private async wallWindow(batch: Message[]): Promise<'closed' | 'switched'> {
+    const { batchSize } = this.options.source;
+    this.autoStarted ??= this.options.clock?.whenAuto();
+    const auto = this.autoStarted;
     const windowEnd = Date.now() + this.options.batchingWindowMs;
     while (this.running && batch.length < batchSize) {
+      if (this.virtualClock()) return 'switched';
       const remaining = windowEnd - Date.now();
       if (remaining <= 0) break;
       const more = await this.receive(Math.min(RECEIVE_LIMIT, batchSize - batch.length), 0);
       batch.push(...more);
-      if (more.length === 0) await sleep(Math.min(remaining, 20));
+      if (more.length === 0) await Promise.race([sleep(Math.min(remaining, 20)), auto]);
     }
-    return batch;
+    return this.virtualClock() ? 'switched' : 'closed';
   }
 
   /** The clock when it runs by itself (then windows and visibility are virtual). */

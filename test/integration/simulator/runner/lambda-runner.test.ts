@@ -139,6 +139,34 @@ describe('Lambda runner', () => {
     await until(async () => (await visibleCount(queues.provisioning)) === 0);
   });
 
+  it('moves a batching window opened on wall time onto the virtual clock when the simulation starts', async () => {
+    // A message sent while a scenario is set up (manual clock) opens the window on wall time; once
+    // the clock runs by itself the window is the virtual clock's, whatever the host's load.
+    const { queues } = await createJoinerQueues(sqs, `a${++prefix}`);
+    const provisioning = EVENT_SOURCES.find((s) => s.queue === 'provisioning') as EventSourceSpec;
+    const clock = new VirtualClock();
+    const invokedAt: number[] = [];
+    startRunner(
+      queues,
+      { provisioner: async () => void invokedAt.push(clock.now()) },
+      { clock, timeScale: 1, sources: [{ ...provisioning, batchingWindowSeconds: 5 }] },
+    );
+    await send(queues.provisioning, ['set up']);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(invokedAt).toEqual([]);
+    const wallStart = Date.now();
+    const virtualStart = clock.now();
+    clock.startAuto(Number.POSITIVE_INFINITY);
+    try {
+      await until(() => invokedAt.length === 1);
+      expect(invokedAt[0] - virtualStart).toBe(5000);
+      expect(Date.now() - wallStart).toBeLessThan(4000);
+      await runner?.idle();
+    } finally {
+      clock.stopAuto();
+    }
+  });
+
   it('without a batching window invokes with at most 10 records per batch', async () => {
     const { queues } = await createJoinerQueues(sqs, `z${++prefix}`);
     await send(
