@@ -20,7 +20,17 @@ import { type ScaleRow, scaleRow } from './lib/scale-row.js';
 import { scaledScenario } from './lib/scaled-scenario.js';
 
 /** The scale suite's scenarios, in the order Karpenter's suite runs them. */
-export const SCALE_SCENARIOS = ['scale-node-dense', 'scale-pod-dense', 'scale-consolidation-empty'] as const;
+export const SCALE_SCENARIOS = [
+  'scale-node-dense',
+  'scale-pod-dense',
+  'scale-consolidation-empty',
+  'scale-consolidation-delete',
+  'scale-consolidation-replace',
+  'scale-emptiness',
+  'scale-expiration',
+  'scale-drift',
+  'scale-interruption',
+] as const;
 
 const scenarioFile = (name: string): string =>
   fileURLToPath(new URL(`../scenarios/${name}.yaml`, import.meta.url));

@@ -1,6 +1,6 @@
 /**
  * A shipped scenario at another size: its `scale` steps' replicas, `wait: {for: nodes}` counts and
- * expected pod and node counts multiplied by one factor (rounded, at least 1). CI runs the scale
+ * expected pod, node and removed-node counts multiplied by one factor (rounded, at least 1). CI runs the scale
  * suite's scenarios this way at a fraction of their size; the benchmark runs them whole.
  */
 
@@ -24,6 +24,7 @@ function scaledExpectation(e: Expectation, factor: number): Expectation {
     ...e,
     ...(e.pods ? { pods: scaledCounts(e.pods, factor) } : {}),
     ...(e.nodes ? { nodes: { ...e.nodes, count: times(e.nodes.count, factor) } } : {}),
+    ...(e.nodesRemoved ? { nodesRemoved: scaledCounts(e.nodesRemoved, factor) } : {}),
   };
 }
 

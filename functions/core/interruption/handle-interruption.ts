@@ -2,8 +2,10 @@
  * Acts on an interruption notice. Spot interruption warnings and instances stopping start the
  * same drain every disruption uses (disruption/drain-step.ts), forceful: replacement capacity
  * first, evictions respecting PDBs, and the instance terminated by the 2-minute deadline at the
- * latest; the offering is marked unavailable. An AWS Health scheduled change arms the claim's
- * interruption timer for the change's start time: the drain begins then, not on arrival.
+ * latest; the offering is marked unavailable. An AWS Health scheduled change drains the node on
+ * arrival, as Karpenter does (cordon and drain, replacement first), whatever the change's start
+ * time: waiting for the start would leave the drain no time before the maintenance. (A claim whose
+ * interruption timer an earlier release armed still drains when it fires: disruption/decide.ts.)
  * Instances already shutting down or terminated: retire the claim and delete the node. A claim
  * whose node never registered is retired at once. Rebalance recommendations: log and an event
  * only. Instances joiner does not know are ignored.
@@ -12,9 +14,7 @@ import { type BeginDrainDeps, beginDrain } from '../disruption/begin-drain.js';
 import { disruptionSettings } from '../disruption/disruption-deps.js';
 import type { RetireDeps } from '../lifecycle/retire-claim.js';
 import { retireClaim } from '../lifecycle/retire-claim.js';
-import { updateClaim } from '../lifecycle/update-claim.js';
 import type { NodeClaim, NodeClaimFailure } from '../nodeclaim/nodeclaim.js';
-import { withTimer } from '../nodeclaim/state-machine.js';
 import type { ClusterApi } from '../ports/cluster-api.js';
 import type { StateStore } from '../ports/state-store.js';
 import type { InterruptionNotice } from './interruption-notice.js';
@@ -28,7 +28,7 @@ export interface InterruptionDeps extends RetireDeps, Omit<BeginDrainDeps, 'stor
 }
 
 /** What was done about one notice. */
-export type InterruptionOutcome = 'ignored' | 'noted' | 'draining' | 'scheduled' | 'cleaned-up';
+export type InterruptionOutcome = 'ignored' | 'noted' | 'draining' | 'cleaned-up';
 
 const LIVE = ['Launched', 'Registered', 'Initialized', 'Draining', 'Terminating'] as const;
 const DRAINABLE = ['Registered', 'Initialized', 'Draining'];
@@ -80,28 +80,22 @@ export async function handleInterruption(
     return 'cleaned-up';
   }
   const now = deps.clock.now();
-  if (notice.kind === 'scheduled-change' && notice.startsAt !== undefined && notice.startsAt > now) {
-    const startsAt = notice.startsAt;
-    await updateClaim(deps.store, claim.id, (c) =>
-      c.timers.interruption === startsAt ? undefined : withTimer(c, 'interruption', startsAt),
-    );
-    const at = new Date(startsAt).toISOString();
-    deps.log.info('scheduled change: the node drains when it starts', {
-      ...fields,
-      node: claim.nodeName,
-      at,
-    });
-    await nodeEvent(deps, claim, 'Warning', failure.reason, `${failure.message} at ${at}`);
-    return 'scheduled';
-  }
+  const startsAt =
+    notice.kind === 'scheduled-change' && notice.startsAt !== undefined
+      ? ` (the change starts at ${new Date(notice.startsAt).toISOString()})`
+      : '';
   if (notice.kind === 'spot-interruption') await markUnavailable(deps, claim);
-  await nodeEvent(deps, claim, 'Warning', failure.reason, failure.message);
+  await nodeEvent(deps, claim, 'Warning', failure.reason, `${failure.message}${startsAt}`);
   if (!DRAINABLE.includes(claim.state)) {
     deps.log.info('interrupted instance has no node yet, retiring its nodeclaim', fields);
     await retireClaim(deps, claim.id, failure, { from: [...LIVE] });
     return 'cleaned-up';
   }
-  deps.log.info('interruption: draining node', { ...fields, node: claim.nodeName });
+  deps.log.info('interruption: draining node', {
+    ...fields,
+    node: claim.nodeName,
+    ...(notice.startsAt === undefined ? {} : { 'change-starts-at': new Date(notice.startsAt).toISOString() }),
+  });
   const { spotDeadlineMs, spotEvictionLeadMs } = disruptionSettings(deps);
   const deadlines =
     notice.kind === 'spot-interruption'

@@ -60,7 +60,7 @@ export function checkExpectations(
 
 const seconds = (ms: number): string => `${Math.round(ms / 1000)} s`;
 
-/** pdbViolations, podsLost, maxDisrupting and podsStayed; a failure lists what happened. */
+/** pdbViolations, podsLost, maxDisrupting, nodesRemoved and podsStayed; a failure lists what happened. */
 function checkDisruptions(
   expect: Expectation,
   summary: ScenarioSummary,
@@ -90,6 +90,11 @@ function checkDisruptions(
     const seen = summary.nodePools[pool]?.maxDisrupting ?? 0;
     if (seen > most)
       failures.push({ expectation: `maxDisrupting.${pool}`, expected: `<= ${most}`, actual: seen });
+  }
+  for (const [pool, want] of Object.entries(expect.nodesRemoved ?? {})) {
+    const removed = summary.nodePools[pool]?.removals.length ?? 0;
+    if (removed !== want)
+      failures.push({ expectation: `nodesRemoved.${pool}`, expected: want, actual: removed });
   }
   if (expect.podsStayed && placements) {
     const problems = placements.problems(expect.podsStayed);

@@ -94,6 +94,8 @@ export const expectationSchema = z
     podsLost: ceilingCount.optional(),
     /** Per NodePool, the most of its nodes disrupting at the same moment never exceeded this. */
     maxDisrupting: z.record(z.string(), ceilingCount).optional(),
+    /** Per NodePool, exactly this many of its Node objects were removed so far. */
+    nodesRemoved: z.record(z.string(), ceilingCount).optional(),
     /** The matching pods Running at a `mark` step (or ever) are all still there. */
     podsStayed: z
       .object({
@@ -162,8 +164,11 @@ const markStep = z.string().min(1);
 
 const interruptStep = z
   .object({
-    /** Index among the live instances joiner launched, oldest first, or a node label selector. */
-    instance: z.union([ceilingCount, z.object({ selector: labelMap }).strict()]),
+    /**
+     * Index among the live instances joiner launched, oldest first, `all` of them, or a node label
+     * selector.
+     */
+    instance: z.union([ceilingCount, z.literal('all'), z.object({ selector: labelMap }).strict()]),
     kind: z.enum(['spot-interruption', 'rebalance', 'scheduled-change']).default('spot-interruption'),
   })
   .strict();

@@ -153,7 +153,8 @@ function joinerInstances(cloud: SimulatedCloud) {
     .sort((a, b) => a.launchTime - b.launchTime || a.instanceId.localeCompare(b.instanceId));
 }
 
-function targetInstance(cloud: SimulatedCloud, spec: Pick<InterruptStep, 'instance'>): string {
+/** One instance: an index among the live ones joiner launched (oldest first) or a node selector. */
+function targetInstance(cloud: SimulatedCloud, spec: { instance: NodeConditionStep['node'] }): string {
   if (typeof spec.instance === 'number') {
     const live = joinerInstances(cloud);
     const found = live[spec.instance];
@@ -171,11 +172,18 @@ function targetInstance(cloud: SimulatedCloud, spec: Pick<InterruptStep, 'instan
 }
 
 function playInterrupt(spec: InterruptStep, at: string, ctx: StepContext): void {
-  const id = targetInstance(ctx.cloud, spec);
-  ctx.say(`${at}: ${spec.kind} for instance ${id}`);
-  if (spec.kind === 'spot-interruption') ctx.cloud.ec2.interruptSpot(id);
-  else if (spec.kind === 'rebalance') ctx.cloud.ec2.rebalanceRecommendation(id);
-  else ctx.cloud.ec2.scheduledChange(id);
+  const { instance } = spec;
+  const ids =
+    instance === 'all'
+      ? joinerInstances(ctx.cloud).map((i) => i.instanceId)
+      : [targetInstance(ctx.cloud, { instance })];
+  if (ids.length === 0) throw new Error('no live instance to interrupt');
+  ctx.say(`${at}: ${spec.kind} for ${ids.length === 1 ? `instance ${ids[0]}` : `${ids.length} instances`}`);
+  for (const id of ids) {
+    if (spec.kind === 'spot-interruption') ctx.cloud.ec2.interruptSpot(id);
+    else if (spec.kind === 'rebalance') ctx.cloud.ec2.rebalanceRecommendation(id);
+    else ctx.cloud.ec2.scheduledChange(id);
+  }
 }
 
 /** Sets a condition on a node's status as its kubelet or node monitoring agent would (status subresource). */

@@ -139,17 +139,27 @@ describe('handleInterruption', () => {
     expect(after?.timers).toEqual(before?.timers);
   });
 
-  it('a scheduled change drains when it starts, not on arrival', async () => {
+  it('a scheduled change drains on arrival, as Karpenter does, whatever its start time', async () => {
     const h = harness();
     runningNode(h);
-    const startsAt = h.clock.now() + 14 * 24 * 3_600_000;
+    const now = h.clock.now();
+    const startsAt = now + 14 * 24 * 3_600_000;
     expect(
       await handleInterruption(h.interruption, { kind: 'scheduled-change', instanceId: 'i-0a', startsAt }),
-    ).toBe('scheduled');
+    ).toBe('draining');
     const claim = h.store.claims.get('default-abc');
-    expect(claim?.state).toBe('Initialized');
-    expect(claim?.timers.interruption).toBe(startsAt);
-    expect(h.cluster.patches).toEqual([]);
+    expect(claim?.state).toBe('Draining');
+    expect(claim?.disruption).toMatchObject({ cause: 'interrupted', forceful: true });
+    // No spot deadline: the drain runs at its own pace, replacement first.
+    expect(claim?.disruption?.forceAt).toBeUndefined();
+    expect(claim?.timers.interruption).toBeUndefined();
+    expect(h.store.unavailable).toEqual([]);
+    expect(h.cluster.events).toContainEqual(
+      expect.objectContaining({
+        reason: 'InstanceScheduledChange',
+        message: expect.stringContaining(new Date(startsAt).toISOString()),
+      }),
+    );
   });
 
   it('terminated: cleans up the claim and node without draining', async () => {

@@ -52,6 +52,14 @@ describe('disruption expectations', () => {
     ]);
   });
 
+  it('checks the nodes removed per NodePool as an exact count (unknown pools removed none)', () => {
+    expect(checkExpectations({ nodesRemoved: { default: 2, other: 0 } }, summary)).toEqual([]);
+    expect(checkExpectations({ nodesRemoved: { default: 3, other: 1 } }, summary)).toEqual([
+      { expectation: 'nodesRemoved.default', expected: 3, actual: 2 },
+      { expectation: 'nodesRemoved.other', expected: 1, actual: 0 },
+    ]);
+  });
+
   it('checks the most nodes disrupting at once per NodePool as a ceiling (unknown pools saw none)', () => {
     expect(checkExpectations({ maxDisrupting: { default: 2, other: 0 } }, summary)).toEqual([]);
     expect(checkExpectations({ maxDisrupting: { default: 1 } }, summary)).toEqual([

@@ -126,17 +126,20 @@ steps:
       pdbViolations: 0
       podsLost: 0
       maxDisrupting: { default: 1 }
+      nodesRemoved: { default: 2 }
       podsStayed: { selector: { app: critical }, since: before-drift }
+  - interrupt: { instance: all, kind: scheduled-change }
 expect:
   podsStayed: { selector: { app: critical }, namespace: prod }
 `);
-    expect(s.steps.map((x) => x.kind)).toEqual(['patch', 'mark', 'wait', 'expect']);
+    expect(s.steps.map((x) => x.kind)).toEqual(['patch', 'mark', 'wait', 'expect', 'interrupt']);
     expect(s.steps[0]).toMatchObject({ spec: { kind: 'EC2NodeClass', name: 'default' } });
     expect(s.steps[1]).toMatchObject({ spec: 'before-drift' });
     expect(s.steps[2]).toMatchObject({ spec: { for: 'nodes', count: 2, timeout: '10m' } });
     expect(s.steps[3]).toMatchObject({
-      spec: { pdbViolations: 0, podsLost: 0, maxDisrupting: { default: 1 } },
+      spec: { pdbViolations: 0, podsLost: 0, maxDisrupting: { default: 1 }, nodesRemoved: { default: 2 } },
     });
+    expect(s.steps[4]).toMatchObject({ spec: { instance: 'all', kind: 'scheduled-change' } });
     expect(s.expect?.podsStayed).toEqual({ selector: { app: 'critical' }, namespace: 'prod' });
   });
 
@@ -169,6 +172,12 @@ expect:
       /steps\[0\]\.expect\.podsStayed\.selector: give at least one label/,
     );
     await expect(parse(`${head}steps:\n  - mark: ''\n`)).rejects.toThrow(/steps\[0\]\.mark: /);
+    await expect(parse(`${head}steps:\n  - expect: { nodesRemoved: { default: -1 } }\n`)).rejects.toThrow(
+      /steps\[0\]\.expect\.nodesRemoved\.default: /,
+    );
+    await expect(parse(`${head}steps:\n  - interrupt: { instance: some }\n`)).rejects.toThrow(
+      /steps\[0\]\.interrupt\.instance: /,
+    );
   });
 
   it('requires podsStayed.since to name a mark played before it', async () => {
