@@ -6,10 +6,15 @@ import { type Sleep, untilVisible, wallSleep } from './eventual-consistency.js';
 
 /**
  * Gets or creates launch templates. Names are content hashes, so "exists with that name" means
- * "exists with that content": creation is idempotent and a lost race is success.
+ * "exists with that content": creation is idempotent and a lost race is success. Concurrent
+ * launches in one function instance share one lookup per name (single flight): the launches of a
+ * provisioning run all need the same few templates, and each asking EC2 on its own turned one
+ * CreateLaunchTemplate into one per launch, most of them answered AlreadyExists.
  */
 export class LaunchTemplateProvider {
   private readonly known: TtlCache<string>;
+  /** Names being looked up or created now, and the id each lookup resolves to. */
+  private readonly inFlight = new Map<string, Promise<string>>();
 
   constructor(
     private readonly ec2: Ec2Api,
@@ -22,17 +27,42 @@ export class LaunchTemplateProvider {
   /** Ensures every template exists; returns name -> launch template id. */
   async ensure(specs: readonly LaunchTemplateSpec[]): Promise<Map<string, string>> {
     const ids = new Map<string, string>();
-    const missing = specs.filter((s) => {
-      const id = this.known.get(s.name);
-      if (id) ids.set(s.name, id);
-      return !id;
-    });
-    if (missing.length === 0) return ids;
-    for (const lt of await this.ec2.describeLaunchTemplates(missing.map((s) => s.name))) {
+    const fresh = new Map<string, LaunchTemplateSpec>();
+    const waits: Promise<void>[] = [];
+    for (const spec of specs) {
+      const id = this.known.get(spec.name);
+      if (id) ids.set(spec.name, id);
+      else if (!this.inFlight.has(spec.name)) fresh.set(spec.name, spec);
+    }
+    if (fresh.size > 0) {
+      const resolved = this.resolve([...fresh.values()]);
+      for (const name of fresh.keys()) {
+        const lookup = resolved.then((found) => {
+          const id = found.get(name);
+          if (!id) throw new Error(`launch template ${name}: EC2 returned no id`);
+          return id;
+        });
+        this.inFlight.set(name, lookup);
+        const done = (): void => void this.inFlight.delete(name);
+        lookup.then(done, done);
+      }
+    }
+    for (const spec of specs) {
+      const lookup = ids.has(spec.name) ? undefined : this.inFlight.get(spec.name);
+      if (lookup) waits.push(lookup.then((id) => void ids.set(spec.name, id)));
+    }
+    await Promise.all(waits);
+    return ids;
+  }
+
+  /** Looks the templates up in one call and creates the ones EC2 does not have. */
+  private async resolve(specs: readonly LaunchTemplateSpec[]): Promise<Map<string, string>> {
+    const ids = new Map<string, string>();
+    for (const lt of await this.ec2.describeLaunchTemplates(specs.map((s) => s.name))) {
       if (lt.LaunchTemplateName && lt.LaunchTemplateId)
         this.remember(ids, lt.LaunchTemplateName, lt.LaunchTemplateId);
     }
-    await Promise.all(missing.filter((s) => !ids.has(s.name)).map((s) => this.create(s, ids)));
+    await Promise.all(specs.filter((s) => !ids.has(s.name)).map((s) => this.create(s, ids)));
     return ids;
   }
 
