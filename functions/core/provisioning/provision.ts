@@ -26,6 +26,8 @@ import {
   releaseProvisioningLease,
 } from './provisioning-lease.js';
 import { claimsToResume } from './resume-claims.js';
+import { launchStaticPools } from './static-launch.js';
+import { staticLaunches } from './static-pools.js';
 import { splitSuperseded } from './superseded-claims.js';
 import type {
   FailedClaimResult,
@@ -196,15 +198,35 @@ async function run(
   settings: Settings,
   started: number,
 ): Promise<RunOutcome> {
-  const firstState = readState(deps);
+  let firstState = readState(deps);
   firstState.catch(() => {});
   const snapshot = await snapshotRead;
+  const statics = staticLaunches(snapshot.nodePools, (await firstState)[0]);
+  const lacking = statics.some((l) => l.launch > 0);
   // NodeClasses are resolved while the run plans (from when they were read, for a hinted run).
-  if (snapshot.pendingPods.length > 0) preparation.start(snapshot.nodeClasses);
+  if (snapshot.pendingPods.length > 0 || lacking) preparation.start(snapshot.nodeClasses);
   // Plans offer only the zones a NodeClass has subnets in (known once it is resolved).
   const zones = await preparation.settled();
   const reservations = await preparation.reservations();
   const acc = newAccumulator();
+  if (statics.some((l) => l.launch > 0 || l.limited) && (await mayWrite(deps))) {
+    // Static pools first (Karpenter v1.8): the pods are then planned onto their new claims too.
+    const [claims, unavailable] = await firstState;
+    const done = await launchStaticPools(deps, snapshot, statics, claims, unavailable, {
+      allowedNodeRoles: deps.nodeRoles,
+      zones,
+      reservations,
+      now: deps.clock.now(),
+      leaseToken: deps.fence.lease.token,
+      timeouts: settings.timeouts,
+      maxAttempts: settings.maxLaunchAttempts,
+    });
+    acc.add(done.created, done.launch, { all: [], onNodes: 0, onInFlight: 0 }, 0);
+    if (done.created.length > 0) {
+      firstState = readState(deps);
+      firstState.catch(() => {});
+    }
+  }
   let first: RunPlan | undefined;
   let last: RunPlan | undefined;
   for (let round = 1; round <= MAX_ROUNDS; round++) {
