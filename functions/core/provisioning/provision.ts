@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { PodRefDetail } from '../events/joiner-events.js';
+import { isStatic } from '../model/node-pool.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import { DEFAULT_TIMEOUTS } from '../nodeclaim/state-machine.js';
 import { systemClock } from '../ports/clock.js';
@@ -201,7 +202,8 @@ async function run(
   let firstState = readState(deps);
   firstState.catch(() => {});
   const snapshot = await snapshotRead;
-  const statics = staticLaunches(snapshot.nodePools, (await firstState)[0]);
+  const counted = await staticCounted(deps, snapshot, (await firstState)[0]);
+  const statics = staticLaunches(snapshot.nodePools, counted);
   const lacking = statics.some((l) => l.launch > 0);
   // NodeClasses are resolved while the run plans (from when they were read, for a hinted run).
   if (snapshot.pendingPods.length > 0 || lacking) preparation.start(snapshot.nodeClasses);
@@ -211,8 +213,8 @@ async function run(
   const acc = newAccumulator();
   if (statics.some((l) => l.launch > 0 || l.limited) && (await mayWrite(deps))) {
     // Static pools first (Karpenter v1.8): the pods are then planned onto their new claims too.
-    const [claims, unavailable] = await firstState;
-    const done = await launchStaticPools(deps, snapshot, statics, claims, unavailable, {
+    const [, unavailable] = await firstState;
+    const done = await launchStaticPools(deps, snapshot, statics, counted, unavailable, {
       allowedNodeRoles: deps.nodeRoles,
       zones,
       reservations,
@@ -348,6 +350,19 @@ async function writeAndLaunch(
     created: done.flatMap((f) => (f.claim ? [f.claim] : [])),
     launch: mergeOutcomes([await resumed, ...done.map((f) => f.outcome)]),
   };
+}
+
+/**
+ * The claims a static pool's count is made of: the run's, plus the Terminating ones when a static
+ * pool sets `limits.nodes` (a node counts against it until it is gone).
+ */
+async function staticCounted(
+  deps: RunDeps,
+  snapshot: ClusterSnapshot,
+  claims: readonly NodeClaim[],
+): Promise<readonly NodeClaim[]> {
+  const limited = snapshot.nodePools.some((p) => isStatic(p) && p.limits.nodes !== undefined);
+  return limited ? [...claims, ...(await deps.store.listNodeClaims(['Terminating']))] : claims;
 }
 
 /** Whether the run still holds its lease with time to spare: only then it writes claims. */
