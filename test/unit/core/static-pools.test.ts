@@ -197,6 +197,12 @@ describe('the disruption round and static pools', () => {
     expect(consolidatesUnderutilized(nodePool())).toBe(true);
   });
 
+  it('an expired static node is removed forcefully and no other node goes with it (the run replaces it)', () => {
+    const expired = { ...claim('a', 'Initialized'), timers: { expiration: NOW - MIN } };
+    const out = round(fixed(2), [expired, claim('b', 'Initialized')], [nodeOf('a'), nodeOf('b')]);
+    expect(out.decisions.map((d) => [d.claim.id, d.cause, d.forceful])).toEqual([['a', 'expired', true]]);
+  });
+
   it('replaces a drifted node only while limits.nodes leaves room for its replacement', () => {
     const drift = new Map([['a', { message: 'NodePool drifted' }]]);
     const claims = [claim('a', 'Initialized'), claim('b', 'Initialized')];
