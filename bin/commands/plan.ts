@@ -3,7 +3,7 @@ import { readCatalog } from '../../functions/adapters/files/read-catalog.js';
 import { bundledCatalog } from '../../functions/core/catalog/bundled.js';
 import { formatDiagnostic } from '../../functions/core/model/config/diagnostic.js';
 import { snapshotFromFiles } from '../../functions/core/provisioning/file-snapshot.js';
-import { planRun } from '../../functions/core/provisioning/plan-run.js';
+import { planWithStaticPools } from '../../functions/core/provisioning/static-plan.js';
 import type { SchedulePlan } from '../../functions/core/scheduling/types.js';
 
 /** `joiner plan -o json` output: the plan plus a summary. */
@@ -64,7 +64,8 @@ export function formatPlanTable(out: PlanOutput): string {
 /**
  * Reads NodePools, NodeClasses, workloads, StorageClasses, RuntimeClasses and existing Nodes (with
  * the pods bound to them) from the files, and the instance catalog (`catalogFile`, else the bundled
- * one), and plans them as the provisioner plans the cluster (the same snapshot and planning code).
+ * one), and plans them as the provisioner plans the cluster (the same snapshot and planning code;
+ * a static NodePool's replicas are planned first, and pods go onto them).
  * Throws an Error with a clear message on bad input (files, documents, catalog).
  */
 export async function computePlan(files: string[], catalogFile?: string): Promise<PlanOutput> {
@@ -73,6 +74,6 @@ export async function computePlan(files: string[], catalogFile?: string): Promis
   if (errors.length > 0) throw new Error(errors.map(formatDiagnostic).join('\n'));
   const catalog = catalogFile ? await readCatalog(catalogFile) : bundledCatalog;
   const snapshot = snapshotFromFiles(loaded);
-  const { plan, pending } = planRun(snapshot, [], [], catalog, { now: Date.now() });
+  const { plan, pending } = planWithStaticPools(snapshot, catalog, Date.now());
   return summarize(plan, pending.length);
 }

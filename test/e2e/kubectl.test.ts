@@ -258,8 +258,12 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
     }
   });
 
-  it('scales a Karpenter NodePool (scale subresource: spec.replicas, status.nodes) and lists NodeOverlays', async () => {
+  it('kubectl scale nodepool: a static NodePool (Karpenter v1.8) keeps its replicas, up and down, and lists NodeOverlays', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'kubectl-scale-'));
+    const poolNodes = async () =>
+      (await kubectl('get', 'nodes', '-l', 'karpenter.sh/nodepool=fixed', '--no-headers', '-o', 'name'))
+        .split('\n')
+        .filter((l) => l !== '').length;
     try {
       const file = join(dir, 'pool.yaml');
       await writeFile(
@@ -269,17 +273,34 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
           'kind: NodePool',
           'metadata: { name: fixed }',
           'spec:',
-          '  template: { spec: { nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default } } }',
+          '  replicas: 1',
+          '  limits: { nodes: 3 }',
+          '  template:',
+          '    spec:',
+          '      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }',
+          '      requirements:',
+          '        - { key: node.kubernetes.io/instance-type, operator: In, values: [m5.large] }',
+          '        - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }',
         ].join('\n'),
       );
       await kubectl('apply', '-f', file);
+      await eventually(async () => (await poolNodes()) === 1, "the static pool's one node", 600);
       expect(await kubectl('scale', 'nodepool', 'fixed', '--replicas=3')).toBe(
         'nodepool.karpenter.sh/fixed scaled\n',
       );
       expect(await kubectl('get', 'nodepool', 'fixed', '-o', 'jsonpath={.spec.replicas}')).toBe('3');
+      await eventually(async () => (await poolNodes()) === 3, 'three nodes after scaling to 3', 600);
+      await eventually(
+        async () => (await kubectl('get', 'nodepool', 'fixed', '-o', 'jsonpath={.status.nodes}')) === '3',
+        'status.nodes 3',
+        600,
+      );
       await expect(kubectl('scale', 'nodepool', 'fixed', '--replicas=-1')).rejects.toThrow();
-      await kubectl('scale', 'nodepool', 'fixed', '--replicas=0');
-      expect(await kubectl('get', 'nodepool', 'fixed', '-o', 'jsonpath={.spec.replicas}')).toBe('0');
+      await kubectl('scale', 'nodepool', 'fixed', '--replicas=1');
+      await eventually(async () => (await poolNodes()) === 1, 'one node after scaling to 1', 600);
+      // A static pool's nodes are never consolidated: the empty node stays.
+      await new Promise((r) => setTimeout(r, 4_000));
+      expect(await poolNodes()).toBe(1);
       await kubectl('delete', 'nodepool', 'fixed');
       await kubectl('apply', '-f', 'examples/node-overlay/nodeoverlay.yaml');
       expect(
@@ -288,5 +309,5 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  });
+  }, 240_000);
 });

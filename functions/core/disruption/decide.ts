@@ -7,15 +7,17 @@
  */
 import { isNodeReady } from '../lifecycle/node-labels.js';
 import type { Node, Pod } from '../model/kube-objects.js';
-import type { NodePool } from '../model/node-pool.js';
+import { isStatic, type NodePool } from '../model/node-pool.js';
 import type { DisruptionCause } from '../nodeclaim/disruption-record.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
+import { staticCount } from '../provisioning/static-pools.js';
 import { allowedDisruptions, type BudgetReason } from './budgets.js';
 import type { DisruptionView } from './disruption-view.js';
 import { emptinessEnabled } from './emptiness.js';
 import { expiryOf } from './expiration.js';
 import { repairOf } from './node-repair.js';
 import { isEmptyNode } from './pod-policy.js';
+import { staticScaleDown } from './static-scale-down.js';
 import { voluntaryBlocker } from './voluntary-blockers.js';
 
 /** A node to drain now. */
@@ -132,7 +134,7 @@ export function decideRound(input: RoundInput): RoundDecisions {
       message,
       forceful,
       ...(forceAt === undefined ? {} : { forceAt }),
-      ...(cause === 'deleted' ? { replaceBy: view.now } : {}),
+      ...(cause === 'deleted' || cause === 'overprovisioned' ? { replaceBy: view.now } : {}),
     });
     const c = counts.get(claim.nodePool);
     if (c) c.disrupting++;
@@ -153,6 +155,19 @@ export function decideRound(input: RoundInput): RoundDecisions {
     if (repair.repair) take(claim, node, 'unhealthy', repair.message, true, view.now);
     else out.blocked.push({ claim, node, cause: 'unhealthy', message: repair.blocked });
   }
+  for (const r of staticScaleDown({
+    pools: view.config.nodePools,
+    claims: view.claims,
+    nodeOf: (c) => view.nodeOf(c),
+    podsOn: (n) => view.podsOn(n),
+    now: view.now,
+    decided,
+  })) {
+    decided.add(r.claim.id);
+    if (r.node) take(r.claim, r.node, 'overprovisioned', r.message, true);
+    else out.retire.push({ claim: r.claim, message: r.message });
+  }
+  const room = staticRoom(view, decided);
   const voluntary: { claim: NodeClaim; node: Node; cause: DisruptionCause; message: string }[] = [];
   for (const { claim, node } of candidates) {
     if (decided.has(claim.id)) continue;
@@ -170,11 +185,42 @@ export function decideRound(input: RoundInput): RoundDecisions {
     voluntary.push({ claim, node, cause: 'empty', message: 'node is empty' });
   }
   for (const v of voluntary) {
-    const blocker = blockerOf(v.claim, v.node, v.cause, input, counts);
+    const blocker =
+      blockerOf(v.claim, v.node, v.cause, input, counts) ?? staticBlocker(v.claim.nodePool, room);
     if (blocker) out.blocked.push({ ...v, message: blocker.message, pod: blocker.pod });
     else take(v.claim, v.node, v.cause, v.message, false);
   }
   return out;
+}
+
+/**
+ * Per static NodePool, how many drifted nodes it may replace now (Karpenter's static drift): none
+ * while it is over its replicas (its scale-down goes first), else the room `limits.nodes` leaves
+ * for replacements, counting the nodes being removed.
+ */
+function staticRoom(view: DisruptionView, decided: ReadonlySet<string>): Map<string, number> {
+  const room = new Map<string, number>();
+  for (const pool of view.config.nodePools.filter(isStatic)) {
+    const all = staticCount(pool, view.claims);
+    const active = staticCount(
+      pool,
+      view.claims.filter((c) => !decided.has(c.id)),
+    ).active;
+    room.set(pool.name, active > all.replicas ? 0 : all.nodeLimit - all.active - all.deleting);
+  }
+  return room;
+}
+
+/** Why a static pool's drifted node waits (and takes its room when it does not). */
+function staticBlocker(pool: string, room: Map<string, number>): { message: string; pod?: Pod } | undefined {
+  const left = room.get(pool);
+  if (left === undefined) return undefined;
+  if (left < 1)
+    return {
+      message: 'static NodePool has no room under limits.nodes for a replacement, or is scaling down',
+    };
+  room.set(pool, left - 1);
+  return undefined;
 }
 
 /** States in which a deleted claim or Node is drained (a forceful drain takes over a voluntary one). */

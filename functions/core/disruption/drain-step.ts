@@ -47,6 +47,7 @@ const REASONS: Record<DisruptionCause, string> = {
   underutilized: 'Underutilized',
   unhealthy: 'Unhealthy',
   deleted: 'Deleted',
+  overprovisioned: 'Overprovisioned',
   orphaned: 'Orphaned',
 };
 

@@ -5,11 +5,14 @@
  * for `consolidateAfter`. The timer is armed on the claim when the node turns empty and disarmed
  * when pods are back; the round acts on it when due.
  */
-import type { NodePool } from '../model/node-pool.js';
+import { isStatic, type NodePool } from '../model/node-pool.js';
 
-/** Whether the pool removes empty nodes at all (`consolidateAfter: Never` turns it off). */
+/**
+ * Whether the pool removes empty nodes at all (`consolidateAfter: Never` turns it off; a static
+ * pool never does: Karpenter v1.8 keeps its replicas and ignores its consolidation settings).
+ */
 export function emptinessEnabled(pool: NodePool): boolean {
-  return pool.disruption.consolidateAfterMs !== null;
+  return !isStatic(pool) && pool.disruption.consolidateAfterMs !== null;
 }
 
 /** How long a node of `pool` stays empty before it is removed, or undefined when never. */

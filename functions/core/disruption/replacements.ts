@@ -3,7 +3,8 @@
  * reschedulable pods of the node) get room elsewhere. A provisioning run plans them like pending
  * pods — draining nodes are left out of its existing capacity — and launches what they need under
  * the provisioning lease, so the drain and the provisioner never launch twice for the same pods.
- * The drain evicts once none of its pods waits for a nodeclaim that is still on its way.
+ * The drain evicts once none of its pods waits for a nodeclaim that is still on its way (and a
+ * drifted node of a static pool once its pool's new node is up).
  */
 import type { Pod } from '../model/kube-objects.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
@@ -38,7 +39,10 @@ export async function ensureReplacements(
   pods: readonly Pod[],
 ): Promise<ReplacementStatus> {
   const moving = podsToMove(pods);
-  if (moving.length === 0) return { status: 'ready' };
+  // A static pool's node is replaced one for one (the run launches what the pool lacks), and a
+  // drifted one waits for its replacement to come up, as Karpenter's static drift does.
+  const replacedNode = claim.static === true && claim.disruption?.cause === 'drifted';
+  if (moving.length === 0 && !claim.static) return { status: 'ready' };
   const result = await provision(
     { ...deps, leaseClock: deps.leaseClock },
     {
@@ -52,7 +56,9 @@ export async function ensureReplacements(
   if (result.deferred) return { status: 'waiting', pods: moving.length };
   const uids = new Set(moving.map((p) => p.metadata.uid ?? ''));
   const inFlight = await deps.store.listNodeClaims(IN_FLIGHT_STATES);
-  const waiting = inFlight.filter((c) => c.pods.some((p) => uids.has(p.uid)));
+  const waiting = inFlight.filter(
+    (c) => c.pods.some((p) => uids.has(p.uid)) || (replacedNode && c.static && c.nodePool === claim.nodePool),
+  );
   if (waiting.length > 0) {
     deps.log.debug('waiting for replacement nodeclaim(s)', {
       nodeclaim: claim.id,

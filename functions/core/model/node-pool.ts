@@ -70,4 +70,14 @@ export interface NodePool {
   readonly disruption: Disruption;
   /** Kubelet settings carried on the NodePool by v1beta1 / v1alpha5 (v1 moved them to the NodeClass). */
   readonly kubelet?: KubeletConfiguration;
+  /**
+   * Karpenter v1.8 static capacity: the pool keeps exactly this many nodes whatever the pods
+   * (`kubectl scale nodepool` sets it). Absent for a dynamic pool.
+   */
+  readonly replicas?: number;
+}
+
+/** Whether a pool is static (Karpenter v1.8 `replicas`): it keeps N nodes and is never consolidated. */
+export function isStatic(pool: Pick<NodePool, 'replicas'>): boolean {
+  return pool.replicas !== undefined;
 }

@@ -20,6 +20,7 @@ export type NewNodeClaim = Pick<
   | 'options'
   | 'pods'
   | 'requests'
+  | 'static'
 > & {
   /** Epoch ms after which the node expires (NodePool `expireAfter`); omitted for `Never`. */
   readonly expiresAt?: number;

@@ -15,6 +15,8 @@ export type DisruptionCause =
   | 'unhealthy'
   /** The user deleted the NodeClaim or the Node (`kubectl delete`): Karpenter's termination flow. */
   | 'deleted'
+  /** A static NodePool scaled down below its nodes (Karpenter v1.8 `replicas`): forceful like a deletion. */
+  | 'overprovisioned'
   /** An instance of this table whose claim was retired while its node still ran pods (sweep/orphans.ts). */
   | 'orphaned';
 

@@ -123,6 +123,11 @@ export interface NodeClaim {
   readonly options: readonly NodeClaimOption[];
   readonly pods: readonly PodRef[];
   /**
+   * Made to keep a static NodePool's `replicas` (Karpenter v1.8), not for pods: it is launched
+   * even though no pod waits for it, and a resumed launch is never cancelled for want of pods.
+   */
+  readonly static?: boolean;
+  /**
    * Fencing token of the provisioning lease the claim was written under. Of two claims planned
    * for the same pod, the one written under the older lease was written by a run that had lost
    * its lease (and so never launched it): it is superseded.

@@ -4,6 +4,7 @@ import type { CapacityReservation } from '../model/capacity-reservation.js';
 import { unmanagedPoolsSentence } from '../model/config/karpenter-kinds.js';
 import type { Catalog } from '../model/instance-type.js';
 import type { Pod } from '../model/kube-objects.js';
+import { isStatic, type NodePool } from '../model/node-pool.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import type { UnavailableOffering } from '../ports/state-store.js';
 import { existingNodes, pendingPods } from '../scheduling/cluster-view.js';
@@ -42,6 +43,38 @@ export interface RunPlan {
   readonly nodeUsage: ReadonlyMap<string, Readonly<Record<string, number>>>;
 }
 
+/** How a run's pools are resolved. */
+export interface RunPoolOptions {
+  readonly allowedNodeRoles?: readonly string[];
+  readonly zones?: LaunchZones;
+  /** Epoch ms of the run (how recently a claim initialized); default: the current time. */
+  readonly now?: number;
+  /** The capacity reservations each NodeClass (by name) selects: `reserved` offerings. */
+  readonly reservations?: ReadonlyMap<string, readonly CapacityReservation[]>;
+}
+
+/**
+ * The scheduling pools of `nodePools` for a run: offerings marked unavailable left out, launch
+ * zones, NodeOverlays and capacity reservations applied.
+ */
+export function runPools(
+  nodePools: readonly NodePool[],
+  snapshot: Pick<ClusterSnapshot, 'nodeClasses' | 'nodeOverlays'>,
+  unavailable: readonly UnavailableOffering[],
+  catalog: Catalog,
+  options: RunPoolOptions,
+): SchedulingPool[] {
+  const marks = new Set(unavailable.map((u) => `${u.instanceType}|${u.zone}|${u.capacityType}`));
+  return schedulingPools(nodePools, snapshot.nodeClasses, catalog, {
+    isUnavailable: (type, zone, capacityType) => marks.has(`${type}|${zone}|${capacityType}`),
+    allowedNodeRoles: options.allowedNodeRoles,
+    launchZones: (nodeClass) => options.zones?.get(nodeClass),
+    overlays: snapshot.nodeOverlays,
+    reservations: (nodeClass) => options.reservations?.get(nodeClass),
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
+}
+
 const EMPTY_PLAN: SchedulePlan = { nodeClaims: [], existingPlacements: [], unschedulable: [] };
 
 /**
@@ -51,31 +84,17 @@ const EMPTY_PLAN: SchedulePlan = { nodeClaims: [], existingPlacements: [], unsch
  * that is how a drain gets its replacement capacity before it evicts. A NodeClass whose role is
  * not in `allowedNodeRoles` (when given) launches nothing; its pods are unschedulable, saying why.
  * NodePools joiner leaves to another autoscaler are named in the reason of every unschedulable pod.
- * A NodeClass with known launch `zones` is offered in those zones only.
+ * A NodeClass with known launch `zones` is offered in those zones only. Static pools make no new
+ * claim for pods (static-claims.ts keeps their count), but pods are planned onto their nodes.
  */
 export function planRun(
   snapshot: ClusterSnapshot,
   claims: readonly NodeClaim[],
   unavailable: readonly UnavailableOffering[],
   catalog: Catalog,
-  options: {
-    readonly allowedNodeRoles?: readonly string[];
-    readonly zones?: LaunchZones;
-    /** Epoch ms of the run (how recently a claim initialized); default: the current time. */
-    readonly now?: number;
-    /** The capacity reservations each NodeClass (by name) selects: `reserved` offerings. */
-    readonly reservations?: ReadonlyMap<string, readonly CapacityReservation[]>;
-  } = {},
+  options: RunPoolOptions = {},
 ): RunPlan {
-  const marks = new Set(unavailable.map((u) => `${u.instanceType}|${u.zone}|${u.capacityType}`));
-  const pools = schedulingPools(snapshot.nodePools, snapshot.nodeClasses, catalog, {
-    isUnavailable: (type, zone, capacityType) => marks.has(`${type}|${zone}|${capacityType}`),
-    allowedNodeRoles: options.allowedNodeRoles,
-    launchZones: (nodeClass) => options.zones?.get(nodeClass),
-    overlays: snapshot.nodeOverlays,
-    reservations: (nodeClass) => options.reservations?.get(nodeClass),
-    ...(options.now === undefined ? {} : { now: options.now }),
-  });
+  const pools = runPools(snapshot.nodePools, snapshot, unavailable, catalog, options);
   const leaving = leavingNodes(claims, snapshot.nodes);
   const pending = [
     ...withoutBound(pendingPods(snapshot.pendingPods), snapshot.boundPods),
@@ -124,7 +143,9 @@ export function planRun(
     persistentVolumes: snapshot.persistentVolumes,
     persistentVolumeClaims: snapshot.persistentVolumeClaims,
     storageClasses: snapshot.storageClasses,
-    pools,
+    // A static pool keeps its replicas and launches nothing for pods (Karpenter v1.8); its
+    // nodes and in-flight claims still take pods.
+    pools: pools.filter((p) => !isStatic(p.pool)),
   });
   const schedulingMs = performance.now() - started;
   const allReservations = [...(options.reservations?.values() ?? [])].flat();

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { PodRefDetail } from '../events/joiner-events.js';
+import { isStatic } from '../model/node-pool.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import { DEFAULT_TIMEOUTS } from '../nodeclaim/state-machine.js';
 import { systemClock } from '../ports/clock.js';
@@ -26,6 +27,8 @@ import {
   releaseProvisioningLease,
 } from './provisioning-lease.js';
 import { claimsToResume } from './resume-claims.js';
+import { launchStaticPools } from './static-launch.js';
+import { staticLaunches } from './static-pools.js';
 import { splitSuperseded } from './superseded-claims.js';
 import type {
   FailedClaimResult,
@@ -196,15 +199,36 @@ async function run(
   settings: Settings,
   started: number,
 ): Promise<RunOutcome> {
-  const firstState = readState(deps);
+  let firstState = readState(deps);
   firstState.catch(() => {});
   const snapshot = await snapshotRead;
+  const counted = await staticCounted(deps, snapshot, (await firstState)[0]);
+  const statics = staticLaunches(snapshot.nodePools, counted);
+  const lacking = statics.some((l) => l.launch > 0);
   // NodeClasses are resolved while the run plans (from when they were read, for a hinted run).
-  if (snapshot.pendingPods.length > 0) preparation.start(snapshot.nodeClasses);
+  if (snapshot.pendingPods.length > 0 || lacking) preparation.start(snapshot.nodeClasses);
   // Plans offer only the zones a NodeClass has subnets in (known once it is resolved).
   const zones = await preparation.settled();
   const reservations = await preparation.reservations();
   const acc = newAccumulator();
+  if (statics.some((l) => l.launch > 0 || l.limited) && (await mayWrite(deps))) {
+    // Static pools first (Karpenter v1.8): the pods are then planned onto their new claims too.
+    const [, unavailable] = await firstState;
+    const done = await launchStaticPools(deps, snapshot, statics, counted, unavailable, {
+      allowedNodeRoles: deps.nodeRoles,
+      zones,
+      reservations,
+      now: deps.clock.now(),
+      leaseToken: deps.fence.lease.token,
+      timeouts: settings.timeouts,
+      maxAttempts: settings.maxLaunchAttempts,
+    });
+    acc.add(done.created, done.launch, { all: [], onNodes: 0, onInFlight: 0 }, 0);
+    if (done.created.length > 0) {
+      firstState = readState(deps);
+      firstState.catch(() => {});
+    }
+  }
   let first: RunPlan | undefined;
   let last: RunPlan | undefined;
   for (let round = 1; round <= MAX_ROUNDS; round++) {
@@ -326,6 +350,19 @@ async function writeAndLaunch(
     created: done.flatMap((f) => (f.claim ? [f.claim] : [])),
     launch: mergeOutcomes([await resumed, ...done.map((f) => f.outcome)]),
   };
+}
+
+/**
+ * The claims a static pool's count is made of: the run's, plus the Terminating ones when a static
+ * pool sets `limits.nodes` (a node counts against it until it is gone).
+ */
+async function staticCounted(
+  deps: RunDeps,
+  snapshot: ClusterSnapshot,
+  claims: readonly NodeClaim[],
+): Promise<readonly NodeClaim[]> {
+  const limited = snapshot.nodePools.some((p) => isStatic(p) && p.limits.nodes !== undefined);
+  return limited ? [...claims, ...(await deps.store.listNodeClaims(['Terminating']))] : claims;
 }
 
 /** Whether the run still holds its lease with time to spare: only then it writes claims. */

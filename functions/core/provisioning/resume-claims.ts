@@ -26,7 +26,8 @@ const NO_PENDING_PODS = { reason: 'NoPendingPods', message: 'none of its pods is
 
 /**
  * Picks the Pending claims among `inFlight` to launch again. A claim that never made a launch
- * attempt and none of whose pods is still pending is cancelled (Gone) instead, and so is every
+ * attempt and none of whose pods is still pending is cancelled (Gone) instead (unless a static
+ * pool made it: nothing but its count waits for it), and so is every
  * `superseded` claim (see superseded-claims.ts).
  */
 export async function claimsToResume(
@@ -42,7 +43,7 @@ export async function claimsToResume(
   for (const claim of inFlight) {
     if (claim.state !== 'Pending') continue;
     const waitedFor = claim.pods.some((p) => pendingUids.has(p.uid));
-    if (claim.launchAttempts > 0 || waitedFor) {
+    if (claim.launchAttempts > 0 || waitedFor || claim.static) {
       deps.log.info('resuming launch of nodeclaim', {
         nodeclaim: claim.id,
         'launch-attempts': claim.launchAttempts,

@@ -1,6 +1,7 @@
 /**
  * A NodePool's status as Karpenter writes it: the resources of its nodes (`cpu`, `memory`,
- * `pods`, `ephemeral-storage`, and `nodes`, the count of its live nodeclaims) against its limits,
+ * `pods`, `ephemeral-storage`, and `nodes`, the count of its live nodeclaims, also `status.nodes`)
+ * against its limits,
  * and conditions `NodeClassReady` (with the reason its NodeClass does not resolve),
  * `LaunchSucceeded` (False, naming the refused permission or the error, while its latest launch
  * failed for a reason no other offering fixes) and `Ready`.
@@ -74,6 +75,8 @@ function format(name: string, value: number): string {
 /** The `status` of the NodePool. */
 export function nodePoolStatus(input: NodePoolStatusInput): {
   resources: Record<string, string>;
+  /** The pool's node count (Karpenter v1.8 `status.nodes`, the scale subresource's count). */
+  nodes: number;
   conditions: Condition[];
 } {
   const totals = new Map<string, number>(SUMMED.map((n) => [n, 0]));
@@ -121,5 +124,5 @@ export function nodePoolStatus(input: NodePoolStatusInput): {
             input.now,
           ),
   ];
-  return { resources, conditions };
+  return { resources, nodes: input.claims.length, conditions };
 }

@@ -2,7 +2,8 @@
  * The disruption function's sweep (every minute) and its timer wake-ups (timers queue): launches a
  * crash left unfinished are resumed first (resume-launches.ts), then the lifecycle timers (launch,
  * registration, termination) of every due claim, then the disruption round (drain steps, decisions, emptiness timers), then the orphan GC and the GC of
- * deleted NodeClasses' instance profiles, then the safety net, so pods a timeout released are offered to the provisioner in the same minute,
+ * deleted NodeClasses' instance profiles, then the safety net, so pods a timeout released are offered to the provisioner in the same minute
+ * (and static NodePools that lack nodes wake it too),
  * then the status kubectl shows (NodeClaim resources, NodePool and NodeClass status).
  */
 import type { DisruptionOutcome } from '../disruption/run-disruption.js';
@@ -17,6 +18,7 @@ import type { OrphanOutcome } from './orphans.js';
 import { collectOrphans } from './orphans.js';
 import { type ResumeOutcome, resumeStalledLaunches } from './resume-launches.js';
 import { republishUnschedulable } from './safety-net.js';
+import { wakeStaticPools } from './static-wake.js';
 import type { SweepDeps } from './sweep-deps.js';
 import { sweepSettings } from './sweep-deps.js';
 
@@ -30,6 +32,8 @@ export interface SweepOutcome {
   /** Cloud resources of deleted NodeClasses deleted (instance profile names). */
   readonly nodeClassResources: readonly string[];
   readonly republished: readonly PodRefDetail[];
+  /** Static NodePools that lacked nodes: a provisioning run was woken for them. */
+  readonly staticPoolsWoken: readonly string[];
   readonly status: StatusOutcome;
   /** Seconds from creation to Ready of the pods that turned Ready in the sweep's window. */
   readonly podStartups: readonly number[];
@@ -58,6 +62,10 @@ export async function runSweep(deps: SweepDeps, window?: TimeWindow): Promise<Sw
   const orphans = await collectOrphans(deps);
   const nodeClassResources = await collectNodeClassResources(deps);
   const republished = await republishUnschedulable(deps);
+  const staticPools = await wakeStaticPools(deps).catch((error: unknown) => {
+    deps.log.warn('could not check static NodePools, the next sweep does', { error: String(error) });
+    return [];
+  });
   const status = await reportStatus(deps);
   const podStartups = window ? await measurePodStartups(deps, window) : [];
   return {
@@ -67,6 +75,7 @@ export async function runSweep(deps: SweepDeps, window?: TimeWindow): Promise<Sw
     orphans,
     nodeClassResources,
     republished,
+    staticPoolsWoken: staticPools,
     status,
     podStartups,
   };

@@ -44,7 +44,7 @@ export type LoadedStep =
   | {
       readonly kind: 'scale';
       readonly index: number;
-      readonly spec: { deployment: string; namespace: string; replicas: number };
+      readonly spec: { deployment?: string; nodePool?: string; namespace: string; replicas: number };
     }
   | { readonly kind: 'wait'; readonly index: number; readonly spec: WaitStep }
   | { readonly kind: 'patch'; readonly index: number; readonly spec: PatchStep }

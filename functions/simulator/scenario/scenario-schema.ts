@@ -113,13 +113,21 @@ export const expectationSchema = z
 
 const waitFor = z.enum(['podsRunning', 'nodesReady', 'idle', 'nodes']);
 
+/**
+ * Scales a Deployment, or a static NodePool (Karpenter v1.8) through its scale subresource, as
+ * `kubectl scale nodepool <name> --replicas=N` does.
+ */
 const scaleStep = z
   .object({
-    deployment: z.string().min(1),
+    deployment: z.string().min(1).optional(),
+    nodePool: z.string().min(1).optional(),
     namespace: z.string().min(1).default('default'),
     replicas: ceilingCount,
   })
-  .strict();
+  .strict()
+  .refine((s) => (s.deployment === undefined) !== (s.nodePool === undefined), {
+    message: 'a scale step names either a deployment or a nodePool',
+  });
 
 const waitCondition = z
   .object({

@@ -5,6 +5,7 @@
 import { durationToMs } from '../../core/model/config/duration.js';
 import type { Node } from '../../core/model/kube-objects.js';
 import type { SimulatedCloud } from '../cloud.js';
+import { updateScale } from '../kube/api/scale.js';
 import { applyManifests, deleteManifests } from './cluster-manifests.js';
 import type { LoadedStep } from './load-scenario.js';
 import type {
@@ -72,7 +73,13 @@ async function playStep(step: LoadedStep, ctx: StepContext, outcome: PlayOutcome
       ctx.say(`${at}: mark ${step.spec} (${ctx.mark(step.spec)} pods running)`);
       return;
     case 'scale': {
-      const { deployment, namespace, replicas } = step.spec;
+      const { deployment, nodePool, namespace, replicas } = step.spec;
+      if (nodePool !== undefined) {
+        await scaleNodePool(cloud, nodePool, replicas);
+        ctx.say(`${at}: kubectl scale nodepool ${nodePool} --replicas=${replicas}`);
+        return;
+      }
+      if (deployment === undefined) throw new Error('a scale step names a deployment or a nodePool');
       if (!cloud.kube.store.get('apps/v1', 'Deployment', deployment, namespace)) {
         throw new Error(`no Deployment ${namespace}/${deployment} to scale`);
       }
@@ -129,6 +136,15 @@ async function playWait(
 }
 
 /** Applies a JSON merge patch to one object (admission included, as `kubectl patch --type merge`). */
+/** Sets a NodePool's replicas through its scale subresource, as `kubectl scale nodepool` does. */
+async function scaleNodePool(cloud: SimulatedCloud, name: string, replicas: number): Promise<void> {
+  const { api } = cloud.kube.store;
+  const type = api.typeOf('karpenter.sh/v1', 'NodePool');
+  if (!cloud.kube.store.get('karpenter.sh/v1', 'NodePool', name))
+    throw new Error(`no NodePool ${name} to scale`);
+  await updateScale(api, type, '', name, { patchType: 'merge', patch: { spec: { replicas } } });
+}
+
 async function playPatch(spec: PatchStep, at: string, ctx: StepContext): Promise<void> {
   const { store } = ctx.cloud.kube;
   let namespaced: boolean;

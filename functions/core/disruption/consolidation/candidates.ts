@@ -6,7 +6,7 @@
  * `controller.kubernetes.io/pod-deletion-cost` and priority, closer to expiry).
  */
 import type { Node, Pod } from '../../model/kube-objects.js';
-import type { NodePool } from '../../model/node-pool.js';
+import { isStatic, type NodePool } from '../../model/node-pool.js';
 import type { NodeClaim } from '../../nodeclaim/nodeclaim.js';
 import type { DisruptionView } from '../disruption-view.js';
 import { expiryOf } from '../expiration.js';
@@ -36,9 +36,10 @@ export function evictionCost(pod: Pod): number {
   return Math.max(0, 1 + deletion + priority / 2 ** 25);
 }
 
-/** Whether the pool consolidates underutilized nodes. */
+/** Whether the pool consolidates underutilized nodes (a static pool never does, as in Karpenter v1.8). */
 export function consolidatesUnderutilized(pool: NodePool): boolean {
   return (
+    !isStatic(pool) &&
     pool.disruption.consolidationPolicy === 'WhenEmptyOrUnderutilized' &&
     pool.disruption.consolidateAfterMs !== null
   );
@@ -85,7 +86,7 @@ export function consolidationCandidates(
 }
 
 /** Sum of eviction costs, scaled by how much of the node's life remains (Karpenter's lifetime remaining). */
-function disruptionCost(claim: NodeClaim, pool: NodePool, pods: readonly Pod[], now: number): number {
+export function disruptionCost(claim: NodeClaim, pool: NodePool, pods: readonly Pod[], now: number): number {
   const cost = pods.reduce((sum, p) => sum + evictionCost(p), 0);
   const expiry = expiryOf(claim, pool);
   const created = claim.timestamps.Pending ?? now;

@@ -11,6 +11,7 @@
  */
 import { updateClaim } from '../../lifecycle/update-claim.js';
 import type { NodeClass } from '../../model/node-class.js';
+import { isStatic } from '../../model/node-pool.js';
 import type { NodeClaim } from '../../nodeclaim/nodeclaim.js';
 import { withTimer } from '../../nodeclaim/state-machine.js';
 import { IN_FLIGHT_STATES } from '../../provisioning/in-flight.js';
@@ -113,7 +114,9 @@ async function simulationContext(deps: DisruptionDeps, view: DisruptionView) {
       launchZonesOf(deps, view.config.nodeClasses),
     ]);
   const marks = new Set(unavailable.map((u) => `${u.instanceType}|${u.zone}|${u.capacityType}`));
-  const pools = schedulingPools(view.config.nodePools, view.config.nodeClasses, deps.catalog, {
+  // A static pool launches no replacement (its count is its own); its nodes still take pods.
+  const dynamic = view.config.nodePools.filter((p) => !isStatic(p));
+  const pools = schedulingPools(dynamic, view.config.nodeClasses, deps.catalog, {
     isUnavailable: (type, zone, capacityType) => marks.has(`${type}|${zone}|${capacityType}`),
     allowedNodeRoles: deps.nodeRoles,
     launchZones: (nodeClass) => zones.get(nodeClass),

@@ -32,7 +32,7 @@ function templateFields(template: Template | NodePoolV1beta1['spec']['template']
 export function convertNodePoolV1(doc: NodePoolV1, source: DocumentSource): Converted {
   const out = emptyConverted();
   const spec = doc.spec;
-  out.issues.push(...staticCapacityIssues(spec.replicas));
+  out.issues.push(...staticCapacityIssues(spec));
   const t = spec.template.spec;
   const d = spec.disruption;
   const pool: NodePool = {
@@ -52,6 +52,7 @@ export function convertNodePoolV1(doc: NodePoolV1, source: DocumentSource): Conv
       consolidateAfterMs: d?.consolidateAfter === undefined ? 0 : durationToMs(d.consolidateAfter),
       budgets: d?.budgets === undefined ? DEFAULT_BUDGETS : d.budgets.map(toBudget),
     },
+    replicas: spec.replicas,
   };
   out.nodePools.push(dropUndefined(pool));
   return out;

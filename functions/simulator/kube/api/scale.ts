@@ -44,21 +44,21 @@ function customScaleOf(obj: KubeObject, scale: CrdScale): KubeObject {
   const replicas = readPath(obj, scale.specReplicasPath);
   const count = readPath(obj, scale.statusReplicasPath);
   const selector = scale.labelSelectorPath ? readPath(obj, scale.labelSelectorPath) : undefined;
+  return scaleObject(obj, typeof replicas === 'number' ? replicas : 0, {
+    replicas: typeof count === 'number' ? count : Number(count ?? 0) || 0,
+    ...(typeof selector === 'string' ? { selector } : {}),
+  });
+}
+
+/** An autoscaling/v1 Scale of `obj` (its identity and version) with `replicas` and `status`. */
+function scaleObject(obj: KubeObject, replicas: number, status: Record<string, unknown>): KubeObject {
+  const { name, namespace, uid, resourceVersion, creationTimestamp } = obj.metadata;
   return {
     apiVersion: 'autoscaling/v1',
     kind: 'Scale',
-    metadata: {
-      name: obj.metadata.name,
-      namespace: obj.metadata.namespace,
-      uid: obj.metadata.uid,
-      resourceVersion: obj.metadata.resourceVersion,
-      creationTimestamp: obj.metadata.creationTimestamp,
-    },
-    spec: { replicas: typeof replicas === 'number' ? replicas : 0 },
-    status: {
-      replicas: typeof count === 'number' ? count : Number(count ?? 0) || 0,
-      ...(typeof selector === 'string' ? { selector } : {}),
-    },
+    metadata: { name, namespace, uid, resourceVersion, creationTimestamp },
+    spec: { replicas },
+    status,
   };
 }
 
@@ -67,19 +67,10 @@ export function scaleOf(obj: KubeObject, type?: ResourceType): KubeObject {
   if (type?.scale) return customScaleOf(obj, type.scale);
   const spec = (obj.spec ?? {}) as { replicas?: number; selector?: LabelSelector };
   const status = (obj.status ?? {}) as { replicas?: number };
-  return {
-    apiVersion: 'autoscaling/v1',
-    kind: 'Scale',
-    metadata: {
-      name: obj.metadata.name,
-      namespace: obj.metadata.namespace,
-      uid: obj.metadata.uid,
-      resourceVersion: obj.metadata.resourceVersion,
-      creationTimestamp: obj.metadata.creationTimestamp,
-    },
-    spec: { replicas: spec.replicas ?? 1 },
-    status: { replicas: status.replicas ?? 0, selector: formatLabelSelector(spec.selector) },
-  };
+  return scaleObject(obj, spec.replicas ?? 1, {
+    replicas: status.replicas ?? 0,
+    selector: formatLabelSelector(spec.selector),
+  });
 }
 
 /** Writes a new replica count from a Scale body (PUT) or a patch of the Scale (PATCH). */

@@ -170,3 +170,16 @@ spec:
     expect(formatPlanTable(impossible)).toContain('1 pod(s) cannot be scheduled');
   });
 });
+
+describe('joiner plan: static NodePools (Karpenter v1.8 replicas)', () => {
+  it('plans the replicas first and puts the pods on them; pods that do not fit wait, no node is added for them', async () => {
+    const plan = await computePlan(['examples/static-capacity']);
+    expect(plan.nodeClaims.map((c) => [c.nodePool, c.instanceTypeOptions[0]?.instanceType])).toEqual([
+      ['fixed', 'm5.large'],
+      ['fixed', 'm5.large'],
+    ]);
+    expect(plan.nodeClaims.reduce((n, c) => n + c.pods.length, 0)).toBe(3);
+    expect(plan.unschedulable).toEqual([]);
+    expect(formatPlanTable(plan)).toMatch(/^computed packing of 2 node\(s\) for 3 pod\(s\)/);
+  });
+});

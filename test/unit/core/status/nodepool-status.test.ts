@@ -37,6 +37,8 @@ describe('nodePoolStatus', () => {
       pods: '58',
       'ephemeral-storage': '0',
     });
+    // status.nodes: the count `kubectl scale nodepool` shows for a static pool (Karpenter v1.8).
+    expect(status.nodes).toBe(3);
     expect(status.conditions.map((c) => [c.type, c.status])).toEqual([
       ['ValidationSucceeded', 'True'],
       ['NodeClassReady', 'True'],

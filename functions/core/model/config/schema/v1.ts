@@ -49,7 +49,7 @@ export const nodePoolV1 = lazySchema(() =>
         .optional(),
       limits: limits.optional(),
       weight: z.number().int().min(1).max(100).optional(),
-      /** Karpenter v1.8 static capacity; refused by the conversion (see static-capacity.ts). */
+      /** Karpenter v1.8 static capacity (see static-capacity.ts). */
       replicas: z.number().int().min(0).optional(),
     }),
     status: z.unknown().optional(),

@@ -15,18 +15,59 @@ const pool = (spec: Record<string, unknown>) => ({
   },
 });
 
-describe('NodePool replicas (static capacity)', () => {
-  it('is refused with an error naming spec.replicas, not ignored as an unknown field', () => {
-    const loaded = loadDocuments([pool({ replicas: 3 })]);
+const nodeClass = {
+  file: 'pool.yaml',
+  index: 1,
+  object: {
+    apiVersion: 'karpenter.k8s.aws/v1',
+    kind: 'EC2NodeClass',
+    metadata: { name: 'x' },
+    spec: {
+      role: 'NodeRole',
+      amiSelectorTerms: [{ alias: 'al2023@latest' }],
+      subnetSelectorTerms: [{ tags: { a: 'b' } }],
+      securityGroupSelectorTerms: [{ tags: { a: 'b' } }],
+    },
+  },
+};
+
+describe('NodePool replicas (Karpenter v1.8 static capacity)', () => {
+  it('makes a static pool that keeps the count, with limits.nodes as its only limit', () => {
+    const loaded = loadDocuments([pool({ replicas: 3, limits: { nodes: 5 } }), nodeClass]);
+    expect(loaded.diagnostics).toEqual([]);
+    expect(loaded.nodePools[0].replicas).toBe(3);
+    expect(loaded.nodePools[0].limits).toEqual({ nodes: 5 });
+    expect(loadDocuments([pool({}), nodeClass]).nodePools[0].replicas).toBeUndefined();
+  });
+
+  it('accepts 0 replicas and ignores consolidation settings, as Karpenter does', () => {
+    const loaded = loadDocuments([
+      pool({ replicas: 0, disruption: { consolidationPolicy: 'WhenEmpty', consolidateAfter: '1m' } }),
+      nodeClass,
+    ]);
+    expect(loaded.diagnostics).toEqual([]);
+    expect(loaded.nodePools[0].replicas).toBe(0);
+  });
+
+  it('refuses a limit other than nodes, naming it', () => {
+    const loaded = loadDocuments([pool({ replicas: 2, limits: { cpu: '100', nodes: 4 } })]);
     expect(loaded.nodePools).toEqual([]);
-    expect(loaded.diagnostics.map((d) => [d.severity, d.path])).toEqual([['error', 'spec.replicas']]);
-    expect(loaded.diagnostics[0].message).toMatch(/static NodePool \(Karpenter v1\.8\)/);
-    expect(loaded.diagnostics[0].message).not.toMatch(/unknown field/);
+    expect(loaded.diagnostics.map((d) => [d.severity, d.path])).toEqual([['error', 'spec.limits.cpu']]);
+    expect(loaded.diagnostics[0].message).toMatch(/only 'limits\.nodes' is supported on static NodePools/);
+  });
+
+  it('refuses weight', () => {
+    const loaded = loadDocuments([pool({ replicas: 2, weight: 10 })]);
+    expect(loaded.nodePools).toEqual([]);
+    expect(loaded.diagnostics.map((d) => [d.severity, d.path])).toEqual([['error', 'spec.weight']]);
   });
 
   it('must be a non-negative integer', () => {
     const loaded = loadDocuments([pool({ replicas: -1 })]);
     expect(loaded.diagnostics.map((d) => d.path)).toEqual(['spec.replicas']);
+    expect(loadDocuments([pool({ replicas: 1.5 })]).diagnostics.map((d) => d.path)).toEqual([
+      'spec.replicas',
+    ]);
     expect(loadDocuments([pool({})]).diagnostics.filter((d) => d.path === 'spec.replicas')).toEqual([]);
   });
 });
