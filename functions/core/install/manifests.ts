@@ -1,4 +1,5 @@
 import { nodeClaimCrd, nodeClassCrd, nodePoolCrd } from './crds.js';
+import { karpenterCrds } from './karpenter-crds.js';
 import type { KubeManifest } from './kube-manifest.js';
 import { controllerClusterRole, controllerClusterRoleBinding, DEFAULT_LAMBDA_GROUP } from './rbac.js';
 import { assertWebhookEndpoint, webhookConfiguration } from './webhook-configuration.js';
@@ -14,9 +15,10 @@ export interface JoinerManifestOptions {
 }
 
 /**
- * Every Kubernetes object joiner installs into a cluster, in apply order: the CRDs, the RBAC of
- * the Lambda functions, then the webhook configuration (last, so events only flow once joiner can
- * act on them).
+ * Every Kubernetes object joiner installs into a cluster, in apply order: the CRDs (joiner's, then
+ * Karpenter's NodePool, EC2NodeClass and NodeOverlay, which the installer creates only where
+ * Karpenter's own are absent), the RBAC of the Lambda functions, then the webhook configuration
+ * (last, so events only flow once joiner can act on them).
  */
 export function joinerManifests(options: JoinerManifestOptions): KubeManifest[] {
   const endpoint = { url: options.webhookUrl, caBundle: options.caBundle };
@@ -25,6 +27,7 @@ export function joinerManifests(options: JoinerManifestOptions): KubeManifest[] 
     nodePoolCrd(),
     nodeClassCrd(),
     nodeClaimCrd(),
+    ...karpenterCrds(),
     controllerClusterRole(),
     controllerClusterRoleBinding(options.lambdaGroup ?? DEFAULT_LAMBDA_GROUP),
     webhookConfiguration(endpoint),

@@ -33,6 +33,8 @@ spec:
   template:
     spec:
       nodeClassRef:
+        group: joiner.sh
+        kind: NodeClass
         name: default
       requirements: []
 `;
@@ -45,6 +47,8 @@ spec:
   template:
     spec:
       nodeClassRef:
+        group: joiner.sh
+        kind: NodeClass
         name: default
       requirements: []
 `;
@@ -102,6 +106,7 @@ describe('installer handler against the simulated API server', () => {
         deletions.push(`${m.kind}/${m.metadata.name}`);
         return applier.delete(m);
       },
+      get: (m) => applier.get(m),
     };
     deps = { log: silentLog, manifests: () => recording, secret: async () => SECRET };
   });
@@ -155,6 +160,7 @@ describe('installer handler against the simulated API server', () => {
     const gated: ManifestApi = {
       apply: async (m) => (left > 0 ? refused() : api.apply(m)),
       delete: async (m) => (left > 0 ? refused() : api.delete(m)),
+      get: async (m) => (left > 0 ? refused() : api.get(m)),
     };
     return {
       waits,

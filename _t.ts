@@ -1,0 +1,1 @@
+import { loadConfigDocuments } from './functions/core/model/config/load.js';
