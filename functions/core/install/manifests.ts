@@ -15,19 +15,19 @@ export interface JoinerManifestOptions {
 }
 
 /**
- * Every Kubernetes object joiner installs into a cluster, in apply order: the CRDs (joiner's, then
- * Karpenter's NodePool, EC2NodeClass and NodeOverlay, which the installer creates only where
- * Karpenter's own are absent), the RBAC of the Lambda functions, then the webhook configuration
+ * Every Kubernetes object joiner installs into a cluster, in apply order: the CRDs (Karpenter's
+ * NodePool, EC2NodeClass and NodeOverlay, which the installer creates only where Karpenter's own
+ * are absent, then joiner's), the RBAC of the Lambda functions, then the webhook configuration
  * (last, so events only flow once joiner can act on them).
  */
 export function joinerManifests(options: JoinerManifestOptions): KubeManifest[] {
   const endpoint = { url: options.webhookUrl, caBundle: options.caBundle };
   if (!isUnresolved(options.webhookUrl)) assertWebhookEndpoint(endpoint);
   return [
+    ...karpenterCrds(),
     nodePoolCrd(),
     nodeClassCrd(),
     nodeClaimCrd(),
-    ...karpenterCrds(),
     controllerClusterRole(),
     controllerClusterRoleBinding(options.lambdaGroup ?? DEFAULT_LAMBDA_GROUP),
     webhookConfiguration(endpoint),
