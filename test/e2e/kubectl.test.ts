@@ -33,6 +33,20 @@ async function kubectl(...args: string[]): Promise<string> {
   }
 }
 
+/** Runs kubectl without throwing: its exit code, stdout and stderr (the API server runs in this process, so never spawnSync). */
+async function kubectlOutcome(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(KUBECTL, args, {
+      encoding: 'utf8',
+      env: { ...process.env, KUBECONFIG: cloud.kubeconfigPath, KUBECACHEDIR: cacheDir },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
 async function eventually(check: () => Promise<boolean>, what: string, tries = 150): Promise<void> {
   for (let i = 0; i < tries; i++) {
     if (await check()) return;
@@ -290,11 +304,8 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
             '      requirements: [{ key: karpenter.sh/capacity-type, operator: Inn, values: [spot] }]',
           ].join('\n'),
         );
-        const result = spawnSync(KUBECTL, ['apply', '-f', file], {
-          encoding: 'utf8',
-          env: { ...process.env, KUBECONFIG: cloud.kubeconfigPath, KUBECACHEDIR: cacheDir },
-        });
-        expect(result.status, result.stdout).not.toBe(0);
+        const result = await kubectlOutcome('apply', '-f', file);
+        expect(result.code, result.stdout).not.toBe(0);
         expect(result.stderr).toContain(`The NodePool "invalid" is invalid`);
         expect(result.stderr).toMatch(
           /spec\.template\.spec\.requirements\[0\]\.operator: Unsupported value: "Inn": supported values: "In", "NotIn"/,
