@@ -11,6 +11,7 @@ import {
 } from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { karpenterCrds } from '../../../../functions/core/install/index.js';
+import { applyManifests } from '../../../../functions/simulator/scenario/cluster-manifests.js';
 import { type Harness, startHarness } from './fixtures.js';
 
 const POOLS = { group: 'karpenter.sh', version: 'v1', plural: 'nodepools' };
@@ -134,5 +135,23 @@ describe('custom objects against their CRD schema', () => {
       body: { ...pool(), metadata: { name: 'default' }, status },
     });
     expect(h.sim.store.get('karpenter.sh/v1', 'NodePool', 'default')).toMatchObject({ status });
+  });
+
+  it('serves a v1beta1 NodePool a scenario applies beside the installed v1 CRD, kept as written', async () => {
+    const v1beta1 = {
+      apiVersion: 'karpenter.sh/v1beta1',
+      kind: 'NodePool',
+      metadata: { name: 'old' },
+      spec: {
+        template: { spec: { nodeClassRef: { name: 'default' } } },
+        disruption: { consolidationPolicy: 'WhenEmpty' },
+      },
+    };
+    await applyManifests(h.sim.store, [v1beta1]);
+    expect(h.sim.store.get('karpenter.sh/v1beta1', 'NodePool', 'old')).toMatchObject({ spec: v1beta1.spec });
+    // The v1 version keeps its schema.
+    await expect(h.sim.store.create({ ...pool(), spec: { weight: 0 } })).rejects.toThrow(
+      /spec\.template: Required value/,
+    );
   });
 });
