@@ -46,7 +46,11 @@ const CONFIG_KINDS = [
   // What the CRDs' schemas require (joiner's NodePool needs its template).
   spec:
     kind === 'NodePool'
-      ? { template: { spec: { nodeClassRef: { group: 'joiner.sh', kind: 'NodeClass', name: 'a-nodeclass' } } } }
+      ? {
+          template: {
+            spec: { nodeClassRef: { group: 'joiner.sh', kind: 'NodeClass', name: 'a-nodeclass' } },
+          },
+        }
       : {},
 }));
 
