@@ -1,1 +1,0 @@
-import { loadConfigDocuments } from './functions/core/model/config/load.js';
