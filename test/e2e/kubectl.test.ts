@@ -334,7 +334,7 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
           '  template:',
           '    spec:',
           '      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }',
-          '      requirements: [{ key: kubernetes.io/hostname, operator: In, values: [a] }]',
+          '      requirements: [{ key: topology.k8s.aws/zone-id, operator: In, values: [usw2-az1] }]',
         ].join('\n'),
       );
       expect(await kubectl('apply', '-f', file)).toBe('nodepool.karpenter.sh/restricted created\n');
@@ -350,14 +350,12 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
         async () => (await condition('ValidationSucceeded', 'status')) === 'False',
         'ValidationSucceeded=False',
       );
-      expect(await condition('ValidationSucceeded', 'message')).toContain(
-        'label "kubernetes.io/hostname" is restricted',
-      );
+      expect(await condition('ValidationSucceeded', 'message')).toContain('zone IDs are not supported');
       expect(await condition('Ready', 'status')).toBe('False');
       expect(await kubectl('get', 'nodepool', 'restricted')).toMatch(/restricted\s+default\s+\S*\s*False/);
       const events = await kubectl('get', 'events', '--field-selector', 'involvedObject.name=restricted');
       expect(events).toMatch(
-        /Warning\s+FailedValidation\s+nodepool\/restricted\s+.*kubernetes\.io\/hostname/,
+        /Warning\s+FailedValidation\s+nodepool\/restricted\s+.*zone IDs are not supported/,
       );
       await kubectl('delete', '-f', file);
     } finally {

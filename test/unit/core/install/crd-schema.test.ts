@@ -167,6 +167,37 @@ const REFUSED: [string, Record<string, unknown>, RegExp][] = [
   ],
   ['an invalid label value', pool({}, {}), /x/],
   [
+    'a requirement on kubernetes.io/hostname',
+    requirement({ key: 'kubernetes.io/hostname', operator: 'In', values: ['a'] }),
+    /requirements\[0\]\.key: .*"kubernetes\.io\/hostname" are restricted/,
+  ],
+  [
+    'a requirement in the kubernetes.io domain',
+    requirement({ key: 'team.kubernetes.io/name', operator: 'Exists' }),
+    /requirements\[0\]\.key: .*label domain "kubernetes\.io" is restricted/,
+  ],
+  [
+    'a requirement in the k8s.io domain',
+    requirement({ key: 'k8s.io/name', operator: 'Exists' }),
+    /requirements\[0\]\.key: .*label domain "k8s\.io" is restricted/,
+  ],
+  [
+    'an unknown karpenter.k8s.aws label',
+    requirement({ key: 'karpenter.k8s.aws/instance-colour', operator: 'Exists' }),
+    /requirements\[0\]\.key: .*label domain "karpenter\.k8s\.aws" is restricted/,
+  ],
+  [
+    'a karpenter.sh template label',
+    {
+      ...pool(),
+      spec: {
+        ...pool().spec,
+        template: { ...pool().spec.template, metadata: { labels: { 'karpenter.sh/team': 'a' } } },
+      },
+    },
+    /template\.metadata\.labels: .*label domain "karpenter\.sh" is restricted/,
+  ],
+  [
     'a selector term with id and tags',
     nodeClass({ subnetSelectorTerms: [{ id: 'subnet-1', tags: { a: 'b' } }] }),
     /subnetSelectorTerms\[0\]: .*"id" is mutually exclusive/,
@@ -327,6 +358,32 @@ describe('the CRD schemas generated from the zod schemas', () => {
         minValues: 2,
       }),
       pool({}, { expireAfter: 'Never', terminationGracePeriod: '1h30m' }),
+      pool(
+        {},
+        {
+          requirements: [
+            'node.kubernetes.io/instance-type',
+            'topology.kubernetes.io/zone',
+            'karpenter.sh/capacity-type',
+            'karpenter.k8s.aws/instance-family',
+            'kops.k8s.io/instancegroup',
+            'node-restriction.kubernetes.io/team',
+            'example.com/team',
+          ].map((key) => ({ key, operator: 'Exists' })),
+        },
+      ),
+      {
+        ...pool(),
+        spec: {
+          ...pool().spec,
+          template: {
+            ...pool().spec.template,
+            metadata: {
+              labels: { team: 'a', 'node.kubernetes.io/role': 'web', 'kubernetes.io/arch': 'amd64' },
+            },
+          },
+        },
+      },
       nodeClass({
         subnetSelectorTerms: [{ id: 'subnet-1' }],
         blockDeviceMappings: [{ deviceName: '/dev/xvda', ebs: { volumeSize: '100Gi' } }],

@@ -18,6 +18,7 @@ import {
   LABEL_VALUE,
   NON_NEGATIVE_QUANTITY,
 } from './crd-rules.js';
+import { restrictedLabelMapRules } from './label-cel-rules.js';
 
 type Ctx = z.core.$RefinementCtx;
 
@@ -85,7 +86,7 @@ export const nodeLabels = stringMap
       if (reason !== undefined) addIssue(ctx, reason, [key]);
     }
   })
-  .meta({ additionalProperties: LABEL_VALUE });
+  .meta({ additionalProperties: LABEL_VALUE, ...celRules(...restrictedLabelMapRules()) });
 
 /** A taint as written in a NodePool. */
 export const taint = z.object({

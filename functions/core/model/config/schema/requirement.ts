@@ -6,6 +6,7 @@ import {
   unsupportedTenancyReason,
 } from '../labels.js';
 import { type CelRule, celRules, LABEL_KEY_PATTERN } from './crd-rules.js';
+import { restrictedLabelRules } from './label-cel-rules.js';
 import { lazySchema } from './lazy-schema.js';
 
 const OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt', 'Gte', 'Lte'] as const;
@@ -150,7 +151,11 @@ export function requirementSchema(rules: RequirementRules) {
       key: z
         .string()
         .min(1, 'key must not be empty')
-        .meta({ maxLength: 316, pattern: LABEL_KEY_PATTERN.source }),
+        .meta({
+          maxLength: 316,
+          pattern: LABEL_KEY_PATTERN.source,
+          ...(rules.restrictKeys ? celRules(...restrictedLabelRules('self')) : {}),
+        }),
       operator: z.string().meta({ enum: [...OPERATORS] }),
       values: z.array(value).optional(),
       minValues: z.number().int().min(1).max(50).optional(),
