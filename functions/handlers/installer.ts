@@ -3,7 +3,8 @@ import { createSecretsManagerClient, readSecret } from '../adapters/aws/secret-r
 import { kubeClientSource } from '../adapters/kube/create-cluster-api.js';
 import { statusOf } from '../adapters/kube/kube-errors.js';
 import { KubeManifestApplier, type ManifestApi } from '../adapters/kube/manifest-applier.js';
-import type { KubeManifest } from '../core/install/kube-manifest.js';
+import { INSTALL_POLICY_ANNOTATION, UNLESS_PRESENT } from '../core/install/karpenter-crds.js';
+import { JOINER_MANAGED_LABELS, type KubeManifest } from '../core/install/kube-manifest.js';
 import { WEBHOOK_SECRET_PLACEHOLDER, withWebhookSecret } from '../core/install/manifests.js';
 import { WEBHOOK_CONFIGURATION_NAME } from '../core/install/webhook-configuration.js';
 import { systemClock } from '../core/ports/clock.js';
@@ -61,7 +62,11 @@ export function waitingForAccess(
       }
     }
   };
-  return { apply: (m) => call(() => api.apply(m)), delete: (m) => call(() => api.delete(m)) };
+  return {
+    apply: (m) => call(() => api.apply(m)),
+    delete: (m) => call(() => api.delete(m)),
+    get: (m) => call(() => api.get(m)),
+  };
 }
 
 const wallSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -90,7 +95,12 @@ export async function handleInstallerEvent(
   }
   const objects = [...(await withSecret(deps, request)), ...request.documents];
   let created = 0;
+  const leftAlone: string[] = [];
   for (const manifest of objects) {
+    if (await ownedByOthers(api, manifest)) {
+      leftAlone.push(manifestKey(manifest));
+      continue;
+    }
     if ((await api.apply(manifest)) === 'created') created++;
   }
   if (event.RequestType === 'Update') await removeDropped(api, deps.log, event, objects);
@@ -98,6 +108,7 @@ export async function handleInstallerEvent(
     cluster: request.clusterName,
     objects: objects.length,
     created,
+    ...(leftAlone.length > 0 ? { 'left-as-installed': leftAlone.join(', ') } : {}),
   });
   return { PhysicalResourceId: id, Data: { Objects: String(objects.length) } };
 }
@@ -127,12 +138,31 @@ async function removeDropped(
   await removeAll(api, log, dropped);
 }
 
-/** Deletes the webhook configuration first, then the others in reverse install order. */
+/**
+ * True when `manifest` is installed only where absent (Karpenter's CRDs) and the live object is not
+ * joiner's: Karpenter (or another installer) put it there, and joiner leaves it as it is.
+ */
+async function ownedByOthers(api: ManifestApi, manifest: KubeManifest): Promise<boolean> {
+  if (manifest.metadata.annotations?.[INSTALL_POLICY_ANNOTATION] !== UNLESS_PRESENT) return false;
+  const live = await api.get(manifest);
+  if (!live) return false;
+  const labels = live.metadata.labels ?? {};
+  return !Object.entries(JOINER_MANAGED_LABELS).every(([key, value]) => labels[key] === value);
+}
+
+/**
+ * Deletes the webhook configuration first, then the others in reverse install order; an object
+ * installed only where absent is deleted only when it is joiner's.
+ */
 async function removeAll(api: ManifestApi, log: Log, manifests: readonly KubeManifest[]): Promise<void> {
   const isWebhook = (m: KubeManifest) =>
     m.kind === 'ValidatingWebhookConfiguration' && m.metadata.name === WEBHOOK_CONFIGURATION_NAME;
   const ordered = [...manifests.filter(isWebhook), ...manifests.filter((m) => !isWebhook(m)).reverse()];
   for (const manifest of ordered) {
+    if (await ownedByOthers(api, manifest)) {
+      log.info("not joiner's, left as installed", { object: manifestKey(manifest) });
+      continue;
+    }
     const deleted = await api.delete(manifest);
     log.info(deleted ? 'deleted' : 'already gone', { object: manifestKey(manifest) });
   }

@@ -33,6 +33,20 @@ async function kubectl(...args: string[]): Promise<string> {
   }
 }
 
+/** Runs kubectl without throwing: its exit code, stdout and stderr (the API server runs in this process, so never spawnSync). */
+async function kubectlOutcome(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(KUBECTL, args, {
+      encoding: 'utf8',
+      env: { ...process.env, KUBECONFIG: cloud.kubeconfigPath, KUBECACHEDIR: cacheDir },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
 async function eventually(check: () => Promise<boolean>, what: string, tries = 150): Promise<void> {
   for (let i = 0; i < tries; i++) {
     if (await check()) return;
@@ -113,6 +127,16 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
     expect(both).toMatch(/nodepool\.karpenter\.sh\/default\s+default\s+1\s+True/);
     expect(both).toMatch(/nodeclaim\.joiner\.sh\/default-/);
     expect(await kubectl('get', 'ec2nodeclasses')).toMatch(/default\s+True/);
+    for (const kind of ['nodepool', 'ec2nodeclass'])
+      expect(
+        await kubectl(
+          'get',
+          kind,
+          'default',
+          '-o',
+          'jsonpath={.status.conditions[?(@.type=="ValidationSucceeded")].status}',
+        ),
+      ).toBe('True');
 
     const described = await kubectl('describe', 'node', nodeName);
     for (const part of [
@@ -253,6 +277,87 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
       );
       await expect(kubectl('apply', '-f', file)).rejects.toThrow(/spec\.weight.*must be of type integer/);
       await expect(kubectl('get', 'nodepools.joiner.sh', 'typo')).rejects.toThrow(/not found/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses at apply what joiner refuses (schemas generated from joiner's): rc != 0 and the fields named", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kubectl-invalid-'));
+    try {
+      for (const [group, kind, ref] of [
+        ['karpenter.sh', 'NodePool', '{ group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }'],
+        ['joiner.sh', 'NodePool', '{ group: joiner.sh, kind: NodeClass, name: default }'],
+      ]) {
+        const file = join(dir, `${group}.yaml`);
+        await writeFile(
+          file,
+          [
+            `apiVersion: ${group}/v1`,
+            `kind: ${kind}`,
+            'metadata: { name: invalid }',
+            'spec:',
+            '  limits: { cpu: "-5" }',
+            '  template:',
+            '    spec:',
+            `      nodeClassRef: ${ref}`,
+            '      requirements: [{ key: karpenter.sh/capacity-type, operator: Inn, values: [spot] }]',
+          ].join('\n'),
+        );
+        const result = await kubectlOutcome('apply', '-f', file);
+        expect(result.code, result.stdout).not.toBe(0);
+        expect(result.stderr).toContain(`The NodePool "invalid" is invalid`);
+        expect(result.stderr).toMatch(
+          /spec\.template\.spec\.requirements\[0\]\.operator: Unsupported value: "Inn": supported values: "In", "NotIn"/,
+        );
+        expect(result.stderr).toMatch(
+          /spec\.limits\.cpu: Invalid value: "-5": spec\.limits\.cpu in body should match/,
+        );
+        await expect(kubectl('get', `nodepools.${group}`, 'invalid')).rejects.toThrow(/not found/);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reports what gets through apply but not through joiner: ValidationSucceeded=False, Ready=False, a Warning event', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kubectl-restricted-'));
+    try {
+      const file = join(dir, 'pool.yaml');
+      await writeFile(
+        file,
+        [
+          'apiVersion: karpenter.sh/v1',
+          'kind: NodePool',
+          'metadata: { name: restricted }',
+          'spec:',
+          '  template:',
+          '    spec:',
+          '      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }',
+          '      requirements: [{ key: topology.k8s.aws/zone-id, operator: In, values: [usw2-az1] }]',
+        ].join('\n'),
+      );
+      expect(await kubectl('apply', '-f', file)).toBe('nodepool.karpenter.sh/restricted created\n');
+      const condition = (type: string, field: string) =>
+        kubectl(
+          'get',
+          'nodepool',
+          'restricted',
+          '-o',
+          `jsonpath={.status.conditions[?(@.type=="${type}")].${field}}`,
+        );
+      await eventually(
+        async () => (await condition('ValidationSucceeded', 'status')) === 'False',
+        'ValidationSucceeded=False',
+      );
+      expect(await condition('ValidationSucceeded', 'message')).toContain('zone IDs are not supported');
+      expect(await condition('Ready', 'status')).toBe('False');
+      expect(await kubectl('get', 'nodepool', 'restricted')).toMatch(/restricted\s+default\s+\S*\s*False/);
+      const events = await kubectl('get', 'events', '--field-selector', 'involvedObject.name=restricted');
+      expect(events).toMatch(
+        /Warning\s+FailedValidation\s+nodepool\/restricted\s+.*zone IDs are not supported/,
+      );
+      await kubectl('delete', '-f', file);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

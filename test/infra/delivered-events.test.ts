@@ -361,6 +361,7 @@ describe('events the synthesized stack delivers', () => {
           deleted.push(m);
           return true;
         },
+        get: async () => undefined,
       }),
       secret: async () => SECRET,
     }));

@@ -12,6 +12,8 @@ export interface ManifestApi {
   apply(manifest: KubeManifest): Promise<'created' | 'updated'>;
   /** Deletes the object; returns false when it did not exist (404, including a kind not installed). */
   delete(manifest: KubeManifest): Promise<boolean>;
+  /** The live object of the manifest's kind and name, or undefined when there is none. */
+  get(manifest: KubeManifest): Promise<KubeManifest | undefined>;
 }
 
 /** Options of {@link KubeManifestApplier}. */
@@ -79,6 +81,18 @@ export class KubeManifestApplier implements ManifestApi {
     };
     await rest.request({ method: 'PUT', path: object, query: FIELD_MANAGER, body: replacement });
     return 'updated';
+  }
+
+  async get(manifest: KubeManifest): Promise<KubeManifest | undefined> {
+    try {
+      const rest = await this.client();
+      const { object } = await this.pathsOf(rest, manifest);
+      return await rest.get<KubeManifest>(object);
+    } catch (error) {
+      if (isUnservedKind(error)) this.discovery.forget(manifest.apiVersion);
+      if (isNotFound(error) || isUnservedKind(error)) return undefined;
+      throw kubeError(`reading ${describe(manifest)}`, error);
+    }
   }
 
   async delete(manifest: KubeManifest): Promise<boolean> {

@@ -1,4 +1,10 @@
 export { nodeClassCrd, nodePoolCrd } from './crds.js';
+export {
+  INSTALL_POLICY_ANNOTATION,
+  karpenterCrds,
+  NODE_POOL_SCALE,
+  UNLESS_PRESENT,
+} from './karpenter-crds.js';
 export { JOINER_API_GROUP, JOINER_MANAGED_LABELS, type KubeManifest } from './kube-manifest.js';
 export {
   type JoinerManifestOptions,

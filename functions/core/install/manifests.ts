@@ -1,4 +1,5 @@
 import { nodeClaimCrd, nodeClassCrd, nodePoolCrd } from './crds.js';
+import { karpenterCrds } from './karpenter-crds.js';
 import type { KubeManifest } from './kube-manifest.js';
 import { controllerClusterRole, controllerClusterRoleBinding, DEFAULT_LAMBDA_GROUP } from './rbac.js';
 import { assertWebhookEndpoint, webhookConfiguration } from './webhook-configuration.js';
@@ -14,14 +15,16 @@ export interface JoinerManifestOptions {
 }
 
 /**
- * Every Kubernetes object joiner installs into a cluster, in apply order: the CRDs, the RBAC of
- * the Lambda functions, then the webhook configuration (last, so events only flow once joiner can
- * act on them).
+ * Every Kubernetes object joiner installs into a cluster, in apply order: the CRDs (Karpenter's
+ * NodePool, EC2NodeClass and NodeOverlay, which the installer creates only where Karpenter's own
+ * are absent, then joiner's), the RBAC of the Lambda functions, then the webhook configuration
+ * (last, so events only flow once joiner can act on them).
  */
 export function joinerManifests(options: JoinerManifestOptions): KubeManifest[] {
   const endpoint = { url: options.webhookUrl, caBundle: options.caBundle };
   if (!isUnresolved(options.webhookUrl)) assertWebhookEndpoint(endpoint);
   return [
+    ...karpenterCrds(),
     nodePoolCrd(),
     nodeClassCrd(),
     nodeClaimCrd(),

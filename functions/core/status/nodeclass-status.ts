@@ -1,7 +1,8 @@
 /**
  * An EC2NodeClass's status as Karpenter writes it: the subnets, security groups and AMIs its
- * selector terms resolve to, and conditions `SubnetsReady`, `SecurityGroupsReady`, `AMIsReady`
- * and `Ready`, with the reason when a selector matches nothing.
+ * selector terms resolve to, and conditions `ValidationSucceeded` (True: the object passed joiner's
+ * validation; an invalid one is reported by invalid-config.ts instead), `SubnetsReady`,
+ * `SecurityGroupsReady`, `AMIsReady` and `Ready`, with the reason when a selector matches nothing.
  */
 import type { NodeClassResolution } from '../ports/cloud-provider.js';
 import { type Condition, condition } from './conditions.js';
@@ -33,13 +34,14 @@ const CHECKS = [
 
 /** The `status` of the NodeClass. */
 export function nodeClassStatus(readiness: NodeClassReadiness, now: number): Record<string, unknown> {
-  const conditions: Condition[] = CHECKS.map(([type, failing]) =>
+  const checks: Condition[] = CHECKS.map(([type, failing]) =>
     !readiness.ready && (readiness.reason === failing || readiness.reason === 'ResolutionFailed')
       ? condition(type, 'False', readiness.reason, readiness.message, now)
       : readiness.ready
         ? condition(type, 'True', type, '', now)
         : condition(type, 'Unknown', 'NotChecked', 'resolution stopped at an earlier selector', now),
   );
+  const conditions = [condition('ValidationSucceeded', 'True', 'ValidationSucceeded', '', now), ...checks];
   conditions.push(
     readiness.ready
       ? condition('Ready', 'True', 'Ready', '', now)

@@ -3,6 +3,8 @@
  * not serve yet (Karpenter's NodePool, EC2NodeClass, Provisioner; Multus NetworkAttachmentDefinitions)
  * get a permissive CustomResourceDefinition first, as installing their chart would.
  */
+
+import { NODE_POOL_SCALE as KARPENTER_NODE_POOL_SCALE } from '../../core/install/karpenter-crds.js';
 import type { ClusterStore } from '../kube/api/cluster-store.js';
 import type { CrdScale, ResourceType } from '../kube/api/resource-registry.js';
 import type { Manifest } from './load-scenario.js';
@@ -11,10 +13,13 @@ import type { Manifest } from './load-scenario.js';
  * The scale subresource of Karpenter's NodePool (v1.8 static capacity): `kubectl scale nodepool`
  * sets `spec.replicas`; the count is the pool's node count.
  */
-export const NODE_POOL_SCALE: CrdScale = {
-  specReplicasPath: '.spec.replicas',
-  statusReplicasPath: '.status.nodes',
-};
+export const NODE_POOL_SCALE: CrdScale = KARPENTER_NODE_POOL_SCALE;
+
+const CRD_API = 'apiextensions.k8s.io/v1';
+
+interface CrdVersions {
+  readonly spec: { readonly versions: readonly { readonly name: string }[] };
+}
 
 /** The plural resource name Kubernetes conventions give a kind (`EC2NodeClass` -> `ec2nodeclasses`). */
 export function pluralOf(kind: string): string {
@@ -52,6 +57,31 @@ export async function ensureKinds(store: ClusterStore, manifests: readonly Manif
   for (const crd of missing.values()) {
     const plural = pluralOf(crd.kind);
     const versions = [...crd.versions].sort();
+    const existing = store.get(CRD_API, 'CustomResourceDefinition', `${plural}.${crd.group}`) as
+      | (Manifest & CrdVersions)
+      | undefined;
+    if (existing) {
+      // The kind is installed, without this version (a v1beta1 NodePool where joiner installed
+      // Karpenter's v1 CRD): served as well, kept as written, as Karpenter's CRDs served both
+      // versions during the v1 migration.
+      await store.apply({
+        ...existing,
+        spec: {
+          ...existing.spec,
+          versions: [
+            ...existing.spec.versions,
+            ...versions.map((name) => ({
+              name,
+              served: true,
+              storage: false,
+              schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+              subresources: { status: {} },
+            })),
+          ],
+        },
+      });
+      continue;
+    }
     await store.create({
       apiVersion: 'apiextensions.k8s.io/v1',
       kind: 'CustomResourceDefinition',

@@ -2,16 +2,16 @@
  * The whole system in the simulated cloud, as `cdk deploy` leaves it in an account: joiner's
  * functions on the Lambda runner (webhook behind its function URL, provisioner, lifecycle,
  * interruption, disruption) and its manifests in the cluster (CRDs, RBAC, the webhook
- * configuration), plus the CustomResourceDefinitions of Karpenter's kinds so users can
- * `kubectl apply` the NodePools and EC2NodeClasses they already have. `joiner sim up` runs it.
+ * configuration, and Karpenter's NodePool / EC2NodeClass / NodeOverlay CRDs, which the installer
+ * adds where Karpenter is not installed) so users can `kubectl apply` the NodePools and
+ * EC2NodeClasses they already have. `joiner sim up` runs it.
  */
 import { bundledCatalog } from '../../core/catalog/bundled.js';
 import type { Catalog } from '../../core/model/instance-type.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../cloud.js';
 import { defaultTopology } from '../ec2/topology.js';
 import type { DeniedCall } from '../iam/authorization/account-identity.js';
-import type { CrdScale } from '../kube/api/resource-registry.js';
-import { applyManifests, NODE_POOL_SCALE } from '../scenario/cluster-manifests.js';
+import { applyManifests } from '../scenario/cluster-manifests.js';
 import { describeDenial } from '../scenario/iam-denials.js';
 import { installJoinerHandlers } from '../scenario/joiner-handlers.js';
 import type { Manifest } from '../scenario/load-scenario.js';
@@ -41,83 +41,6 @@ export interface SystemOptions {
 const CLUSTER_NAME = 'joiner-sim';
 /** How often (wall time) `sim up` looks for newly refused calls to log. */
 const DENIAL_POLL_MS = 1000;
-
-const READY = '.status.conditions[?(@.type=="Ready")].status';
-
-/**
- * Karpenter's NodePool, EC2NodeClass and NodeOverlay, served as Karpenter's chart installs them
- * (with its printer columns; the schema keeps every field, joiner validates the documents itself),
- * so users `kubectl apply` the YAML they already have. The NodePool serves the scale subresource
- * (Karpenter v1.8 static capacity: `kubectl scale nodepool` sets `spec.replicas`).
- */
-function karpenterCrd(
-  group: string,
-  kind: string,
-  plural: string,
-  columns: readonly Record<string, unknown>[],
-  options: { readonly version?: string; readonly scale?: CrdScale } = {},
-): Manifest {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `${plural}.${group}` },
-    spec: {
-      group,
-      scope: 'Cluster',
-      names: {
-        plural,
-        singular: kind.toLowerCase(),
-        kind,
-        listKind: `${kind}List`,
-        categories: ['karpenter'],
-      },
-      versions: [
-        {
-          name: options.version ?? 'v1',
-          served: true,
-          storage: true,
-          subresources: { status: {}, ...(options.scale ? { scale: options.scale } : {}) },
-          additionalPrinterColumns: [
-            ...columns,
-            { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-          ],
-          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-        },
-      ],
-    },
-  };
-}
-
-const KARPENTER_CRDS: readonly Manifest[] = [
-  karpenterCrd(
-    'karpenter.sh',
-    'NodePool',
-    'nodepools',
-    [
-      { name: 'NodeClass', type: 'string', jsonPath: '.spec.template.spec.nodeClassRef.name' },
-      { name: 'Nodes', type: 'string', jsonPath: '.status.resources.nodes' },
-      { name: 'Ready', type: 'string', jsonPath: READY },
-      { name: 'Weight', type: 'integer', jsonPath: '.spec.weight', priority: 1 },
-      { name: 'CPU', type: 'string', jsonPath: '.status.resources.cpu', priority: 1 },
-      { name: 'Memory', type: 'string', jsonPath: '.status.resources.memory', priority: 1 },
-    ],
-    { scale: NODE_POOL_SCALE },
-  ),
-  karpenterCrd('karpenter.k8s.aws', 'EC2NodeClass', 'ec2nodeclasses', [
-    { name: 'Ready', type: 'string', jsonPath: READY },
-    { name: 'Role', type: 'string', jsonPath: '.spec.role', priority: 1 },
-  ]),
-  karpenterCrd(
-    'karpenter.sh',
-    'NodeOverlay',
-    'nodeoverlays',
-    [
-      { name: 'Ready', type: 'string', jsonPath: READY },
-      { name: 'Weight', type: 'integer', jsonPath: '.spec.weight', priority: 1 },
-    ],
-    { version: 'v1alpha1' },
-  ),
-];
 
 /**
  * kubectl sends no credentials to a plain-HTTP API server, so the local cluster lets anonymous
@@ -186,7 +109,6 @@ export async function startSystem(options: SystemOptions = {}): Promise<Simulate
     useSimulatorCredentials();
     await installJoinerHandlers(cloud, options.onLog ?? (() => undefined));
     await applyManifests(cloud.kube.store, ANONYMOUS_ADMIN);
-    await applyManifests(cloud.kube.store, KARPENTER_CRDS);
     await applyManifests(cloud.kube.store, installManifests(cloud));
     return system;
   } catch (error) {

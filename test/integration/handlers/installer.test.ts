@@ -33,6 +33,8 @@ spec:
   template:
     spec:
       nodeClassRef:
+        group: joiner.sh
+        kind: NodeClass
         name: default
       requirements: []
 `;
@@ -45,6 +47,8 @@ spec:
   template:
     spec:
       nodeClassRef:
+        group: joiner.sh
+        kind: NodeClass
         name: default
       requirements: []
 `;
@@ -102,6 +106,7 @@ describe('installer handler against the simulated API server', () => {
         deletions.push(`${m.kind}/${m.metadata.name}`);
         return applier.delete(m);
       },
+      get: (m) => applier.get(m),
     };
     deps = { log: silentLog, manifests: () => recording, secret: async () => SECRET };
   });
@@ -155,6 +160,7 @@ describe('installer handler against the simulated API server', () => {
     const gated: ManifestApi = {
       apply: async (m) => (left > 0 ? refused() : api.apply(m)),
       delete: async (m) => (left > 0 ? refused() : api.delete(m)),
+      get: async (m) => (left > 0 ? refused() : api.get(m)),
     };
     return {
       waits,
@@ -207,6 +213,86 @@ describe('installer handler against the simulated API server', () => {
     await expect(handleInstallerEvent(deps, event('Delete', props))).resolves.toMatchObject({
       PhysicalResourceId: 'joiner-install-prod',
     });
+  });
+
+  const karpenterPoolYaml = (operator: string) => `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: spot
+spec:
+  template:
+    spec:
+      nodeClassRef:
+        group: karpenter.k8s.aws
+        kind: EC2NodeClass
+        name: default
+      requirements:
+        - key: karpenter.sh/capacity-type
+          operator: ${operator}
+          values: [spot]
+`;
+  const KARPENTER_CRDS = [
+    'nodepools.karpenter.sh',
+    'ec2nodeclasses.karpenter.k8s.aws',
+    'nodeoverlays.karpenter.sh',
+  ];
+  const crd = (name: string) =>
+    get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', name) as unknown as
+      | { metadata: { labels?: Record<string, string>; resourceVersion: string }; spec: unknown }
+      | undefined;
+
+  it("installs Karpenter's CRDs where Karpenter is absent, so Karpenter YAML applies (and bad YAML is refused)", async () => {
+    const props = properties([{ file: 'karpenter.yaml', content: karpenterPoolYaml('In') }]);
+    await handleInstallerEvent(deps, event('Create', props));
+    for (const name of KARPENTER_CRDS) {
+      expect(crd(name)?.metadata.labels).toMatchObject({ 'app.kubernetes.io/managed-by': 'joiner' });
+    }
+    expect(get('karpenter.sh/v1', 'NodePool', 'spot')).toBeDefined();
+    expect(JSON.stringify(crd('nodepools.karpenter.sh')?.spec)).toContain('"enum":["In","NotIn"');
+    const bad = properties([{ file: 'karpenter.yaml', content: karpenterPoolYaml('Inn') }]);
+    await expect(handleInstallerEvent(deps, event('Update', bad, props))).rejects.toThrow(
+      /spec\.template\.spec\.requirements\[0\]\.operator: Unsupported value: "Inn"/,
+    );
+    // joiner installed them, so removing joiner removes them.
+    await handleInstallerEvent(deps, event('Delete', props));
+    for (const name of KARPENTER_CRDS) expect(crd(name)).toBeUndefined();
+  });
+
+  it("leaves Karpenter's own CRDs as Karpenter installed them, through create, update and delete", async () => {
+    const karpenters = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'nodepools.karpenter.sh', labels: { 'app.kubernetes.io/managed-by': 'Helm' } },
+      spec: {
+        group: 'karpenter.sh',
+        scope: 'Cluster',
+        names: { plural: 'nodepools', singular: 'nodepool', kind: 'NodePool', listKind: 'NodePoolList' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            subresources: { status: {} },
+            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          },
+        ],
+      },
+    };
+    await h.sim.store.create(karpenters);
+    const before = crd('nodepools.karpenter.sh');
+    const props = properties([{ file: 'karpenter.yaml', content: karpenterPoolYaml('In') }]);
+    await handleInstallerEvent(deps, event('Create', props));
+    await handleInstallerEvent(deps, event('Update', props));
+    expect(crd('nodepools.karpenter.sh')).toEqual(before);
+    // The kinds Karpenter did not install are joiner's to add.
+    expect(crd('ec2nodeclasses.karpenter.k8s.aws')?.metadata.labels).toMatchObject({
+      'app.kubernetes.io/managed-by': 'joiner',
+    });
+    expect(get('karpenter.sh/v1', 'NodePool', 'spot')).toBeDefined();
+    await handleInstallerEvent(deps, event('Delete', props));
+    expect(crd('nodepools.karpenter.sh')).toEqual(before);
+    expect(deletions).not.toContain('CustomResourceDefinition/nodepools.karpenter.sh');
+    expect(crd('ec2nodeclasses.karpenter.k8s.aws')).toBeUndefined();
   });
 
   it('fails with an error naming the file and document that is wrong', async () => {

@@ -3,7 +3,8 @@
  * `k8s.io`, `karpenter.sh` and `karpenter.k8s.aws` domains are reserved except for well-known labels.
  */
 
-const WELL_KNOWN_KUBERNETES = new Set([
+/** Well-known `kubernetes.io` labels a NodePool may set or require. */
+export const WELL_KNOWN_KUBERNETES = new Set([
   'beta.kubernetes.io/instance-type',
   'failure-domain.beta.kubernetes.io/region',
   'failure-domain.beta.kubernetes.io/zone',
@@ -17,7 +18,8 @@ const WELL_KNOWN_KUBERNETES = new Set([
   'node.kubernetes.io/windows-build',
 ]);
 
-const WELL_KNOWN_AWS = new Set(
+/** Well-known `karpenter.k8s.aws` labels a NodePool may set or require. */
+export const WELL_KNOWN_AWS = new Set(
   [
     'instance-tenancy',
     'capacity-reservation-type',

@@ -5,6 +5,7 @@
  * (validating webhooks) exactly as on a real server.
  */
 import type { SeededRandom, VirtualClock } from '../../clock.js';
+import { crdSchemaOf } from '../http/crd-schema.js';
 import type { AdmissionAttributes, AdmissionHook, AdmissionOperation } from './admission-types.js';
 import { alreadyExists, badRequest, conflict, invalid, notFound } from './api-error.js';
 import type { PodChangeCause } from './change-cause.js';
@@ -19,6 +20,7 @@ import {
   type ResourceType,
   storageKey,
 } from './resource-registry.js';
+import { assertMatchesSchema, type StructuralNode } from './schema-validation.js';
 
 /** Per-request options. */
 export interface WriteOptions {
@@ -134,6 +136,7 @@ export class KubeApi {
     obj.kind = type.kind;
     if (type.plural === 'pods' && type.group === '') defaultPod(obj, this.clock.now());
     if (type.plural === 'namespaces' && type.group === '') labelNamespace(obj);
+    this.validate(type, obj);
     await this.admit('CREATE', type, '', obj, undefined, opts);
     if (opts.dryRun) return obj;
     const stored = this.store.put(storageKey(type), obj);
@@ -304,11 +307,14 @@ export class KubeApi {
     opts: WriteOptions,
   ): Promise<KubeObject> {
     let next = build(old);
+    this.validate(type, next);
     await this.admit('UPDATE', type, subresource, next, old, opts);
     if (opts.dryRun) return next;
     const latest = this.assertStill(type, old);
-    if (latest.metadata.resourceVersion !== old.metadata.resourceVersion)
+    if (latest.metadata.resourceVersion !== old.metadata.resourceVersion) {
       next = build(structuredClone(latest));
+      this.validate(type, next);
+    }
     if (
       next.metadata.deletionTimestamp &&
       (next.metadata.finalizers?.length ?? 0) === 0 &&
@@ -346,6 +352,12 @@ export class KubeApi {
     const specChanged = JSON.stringify(next.spec) !== JSON.stringify(old.spec);
     next.metadata.generation = Number(old.metadata.generation ?? 1) + (specChanged ? 1 : 0);
     return next;
+  }
+
+  /** A custom object against its CRD's schema (422 Invalid naming each field), as the API server checks every write. */
+  private validate(type: ResourceType, obj: KubeObject): void {
+    if (!type.group || type.plural === 'customresourcedefinitions') return;
+    assertMatchesSchema(crdSchemaOf(this, type) as StructuralNode | undefined, type.kind, type.group, obj);
   }
 
   /** The stored object now; 404 when it went (or a namesake replaced it) while its write was admitted. */

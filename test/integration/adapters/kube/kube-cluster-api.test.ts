@@ -138,7 +138,14 @@ describe('KubeClusterApi against the simulated API server', () => {
       apiVersion: 'joiner.sh/v1',
       kind: 'NodePool',
       metadata: { name: 'default' },
-      spec: { template: { spec: { nodeClassRef: { name: 'default' }, requirements: [] } } },
+      spec: {
+        template: {
+          spec: {
+            nodeClassRef: { group: 'joiner.sh', kind: 'NodeClass', name: 'default' },
+            requirements: [],
+          },
+        },
+      },
     });
     await h.sim.store.create({
       apiVersion: 'joiner.sh/v1',
@@ -403,7 +410,11 @@ describe('KubeManifestApplier against the simulated API server', () => {
     apiVersion: 'joiner.sh/v1',
     kind: 'NodePool',
     metadata: { name: 'default' },
-    spec: { template: { spec: { nodeClassRef: { name: 'default' }, requirements: [] } } },
+    spec: {
+      template: {
+        spec: { nodeClassRef: { group: 'joiner.sh', kind: 'NodeClass', name: 'default' }, requirements: [] },
+      },
+    },
   };
 
   function applier(sleep: (ms: number) => Promise<void>, requests: KubeRequest[] = []) {

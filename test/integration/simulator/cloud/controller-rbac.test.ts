@@ -43,7 +43,15 @@ const CONFIG_KINDS = [
   apiVersion,
   kind,
   metadata: { name: `a-${kind.toLowerCase()}` },
-  spec: {},
+  // What the CRDs' schemas require (joiner's NodePool needs its template).
+  spec:
+    kind === 'NodePool'
+      ? {
+          template: {
+            spec: { nodeClassRef: { group: 'joiner.sh', kind: 'NodeClass', name: 'a-nodeclass' } },
+          },
+        }
+      : {},
 }));
 
 /** Every `verb group resource` the installer's ClusterRole grants. */

@@ -12,22 +12,24 @@ describe('joinerManifests', () => {
   it('installs CRDs first and the webhook configuration last', () => {
     const kinds = joinerManifests({ webhookUrl: 'https://hook.example/x' }).map((m) => m.kind);
     expect(kinds).toEqual([
-      'CustomResourceDefinition',
-      'CustomResourceDefinition',
-      'CustomResourceDefinition',
+      ...Array(6).fill('CustomResourceDefinition'),
       'ClusterRole',
       'ClusterRoleBinding',
       'ValidatingWebhookConfiguration',
     ]);
   });
 
-  it('defines cluster-scoped v1 CRDs for NodePool, NodeClass and NodeClaim in joiner.sh', () => {
-    const crds = byKind('CustomResourceDefinition');
-    expect(crds.map((c) => c.metadata.name)).toEqual([
+  it("defines cluster-scoped v1 CRDs for NodePool, NodeClass and NodeClaim in joiner.sh, then Karpenter's", () => {
+    const all = byKind('CustomResourceDefinition');
+    expect(all.map((c) => c.metadata.name)).toEqual([
+      'nodepools.karpenter.sh',
+      'ec2nodeclasses.karpenter.k8s.aws',
+      'nodeoverlays.karpenter.sh',
       'nodepools.joiner.sh',
       'nodeclasses.joiner.sh',
       'nodeclaims.joiner.sh',
     ]);
+    const crds = all.slice(3);
     for (const crd of crds) {
       type Version = { name: string; schema: { openAPIV3Schema: { properties: Record<string, object> } } };
       const spec = crd.spec as { scope: string; group: string; versions: Version[] };
@@ -35,14 +37,14 @@ describe('joinerManifests', () => {
       expect(spec.group).toBe('joiner.sh');
       expect(spec.versions).toEqual([expect.objectContaining({ name: 'v1', served: true, storage: true })]);
       const schema = spec.versions[0].schema.openAPIV3Schema;
-      expect(schema.properties.spec).toHaveProperty('x-kubernetes-preserve-unknown-fields', true);
+      expect(schema.properties.spec).toHaveProperty('type', 'object');
     }
     const nodeClass = JSON.stringify(crds[1]);
     expect(nodeClass).toContain('multusInterfaces');
   });
 
   it("names NodeClaims in joiner's own group, never Karpenter's, with Karpenter's columns", () => {
-    const claims = byKind('CustomResourceDefinition')[2];
+    const claims = byKind('CustomResourceDefinition')[5];
     type Column = { name: string; jsonPath: string; priority?: number };
     const spec = claims.spec as {
       group: string;

@@ -162,9 +162,15 @@ describe('nodeClassStatus', () => {
       securityGroups: [{ id: 'sg-1' }],
       amis: [{ id: 'ami-1' }],
     });
-    expect((status.conditions as { type: string; status: string }[]).every((c) => c.status === 'True')).toBe(
-      true,
-    );
+    const conditions = status.conditions as { type: string; status: string }[];
+    expect(conditions.every((c) => c.status === 'True')).toBe(true);
+    expect(conditions.map((c) => c.type)).toEqual([
+      'ValidationSucceeded',
+      'SubnetsReady',
+      'SecurityGroupsReady',
+      'AMIsReady',
+      'Ready',
+    ]);
   });
 
   it('names the selector that matches nothing', () => {
@@ -176,6 +182,8 @@ describe('nodeClassStatus', () => {
       const conditions = status.conditions as { type: string; status: string; reason: string }[];
       expect(conditions.find((c) => c.type === type)).toMatchObject({ status: 'False', reason });
       expect(conditions.find((c) => c.type === 'Ready')).toMatchObject({ status: 'False', reason });
+      // The object itself is valid: only its resolution failed.
+      expect(conditions.find((c) => c.type === 'ValidationSucceeded')).toMatchObject({ status: 'True' });
       expect(status).not.toHaveProperty('subnets');
     }
   });

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { addIssue, stringMap } from './common.js';
+import { celRules } from './crd-rules.js';
 
 /**
  * A `capacityReservationSelectorTerms` entry of an EC2NodeClass (Karpenter v1.3+): an `id`
@@ -8,7 +9,15 @@ import { addIssue, stringMap } from './common.js';
  */
 export const capacityReservationSelectorTerm = z
   .object({
-    tags: stringMap.optional(),
+    tags: stringMap
+      .meta({
+        maxProperties: 20,
+        ...celRules({
+          rule: "self.all(k, k != '' && self[k] != '')",
+          message: "empty tag keys or values aren't supported",
+        }),
+      })
+      .optional(),
     id: z
       .string()
       .regex(/^cr-[0-9a-z]+$/, 'must be a capacity reservation id (cr- then lowercase letters or digits)')
@@ -40,4 +49,16 @@ export const capacityReservationSelectorTerm = z
         if (key === '' || value === '') addIssue(ctx, "empty tag keys or values aren't supported", ['tags']);
       }
     }
-  });
+  })
+  .meta(
+    celRules(
+      {
+        rule: 'has(self.tags) || has(self.id) || has(self.instanceMatchCriteria)',
+        message: 'selector term selects nothing: set tags, id or instanceMatchCriteria',
+      },
+      {
+        rule: '!has(self.id) || !(has(self.tags) || has(self.ownerID) || has(self.instanceMatchCriteria))',
+        message: '"id" is mutually exclusive with "tags", "ownerID" and "instanceMatchCriteria"',
+      },
+    ),
+  );

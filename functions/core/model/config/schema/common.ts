@@ -9,6 +9,16 @@ import {
   unsupportedLabelReason,
   unsupportedTenancyReason,
 } from '../labels.js';
+import {
+  CRON_PATTERN,
+  celRules,
+  DURATION_PATTERN,
+  FINITE_DURATION_PATTERN,
+  intOrString,
+  LABEL_VALUE,
+  NON_NEGATIVE_QUANTITY,
+} from './crd-rules.js';
+import { restrictedLabelMapRules } from './label-cel-rules.js';
 
 type Ctx = z.core.$RefinementCtx;
 
@@ -18,33 +28,39 @@ export function addIssue(ctx: Ctx, message: string, path: PropertyKey[] = [], hi
 }
 
 /** A Kubernetes quantity written as a string or a number. */
-export const quantity = z.union([z.string(), z.number()]).superRefine((v, ctx) => {
-  let value: number;
-  try {
-    value = parseQuantity(v);
-  } catch (e) {
-    addIssue(ctx, (e as Error).message);
-    return;
-  }
-  if (value < 0) addIssue(ctx, `quantity ${JSON.stringify(v)} must not be negative`);
-  else if (value > MAX_QUANTITY)
-    addIssue(ctx, `quantity ${JSON.stringify(v)} is larger than Kubernetes allows (about 9.2e18)`);
-});
+export const quantity = z
+  .union([z.string(), z.number()])
+  .superRefine((v, ctx) => {
+    let value: number;
+    try {
+      value = parseQuantity(v);
+    } catch (e) {
+      addIssue(ctx, (e as Error).message);
+      return;
+    }
+    if (value < 0) addIssue(ctx, `quantity ${JSON.stringify(v)} must not be negative`);
+    else if (value > MAX_QUANTITY)
+      addIssue(ctx, `quantity ${JSON.stringify(v)} is larger than Kubernetes allows (about 9.2e18)`);
+  })
+  .meta({ ...intOrString(NON_NEGATIVE_QUANTITY), minimum: 0 });
 
 /** The largest quantity Kubernetes stores (2^63 - 1). */
 const MAX_QUANTITY = 2 ** 63 - 1;
 
 /** A Karpenter duration: Go duration syntax, seconds as a number, or `Never`. */
-export const duration = z.union([z.string(), z.number()]).superRefine((v, ctx) => {
-  if (!isDuration(v)) {
-    addIssue(
-      ctx,
-      `invalid duration ${JSON.stringify(v)}`,
-      [],
-      'use Go duration syntax such as "30s", "720h", "1h30m", or "Never"',
-    );
-  }
-});
+export const duration = z
+  .union([z.string(), z.number()])
+  .superRefine((v, ctx) => {
+    if (!isDuration(v)) {
+      addIssue(
+        ctx,
+        `invalid duration ${JSON.stringify(v)}`,
+        [],
+        'use Go duration syntax such as "30s", "720h", "1h30m", or "Never"',
+      );
+    }
+  })
+  .meta({ ...intOrString(DURATION_PATTERN), minimum: 0 });
 
 /** Object metadata: only the name is checked; other metadata fields are accepted as they are. */
 export const metadata = z.looseObject({
@@ -58,17 +74,19 @@ export const metadata = z.looseObject({
 export const stringMap = z.record(z.string(), z.string());
 
 /** Node labels a NodePool may set: valid syntax, not in a restricted domain. */
-export const nodeLabels = stringMap.superRefine((labels, ctx) => {
-  for (const [key, value] of Object.entries(labels)) {
-    const reason =
-      invalidLabelKeyReason(key) ??
-      restrictedLabelReason(key) ??
-      unsupportedLabelReason(key) ??
-      unsupportedTenancyReason(key, 'In', [value]) ??
-      invalidLabelValueReason(value);
-    if (reason !== undefined) addIssue(ctx, reason, [key]);
-  }
-});
+export const nodeLabels = stringMap
+  .superRefine((labels, ctx) => {
+    for (const [key, value] of Object.entries(labels)) {
+      const reason =
+        invalidLabelKeyReason(key) ??
+        restrictedLabelReason(key) ??
+        unsupportedLabelReason(key) ??
+        unsupportedTenancyReason(key, 'In', [value]) ??
+        invalidLabelValueReason(value);
+      if (reason !== undefined) addIssue(ctx, reason, [key]);
+    }
+  })
+  .meta({ additionalProperties: LABEL_VALUE, ...celRules(...restrictedLabelMapRules()) });
 
 /** A taint as written in a NodePool. */
 export const taint = z.object({
@@ -102,12 +120,24 @@ export const selectorTerm = z
     if (t.id !== undefined && (t.tags !== undefined || t.name !== undefined)) {
       addIssue(ctx, '"id" is mutually exclusive with "tags" and "name"', [], 'use a separate term per id');
     }
-  });
+  })
+  .meta(
+    celRules(
+      {
+        rule: 'has(self.tags) || has(self.id) || has(self.name)',
+        message: 'selector term selects nothing: set tags, id or name',
+      },
+      {
+        rule: '!has(self.id) || !(has(self.tags) || has(self.name))',
+        message: '"id" is mutually exclusive with "tags" and "name"',
+      },
+    ),
+  );
 
 /** An AMI selector term. */
 export const amiSelectorTerm = z
   .object({
-    alias: z.string().optional(),
+    alias: z.string().meta({ pattern: '^[a-z0-9]+@[A-Za-z0-9.-]+$' }).optional(),
     id: z.string().optional(),
     name: z.string().optional(),
     owner: z.string().optional(),
@@ -121,7 +151,13 @@ export const amiSelectorTerm = z
     if (Object.values(t).every((v) => v === undefined)) {
       addIssue(ctx, 'AMI selector term selects nothing', [], 'set alias, id, name, tags or ssmParameter');
     }
-  });
+  })
+  .meta(
+    celRules({
+      rule: 'has(self.alias) || has(self.id) || has(self.name) || has(self.owner) || has(self.tags) || has(self.ssmParameter)',
+      message: 'AMI selector term selects nothing: set alias, id, name, tags or ssmParameter',
+    }),
+  );
 
 /** Kubelet settings (v1 EC2NodeClass `kubelet`, v1beta1 NodePool `kubelet`, v1alpha5 `kubeletConfiguration`). */
 export const kubelet = z.object({
@@ -172,22 +208,28 @@ const BUDGET_REASONS = ['Underutilized', 'Empty', 'Drifted'] as const;
 const BUDGET_DURATION = /^(([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?$/;
 
 /** How long a scheduled budget stays active: whole hours and/or minutes, as Karpenter accepts. */
-const budgetDuration = z.union([z.string(), z.number()]).superRefine((v, ctx) => {
-  if (typeof v !== 'string' || !BUDGET_DURATION.test(v)) {
-    addIssue(
-      ctx,
-      `invalid budget duration ${JSON.stringify(v)}`,
-      [],
-      'a budget lasts whole minutes or hours (cron has no seconds): write e.g. "10m", "8h" or "1h30m"',
-    );
-  }
-});
+const budgetDuration = z
+  .union([z.string(), z.number()])
+  .superRefine((v, ctx) => {
+    if (typeof v !== 'string' || !BUDGET_DURATION.test(v)) {
+      addIssue(
+        ctx,
+        `invalid budget duration ${JSON.stringify(v)}`,
+        [],
+        'a budget lasts whole minutes or hours (cron has no seconds): write e.g. "10m", "8h" or "1h30m"',
+      );
+    }
+  })
+  .meta({ type: 'string', pattern: BUDGET_DURATION.source });
+
+/** A budget's `nodes`: a count, or a percentage up to 100%. */
+const BUDGET_NODES = /^((100|[0-9]{1,2})%|[0-9]+)$/;
 
 /** A disruption budget (v1 and v1beta1). */
 export const budget = z
   .object({
-    nodes: z.union([z.string(), z.number()]),
-    schedule: z.string().optional(),
+    nodes: z.union([z.string(), z.number()]).meta(intOrString(BUDGET_NODES)),
+    schedule: z.string().meta({ pattern: CRON_PATTERN.source }).optional(),
     duration: budgetDuration.optional(),
     reasons: z
       .array(
@@ -207,7 +249,7 @@ export const budget = z
         ['nodes'],
         'a percentage is 0% to 100%',
       );
-    } else if (!/^((100|[0-9]{1,2})%|[0-9]+)$/.test(nodes)) {
+    } else if (!BUDGET_NODES.test(nodes)) {
       addIssue(
         ctx,
         `nodes ${JSON.stringify(b.nodes)} is neither a node count nor a percentage`,
@@ -232,19 +274,27 @@ export const budget = z
         'use 5 fields (minute hour day-of-month month day-of-week, in UTC) or a macro such as @daily',
       );
     }
-  });
+  })
+  .meta(
+    celRules({
+      rule: 'has(self.schedule) == has(self.duration)',
+      message: "'schedule' must be set with 'duration'",
+    }),
+  );
 
 /** A terminationGracePeriod: a duration, but not `Never` (Karpenter v1's pattern has no Never). */
-export const terminationGracePeriod = duration.superRefine((v, ctx) => {
-  if (v === 'Never') {
-    addIssue(
-      ctx,
-      'terminationGracePeriod cannot be "Never"',
-      [],
-      'leave terminationGracePeriod out to wait for pods without limit',
-    );
-  }
-});
+export const terminationGracePeriod = duration
+  .superRefine((v, ctx) => {
+    if (v === 'Never') {
+      addIssue(
+        ctx,
+        'terminationGracePeriod cannot be "Never"',
+        [],
+        'leave terminationGracePeriod out to wait for pods without limit',
+      );
+    }
+  })
+  .meta({ ...intOrString(FINITE_DURATION_PATTERN), minimum: 0 });
 
 /** Resource limits: a non-negative quantity per resource name. */
 export const limits = z.record(z.string(), quantity);

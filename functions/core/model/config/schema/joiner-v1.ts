@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { metadata, selectorTerm, taintOrString } from './common.js';
+import { celRules } from './crd-rules.js';
 import { lazySchema } from './lazy-schema.js';
 import { ec2NodeClassSpecV1Shape } from './v1.js';
 
@@ -46,7 +47,13 @@ export const nodeClassJoinerV1 = lazySchema(() =>
             });
           } else seen.set(key, i);
         });
-      }),
+      })
+      .meta(
+        celRules({
+          rule: '!has(self.multusInterfaces) || self.multusInterfaces.all(a, self.multusInterfaces.exists_one(b, b.deviceIndex == a.deviceIndex && (has(b.networkCardIndex) ? b.networkCardIndex : 0) == (has(a.networkCardIndex) ? a.networkCardIndex : 0)))',
+          message: 'each Multus interface needs its own deviceIndex on its network card',
+        }),
+      ),
     status: z.unknown().optional(),
   }),
 );

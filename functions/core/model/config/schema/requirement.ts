@@ -5,6 +5,8 @@ import {
   unsupportedLabelReason,
   unsupportedTenancyReason,
 } from '../labels.js';
+import { type CelRule, celRules, LABEL_KEY_PATTERN } from './crd-rules.js';
+import { restrictedLabelRules } from './label-cel-rules.js';
 import { lazySchema } from './lazy-schema.js';
 
 const OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt', 'Gte', 'Lte'] as const;
@@ -118,12 +120,43 @@ function checkMinValues(r: RawRequirement, rules: RequirementRules, ctx: Ctx): v
   }
 }
 
+/** The operator and value rules of {@link checkValues} and {@link checkMinValues}, as CEL on one requirement. */
+function requirementCelRules(rules: RequirementRules): CelRule[] {
+  return [
+    {
+      rule: "!(self.operator in ['In', 'NotIn']) || (has(self.values) && size(self.values) > 0)",
+      message: 'operators In and NotIn need at least one value',
+    },
+    {
+      rule: "!(self.operator in ['Exists', 'DoesNotExist']) || !has(self.values) || size(self.values) == 0",
+      message: 'operators Exists and DoesNotExist take no values',
+    },
+    {
+      rule: "!(self.operator in ['Gt', 'Lt', 'Gte', 'Lte']) || (has(self.values) && size(self.values) == 1 && string(self.values[0]).matches('^-?[0-9]+$'))",
+      message: 'operators Gt, Lt, Gte and Lte need exactly one integer value',
+    },
+    rules.allowMinValues
+      ? {
+          rule: "!(self.operator == 'In' && has(self.minValues)) || (has(self.values) && size(self.values) >= self.minValues)",
+          message: 'minValues is more than the number of values listed',
+        }
+      : { rule: '!has(self.minValues)', message: 'minValues is not part of this API version' },
+  ];
+}
+
 /** Zod schema of one NodePool requirement with Karpenter's operator and value rules. */
 export function requirementSchema(rules: RequirementRules) {
   return z
     .object({
-      key: z.string().min(1, 'key must not be empty'),
-      operator: z.string(),
+      key: z
+        .string()
+        .min(1, 'key must not be empty')
+        .meta({
+          maxLength: 316,
+          pattern: LABEL_KEY_PATTERN.source,
+          ...(rules.restrictKeys ? celRules(...restrictedLabelRules('self')) : {}),
+        }),
+      operator: z.string().meta({ enum: [...OPERATORS] }),
       values: z.array(value).optional(),
       minValues: z.number().int().min(1).max(50).optional(),
     })
@@ -131,7 +164,8 @@ export function requirementSchema(rules: RequirementRules) {
       checkKey(r, rules, ctx);
       if (checkOperator(r, ctx)) checkValues(r, ctx);
       checkMinValues(r, rules, ctx);
-    });
+    })
+    .meta(celRules(...requirementCelRules(rules)));
 }
 
 /** The requirement of v1 and v1beta1 NodePools (keys restricted, minValues allowed), built once for both. */
@@ -142,7 +176,10 @@ export const nodePoolRequirement = lazySchema(() =>
 /** At most this many requirements per NodePool (Karpenter's CRD: maxItems 100). */
 export const MAX_REQUIREMENTS = 100;
 
-/** A NodePool's requirement list, at most {@link MAX_REQUIREMENTS} long. */
+/**
+ * A NodePool's requirement list, at most {@link MAX_REQUIREMENTS} long (checked before the items,
+ * so a huge list is refused without validating each one). The CRD generator reads the piped side.
+ */
 export function requirementList<T extends z.ZodType>(item: T) {
   return z
     .array(z.unknown())
@@ -150,7 +187,7 @@ export function requirementList<T extends z.ZodType>(item: T) {
       MAX_REQUIREMENTS,
       `at most ${MAX_REQUIREMENTS} requirements are allowed (as in Karpenter's NodePool)`,
     )
-    .pipe(z.array(item));
+    .pipe(z.array(item).max(MAX_REQUIREMENTS));
 }
 
 /** The validated shape of a requirement before conversion. */

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { addIssue, metadata, quantity } from './common.js';
+import { celRules } from './crd-rules.js';
 import { lazySchema } from './lazy-schema.js';
 import { requirementList, requirementSchema } from './requirement.js';
 
@@ -11,6 +12,9 @@ export const PRICE_PATTERN = /^\d+(\.\d+)?$/;
 
 /** Resources an overlay may not set: it adds extended resources only. */
 export const OVERLAY_RESTRICTED_RESOURCES = ['cpu', 'memory', 'ephemeral-storage', 'pods'];
+
+/** A CEL list literal of strings. */
+const celList = (items: readonly string[]): string => `[${items.map((i) => `'${i}'`).join(', ')}]`;
 
 /** `karpenter.sh/v1alpha1` NodeOverlay (Karpenter v1.7). */
 export const nodeOverlayV1alpha1 = lazySchema(() =>
@@ -47,7 +51,20 @@ export const nodeOverlayV1alpha1 = lazySchema(() =>
               'remove it; cpu, memory, ephemeral-storage and pods come from the instance type',
             );
         }
-      }),
+      })
+      .meta(
+        celRules(
+          {
+            rule: '!(has(self.price) && has(self.priceAdjustment))',
+            message: "cannot set both 'price' and 'priceAdjustment'",
+          },
+          {
+            rule: `!has(self.capacity) || self.capacity.all(k, !(k in ${celList(OVERLAY_RESTRICTED_RESOURCES)}))`,
+            message:
+              'capacity may not set cpu, memory, ephemeral-storage or pods: an overlay adds extended resources only',
+          },
+        ),
+      ),
     status: z.unknown().optional(),
   }),
 );
