@@ -110,6 +110,20 @@ export class ControllerPermissions extends Construct {
           stack.formatArn({ service: 'ec2', account: '', resource: 'snapshot', resourceName: '*' }),
         ],
       }),
+      // Capacity reservations (ODCRs, Capacity Blocks) a launch targets; any owner, as a
+      // reservation may be shared from another account (Karpenter's policy grants the same).
+      new PolicyStatement({
+        sid: 'LaunchIntoCapacityReservations',
+        actions: ['ec2:RunInstances', 'ec2:CreateFleet'],
+        resources: [
+          stack.formatArn({
+            service: 'ec2',
+            account: '*',
+            resource: 'capacity-reservation',
+            resourceName: '*',
+          }),
+        ],
+      }),
       new PolicyStatement({
         sid: 'TagOnLaunch',
         actions: ['ec2:CreateTags'],
