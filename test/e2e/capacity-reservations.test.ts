@@ -42,3 +42,24 @@ describe('capacity reservations in the simulated cloud', () => {
     expect(instances.filter((i) => i.capacityReservationId === undefined)).toHaveLength(1);
   }, 300_000);
 });
+
+describe('a Capacity Block ending in the simulated cloud', () => {
+  it('drains the block nodes 40 minutes before the end and the pods move to on-demand, before EC2 reclaims the block', async () => {
+    let instances: Ec2Instance[] = [];
+    const result = await runShippedScenario('capacity-block-ending', {
+      inspect: async (cloud) => {
+        instances = [...cloud.ec2.state.instances.values()];
+      },
+    });
+    expect(result.failures, explain(result)).toEqual([]);
+    expect(result.summary.iam.denied).toEqual([]);
+    const inBlock = instances.filter((i) => i.capacityReservationId === 'cr-0b1c2d3e4f5061728');
+    expect(inBlock).toHaveLength(2);
+    expect(inBlock.every((i) => i.state === 'terminated' && i.instanceLifecycle === 'capacity-block')).toBe(
+      true,
+    );
+    // joiner drained and terminated both before EC2 began reclaiming the block (30 minutes before its end).
+    expect(inBlock.map((i) => i.stateReason?.code ?? 'none')).not.toContain('Server.ScheduledStop');
+    expect(result.log.some((l) => /capacity block cr-0b1c2d3e4f5061728 ends at/.test(l))).toBe(true);
+  }, 400_000);
+});
