@@ -5,6 +5,11 @@ import { explain, runShippedScenario } from './scenario-runner.js';
 
 const RESERVATION = 'cr-0a1b2c3d4e5f60718';
 
+interface NodeClassStatus {
+  capacityReservations?: unknown[];
+  conditions?: { type: string; status: string }[];
+}
+
 function labelsOf(nodes: readonly Node[], key: string): (string | undefined)[] {
   return nodes.map((n) => n.metadata.labels?.[key]).sort();
 }
@@ -13,8 +18,14 @@ describe('capacity reservations in the simulated cloud', () => {
   it('an ODCR takes nodes first, on-demand follows when it is used up, and a larger count is used again', async () => {
     let nodes: Node[] = [];
     let instances: Ec2Instance[] = [];
+    let status: NodeClassStatus | undefined;
     const result = await runShippedScenario('capacity-reservation-odcr', {
       inspect: async (cloud) => {
+        status = (
+          cloud.kube.store.get('karpenter.k8s.aws/v1', 'EC2NodeClass', 'default') as {
+            status?: NodeClassStatus;
+          }
+        )?.status;
         nodes = cloud.kube.store.list<Node>('v1', 'Node');
         instances = [...cloud.ec2.state.instances.values()].filter((i) => i.state === 'running');
       },
@@ -40,6 +51,20 @@ describe('capacity reservations in the simulated cloud', () => {
     // EC2's view: three instances run in the reservation, one outside it.
     expect(instances.filter((i) => i.capacityReservationId === RESERVATION)).toHaveLength(3);
     expect(instances.filter((i) => i.capacityReservationId === undefined)).toHaveLength(1);
+    // The sweep's status step: the reservation as Karpenter lists it, and CapacityReservationsReady.
+    expect(status?.capacityReservations).toEqual([
+      {
+        availabilityZone: 'us-west-2a',
+        id: RESERVATION,
+        instanceMatchCriteria: 'targeted',
+        instanceType: 'm5.large',
+        ownerID: expect.stringMatching(/^\d{12}$/),
+        reservationType: 'default',
+        interruptible: false,
+        state: 'active',
+      },
+    ]);
+    expect(status?.conditions?.find((c) => c.type === 'CapacityReservationsReady')?.status).toBe('True');
   }, 300_000);
 });
 
