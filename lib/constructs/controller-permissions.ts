@@ -110,6 +110,20 @@ export class ControllerPermissions extends Construct {
           stack.formatArn({ service: 'ec2', account: '', resource: 'snapshot', resourceName: '*' }),
         ],
       }),
+      // Capacity reservations (ODCRs, Capacity Blocks) a launch targets; any owner, as a
+      // reservation may be shared from another account (Karpenter's policy grants the same).
+      new PolicyStatement({
+        sid: 'LaunchIntoCapacityReservations',
+        actions: ['ec2:RunInstances', 'ec2:CreateFleet'],
+        resources: [
+          stack.formatArn({
+            service: 'ec2',
+            account: '*',
+            resource: 'capacity-reservation',
+            resourceName: '*',
+          }),
+        ],
+      }),
       new PolicyStatement({
         sid: 'TagOnLaunch',
         actions: ['ec2:CreateTags'],
@@ -255,6 +269,10 @@ export class ControllerPermissions extends Construct {
         "Launches reference AMIs (public EKS-optimized or the user's own) chosen by NodeClass selectors at run time; referencing an image does not modify it.",
       );
     }
+    ack(
+      `Resource::${nagArn(this, 'ec2', 'capacity-reservation/*', false).replace('::capacity-reservation', ':*:capacity-reservation')}`,
+      'Launches target the capacity reservations (ODCRs, Capacity Blocks) that EC2NodeClass capacityReservationSelectorTerms choose at run time, shared ones from other accounts included; targeting a reservation does not modify it (as Karpenter grants).',
+    );
     for (const path of ['eks/optimized-ami', 'bottlerocket']) {
       ack(
         `Resource::${nagArn(this, 'ssm', `parameter/aws/service/${path}/*`, false)}`,

@@ -21,10 +21,17 @@ import { scenarioPath } from './scenario-runner.js';
 
 /**
  * The shipped scenarios whose requests, together, notice every edit below: a spot pool in a fresh
- * account (the SLR), a node repair (events to the bus, terminations), and a region where joiner
- * makes a NodeClass's instance profile. `npm run iam:minimality` checks all scenarios end to end.
+ * account (the SLR), a node repair (events to the bus, terminations), a region where joiner
+ * makes a NodeClass's instance profile, and launches into a capacity reservation.
+ * `npm run iam:minimality` checks all scenarios end to end.
  */
-const SCENARIOS = ['region-ap-southeast-2', 'seed-002-inflate-spot', 'node-repair', 'nodeclass-tags'];
+const SCENARIOS = [
+  'region-ap-southeast-2',
+  'seed-002-inflate-spot',
+  'node-repair',
+  'nodeclass-tags',
+  'capacity-reservation-odcr',
+];
 
 /**
  * Edits no shipped scenario notices today, each with what it is. The test fails when one of

@@ -14,7 +14,7 @@ const EC2_WRITES = [
   'ec2:ModifyNetworkInterfaceAttribute',
 ];
 /** Resources a launch only references (never creates or changes); scoped by VPC when known. */
-const REFERENCED = /:(subnet|security-group|image|snapshot)\/\*$/;
+const REFERENCED = /:(subnet|security-group|image|snapshot|capacity-reservation)\/\*$/;
 
 function permissions(vpcId?: string) {
   const stack = bareStack();
@@ -126,6 +126,18 @@ describe('ControllerPermissions', () => {
     const text = resourceText(ssm as Statement);
     expect(text).toContain('parameter/aws/service/eks/optimized-ami/*');
     expect(text).toContain('parameter/aws/service/bottlerocket/*');
+  });
+
+  it('lets launches target capacity reservations of any account (shared ones too), for RunInstances and CreateFleet only', () => {
+    const reservations = statements.find((s) => s.Sid === 'LaunchIntoCapacityReservations') as Statement;
+    expect(actionsOf(reservations).sort()).toEqual(['ec2:CreateFleet', 'ec2:RunInstances']);
+    const text = resourceText(reservations);
+    expect(text).toContain(':*:capacity-reservation/*');
+    expect(reservations.Condition).toBeUndefined();
+    const elsewhere = statements.filter(
+      (s) => s !== reservations && resourceText(s).includes('capacity-reservation'),
+    );
+    expect(elsewhere).toEqual([]);
   });
 
   it('bounds launches to the cluster VPC when it is known', () => {

@@ -50,11 +50,13 @@ describe('security review of the stack', () => {
     for (const s of statements) {
       const conditions = JSON.stringify(s.Condition ?? {});
       const tagged = /aws:(ResourceTag|RequestTag)\/joiner\.sh\/cluster/.test(conditions);
-      // What a write may touch without the tag is only what it creates in the same call (subnets,
-      // security groups, images it reads from): the statement then names those resource types.
+      // What a write may touch without the tag is only what it references in the same call
+      // (subnets, security groups, images, capacity reservations it launches into): the statement
+      // then names those resource types.
       const untaggedTypes = JSON.stringify(s.Resource ?? '');
       expect(
-        tagged || /(subnet|security-group|image|key-pair|launch-template)/.test(untaggedTypes),
+        tagged ||
+          /(subnet|security-group|image|key-pair|launch-template|capacity-reservation)/.test(untaggedTypes),
         JSON.stringify(s),
       ).toBe(true);
     }

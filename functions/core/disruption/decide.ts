@@ -1,5 +1,6 @@
 /**
- * One disruption round's decisions, Karpenter's methods in order: NodePool deleted and expired
+ * One disruption round's decisions, Karpenter's methods in order: NodePool deleted, nodes of an
+ * ending Capacity Block (deleted as Karpenter deletes their NodeClaims), interrupted and expired
  * nodes, then nodes unhealthy past their toleration (node repair; forceful: not budgeted, not
  * blocked by do-not-disrupt) → drifted → empty (voluntary:
  * within the NodePool's budgets for the reason, not blocked). Pure: the caller reads the view,
@@ -12,6 +13,7 @@ import type { DisruptionCause } from '../nodeclaim/disruption-record.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import { staticCount } from '../provisioning/static-pools.js';
 import { allowedDisruptions, type BudgetReason } from './budgets.js';
+import { capacityBlockExpiry } from './capacity-block-expiry.js';
 import type { DisruptionView } from './disruption-view.js';
 import { emptinessEnabled } from './emptiness.js';
 import { expiryOf } from './expiration.js';
@@ -285,6 +287,8 @@ function forcefulCause(
   if (!view.config.nodePoolNames.has(claim.nodePool)) {
     return { cause: 'deleted nodepool', message: `NodePool ${claim.nodePool} was deleted` };
   }
+  const blockEnding = capacityBlockExpiry(claim, view.now);
+  if (blockEnding) return { cause: 'deleted', message: blockEnding };
   const interruption = claim.timers.interruption;
   if (interruption !== undefined && interruption <= view.now) {
     return { cause: 'interrupted', message: 'an AWS Health scheduled change starts' };

@@ -18,6 +18,7 @@ import { IN_FLIGHT_STATES, inFlightClaims, inFlightView, withoutStartupTaints } 
 import { nodeUsage } from './launch-limits.js';
 import { nominatingClaims, reserveOnNodes, stillNominated, withoutBound } from './nominated-claims.js';
 import type { LaunchZones } from './prepare-launches.js';
+import { withReservationOnlyPools } from './reservation-only.js';
 import { limitReservedOptions } from './reserved-capacity.js';
 
 /** What planning a run gave. */
@@ -150,14 +151,17 @@ export function planRun(
   const schedulingMs = performance.now() - started;
   const allReservations = [...(options.reservations?.values() ?? [])].flat();
   const plan = withUnmanagedReason(
-    {
-      ...scheduled,
-      nodeClaims:
-        allReservations.length === 0
-          ? scheduled.nodeClaims
-          : limitReservedOptions(scheduled.nodeClaims, allReservations, claims),
-      existingPlacements: [...reserved.placements, ...scheduled.existingPlacements],
-    },
+    withReservationOnlyPools(
+      {
+        ...scheduled,
+        nodeClaims:
+          allReservations.length === 0
+            ? scheduled.nodeClaims
+            : limitReservedOptions(scheduled.nodeClaims, allReservations, claims),
+        existingPlacements: [...reserved.placements, ...scheduled.existingPlacements],
+      },
+      pools,
+    ),
     snapshot,
   );
   return {

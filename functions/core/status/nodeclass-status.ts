@@ -2,9 +2,12 @@
  * An EC2NodeClass's status as Karpenter writes it: the subnets, security groups and AMIs its
  * selector terms resolve to, and conditions `ValidationSucceeded` (True: the object passed joiner's
  * validation; an invalid one is reported by invalid-config.ts instead), `SubnetsReady`,
- * `SecurityGroupsReady`, `AMIsReady` and `Ready`, with the reason when a selector matches nothing.
+ * `SecurityGroupsReady`, `AMIsReady` and `Ready`, with the reason when a selector matches nothing;
+ * the capacity reservations and `CapacityReservationsReady` (capacity-reservation-status.ts).
  */
+import type { CapacityReservation } from '../model/capacity-reservation.js';
 import type { NodeClassResolution } from '../ports/cloud-provider.js';
+import { capacityReservationStatus } from './capacity-reservation-status.js';
 import { type Condition, condition } from './conditions.js';
 
 /** Whether a NodeClass resolves, and if not, why (what the NodePools' NodeClassReady repeats). */
@@ -32,8 +35,28 @@ const CHECKS = [
   ['AMIsReady', 'AMINotFound'],
 ] as const;
 
-/** The `status` of the NodeClass. */
-export function nodeClassStatus(readiness: NodeClassReadiness, now: number): Record<string, unknown> {
+/**
+ * The `status` of the NodeClass; with `reservations` (what its capacityReservationSelectorTerms
+ * select, or the error reading them) also `capacityReservations` and `CapacityReservationsReady`.
+ */
+export function nodeClassStatus(
+  readiness: NodeClassReadiness,
+  now: number,
+  reservations?: readonly CapacityReservation[] | Error,
+): Record<string, unknown> {
+  const status = resolutionStatus(readiness, now);
+  if (reservations === undefined) return status;
+  const reserved = capacityReservationStatus(reservations, now);
+  const conditions = status.conditions as Condition[];
+  const ready = conditions.pop() as Condition;
+  return {
+    ...status,
+    ...(reserved.capacityReservations ? { capacityReservations: reserved.capacityReservations } : {}),
+    conditions: [...conditions, reserved.condition, ready],
+  };
+}
+
+function resolutionStatus(readiness: NodeClassReadiness, now: number): Record<string, unknown> {
   const checks: Condition[] = CHECKS.map(([type, failing]) =>
     !readiness.ready && (readiness.reason === failing || readiness.reason === 'ResolutionFailed')
       ? condition(type, 'False', readiness.reason, readiness.message, now)

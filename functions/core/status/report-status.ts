@@ -1,7 +1,8 @@
 /**
  * The sweep's status step: writes what kubectl shows. It mirrors every live nodeclaim of the
  * state table as a NodeClaim resource (owned by its NodePool) and deletes resources without a
- * live claim, then writes each NodeClass's status (what its selectors resolve to) and each
+ * live claim, then writes each NodeClass's status (what its selectors resolve to, its capacity
+ * reservations) and each
  * NodePool's status (resources in use, NodeClassReady, LaunchSucceeded, Ready). Best effort: a failure is logged
  * and the next sweep writes again; unchanged resources are not rewritten.
  */
@@ -28,7 +29,7 @@ import { latestLaunchFailure, nodePoolStatus } from './nodepool-status.js';
 export interface ReportStatusDeps {
   readonly cluster: ClusterApi;
   readonly store: Pick<StateStore, 'listNodeClaims'>;
-  readonly cloud: Pick<CloudProvider, 'resolveNodeClass'>;
+  readonly cloud: Pick<CloudProvider, 'resolveNodeClass' | 'capacityReservations'>;
   readonly config: () => Promise<ClusterConfig>;
   readonly clock: Clock;
   readonly log: Log;
@@ -123,7 +124,10 @@ export async function reportStatus(deps: ReportStatusDeps): Promise<StatusOutcom
       const r = readinessOf(resolved);
       readiness.set(nodeClass.name, r);
       const { apiVersion, kind, name } = nodeClass.source;
-      await write({ apiVersion, kind, name }, nodeClassStatus(r, now));
+      const reservations = deps.cloud.capacityReservations
+        ? await deps.cloud.capacityReservations(nodeClass).catch((e: unknown) => e as Error)
+        : undefined;
+      await write({ apiVersion, kind, name }, nodeClassStatus(r, now, reservations));
       outcome.nodeClasses++;
     }
     for (const pool of config.nodePools) {

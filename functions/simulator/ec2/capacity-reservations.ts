@@ -37,11 +37,13 @@ export interface Ec2CapacityReservation {
   readonly id: string;
   readonly instanceType: string;
   readonly availabilityZone: string;
-  readonly totalInstanceCount: number;
+  /** Changed by {@link modifyCapacityReservation}. */
+  totalInstanceCount: number;
   readonly reservationType: 'default' | 'capacity-block';
   readonly instanceMatchCriteria: 'open' | 'targeted';
   readonly startDate: number;
-  readonly endDate?: number;
+  /** Changed by {@link modifyCapacityReservation}. */
+  endDate?: number;
   readonly tags: Record<string, string>;
   readonly ownerId: string;
   /** Instances running in it. */
@@ -85,13 +87,51 @@ export function addCapacityReservations(ctx: Ec2Context, specs: readonly Capacit
       instanceIds: new Set(),
     };
     ctx.state.capacityReservations.set(spec.id, reservation);
-    if (reservationType === 'capacity-block' && spec.endDate !== undefined) {
-      ctx.clock.setTimeout(
-        () => reclaimCapacityBlock(ctx, reservation),
-        Math.max(0, spec.endDate - CAPACITY_BLOCK_RECLAIM_MS - ctx.clock.now()),
-      );
-    }
+    armReclaim(ctx, reservation);
   }
+}
+
+/** What {@link modifyCapacityReservation} changes (ModifyCapacityReservation's InstanceCount and EndDate). */
+export interface CapacityReservationChange {
+  readonly count?: number;
+  /** Virtual epoch ms. For a Capacity Block this is an extension: EC2 reclaims 30 minutes before the new end. */
+  readonly endDate?: number;
+}
+
+/**
+ * Changes a reservation's instance count or end, as ModifyCapacityReservation does (a Capacity
+ * Block's end moves by an extension). Instances already running stay; a smaller count only
+ * leaves less to launch.
+ */
+export function modifyCapacityReservation(
+  ctx: Ec2Context,
+  id: string,
+  change: CapacityReservationChange,
+): void {
+  const r = ctx.state.capacityReservations.get(id);
+  if (!r) throw new Error(`capacity reservation ${id} does not exist`);
+  if (change.count !== undefined) {
+    if (!Number.isInteger(change.count) || change.count < 1)
+      throw new Error(`count: must be a positive integer, got ${change.count}`);
+    r.totalInstanceCount = change.count;
+  }
+  if (change.endDate !== undefined) {
+    if (change.endDate <= ctx.clock.now()) throw new Error(`the new end of ${id} is not in the future`);
+    r.endDate = change.endDate;
+    armReclaim(ctx, r);
+  }
+}
+
+/** A Capacity Block's instances are reclaimed 30 minutes before its end (the end it has then). */
+function armReclaim(ctx: Ec2Context, r: Ec2CapacityReservation): void {
+  const end = r.endDate;
+  if (r.reservationType !== 'capacity-block' || end === undefined) return;
+  ctx.clock.setTimeout(
+    () => {
+      if (r.endDate === end) reclaimCapacityBlock(ctx, r);
+    },
+    Math.max(0, end - CAPACITY_BLOCK_RECLAIM_MS - ctx.clock.now()),
+  );
 }
 
 /** `active` until the end date, then `expired` (EC2's states for a reservation in use). */

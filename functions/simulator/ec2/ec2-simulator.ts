@@ -6,7 +6,12 @@ import type { InstanceObserver } from '../instance.js';
 import type { ApiLatency } from '../latency/api-latency.js';
 import { closeServer } from '../loopback-server.js';
 import { loadEc2Reference } from './authorization/service-reference.js';
-import { addCapacityReservations, type CapacityReservationSpec } from './capacity-reservations.js';
+import {
+  addCapacityReservations,
+  type CapacityReservationChange,
+  type CapacityReservationSpec,
+  modifyCapacityReservation,
+} from './capacity-reservations.js';
 import { rebalanceEvent, scheduledChangeEvent, spotInterruptionEvent } from './cloud-events.js';
 import { EventualConsistency, type EventualConsistencyOptions } from './consistency/eventual-consistency.js';
 import { type CloudEvent, DEFAULT_EC2_TIMINGS, type Ec2Context, type Ec2Timings } from './context.js';
@@ -71,6 +76,8 @@ export interface Ec2Simulator {
   setSpotInstanceLimit(limit: number | undefined): void;
   /** Adds capacity reservations to the account (a Capacity Block's instances are reclaimed 30 minutes before its end). */
   addCapacityReservations(specs: readonly CapacityReservationSpec[]): void;
+  /** Changes a reservation's instance count or end (ModifyCapacityReservation; a Capacity Block's extension). */
+  modifyCapacityReservation(id: string, change: CapacityReservationChange): void;
   /** Interruption warning now, termination two minutes (virtual) later. */
   interruptSpot(instanceId: string): void;
   rebalanceRecommendation(instanceId: string): void;
@@ -139,6 +146,7 @@ export async function startEc2Simulator(options: Ec2SimulatorOptions): Promise<E
       state.spotInstanceLimit = limit;
     },
     addCapacityReservations: (specs) => addCapacityReservations(ctx, specs),
+    modifyCapacityReservation: (id, change) => modifyCapacityReservation(ctx, id, change),
     interruptSpot: (instanceId) => interruptSpot(ctx, live(instanceId)),
     rebalanceRecommendation: (instanceId) => options.emit?.(rebalanceEvent(ctx, live(instanceId))),
     scheduledChange: (instanceId) => options.emit?.(scheduledChangeEvent(ctx, live(instanceId))),

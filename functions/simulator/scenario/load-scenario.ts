@@ -12,6 +12,7 @@ import {
   documentObject,
   parseYamlDocuments,
 } from '../../core/model/config/raw-document.js';
+import type { CapacityReservationDecl, CapacityReservationStep } from './reservation-schema.js';
 import {
   type AccountOptions,
   type CallFault,
@@ -53,7 +54,8 @@ export type LoadedStep =
   | { readonly kind: 'fault'; readonly index: number; readonly spec: IceFault | CallFault }
   | { readonly kind: 'expect'; readonly index: number; readonly spec: Expectation }
   | { readonly kind: 'market'; readonly index: number; readonly spec: MarketStep }
-  | { readonly kind: 'nodeCondition'; readonly index: number; readonly spec: NodeConditionStep };
+  | { readonly kind: 'nodeCondition'; readonly index: number; readonly spec: NodeConditionStep }
+  | { readonly kind: 'capacityReservation'; readonly index: number; readonly spec: CapacityReservationStep };
 
 /** A validated scenario. */
 export interface Scenario {
@@ -78,6 +80,8 @@ export interface Scenario {
   readonly stack: StackOptions;
   /** IAM denials the scenario expects; any other denial fails it. */
   readonly expectDenials: readonly ExpectedDenial[];
+  /** The account's capacity reservations at the start. */
+  readonly capacityReservations: readonly CapacityReservationDecl[];
 }
 
 /** A scenario that cannot be used; the message says where and what. */
@@ -135,6 +139,7 @@ export async function parseScenario(text: string, file: string): Promise<Scenari
     steps.push(await loadStep(step, index, base, file));
   }
   checkMarks(steps, raw.expect, file);
+  checkReservations(raw.capacityReservations, steps, file);
   return {
     file,
     name: raw.name,
@@ -150,6 +155,7 @@ export async function parseScenario(text: string, file: string): Promise<Scenari
     account: raw.account,
     stack: raw.stack,
     expectDenials: raw.expectDenials,
+    capacityReservations: raw.capacityReservations,
   };
 }
 
@@ -206,6 +212,35 @@ function checkMarks(steps: readonly LoadedStep[], final: Expectation | undefined
     if (step.kind === 'expect') check(step.spec.podsStayed?.since, `steps[${step.index}].expect`);
   }
   check(final?.podsStayed?.since, 'expect');
+}
+
+/** Reservation ids are declared once, and a change names one declared before it. */
+function checkReservations(
+  declared: readonly CapacityReservationDecl[],
+  steps: readonly LoadedStep[],
+  file: string,
+): void {
+  const ids = new Set<string>();
+  for (const [i, r] of declared.entries()) {
+    if (ids.has(r.id))
+      throw new ScenarioError(`${file}: capacityReservations[${i}].id: ${r.id} is declared twice`);
+    ids.add(r.id);
+  }
+  for (const step of steps) {
+    if (step.kind !== 'capacityReservation') continue;
+    const where = `${file}: steps[${step.index}].capacityReservation.id`;
+    const adds = 'instanceType' in step.spec;
+    if (adds && ids.has(step.spec.id))
+      throw new ScenarioError(
+        `${where}: ${step.spec.id} is declared before; give only id, count and endsAfter to change it`,
+      );
+    if (!adds && !ids.has(step.spec.id)) {
+      const known =
+        ids.size === 0 ? 'none is declared before it' : `declared before it: ${[...ids].join(', ')}`;
+      throw new ScenarioError(`${where}: no reservation ${step.spec.id} to change (${known})`);
+    }
+    ids.add(step.spec.id);
+  }
 }
 
 async function readManifests(

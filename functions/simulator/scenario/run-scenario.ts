@@ -26,6 +26,7 @@ import { LatencyRecorder } from './latency-recorder.js';
 import type { Manifest, Scenario } from './load-scenario.js';
 import { nodePrice } from './node-price.js';
 import { PodPlacements } from './pod-placements.js';
+import { reservationSpec } from './scenario-reservations.js';
 import { playSteps } from './step-player.js';
 import { buildSummary, type LatencySamples, latencySamples, type ScenarioSummary } from './summary.js';
 import { type TimelinePoint, TimelineRecorder } from './timeline-recorder.js';
@@ -191,6 +192,9 @@ export async function runScenario(
     say(`scenario ${scenario.name}: cluster ${scenario.clusterName}, seed ${options.seed ?? scenario.seed}`);
     await applyManifests(cloud.kube.store, installManifests(cloud));
     await applyManifests(cloud.kube.store, scenario.cluster);
+    cloud.ec2.addCapacityReservations(
+      scenario.capacityReservations.map((r) => reservationSpec(r, cloud.clock.now())),
+    );
     cloud.clock.startAuto(speed);
     started.virtual = cloud.clock.now();
     started.wall = Date.now();

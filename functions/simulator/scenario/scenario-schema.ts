@@ -5,6 +5,11 @@
  */
 import * as z from 'zod';
 import { isDuration } from '../../core/model/config/duration.js';
+import {
+  type CapacityReservationStep,
+  capacityReservationSchema,
+  capacityReservationStep,
+} from './reservation-schema.js';
 
 const duration = z.union([z.string(), z.number()]).refine((v) => isDuration(v) && v !== 'Never', {
   message: 'expected a duration such as "30s", "5m" or a number of seconds',
@@ -58,7 +63,7 @@ export const expectationSchema = z
         count: ceilingCount,
         /** Exact count per instance type (types not listed must not appear). */
         instanceTypes: z.record(z.string(), ceilingCount),
-        capacityTypes: z.partialRecord(z.enum(['spot', 'on-demand']), ceilingCount),
+        capacityTypes: z.partialRecord(z.enum(['spot', 'on-demand', 'reserved']), ceilingCount),
         /** Every node is in one of these zones. */
         zones: z.array(z.string()).min(1),
         /** Workload pods per node, any order (e.g. [7, 7, 6, 1]). */
@@ -293,6 +298,7 @@ export const STEP_SCHEMAS = {
   mark: markStep,
   market: marketStep as z.ZodType<z.infer<typeof spotPriceChange> | z.infer<typeof offeringChange>>,
   nodeCondition: nodeConditionStep,
+  capacityReservation: capacityReservationStep as z.ZodType<CapacityReservationStep>,
 } as const;
 
 /** The kinds of step. */
@@ -372,6 +378,8 @@ export const scenarioSchema = z
     stack: stackSchema.default({ nodeRoleArns: [] }),
     /** IAM denials this scenario expects; any other denial fails it. */
     expectDenials: z.array(expectedDenialSchema).default([]),
+    /** The account's capacity reservations when the scenario starts (reservation-schema.ts). */
+    capacityReservations: z.array(capacityReservationSchema).default([]),
   })
   .strict();
 

@@ -8,6 +8,8 @@ import type { SimulatedCloud } from '../cloud.js';
 import { updateScale } from '../kube/api/scale.js';
 import { applyManifests, deleteManifests } from './cluster-manifests.js';
 import type { LoadedStep } from './load-scenario.js';
+import type { CapacityReservationStep } from './reservation-schema.js';
+import { reservationSpec } from './scenario-reservations.js';
 import type {
   CallFault,
   IceFault,
@@ -101,6 +103,9 @@ async function playStep(step: LoadedStep, ctx: StepContext, outcome: PlayOutcome
       return;
     case 'nodeCondition':
       await playNodeCondition(step.spec, at, ctx);
+      return;
+    case 'capacityReservation':
+      playCapacityReservation(step.spec, at, ctx);
       return;
     case 'expect': {
       const failures = await ctx.expect(step);
@@ -247,4 +252,26 @@ function playMarket(spec: MarketStep, at: string, ctx: StepContext): void {
     `${at}: ${capacityType} ${instanceType} in ${zone} is ${available ? 'offered again' : 'no longer offered'}`,
   );
   ctx.cloud.ec2.setOffering(instanceType, zone, capacityType, available);
+}
+
+/** Adds a capacity reservation to the account, or changes one's instance count or end. */
+function playCapacityReservation(spec: CapacityReservationStep, at: string, ctx: StepContext): void {
+  const { ec2, clock } = ctx.cloud;
+  if ('instanceType' in spec) {
+    ctx.say(
+      `${at}: capacity reservation ${spec.id} (${spec.type}, ${spec.count} x ${spec.instanceType} in ${spec.availabilityZone}) added`,
+    );
+    ec2.addCapacityReservations([reservationSpec(spec, clock.now())]);
+    return;
+  }
+  const end = spec.endsAfter === undefined ? undefined : clock.now() + (durationToMs(spec.endsAfter) ?? 0);
+  const what = [
+    spec.count === undefined ? '' : `count ${spec.count}`,
+    end === undefined ? '' : `ends ${new Date(end).toISOString()}`,
+  ].filter((w) => w !== '');
+  ctx.say(`${at}: capacity reservation ${spec.id} changed: ${what.join(', ')}`);
+  ec2.modifyCapacityReservation(spec.id, {
+    ...(spec.count === undefined ? {} : { count: spec.count }),
+    ...(end === undefined ? {} : { endDate: end }),
+  });
 }

@@ -1,7 +1,8 @@
 /**
  * What CreateFleet itself is authorized against (`ec2:CreateFleet`, before anything launches; a
  * denial is the call's `UnauthorizedOperation`): the fleet being created with the request's fleet
- * tags, each launch template it names with that template's tags, and, per launch template config,
+ * tags, each launch template it names with that template's tags (and the capacity reservation it
+ * targets), and, per launch template config,
  * the instances and volumes it creates with the tags that apply to them, the override subnets and
  * the images. The launches that follow are authorized one by one as `ec2:RunInstances` (see
  * launch-checks.ts) and a denial there is an entry of the fleet's Errors, as AWS reports it for
@@ -12,6 +13,7 @@ import type { Candidate } from '../actions/fleet-candidates.js';
 import type { Ec2Context } from '../context.js';
 import { type Ec2Check, ec2Arn, requestTagContext, resourceTagContext } from './ec2-caller.js';
 import { createdTags, createTagsOnCreation, type RequestTags, vpcArn } from './launch-checks.js';
+import { reservationResource } from './reservation-checks.js';
 
 /** The checks of a CreateFleet request before it launches anything. */
 export function createFleetChecks(
@@ -41,6 +43,8 @@ export function createFleetChecks(
       ec2Arn(ctx, 'launch-template', template.launchTemplateId),
       resourceTagContext(template.tags),
     );
+    const reservation = reservationResource(ctx, data);
+    if (reservation) add('capacity-reservation', reservation.resource, reservation.context);
     const created = createdTags(data, requestTags);
     add('instance', ec2Arn(ctx, 'instance', '*'), requestTagContext(created.instance));
     add('volume', ec2Arn(ctx, 'volume', '*'), requestTagContext(created.volume));

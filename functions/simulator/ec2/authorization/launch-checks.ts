@@ -1,7 +1,8 @@
 /**
  * What a launch is authorized against, as EC2 asks it for RunInstances and for each instance an
  * instant fleet launches: `ec2:RunInstances` on every resource the launch touches (the image and
- * its snapshot, the launch template with its tags, subnets, security groups, the key pair) and on
+ * its snapshot, the launch template with its tags, subnets, security groups, the key pair, the
+ * capacity reservation it targets) and on
  * every resource it creates (instance, volumes, network interfaces, the spot request) with the
  * tags that apply to that resource type; `ec2:CreateTags` with `ec2:CreateAction` for each created
  * resource that gets tags; `iam:PassRole` on the instance profile's role. Resource types the
@@ -13,6 +14,7 @@ import type { CapacityTypeName, LaunchTemplateRecord } from '../ec2-state.js';
 import type { LaunchData } from '../launch-template-data.js';
 import type { PlannedInterface } from '../network-plan.js';
 import { type Ec2Check, ec2Arn, requestTagContext, resourceTagContext } from './ec2-caller.js';
+import { reservationResource } from './reservation-checks.js';
 
 /** One launch, resolved far enough to know what it touches. */
 export interface LaunchSubject {
@@ -57,6 +59,8 @@ export function launchChecks(ctx: Ec2Context, launch: LaunchSubject): Ec2Check[]
       resourceTagContext(launch.launchTemplate.tags),
     );
   }
+  const reservation = reservationResource(ctx, data);
+  if (reservation) add('capacity-reservation', reservation.resource, reservation.context);
   add('instance', ec2Arn(ctx, 'instance', '*'), {
     ...requestTagContext(created.instance),
     'ec2:InstanceType': launch.instanceType,
