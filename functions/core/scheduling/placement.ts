@@ -226,6 +226,21 @@ function hostAffinityCandidates(v: Variant, index: ReadonlyMap<string, number>):
   return out;
 }
 
+/**
+ * Whether a pod with pod affinity that matches itself would, placed first, start its own domain
+ * while pending pods without affinity that the term also selects are still to come: it then waits
+ * for them, so that it follows them (as Karpenter, which places larger pods first, and the
+ * kube-scheduler, which needs the matching pods that exist, would have it).
+ */
+function bootstrapsBefore(entry: PodEntry, leaders: readonly PodEntry[]): boolean {
+  const affinities = entry.cls.variants[0]?.topology.affinities ?? [];
+  return affinities.some(
+    (a) =>
+      a.selfMatch &&
+      leaders.some((l) => l.cls !== entry.cls && a.group.selects(l.cls.namespace, l.cls.labels)),
+  );
+}
+
 function waitsForOthers(entry: PodEntry): boolean {
   return entry.cls.variants.some((v) => v.topology.affinities.length > 0);
 }
@@ -272,14 +287,18 @@ export function placeAll(s: RunState, open: readonly Claim[] = []): Placement {
     }
     return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
   });
-  const waiting = placeRounds(placer, order.filter(waitsForOthers));
-  placeRounds(
+  const leaders = order.filter((e) => !waitsForOthers(e));
+  const follows = order.filter(waitsForOthers);
+  const late = follows.filter((e) => bootstrapsBefore(e, leaders));
+  const waiting = placeRounds(
     placer,
-    order.filter((e) => !waitsForOthers(e)),
+    follows.filter((e) => !late.includes(e)),
   );
-  if (waiting.length > 0) {
+  placeRounds(placer, leaders);
+  const rest = [...waiting, ...late];
+  if (rest.length > 0) {
     forget(placer, waiting);
-    placeRounds(placer, waiting);
+    placeRounds(placer, rest);
   }
   return { claims: placer.claims, unschedulable: placer.unschedulable };
 }
