@@ -24,6 +24,7 @@ import { findDrift } from './drift-findings.js';
 import { emptyFor } from './emptiness.js';
 import { blockedEvents } from './evictions.js';
 import { isCurrent, restamped } from './hash-versions.js';
+import { reportInvalidDoNotDisrupt } from './invalid-do-not-disrupt.js';
 import { isEmptyNode, isReschedulable } from './pod-policy.js';
 
 /** What a round did. */
@@ -140,6 +141,7 @@ export async function runDisruption(
   };
   try {
     const view = await readDisruptionView(deps);
+    await reportInvalidDoNotDisrupt(deps, podsOfClaims(view), view.now);
     if (options.full) await restampHashes(deps, view);
     const drift = options.full ? await findDrift(deps, view) : new Map();
     const dueEmptiness = new Set(
@@ -192,6 +194,14 @@ export async function runDisruption(
   } finally {
     if (held && lease) await deps.store.releaseLease(lease);
   }
+}
+
+/** The pods on the nodes of joiner's claims. */
+function podsOfClaims(view: DisruptionView) {
+  return view.claims.flatMap((c) => {
+    const node = view.nodeOf(c);
+    return node ? view.podsOn(node.metadata.name) : [];
+  });
 }
 
 async function start(deps: DisruptionDeps, view: DisruptionView, d: Decision): Promise<boolean> {
