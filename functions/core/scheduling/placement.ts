@@ -232,12 +232,11 @@ function hostAffinityCandidates(v: Variant, index: ReadonlyMap<string, number>):
  * for them, so that it follows them (as Karpenter, which places larger pods first, and the
  * kube-scheduler, which needs the matching pods that exist, would have it).
  */
-function bootstrapsBefore(entry: PodEntry, leaders: readonly PodEntry[]): boolean {
-  const affinities = entry.cls.variants[0]?.topology.affinities ?? [];
+function bootstrapsBefore(cls: PodClass, leaders: readonly PodClass[]): boolean {
+  const affinities = cls.variants[0]?.topology.affinities ?? [];
   return affinities.some(
     (a) =>
-      a.selfMatch &&
-      leaders.some((l) => l.cls !== entry.cls && a.group.selects(l.cls.namespace, l.cls.labels)),
+      a.selfMatch && leaders.some((l) => l !== cls && !l.error && a.group.selects(l.namespace, l.labels)),
   );
 }
 
@@ -289,7 +288,11 @@ export function placeAll(s: RunState, open: readonly Claim[] = []): Placement {
   });
   const leaders = order.filter((e) => !waitsForOthers(e));
   const follows = order.filter(waitsForOthers);
-  const late = follows.filter((e) => bootstrapsBefore(e, leaders));
+  const leaderClasses = [...new Set(leaders.map((e) => e.cls))];
+  const lateClasses = new Set(
+    [...new Set(follows.map((e) => e.cls))].filter((c) => bootstrapsBefore(c, leaderClasses)),
+  );
+  const late = follows.filter((e) => lateClasses.has(e.cls));
   const waiting = placeRounds(
     placer,
     follows.filter((e) => !late.includes(e)),
