@@ -295,7 +295,7 @@ export function placeAll(s: RunState, open: readonly Claim[] = []): Placement {
   const late = follows.filter((e) => lateClasses.has(e.cls));
   const waiting = placeRounds(
     placer,
-    follows.filter((e) => !late.includes(e)),
+    follows.filter((e) => !lateClasses.has(e.cls)),
   );
   placeRounds(placer, leaders);
   const rest = [...waiting, ...late];
