@@ -1,13 +1,18 @@
 /**
  * The lifecycle Lambda: node and pod hints from the lifecycle queue (NodeRegistered, NodeReady,
- * PodReady, PodGone) reconcile joiner's nodeclaims and nodes. Malformed messages and messages
+ * PodReady, PodGone, NodeDeleted) reconcile joiner's nodeclaims and nodes. Malformed messages and messages
  * whose handling failed are reported as batch item failures (Powertools' batch processor); the rest
  * of the batch is handled.
  */
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
-import { boundPodDetail, eventEnvelope, nodeDetail } from '../core/events/joiner-events.js';
+import {
+  boundPodDetail,
+  eventEnvelope,
+  nodeDeletedDetail,
+  nodeDetail,
+} from '../core/events/joiner-events.js';
 import { readClusterConfig } from '../core/lifecycle/cluster-config.js';
 import { handleLifecycleEvent } from '../core/lifecycle/handle-lifecycle-event.js';
 import { lifecycleDeps } from '../core/lifecycle/lifecycle-deps.js';
@@ -31,6 +36,7 @@ export const lifecycleMessage = z.union([
     'detail-type': z.enum([DETAIL_TYPES.podReady, DETAIL_TYPES.podGone]),
     detail: boundPodDetail,
   }),
+  eventEnvelope.extend({ 'detail-type': z.literal(DETAIL_TYPES.nodeDeleted), detail: nodeDeletedDetail }),
 ]);
 
 /** Builds the lifecycle handler. */

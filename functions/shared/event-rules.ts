@@ -30,6 +30,8 @@ export const DETAIL_TYPES = {
   podGone: 'PodGone',
   /** A NodePool or NodeClass was created or its spec changed (a provisioning pass follows). */
   configurationChanged: 'ConfigurationChanged',
+  /** A Node of joiner's or one of its NodeClaim resources was deleted (its termination starts). */
+  nodeDeleted: 'NodeDeleted',
 } as const;
 
 /** One of joiner's own detail-types. */
@@ -86,7 +88,8 @@ export const EVENT_RULES: readonly EventRuleSpec[] = [
   {
     id: 'NodeLifecycle',
     bus: JOINER_BUS_NAME,
-    description: 'Node registration and readiness, pod readiness and pod deletion drive nodeclaim lifecycle.',
+    description:
+      'Node registration, readiness and deletion, NodeClaim deletion, pod readiness and pod deletion drive nodeclaim lifecycle.',
     pattern: {
       source: [JOINER_EVENT_SOURCE],
       'detail-type': [
@@ -94,6 +97,7 @@ export const EVENT_RULES: readonly EventRuleSpec[] = [
         DETAIL_TYPES.nodeReady,
         DETAIL_TYPES.podReady,
         DETAIL_TYPES.podGone,
+        DETAIL_TYPES.nodeDeleted,
       ],
     },
     queue: 'lifecycle',

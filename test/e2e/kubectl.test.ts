@@ -55,6 +55,28 @@ async function eventually(check: () => Promise<boolean>, what: string, tries = 1
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/**
+ * The drain of a deleted claim started within seconds of virtual time of the delete, from the
+ * webhook's hint: no sweep of the disruption function (every minute) ran in between.
+ */
+async function expectDrainedAtOnce(claimId: string, deletedAt: number): Promise<void> {
+  const stored = await cloud.stateStore.getNodeClaim(claimId);
+  const startedAt = stored?.disruption?.startedAt;
+  expect(stored?.disruption?.cause).toBe('deleted');
+  expect(startedAt).toBeDefined();
+  expect(Number(startedAt) - deletedAt).toBeLessThan(10_000);
+  const sweeps = cloud.runner
+    .invocations()
+    .filter(
+      (i) =>
+        i.functionName === 'disruption' &&
+        i.trigger === 'schedule' &&
+        (i.startedAt ?? 0) >= deletedAt &&
+        (i.startedAt ?? 0) <= Number(startedAt),
+    );
+  expect(sweeps).toEqual([]);
+}
+
 const header = (table: string): string[] =>
   table
     .split('\n')[0]
@@ -191,9 +213,11 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
     );
 
     // kubectl waits until the finalizer is removed: the node was drained and terminated by then.
+    const claimDeletedAt = cloud.clock.now();
     expect(await kubectl('delete', 'nodeclaim', String(claim))).toBe(
       `nodeclaim.joiner.sh "${claim}" deleted\n`,
     );
+    await expectDrainedAtOnce(String(claim), claimDeletedAt);
     await expect(kubectl('get', 'node', first)).rejects.toThrow(/not found/);
     expect(cloud.ec2.state.instances.get(firstInstance)?.state).toMatch(/shutting-down|terminated/);
     await eventually(async () => {
@@ -204,7 +228,9 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
     const secondInstance = instanceOf(second);
     const secondClaim = await claimOf(second);
 
+    const nodeDeletedAt = cloud.clock.now();
     expect(await kubectl('delete', 'node', second)).toBe(`node "${second}" deleted\n`);
+    await expectDrainedAtOnce(String(secondClaim), nodeDeletedAt);
     expect(cloud.ec2.state.instances.get(secondInstance)?.state).toMatch(/shutting-down|terminated/);
     await eventually(
       async () => !(await kubectl('get', 'nodeclaims', '-o', 'name')).includes(String(secondClaim)),

@@ -124,6 +124,12 @@ const JOINER_SAMPLES: Record<string, unknown> = {
   },
   [DETAIL_TYPES.podGone]: { namespace: 'shop', name: 'web-2', uid: 'uid-3', nodeName: 'ip-10-0-0-1' },
   [DETAIL_TYPES.configurationChanged]: { group: 'karpenter.sh', kind: 'NodePool', name: 'general' },
+  [DETAIL_TYPES.nodeDeleted]: {
+    kind: 'Node',
+    name: 'ip-10-0-0-1',
+    nodeClaim: 'default-abc12',
+    providerId: 'aws:///us-west-2a/i-0abc123',
+  },
 };
 
 /** EventBridge envelopes for every detail-type a rule's pattern names (each checked to match it). */

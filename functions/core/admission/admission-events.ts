@@ -1,5 +1,7 @@
 import { DETAIL_TYPES } from '../../shared/event-rules.js';
+import { JOINER_API_GROUP } from '../install/kube-manifest.js';
 import { MULTUS_POD_LABEL } from '../install/match-conditions.js';
+import { LABEL_NODECLAIM } from '../lifecycle/node-labels.js';
 import type { JoinerEvent } from '../ports/event-publisher.js';
 import type { AdmissionRequest, ReviewedObject } from './admission-review.js';
 
@@ -12,8 +14,8 @@ const CONFIG_RESOURCES = ['nodepools', 'provisioners', 'nodeclasses', 'ec2nodecl
 
 /**
  * The joiner events an admission request stands for: PodUnschedulable, NodeRegistered,
- * NodeReady, PodReady (Multus pod), PodGone and ConfigurationChanged. Requests joiner does not
- * care about give none.
+ * NodeReady, PodReady (Multus pod), PodGone, ConfigurationChanged and NodeDeleted (a Node or a
+ * joiner NodeClaim resource deleted). Requests joiner does not care about give none.
  */
 export function admissionEvents(request: AdmissionRequest, time?: number): JoinerEvent[] {
   const at = time === undefined ? {} : { time };
@@ -23,7 +25,31 @@ export function admissionEvents(request: AdmissionRequest, time?: number): Joine
   if (resource === 'pods') events.push(...podEvents(request, sub));
   if (resource === 'nodes' && (sub === '' || sub === 'status')) events.push(...nodeEvents(request));
   if (sub === '' && isConfigResource(request)) events.push(...configurationEvents(request));
+  if (sub === '' && request.operation === 'DELETE') events.push(...deletionEvents(request, resource));
   return events.map((event) => ({ ...event, ...at }));
+}
+
+/**
+ * A Node joiner launched (it carries the nodeclaim label) or a joiner NodeClaim
+ * resource being deleted: its termination flow starts at once, as Karpenter's does.
+ */
+function deletionEvents(request: AdmissionRequest, coreResource: string): Array<Omit<JoinerEvent, 'time'>> {
+  const old = request.oldObject;
+  const name = old?.metadata.name || request.name;
+  if (!name) return [];
+  if (request.resource.group === JOINER_API_GROUP && request.resource.resource === 'nodeclaims')
+    return [{ detailType: DETAIL_TYPES.nodeDeleted, detail: { kind: 'NodeClaim', name } }];
+  if (coreResource !== 'nodes' || !old) return [];
+  const providerId = (old.spec as { providerID?: unknown } | undefined)?.providerID;
+  const nodeClaim = old.metadata.labels?.[LABEL_NODECLAIM];
+  if (!nodeClaim) return [];
+  const detail = {
+    kind: 'Node',
+    name,
+    nodeClaim,
+    ...(typeof providerId === 'string' && providerId ? { providerId } : {}),
+  };
+  return [{ detailType: DETAIL_TYPES.nodeDeleted, detail }];
 }
 
 function isConfigResource(request: AdmissionRequest): boolean {

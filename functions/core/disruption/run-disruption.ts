@@ -24,6 +24,7 @@ import { findDrift } from './drift-findings.js';
 import { emptyFor } from './emptiness.js';
 import { blockedEvents } from './evictions.js';
 import { isCurrent, restamped } from './hash-versions.js';
+import { reportInvalidDoNotDisrupt } from './invalid-do-not-disrupt.js';
 import { isEmptyNode, isReschedulable } from './pod-policy.js';
 
 /** What a round did. */
@@ -75,8 +76,10 @@ export interface RoundOptions {
   readonly settleMs?: number;
 }
 
-const DECISION_TIMERS = ['emptiness', 'expiration', 'interruption', 'consolidation'] as const;
+const DECISION_TIMERS = ['emptiness', 'expiration', 'interruption', 'consolidation', 'deletion'] as const;
 const LEASE = 'disruption';
+/** When a deletion's round found the lease taken, its next try. */
+const LEASE_BUSY_RETRY_MS = 5_000;
 const CONCURRENCY = 8;
 /** First drain steps a round takes itself. */
 const INLINE_FIRST_STEPS = 8;
@@ -118,6 +121,13 @@ export async function runDisruption(
   let lease = await deps.store.acquireLease(LEASE, randomUUID(), leaseClock.now(), ttlMs);
   if (!lease) {
     deps.log.debug('another disruption round holds the lease');
+    // A deletion asks for its termination at once: look again soon rather than at the sweep.
+    const deleted = due.filter((c) => (c.timers.deletion ?? Infinity) <= now);
+    await inParallel(
+      deleted.map((c) => c.id),
+      (id) => deps.timers.schedule(id, now + LEASE_BUSY_RETRY_MS),
+      deps,
+    );
     return idle;
   }
   // The first steps of the drains this round starts run once the lease is released.
@@ -140,6 +150,7 @@ export async function runDisruption(
   };
   try {
     const view = await readDisruptionView(deps);
+    await reportInvalidDoNotDisrupt(deps, podsOfClaims(view), view.now);
     if (options.full) await restampHashes(deps, view);
     const drift = options.full ? await findDrift(deps, view) : new Map();
     const dueEmptiness = new Set(
@@ -149,11 +160,13 @@ export async function runDisruption(
     const nodeRepair = disruptionSettings(deps).nodeRepair;
     const round = decideRound({ view, drift, dueEmptiness, settleMs, nodeRepair });
     await retireDeleted(deps, round.retire);
+    const unstarted = new Set(round.decisions.map((d) => d.claim.id));
     for (const decision of round.decisions) {
       if (!(await stillHeld())) break;
       try {
         const started = await start(deps, view, decision);
         if (!started) continue;
+        unstarted.delete(decision.claim.id);
         const { claim, cause } = decision;
         outcome.started.push({ nodeClaim: claim.id, nodePool: claim.nodePool, cause });
         startedIds.push(claim.id);
@@ -182,6 +195,7 @@ export async function runDisruption(
         });
     }
     const decided = new Set(round.decisions.map((d) => d.claim.id));
+    await clearDeletionHints(deps, view, unstarted);
     const blocked = await reportBlocked(deps, view, round.blocked);
     const timers = await alignTimers(deps, view, round.notEmpty, decided, options.full);
     if (held) await deps.store.releaseLease(lease);
@@ -192,6 +206,14 @@ export async function runDisruption(
   } finally {
     if (held && lease) await deps.store.releaseLease(lease);
   }
+}
+
+/** The pods on the nodes of joiner's claims. */
+function podsOfClaims(view: DisruptionView) {
+  return view.claims.flatMap((c) => {
+    const node = view.nodeOf(c);
+    return node ? view.podsOn(node.metadata.name) : [];
+  });
 }
 
 async function start(deps: DisruptionDeps, view: DisruptionView, d: Decision): Promise<boolean> {
@@ -209,6 +231,28 @@ async function start(deps: DisruptionDeps, view: DisruptionView, d: Decision): P
     ...(d.replaceBy === undefined ? {} : { replaceBy: d.replaceBy }),
   });
   return stored !== undefined;
+}
+
+/**
+ * Clears the due `deletion` timers (a deletion hint, see lifecycle/deletion-hint.ts) the round has
+ * answered: the drain it started, or nothing deleted found in the API server. Claims whose drain
+ * could not start keep theirs, so the next round tries again.
+ */
+async function clearDeletionHints(
+  deps: DisruptionDeps,
+  view: DisruptionView,
+  keep: ReadonlySet<string>,
+): Promise<void> {
+  const due = view.claims.filter((c) => (c.timers.deletion ?? Infinity) <= view.now && !keep.has(c.id));
+  await inParallel(
+    due.map((c) => c.id),
+    async (id) => {
+      await updateClaim(deps.store, id, (c) =>
+        (c.timers.deletion ?? Infinity) <= view.now ? withTimer(c, 'deletion', undefined) : undefined,
+      );
+    },
+    deps,
+  );
 }
 
 /** Ends deleted claims that have no node to drain: instance terminated, claim Gone. */

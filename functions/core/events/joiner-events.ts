@@ -29,6 +29,19 @@ export const boundPodDetail = podRefDetail.extend({ nodeName: name });
 /** `ConfigurationChanged`: a NodePool or NodeClass (by API group, kind and name) was created or changed. */
 export const configurationChangedDetail = z.object({ group: name, kind: name, name });
 
+/**
+ * `NodeDeleted`: someone deleted a Node joiner launched (by its name, instance and nodeclaim label)
+ * or a joiner NodeClaim resource (by its name, the claim's id).
+ */
+export const nodeDeletedDetail = z.object({
+  kind: z.enum(['Node', 'NodeClaim']),
+  name,
+  /** Node only: `aws:///us-west-2a/i-0123...`. */
+  providerId: z.string().optional(),
+  /** Node only: its `joiner.sh/nodeclaim` label. */
+  nodeClaim: name.optional(),
+});
+
 /** The detail schema of each of joiner's detail-types. */
 export const JOINER_EVENT_DETAILS = {
   [DETAIL_TYPES.podUnschedulable]: podUnschedulableDetail,
@@ -37,11 +50,13 @@ export const JOINER_EVENT_DETAILS = {
   [DETAIL_TYPES.podReady]: boundPodDetail,
   [DETAIL_TYPES.podGone]: boundPodDetail,
   [DETAIL_TYPES.configurationChanged]: configurationChangedDetail,
+  [DETAIL_TYPES.nodeDeleted]: nodeDeletedDetail,
 } as const;
 
 export type PodRefDetail = z.infer<typeof podRefDetail>;
 export type NodeDetail = z.infer<typeof nodeDetail>;
 export type BoundPodDetail = z.infer<typeof boundPodDetail>;
+export type NodeDeletedDetail = z.infer<typeof nodeDeletedDetail>;
 
 /** The EventBridge envelope as an SQS target receives it (only the fields joiner reads). */
 export const eventEnvelope = z.object({

@@ -77,3 +77,16 @@ export const CONFIGURATION_CHANGED: readonly MatchCondition[] = [
       '(has(object.spec) != has(oldObject.spec) || (has(object.spec) && object.spec != oldObject.spec)))',
   },
 ];
+
+/**
+ * Deletions of joiner's NodeClaim resources, and of Nodes that carry joiner's nodeclaim label
+ * (Karpenter's and other nodes are not joiner's to terminate).
+ */
+export const NODE_OR_NODECLAIM_DELETED: readonly MatchCondition[] = [
+  {
+    name: 'joiner-nodeclaim-or-node',
+    expression:
+      "oldObject != null && (request.resource.resource == 'nodeclaims' || " +
+      "(has(oldObject.metadata.labels) && 'joiner.sh/nodeclaim' in oldObject.metadata.labels))",
+  },
+];

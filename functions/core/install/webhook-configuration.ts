@@ -1,10 +1,11 @@
-import { type KubeManifest, managedMetadata } from './kube-manifest.js';
+import { JOINER_API_GROUP, type KubeManifest, managedMetadata } from './kube-manifest.js';
 import {
   BOUND_POD_DELETED,
   CONFIGURATION_CHANGED,
   type MatchCondition,
   MULTUS_POD_LABEL,
   MULTUS_POD_READY,
+  NODE_OR_NODECLAIM_DELETED,
   NODE_REGISTERED_OR_READY,
   POD_UNSCHEDULABLE,
 } from './match-conditions.js';
@@ -107,8 +108,8 @@ export function assertWebhookEndpoint(endpoint: WebhookEndpoint): void {
 
 /**
  * joiner's ValidatingWebhookConfiguration: pod status updates that mark a pod Unschedulable,
- * node creations and Ready transitions, NodePool / NodeClass creations and spec changes, Multus pods (by label) turning Ready, and deletions of
- * bound pods outside kube-system.
+ * node creations and Ready transitions, NodePool / NodeClass creations and spec changes, Multus pods (by label) turning Ready, deletions of
+ * bound pods outside kube-system, and deletions of joiner's Nodes and NodeClaim resources.
  */
 export function webhookConfiguration(endpoint: WebhookEndpoint): KubeManifest {
   return {
@@ -135,6 +136,21 @@ export function webhookConfiguration(endpoint: WebhookEndpoint): KubeManifest {
         [core(['UPDATE'], ['pods/status'], 'Namespaced')],
         MULTUS_POD_READY,
         { objectSelector: { matchLabels: { [MULTUS_POD_LABEL.key]: MULTUS_POD_LABEL.value } } },
+      ),
+      webhook(
+        'node-deleted',
+        endpoint,
+        [
+          core(['DELETE'], ['nodes'], 'Cluster'),
+          {
+            apiGroups: [JOINER_API_GROUP],
+            apiVersions: ['*'],
+            operations: ['DELETE'],
+            resources: ['nodeclaims'],
+            scope: 'Cluster',
+          },
+        ],
+        NODE_OR_NODECLAIM_DELETED,
       ),
       webhook('pod-deleted', endpoint, [core(['DELETE'], ['pods'], 'Namespaced')], BOUND_POD_DELETED, {
         namespaceSelector: {

@@ -3,9 +3,10 @@
  * node reconciled against the API server. Hints about nodes joiner does not own are ignored.
  */
 import type { DETAIL_TYPES } from '../../shared/event-rules.js';
-import type { BoundPodDetail, NodeDetail } from '../events/joiner-events.js';
+import type { BoundPodDetail, NodeDeletedDetail, NodeDetail } from '../events/joiner-events.js';
 import type { Node } from '../model/kube-objects.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
+import { scheduleDeletion } from './deletion-hint.js';
 import { recordEmptiness } from './emptiness.js';
 import type { LifecycleDeps } from './lifecycle-deps.js';
 import { instanceIdOf } from './node-labels.js';
@@ -20,10 +21,11 @@ export type LifecycleEvent =
   | {
       readonly detailType: typeof DETAIL_TYPES.podReady | typeof DETAIL_TYPES.podGone;
       readonly detail: BoundPodDetail;
-    };
+    }
+  | { readonly detailType: typeof DETAIL_TYPES.nodeDeleted; readonly detail: NodeDeletedDetail };
 
 /** What handling one event did (for logs and tests). */
-export type LifecycleOutcome = 'ignored' | 'reconciled' | 'emptiness-checked';
+export type LifecycleOutcome = 'ignored' | 'reconciled' | 'emptiness-checked' | 'deletion-scheduled';
 
 /** Finds the claim of a node from its providerID (the instance id GSI). */
 export async function claimOfNode(deps: LifecycleDeps, node: Node): Promise<NodeClaim | undefined> {
@@ -34,13 +36,15 @@ export async function claimOfNode(deps: LifecycleDeps, node: Node): Promise<Node
 
 /**
  * Handles NodeRegistered / NodeReady / PodReady (reconcile the node: register, sync labels and
- * taints, clear the Multus taint, initialize) and PodGone (emptiness hint). Idempotent: duplicate
- * and late events find nothing left to do.
+ * taints, clear the Multus taint, initialize), PodGone (emptiness hint) and NodeDeleted (the
+ * termination starts, see deletion-hint.ts). Idempotent: duplicate and late events find nothing
+ * left to do.
  */
 export async function handleLifecycleEvent(
   deps: LifecycleDeps,
   event: LifecycleEvent,
 ): Promise<LifecycleOutcome> {
+  if (event.detailType === 'NodeDeleted') return scheduleDeletion(deps, event.detail);
   const nodeName = event.detail.nodeName;
   const node = await deps.cluster.getNode(nodeName);
   if (!node) {

@@ -63,7 +63,9 @@ export type TimerKind =
   /** An AWS Health scheduled change starts: drain then. */
   | 'interruption'
   /** A consolidation proposal is re-validated (and acted on) then. */
-  | 'consolidation';
+  | 'consolidation'
+  /** Its Node or NodeClaim resource was deleted: a disruption round starts the termination then. */
+  | 'deletion';
 
 /**
  * One CreateFleet attempt: its capacity type and the offerings it offered (keys

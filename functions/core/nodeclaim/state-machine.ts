@@ -103,7 +103,7 @@ function timersOnEntering(
     case 'Initialized':
       return without(timers, 'registrationTimeout', 'launchTimeout', 'drainStep');
     case 'Draining':
-      return without(timers, 'emptiness', 'interruption');
+      return without(timers, 'emptiness', 'interruption', 'deletion');
     case 'Terminating':
       return { terminationCheck: now };
     case 'Gone':

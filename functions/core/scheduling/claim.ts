@@ -251,6 +251,9 @@ export class Claim {
   /** Requirements under test while topology looks at the claim. */
   private candidate: Requirements | undefined;
   private zoneCache: { reqs: Requirements; options: readonly number[]; zones: readonly string[] } | undefined;
+  private labelCache:
+    | { reqs: Requirements; options: readonly number[]; key: string; domains: readonly string[] }
+    | undefined;
 
   private admitted?: Map<string, boolean>;
 
@@ -284,7 +287,38 @@ export class Claim {
       return zones;
     }
     const set = reqs.get(key);
-    return set && !set.complement ? [...set.values] : [];
+    if (set && !set.complement) return [...set.values];
+    if (key !== CAPACITY_TYPE && !this.pool.instanceKeys.has(key)) return [];
+    const c = this.labelCache;
+    if (c && c.reqs === reqs && c.options === this.options && c.key === key) return c.domains;
+    const domains = this.labelDomains(reqs, key);
+    this.labelCache = { reqs, options: this.options, key, domains };
+    return domains;
+  }
+
+  /**
+   * The values a label the instance type decides (architecture, instance type, family, capacity
+   * type...) can take on this claim: those of the options that meet the requirements, sorted. As
+   * Karpenter narrows a new claim's requirements to a domain, a topology rule on such a key may pin it.
+   */
+  private labelDomains(reqs: Requirements, key: string): string[] {
+    const set = reqs.get(key);
+    const zone = reqs.get(ZONE);
+    const ct = reqs.get(CAPACITY_TYPE);
+    const out = new Set<string>();
+    for (const i of this.options) {
+      const t = this.pool.types[i];
+      if (reqs !== this.reqs && !typeCompatible(this.pool, t, reqs)) continue;
+      if (key === CAPACITY_TYPE) {
+        for (const o of t.offerings)
+          if ((!zone || valueAllowed(zone, o.zone)) && (!ct || valueAllowed(ct, o.capacityType)))
+            out.add(o.capacityType);
+        continue;
+      }
+      const v = t.it.labels[key];
+      if (v !== undefined && (!set || valueAllowed(set, v))) out.add(v);
+    }
+    return [...out].sort();
   }
 
   private zonesOf(reqs: Requirements): string[] {

@@ -226,6 +226,20 @@ function hostAffinityCandidates(v: Variant, index: ReadonlyMap<string, number>):
   return out;
 }
 
+/**
+ * Whether a pod with pod affinity that matches itself would, placed first, start its own domain
+ * while pending pods without affinity that the term also selects are still to come: it then waits
+ * for them, so that it follows them (as Karpenter, which places larger pods first, and the
+ * kube-scheduler, which needs the matching pods that exist, would have it).
+ */
+function bootstrapsBefore(cls: PodClass, leaders: readonly PodClass[]): boolean {
+  const affinities = cls.variants[0]?.topology.affinities ?? [];
+  return affinities.some(
+    (a) =>
+      a.selfMatch && leaders.some((l) => l !== cls && !l.error && a.group.selects(l.namespace, l.labels)),
+  );
+}
+
 function waitsForOthers(entry: PodEntry): boolean {
   return entry.cls.variants.some((v) => v.topology.affinities.length > 0);
 }
@@ -272,14 +286,22 @@ export function placeAll(s: RunState, open: readonly Claim[] = []): Placement {
     }
     return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
   });
-  const waiting = placeRounds(placer, order.filter(waitsForOthers));
-  placeRounds(
-    placer,
-    order.filter((e) => !waitsForOthers(e)),
+  const leaders = order.filter((e) => !waitsForOthers(e));
+  const follows = order.filter(waitsForOthers);
+  const leaderClasses = [...new Set(leaders.map((e) => e.cls))];
+  const lateClasses = new Set(
+    [...new Set(follows.map((e) => e.cls))].filter((c) => bootstrapsBefore(c, leaderClasses)),
   );
-  if (waiting.length > 0) {
+  const late = follows.filter((e) => lateClasses.has(e.cls));
+  const waiting = placeRounds(
+    placer,
+    follows.filter((e) => !lateClasses.has(e.cls)),
+  );
+  placeRounds(placer, leaders);
+  const rest = [...waiting, ...late];
+  if (rest.length > 0) {
     forget(placer, waiting);
-    placeRounds(placer, waiting);
+    placeRounds(placer, rest);
   }
   return { claims: placer.claims, unschedulable: placer.unschedulable };
 }

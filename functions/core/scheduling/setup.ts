@@ -4,6 +4,7 @@ import { CPU, MEMORY, PODS } from '../model/resources.js';
 import { ExistingTarget } from './existing-target.js';
 import { bindGroups, buildClass, classKey, type PodClass, type PodEntry, podId } from './pod-class.js';
 import { type PoolContext, poolContexts } from './pool-context.js';
+import { valueAllowed } from './requirement-set.js';
 import { Requirements } from './requirements.js';
 import { Dims } from './resource-vector.js';
 import { Topology } from './topology.js';
@@ -11,7 +12,7 @@ import type { TopologyGroup } from './topology-group.js';
 import type { ScheduleInput } from './types.js';
 import { volumeIndex } from './volume-requirements.js';
 import { volumeProblem } from './volume-validation.js';
-import { HOSTNAME, ZONE } from './well-known.js';
+import { CAPACITY_TYPE, HOSTNAME, ZONE } from './well-known.js';
 
 /** Everything a run works on. */
 export interface RunState {
@@ -147,7 +148,7 @@ function usedBaseOf(input: ScheduleInput): (pool: string) => Record<string, numb
 
 /** Prepares a run. Never throws on bad pods: they get an error class. */
 export function setupRun(input: ScheduleInput): RunState {
-  const topology = new Topology(input.pools.length > 0);
+  const topology = new Topology(input.pools.length > 0, input.kubeSchedulerRules === true);
   const { entries, classes } = pendingEntries(input, topology);
   const bound = [...input.nodes.flatMap((n) => n.pods), ...input.inFlight.flatMap((c) => c.pods)];
   const ownedByBound = new Map<Pod, TopologyGroup[]>(bound.map((p) => [p, ownedAntiGroups(p, topology)]));
@@ -179,17 +180,30 @@ export function setupRun(input: ScheduleInput): RunState {
   return { entries, classes, dims, topology, targets, pools, vectors, leastAllocated };
 }
 
-/** Domains of custom topology keys that pools can create (their labels and `In` requirements). */
+/**
+ * Domains of the other topology keys that pools can create, as Karpenter's domain universe: a
+ * pool's `In` requirements and labels, and the values its instance types give the key (their
+ * labels, the capacity types of their offerings) that its requirements allow.
+ */
 function addPoolDomains(topology: Topology, pools: readonly PoolContext[]): void {
   const keys = new Set([...topology.groups.values()].map((g) => g.topologyKey));
   for (const key of keys) {
     if (key === HOSTNAME || key === ZONE) continue;
     for (const p of pools) {
+      if (p.problem) continue;
       const set = p.reqs.get(key);
-      if (set && !set.complement) topology.addDomains(key, set.values, p.taints);
-      else
-        for (const i of p.baseOptions)
-          if (p.types[i].it.labels[key]) topology.addDomains(key, [p.types[i].it.labels[key]], p.taints);
+      if (set && !set.complement) {
+        topology.addDomains(key, set.values, p.taints);
+        continue;
+      }
+      const values = new Set<string>();
+      for (const i of p.baseOptions) {
+        const t = p.types[i];
+        if (key === CAPACITY_TYPE) for (const o of t.offerings) values.add(o.capacityType);
+        else if (t.it.labels[key] !== undefined) values.add(t.it.labels[key]);
+      }
+      const allowed = [...values].filter((v) => !set || valueAllowed(set, v));
+      if (allowed.length > 0) topology.addDomains(key, allowed, p.taints);
     }
   }
 }

@@ -4,6 +4,7 @@
  * node, an in-flight claim or a new claim).
  */
 
+import { unsupportedLabelReason } from '../model/config/labels.js';
 import type { LabelSelector } from '../model/kube-objects.js';
 import type { Taint } from '../model/taint.js';
 import { selectorKey } from './label-selector.js';
@@ -87,8 +88,15 @@ export class Topology {
   /** Changes since {@link startJournal}, undone by {@link undoTo}; undefined when not journaling. */
   private journal?: Change[];
 
-  /** @param canCreateNodes whether new nodes may be created (a new hostname domain always has count 0). */
-  constructor(readonly canCreateNodes: boolean) {}
+  /**
+   * @param canCreateNodes whether new nodes may be created (a new hostname domain always has count 0).
+   * @param antiSkipsUnlabelled the kube-scheduler's rule: a target without an anti-affinity term's
+   *   key is not in any of its domains, so the term does not repel pods from it.
+   */
+  constructor(
+    readonly canCreateNodes: boolean,
+    readonly antiSkipsUnlabelled = false,
+  ) {}
 
   /** Gets or creates the group for a selector, namespaces and topology key. */
   group(
@@ -264,7 +272,10 @@ export class Topology {
       const limit = this.minCount(s) + s.maxSkew - (s.selfMatch ? 1 : 0);
       const left = keep(domainsFor(allowed, target, key), s.group.counts, limit, false);
       if (left.length === 0)
-        return fail(`topology spread ${short(key)} maxSkew ${s.maxSkew}: no ${short(key)} left`);
+        return fail(
+          noDomain(target, key) ??
+            `topology spread ${short(key)} maxSkew ${s.maxSkew}: no ${short(key)} left`,
+        );
       setDomains(allowed, key, left);
     }
     for (const a of c.affinities) {
@@ -272,18 +283,25 @@ export class Topology {
       const current = domainsFor(allowed, target, key);
       const left = a.selfMatch && a.group.total === 0 ? current : keep(current, a.group.counts, 0, true);
       if (left.length === 0)
-        return fail(`pod affinity on ${short(key)}: no ${short(key)} has a matching pod`);
+        return fail(
+          noDomain(target, key) ?? `pod affinity on ${short(key)}: no ${short(key)} has a matching pod`,
+        );
       setDomains(allowed, key, left);
     }
     for (const a of c.antis) {
       const key = a.group.topologyKey;
+      if (this.antiSkipsUnlabelled && target.domains(key).length === 0) continue;
       const left = keep(domainsFor(allowed, target, key), a.group.counts, 0, false);
       if (left.length === 0)
-        return fail(`pod anti-affinity on ${short(key)}: every ${short(key)} has a matching pod`);
+        return fail(
+          noDomain(target, key) ??
+            `pod anti-affinity on ${short(key)}: every ${short(key)} has a matching pod`,
+        );
       setDomains(allowed, key, left);
     }
     for (const g of c.repelledBy) {
       const key = g.topologyKey;
+      if (this.antiSkipsUnlabelled && target.domains(key).length === 0) continue;
       const left = keep(domainsFor(allowed, target, key), g.owners, 0, false);
       if (left.length === 0) return fail(`anti-affinity of other pods on ${short(key)}`);
       setDomains(allowed, key, left);
@@ -406,6 +424,16 @@ function setDomains(
     }
   }
   allowed.push({ key, domains });
+}
+
+/**
+ * Why a target has no domain at all for a key joiner does not put on the nodes it launches (e.g.
+ * `topology.k8s.aws/zone-id`), so the pod's reason says so instead of blaming the counts.
+ */
+function noDomain(target: TopologyTarget, key: string): string | undefined {
+  if (target.domains(key).length > 0) return undefined;
+  const reason = unsupportedLabelReason(key);
+  return reason === undefined ? undefined : `topology key ${reason}`;
 }
 
 function fail(reason: string): TopologyVerdict {

@@ -78,6 +78,12 @@ export interface ScheduleInput {
    * kube-scheduler's default scoring; the simulated kube-scheduler uses it).
    */
   readonly existingNodeChoice?: 'first-fit' | 'least-allocated';
+  /**
+   * Judge existing nodes as the kube-scheduler does where it differs from Karpenter: a node without
+   * the topology key of a required pod anti-affinity term is not repelled by it (Karpenter treats a
+   * node it cannot place in a domain as not matching). The simulated kube-scheduler sets it.
+   */
+  readonly kubeSchedulerRules?: boolean;
   /** Skip the packing improvement pass (faster, Karpenter-like first-fit-decreasing only). */
   readonly skipImprovement?: boolean;
   /**

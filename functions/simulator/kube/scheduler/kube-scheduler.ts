@@ -109,6 +109,7 @@ export function placeOnNodes(
     storageClasses: volumes.classes ?? [],
     pools: [],
     existingNodeChoice: 'least-allocated',
+    kubeSchedulerRules: true,
     skipImprovement: true,
   });
   return {

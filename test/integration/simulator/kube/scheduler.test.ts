@@ -182,6 +182,51 @@ describe('the simulated kube-scheduler uses joiner scheduling predicates', () =>
     expect(nodeOf(h, 's3')).toBeUndefined();
     expect(unschedulableMessage(h, 's3')).toMatch(/topology spread/);
   });
+  it('honours pod (anti-)affinity on architecture and capacity type, and a node without the key is not repelled', async () => {
+    const ARCH = 'kubernetes.io/arch';
+    const CT = 'karpenter.sh/capacity-type';
+    await h.sim.store.create(nodeBody('amd', { labels: { [ARCH]: 'amd64', [CT]: 'spot' } }));
+    await h.sim.store.create(nodeBody('arm', { labels: { [ARCH]: 'arm64', [CT]: 'on-demand' } }));
+    const withAffinity = (name: string, labels: Record<string, string>, affinity: object) => {
+      const body = podBody(name, labels);
+      return { ...body, spec: { ...body.spec, affinity } };
+    };
+    const term = (key: string, app: string) => [
+      { topologyKey: key, labelSelector: { matchLabels: { app } } },
+    ];
+    for (const name of ['a1', 'a2', 'a3'])
+      await h.sim.store.create(
+        withAffinity(
+          name,
+          { app: 'a' },
+          { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: term(ARCH, 'a') } },
+        ),
+      );
+    await h.sim.scheduleNow();
+    const placed = ['a1', 'a2', 'a3'].map((n) => nodeOf(h, n));
+    expect(placed.filter((n) => n !== undefined).sort()).toEqual(['amd', 'arm']);
+    const waiting = ['a1', 'a2', 'a3'].find((n) => nodeOf(h, n) === undefined)!;
+    expect(unschedulableMessage(h, waiting)).toMatch(/^0\/2 nodes are available: /);
+    // Follows the capacity type of the pod it wants to be with (least-allocated alone would pick arm).
+    const solo = podBody('solo', { app: 'solo' });
+    await h.sim.store.create({ ...solo, spec: { ...solo.spec, nodeSelector: { [ARCH]: 'amd64' } } });
+    await h.sim.scheduleNow();
+    expect(nodeOf(h, 'solo')).toBe('amd');
+    await h.sim.store.create(
+      withAffinity(
+        'f',
+        {},
+        { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: term(CT, 'solo') } },
+      ),
+    );
+    await h.sim.scheduleNow();
+    expect(nodeOf(h, 'f')).toBe('amd');
+    // A node without the architecture label is in no domain of the anti-affinity term.
+    await h.sim.store.create(nodeBody('plain'));
+    await h.sim.scheduleNow();
+    expect(nodeOf(h, waiting)).toBe('plain');
+  });
+
   it('re-writes an Unschedulable reason that changed only after the pod backoff (1 s, doubling, at most 10 s)', async () => {
     await h.sim.store.create(nodeBody('n1', { cpu: '1' }));
     await h.sim.store.create(podBody('big', {}, '4'));

@@ -88,7 +88,7 @@ describe('joinerManifests', () => {
   it('configures every webhook to observe without ever blocking the API server', () => {
     const [config] = byKind('ValidatingWebhookConfiguration');
     const webhooks = config.webhooks as Record<string, unknown>[];
-    expect(webhooks).toHaveLength(5);
+    expect(webhooks).toHaveLength(6);
     for (const w of webhooks) {
       expect(w).toMatchObject({
         failurePolicy: 'Ignore',
@@ -111,6 +111,8 @@ describe('joinerManifests', () => {
         'nodes UPDATE',
         'nodes/status UPDATE',
         'pods DELETE',
+        'nodes DELETE',
+        'nodeclaims DELETE',
         ...['nodepools', 'provisioners', 'nodeclasses', 'ec2nodeclasses', 'awsnodetemplates'].flatMap((r) => [
           `${r} CREATE`,
           `${r} UPDATE`,
@@ -147,7 +149,7 @@ describe('withWebhookSecret', () => {
     const filled = withWebhookSecret(manifests, 'abcdefghijklmnop1234');
     const text = JSON.stringify(filled);
     expect(text).not.toContain(WEBHOOK_SECRET_PLACEHOLDER);
-    expect(text.split('https://h.example/abcdefghijklmnop1234').length - 1).toBe(5);
+    expect(text.split('https://h.example/abcdefghijklmnop1234').length - 1).toBe(6);
     expect(JSON.stringify(manifests)).toContain(WEBHOOK_SECRET_PLACEHOLDER);
   });
 

@@ -14,6 +14,8 @@ function toCel(value: unknown): unknown {
 
 interface Call {
   operation: 'CREATE' | 'UPDATE' | 'DELETE';
+  /** The request's resource (plural); `pods` when not given. */
+  resource?: string;
   object: unknown;
   oldObject: unknown;
 }
@@ -30,7 +32,10 @@ function calls(name: string, call: Call): boolean {
   const vars = {
     object: toCel(call.object),
     oldObject: toCel(call.oldObject),
-    request: toCel({ operation: call.operation }),
+    request: toCel({
+      operation: call.operation,
+      resource: { group: '', version: 'v1', resource: call.resource ?? 'pods' },
+    }),
   };
   return webhook.matchConditions.every((c) => run(c.expression, vars as never) === true);
 }
@@ -105,5 +110,24 @@ describe('webhook match conditions', () => {
       spec: { nodeName: 'ip-10-0-2-1' },
     };
     expect(calls('pod-deleted', { operation: 'DELETE', object: null, oldObject: daemon })).toBe(false);
+  });
+
+  it("calls for deletions of joiner's NodeClaims and of Nodes with joiner's nodeclaim label only", () => {
+    const claim = { metadata: { name: 'default-abc12' } };
+    expect(
+      calls('node-deleted', { operation: 'DELETE', resource: 'nodeclaims', object: null, oldObject: claim }),
+    ).toBe(true);
+    const ours = { metadata: { name: 'ip-10-0-2-1', labels: { 'joiner.sh/nodeclaim': 'default-abc12' } } };
+    expect(
+      calls('node-deleted', { operation: 'DELETE', resource: 'nodes', object: null, oldObject: ours }),
+    ).toBe(true);
+    const theirs = { metadata: { name: 'ip-10-0-2-2', labels: { 'karpenter.sh/nodepool': 'general' } } };
+    expect(
+      calls('node-deleted', { operation: 'DELETE', resource: 'nodes', object: null, oldObject: theirs }),
+    ).toBe(false);
+    const bare = { metadata: { name: 'ip-10-0-2-3' } };
+    expect(
+      calls('node-deleted', { operation: 'DELETE', resource: 'nodes', object: null, oldObject: bare }),
+    ).toBe(false);
   });
 });

@@ -97,6 +97,14 @@ export class FakeStore {
     if (this.leases.get(lease.name)?.token === lease.token)
       this.leases.set(lease.name, { ...lease, expiresAt: 0 });
   };
+  /** Idempotency records: key → expiry, as the table's conditional put. */
+  readonly records = new Map<string, number>();
+  recordOnce = async (key: string, now: number, ttlMs: number) => {
+    const expires = this.records.get(key);
+    if (expires !== undefined && expires > now) return false;
+    this.records.set(key, now + ttlMs);
+    return true;
+  };
 }
 
 export class FakeCluster {
