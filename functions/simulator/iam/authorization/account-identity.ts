@@ -31,6 +31,10 @@ export interface AccountIdentity {
   credentialsOf(name: FunctionName): AccessKey;
   /** Every call refused so far. */
   denials(): readonly DeniedCall[];
+  /** The execution role ARN of a function of the stack; throws for a function the stack lacks. */
+  roleArnOf?(name: FunctionName): string;
+  /** The webhook's path secret the stack creates (the webhook function's JOINER_WEBHOOK_SECRET_ARN). */
+  readonly webhookSecretArn?: string;
   /** Reserved concurrency the stack sets per function (`ReservedConcurrentExecutions`); none absent. */
   readonly reservedConcurrency?: Readonly<Partial<Record<FunctionName, number>>>;
 }
