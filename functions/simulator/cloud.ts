@@ -43,6 +43,7 @@ import { type KubeSimulator, startKubeSimulator } from './kube/kube-simulator.js
 import type { KubeTimings } from './kube/timings.js';
 import { ApiLatency } from './latency/api-latency.js';
 import { startPricingServer } from './pricing/pricing-server.js';
+import { functionUrlAuth } from './runner/function-url-auth.js';
 import { type FunctionHandler, LambdaRunner } from './runner/lambda-runner.js';
 import {
   type SecretsManagerSimulator,
@@ -389,7 +390,13 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
     });
     runner.start();
     closers.push(() => runner.stop());
-    const webhookUrl = await runner.functionUrl('webhook');
+    // Lambda checks the URL's auth type and the function's resource policy before invoking it.
+    const webhookUrl = await runner.functionUrl(
+      'webhook',
+      options.account?.functionUrlOf
+        ? functionUrlAuth(options.account.authorizer, options.account.functionUrlOf('webhook'))
+        : undefined,
+    );
     const endpoints = {
       kubernetes: kube.url,
       ec2: ec2.url,

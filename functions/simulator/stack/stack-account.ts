@@ -37,9 +37,11 @@ export interface StackAccountOptions {
 }
 
 /** The account of a deployed stack. */
-export function stackAccount(
-  options: StackAccountOptions,
-): AccountIdentity & { readonly authorizer: AccountAuthorizer; readonly iam: StackIam } {
+export function stackAccount(options: StackAccountOptions): AccountIdentity &
+  Required<Pick<AccountIdentity, 'roleArnOf' | 'functionUrlOf'>> & {
+    readonly authorizer: AccountAuthorizer;
+    readonly iam: StackIam;
+  } {
   const template = options.template as unknown as TemplateParts;
   const resolver = simulatedResolver(template, options);
   const iam = readStackIam(template, resolver, options.source);
@@ -72,6 +74,11 @@ export function stackAccount(
       return key;
     },
     roleArnOf: (name) => functionOf(name).roleArn,
+    functionUrlOf: (name) => {
+      const fn = functionOf(name);
+      const url = iam.functionUrls.find((u) => u.functionArn === fn.arn);
+      return url && { functionArn: url.functionArn, authType: url.authType };
+    },
     ...(webhookSecretArn ? { webhookSecretArn } : {}),
     denials: () => groupDenials(authorizer),
     reservedConcurrency: reservedConcurrencyOf(options.template),
