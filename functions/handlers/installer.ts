@@ -180,9 +180,12 @@ export function createInstallerHandler(getDeps: () => InstallerDeps) {
  * functions' `dependenciesFromEnv`, so the installer's bundle holds none of the adapters it never
  * uses (state table, EC2, queues, bus, instance catalog).
  */
-export function installerDependenciesFromEnv(env: NodeJS.ProcessEnv): InstallerDeps {
+export function installerDependenciesFromEnv(
+  env: NodeJS.ProcessEnv,
+  overrides: Pick<Partial<InstallerDeps>, 'log'> = {},
+): InstallerDeps {
   const settings = settingsFromEnv({ ...env });
-  const log = powertoolsLog(logger);
+  const log = overrides.log ?? powertoolsLog(logger);
   const clients = new Map<string, ReturnType<typeof createSecretsManagerClient>>();
   return {
     log,
@@ -195,7 +198,11 @@ export function installerDependenciesFromEnv(env: NodeJS.ProcessEnv): InstallerD
     secret: (arn) => {
       let client = clients.get(arn);
       if (!client) {
-        client = createSecretsManagerClient(settings.region, settings.credentials);
+        client = createSecretsManagerClient(
+          settings.region,
+          settings.credentials,
+          settings.endpoints.secretsManager,
+        );
         clients.set(arn, client);
       }
       return readSecret(client, arn);

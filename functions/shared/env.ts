@@ -47,6 +47,7 @@ export const ENV = {
   sqsEndpoint: 'JOINER_SQS_ENDPOINT',
   dynamoDbEndpoint: 'JOINER_DYNAMODB_ENDPOINT',
   eksEndpoint: 'JOINER_EKS_ENDPOINT',
+  secretsManagerEndpoint: 'JOINER_SECRETSMANAGER_ENDPOINT',
   pricingEndpoint: 'JOINER_PRICING_ENDPOINT',
   logLevel: 'POWERTOOLS_LOG_LEVEL',
   serviceName: 'POWERTOOLS_SERVICE_NAME',

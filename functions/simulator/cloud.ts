@@ -5,6 +5,7 @@
  * queues, DLQs and table created from the shared descriptions, and the Lambda runner feeding
  * joiner's handlers from the queues and the sweep schedule.
  */
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,18 +30,25 @@ import type { EventualConsistencyOptions } from './ec2/consistency/eventual-cons
 import { type Ec2Simulator, startEc2Simulator } from './ec2/ec2-simulator.js';
 import { regionalCatalog } from './ec2/regional-catalog.js';
 import { defaultTopology } from './ec2/topology.js';
+import { type EksSimulator, startEksSimulator } from './eks/eks-simulator.js';
 import { EventBusRegistry } from './eventbridge/event-bus.js';
 import { startEventBridgeServer } from './eventbridge/eventbridge-server.js';
 import { installJoinerRules } from './eventbridge/joiner-rules.js';
 import { FaultInjector, delay as wallDelay } from './faults.js';
 import { trackUrl } from './http-activity.js';
 import type { AccessKey, AccountIdentity } from './iam/authorization/account-identity.js';
+import { SIMULATOR_ACCESS_KEY_ID } from './iam/authorization/service-gate.js';
 import { type IamSimulator, startIamSimulator } from './iam/iam-simulator.js';
 import { type KubeSimulator, startKubeSimulator } from './kube/kube-simulator.js';
 import type { KubeTimings } from './kube/timings.js';
 import { ApiLatency } from './latency/api-latency.js';
 import { startPricingServer } from './pricing/pricing-server.js';
+import { functionUrlAuth } from './runner/function-url-auth.js';
 import { type FunctionHandler, LambdaRunner } from './runner/lambda-runner.js';
+import {
+  type SecretsManagerSimulator,
+  startSecretsManagerSimulator,
+} from './secretsmanager/secrets-manager-simulator.js';
 import { createJoinerQueues, type JoinerQueues } from './sqs/joiner-queues.js';
 import { SIMULATOR_CREDENTIALS, startSqsSimulator } from './sqs/sqs-simulator.js';
 import { startSsmSimulator } from './ssm/ssm-simulator.js';
@@ -125,6 +133,8 @@ export interface SimulatedCloud {
     readonly sqs: string;
     readonly dynamodb: string;
     readonly pricing: string;
+    readonly eks: string;
+    readonly secretsManager: string;
   };
   /** The instance types and offerings the cloud started with (the market may change them since). */
   readonly catalog: Catalog;
@@ -148,6 +158,12 @@ export interface SimulatedCloud {
   readonly stateStore: DynamoStateStore;
   /** Function URL of the webhook function (502 until a `webhook` handler is set on the runner). */
   readonly webhookUrl: string;
+  /** The webhook's path secret: its ARN in the simulated Secrets Manager and its current value. */
+  readonly webhookSecret: { readonly arn: string; readonly value: string };
+  /** The simulated EKS API (DescribeCluster of this cluster). */
+  readonly eks: EksSimulator;
+  /** The simulated Secrets Manager (the stack's secrets). */
+  readonly secretsManager: SecretsManagerSimulator;
   readonly clock: VirtualClock;
   readonly random: SeededRandom;
   /** The latency model the services apply (and the draws it made). */
@@ -164,7 +180,12 @@ export interface SimulatedCloud {
    * simulator's own (administrator) credentials: for tools and tests, not for joiner's functions.
    */
   env(): Record<string, string>;
-  /** The environment of one of joiner's functions: {@link env} with its role's credentials. */
+  /**
+   * The environment of one of joiner's functions: {@link env} with its role's credentials. The
+   * installer's has no kubeconfig: like the deployed one it finds the API server with
+   * eks:DescribeCluster and authenticates with an EKS token of its role (its access entry has the
+   * cluster admin access policy).
+   */
   envFor(name: FunctionName): Record<string, string>;
   /** The account's IAM; undefined when IAM is off (everything is allowed). */
   readonly account?: AccountIdentity;
@@ -205,6 +226,9 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
         timings: options.kubeTimings,
         anonymousAuth: options.anonymousAuth,
         faults,
+        // EKS tokens name their signer's access key; the account's IAM knows whose it is.
+        tokenSigner: (key) =>
+          key === SIMULATOR_ACCESS_KEY_ID ? 'cluster-creator' : authorizer?.principalOf(key),
       }),
       startSqsSimulator({ region, delays: clock, latency, iam: authorizer, accountId: account }),
       startDynamoDbSimulator({ latency, iam: authorizer, region, accountId: account }),
@@ -280,6 +304,37 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       iam: authorizer,
     });
     closers.push(pricing.close);
+    const eks = await startEksSimulator({
+      region,
+      accountId: account,
+      cluster: {
+        name: clusterName,
+        endpoint: kube.url,
+        certificateAuthority: SIMULATED_CLUSTER_CA,
+        version: SIMULATED_KUBERNETES_VERSION,
+        serviceIpv4Cidr: SIMULATED_SERVICE_CIDR,
+        createdAt: clock.now(),
+      },
+      faults,
+      iam: authorizer,
+    });
+    closers.push(eks.close);
+    const secretsManager = await startSecretsManagerSimulator({
+      region,
+      accountId: account,
+      now: () => clock.now(),
+      faults,
+      iam: authorizer,
+    });
+    closers.push(secretsManager.close);
+    // The webhook's path secret, as the stack's AWS::SecretsManager::Secret generates it.
+    const webhookSecret = {
+      arn:
+        options.account?.webhookSecretArn ??
+        `arn:aws:secretsmanager:${region}:${account}:secret:joiner-webhook-path-AbCdEf`,
+      value: webhookSecretValue(options.seed ?? 1),
+    };
+    secretsManager.putSecret(webhookSecret.arn, webhookSecret.value);
     const tableName = 'joiner';
     await createTable(dynamo, region, tableName);
     const documents = createDocumentClient({
@@ -293,6 +348,13 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
     // binds joiner's ClusterRole to that group.
     await kube.store.apply(controllerClusterRole());
     await kube.store.apply(controllerClusterRoleBinding(DEFAULT_LAMBDA_GROUP));
+    // The installer's access entry: the cluster admin access policy (its EKS tokens name its role).
+    if (options.account?.roleArnOf)
+      kube.addAccessEntry({
+        principalArn: options.account.roleArnOf('installer'),
+        kubernetesGroups: [],
+        clusterAdmin: true,
+      });
     const kubeconfigDir = await mkdtemp(join(tmpdir(), 'joiner-sim-'));
     closers.push(() => rm(kubeconfigDir, { recursive: true, force: true }));
     const kubeconfigPath = await writeKubeconfig(kubeconfigDir, 'kubeconfig.yaml', kube.kubeconfig());
@@ -328,7 +390,13 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
     });
     runner.start();
     closers.push(() => runner.stop());
-    const webhookUrl = await runner.functionUrl('webhook');
+    // Lambda checks the URL's auth type and the function's resource policy before invoking it.
+    const webhookUrl = await runner.functionUrl(
+      'webhook',
+      options.account?.functionUrlOf
+        ? functionUrlAuth(options.account.authorizer, options.account.functionUrlOf('webhook'))
+        : undefined,
+    );
     const endpoints = {
       kubernetes: kube.url,
       ec2: ec2.url,
@@ -338,6 +406,8 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       sqs: sqs.url,
       dynamodb: dynamo.url,
       pricing: pricing.url,
+      eks: eks.url,
+      secretsManager: secretsManager.url,
     };
     // Requests the services serve are the simulator's work (virtual time holds meanwhile).
     const untrack = Object.values(endpoints).map((url) => trackUrl(clock.activity, url));
@@ -353,6 +423,7 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
         tableName,
         queues,
         nodeRoleArns,
+        webhookSecretArn: webhookSecret.arn,
       }),
       ...scaledBatchWindow(options.timeScale),
     });
@@ -371,6 +442,9 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       tableName,
       stateStore: new DynamoStateStore(documents, tableName),
       webhookUrl,
+      webhookSecret,
+      eks,
+      secretsManager,
       clock,
       random,
       latency,
@@ -381,7 +455,14 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       events,
       runner,
       env,
-      envFor: (name) => ({ ...env(), ...credentialEnv(credentialsOf(name)) }),
+      envFor: (name) => {
+        const { [ENV.kubeconfig]: kubeconfig, ...rest } = env();
+        return {
+          ...rest,
+          ...(name === 'installer' ? {} : { [ENV.kubeconfig]: kubeconfig }),
+          ...credentialEnv(credentialsOf(name)),
+        };
+      },
       account: options.account,
       close: () => closeAll(clock, closers),
     };
@@ -425,20 +506,19 @@ function cloudEnv(
     tableName: string;
     queues: JoinerQueues;
     nodeRoleArns: readonly string[];
+    webhookSecretArn: string;
   },
 ): Record<string, string> {
   return {
     [ENV.clusterName]: at.clusterName,
     [ENV.kubeconfig]: at.kubeconfigPath,
-    [ENV.clusterEndpoint]: endpoints.kubernetes,
-    // What DescribeCluster would tell the functions; set here, so simulated launches look nothing up.
-    [ENV.clusterCa]: SIMULATED_CLUSTER_CA,
-    [ENV.kubernetesVersion]: SIMULATED_KUBERNETES_VERSION,
-    [ENV.serviceCidr]: SIMULATED_SERVICE_CIDR,
+    // No endpoint, CA, version or service CIDR: as the stack deploys by default, the functions
+    // look them up with eks:DescribeCluster (the simulated EKS), authorized as their role.
     [ENV.tableName]: at.tableName,
     [ENV.busName]: JOINER_BUS_NAME,
     [ENV.timersQueueUrl]: at.queues.queues.timers.url,
-    [ENV.webhookSecret]: 'simulated-webhook-secret',
+    // The webhook reads its path secret from Secrets Manager, as deployed.
+    [ENV.webhookSecretArn]: at.webhookSecretArn,
     [ENV.nodeRoleName]: `${at.clusterName}-node`,
     [ENV.instanceProfileName]: `${at.clusterName}-node`,
     [ENV.nodeRoleArns]: at.nodeRoleArns.join(','),
@@ -449,9 +529,21 @@ function cloudEnv(
     [ENV.sqsEndpoint]: endpoints.sqs,
     [ENV.dynamoDbEndpoint]: endpoints.dynamodb,
     [ENV.pricingEndpoint]: endpoints.pricing,
+    [ENV.eksEndpoint]: endpoints.eks,
+    [ENV.secretsManagerEndpoint]: endpoints.secretsManager,
     AWS_REGION: at.region,
     ...credentialEnv(SIMULATOR_CREDENTIALS),
   };
+}
+
+/**
+ * A 40-character alphanumeric secret, as the stack's generated secret string; derived from the
+ * seed (not drawn from the cloud's random source, whose draws decide the scenario).
+ */
+function webhookSecretValue(seed: number): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  const bytes = createHash('sha512').update(`joiner webhook secret ${seed}`).digest();
+  return [...bytes.subarray(0, 40)].map((b) => alphabet[b % alphabet.length]).join('');
 }
 
 function credentialEnv(key: AccessKey): Record<string, string> {

@@ -88,7 +88,8 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
   beforeAll(async () => {
     cacheDir = await mkdtemp(join(tmpdir(), 'kubectl-cache-'));
     cloud = await startSystem({ catalog: smallCatalog, seed: 3, speed: 20 });
-  });
+    // Start-up runs the catalog refresh and the installer function (slow on a loaded machine).
+  }, 120_000);
   afterAll(async () => {
     await cloud?.close();
     await rm(cacheDir, { recursive: true, force: true });

@@ -50,7 +50,8 @@ function timestamps(value: unknown, out: string[] = []): string[] {
 describe('joiner sim up at its default speed', () => {
   beforeAll(async () => {
     cloud = await startSystem({ catalog: smallCatalog, seed: 3 });
-  });
+    // Start-up runs the catalog refresh and the installer function (slow on a loaded machine).
+  }, 120_000);
   afterAll(async () => {
     await cloud?.close();
   });

@@ -86,7 +86,11 @@ function descriptionOf(cluster: Cluster, where: string): ClusterDescription {
   };
 }
 
-/** Descriptions of this process, per region, EKS endpoint and cluster; failures are not kept. */
+/**
+ * Descriptions of this process, per region, EKS endpoint, cluster and caller (a Lambda process has
+ * one caller; a process hosting several simulated functions looks up once per function, as each
+ * deployed function does); failures are not kept.
+ */
 const descriptions = new Map<string, Promise<ClusterDescription>>();
 
 /**
@@ -95,7 +99,12 @@ const descriptions = new Map<string, Promise<ClusterDescription>>();
  * tries again.
  */
 export function cachedClusterDescription(options: ClusterDescriptionOptions): Promise<ClusterDescription> {
-  const key = JSON.stringify([options.region, options.endpoint ?? '', options.clusterName]);
+  const key = JSON.stringify([
+    options.region,
+    options.endpoint ?? '',
+    options.clusterName,
+    options.credentials?.accessKeyId ?? '',
+  ]);
   let description = descriptions.get(key);
   if (!description) {
     description = lookUp(options).catch((error: unknown) => {

@@ -12,10 +12,15 @@ export async function readSecret(api: GetSecretValueApi, secretArn: string): Pro
   return output.SecretString.trim();
 }
 
-/** A Secrets Manager client for `region`. */
+/** A Secrets Manager client for `region` (at `endpoint` when given: the simulated cloud). */
 export function createSecretsManagerClient(
   region: string,
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string },
+  endpoint?: string,
 ): SecretsManagerClient {
-  return new SecretsManagerClient({ region, ...(credentials ? { credentials } : {}) });
+  return new SecretsManagerClient({
+    region,
+    ...(credentials ? { credentials } : {}),
+    ...(endpoint ? { endpoint } : {}),
+  });
 }

@@ -12,13 +12,19 @@ export type KubeConnectionOptions = { readonly kubeconfigPath: string } | EksCon
 export type EksConnectionOptions = {
   readonly clusterName: string;
   readonly region: string;
+  /** Credentials the tokens are signed with. @default the SDK's default chain */
+  readonly credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
 } & (EksAddress | { readonly address: () => Promise<EksAddress> });
 
 /** Client source for a connection (the kubeconfig wins when both are given). */
 export function kubeClientSource(connection: KubeConnectionOptions, clock: Clock): KubeClientSource {
   if ('kubeconfigPath' in connection) return kubeconfigFileSource(connection.kubeconfigPath);
   const tokens = cachedEksTokens(
-    { clusterName: connection.clusterName, region: connection.region, credentials: defaultProvider() },
+    {
+      clusterName: connection.clusterName,
+      region: connection.region,
+      credentials: connection.credentials ?? defaultProvider(),
+    },
     () => clock.now(),
   );
   const address =

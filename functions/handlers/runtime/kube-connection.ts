@@ -11,6 +11,11 @@ export function kubeConnectionOf(settings: Settings, clusterName?: string): Kube
   if (settings.kubeconfigPath) return { kubeconfigPath: settings.kubeconfigPath };
   const name = clusterName ?? settings.clusterName;
   const address = eksAddressOf(settings, name);
-  const where = { clusterName: name, region: settings.region };
+  const where = {
+    clusterName: name,
+    region: settings.region,
+    // The function's own credentials when its environment carries them (Lambda sets them).
+    ...(settings.credentials ? { credentials: settings.credentials } : {}),
+  };
   return typeof address === 'function' ? { ...where, address } : { ...where, ...address };
 }

@@ -56,6 +56,7 @@ export interface Settings {
     readonly sqs?: string;
     readonly dynamoDb?: string;
     readonly eks?: string;
+    readonly secretsManager?: string;
     readonly pricing?: string;
   };
 }
@@ -120,6 +121,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
       sqs: optional(ENV.sqsEndpoint),
       dynamoDb: optional(ENV.dynamoDbEndpoint),
       eks: optional(ENV.eksEndpoint),
+      secretsManager: optional(ENV.secretsManagerEndpoint),
       pricing: optional(ENV.pricingEndpoint),
     },
   };

@@ -28,10 +28,19 @@ export function webhookSecretSource(settings: Settings): SecretSource {
       throw new Error(`neither ${ENV.webhookSecret} nor ${ENV.webhookSecretArn} is set: the webhook secret`);
     };
   }
-  let source = byArn.get(arn);
+  // One source per secret, endpoint and caller: a process may serve several simulated clouds.
+  const key = [arn, settings.endpoints.secretsManager ?? '', settings.credentials?.accessKeyId ?? ''].join(
+    ' ',
+  );
+  let source = byArn.get(key);
   if (!source) {
-    source = sourceOf(rotatingSecret(createSecretsManagerClient(settings.region, settings.credentials), arn));
-    byArn.set(arn, source);
+    const client = createSecretsManagerClient(
+      settings.region,
+      settings.credentials,
+      settings.endpoints.secretsManager,
+    );
+    source = sourceOf(rotatingSecret(client, arn));
+    byArn.set(key, source);
   }
   return source;
 }

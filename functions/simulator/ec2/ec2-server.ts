@@ -38,6 +38,7 @@ import {
   describeSubnets,
   modifyNetworkInterfaceAttribute,
 } from './actions/network-actions.js';
+import { describeSpotInstanceRequests, describeVolumes } from './actions/volume-actions.js';
 import { requireAuthorized } from './authorization/ec2-caller.js';
 import type { Ec2Reference } from './authorization/service-reference.js';
 import type { Ec2Context } from './context.js';
@@ -64,6 +65,8 @@ const ACTIONS: Readonly<Record<string, Ec2Action>> = {
   DescribeInstances: describeInstances,
   TerminateInstances: terminateInstances,
   CreateTags: createTags,
+  DescribeVolumes: describeVolumes,
+  DescribeSpotInstanceRequests: describeSpotInstanceRequests,
 };
 
 /** The actions the simulated EC2 implements. */

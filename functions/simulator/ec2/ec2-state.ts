@@ -32,6 +32,15 @@ export interface Ec2BlockDevice {
   readonly volumeId: string;
   readonly deleteOnTermination: boolean;
   tags: Record<string, string>;
+  /** GiB (the mapping's, else the EKS AMI's 20). */
+  readonly size: number;
+  readonly volumeType: string;
+  readonly iops?: number;
+  readonly throughput?: number;
+  /** Encrypted by the mapping or by the account's default EBS encryption. */
+  readonly encrypted: boolean;
+  readonly kmsKeyId?: string;
+  readonly snapshotId?: string;
 }
 
 /** An instance of the simulated EC2 (the kubelet contract plus what DescribeInstances shows). */

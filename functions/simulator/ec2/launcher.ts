@@ -127,6 +127,8 @@ export function launchInstance(ctx: Ec2Context, request: LaunchRequest): Ec2Inst
   if (ctx.consistency) {
     ctx.consistency.created(instanceId);
     for (const eni of interfaces) ctx.consistency.created(eni.networkInterfaceId);
+    for (const device of instance.blockDevices) ctx.consistency.created(device.volumeId);
+    if (instance.spotInstanceRequestId) ctx.consistency.created(instance.spotInstanceRequestId);
   }
   scheduleRunning(ctx, instance);
   checkVolumeKeys(ctx, instance, request.data);
@@ -283,6 +285,9 @@ function createInterface(
   return eni;
 }
 
+/** Root volume size of the EKS-optimized AMIs (GiB) when a mapping gives none. */
+const DEFAULT_ROOT_VOLUME_GIB = 20;
+
 function blockDevices(
   ctx: Ec2Context,
   data: LaunchData,
@@ -290,12 +295,26 @@ function blockDevices(
 ): Ec2BlockDevice[] {
   const mappings =
     data.blockDeviceMappings.length > 0 ? data.blockDeviceMappings : [{ deviceName: '/dev/xvda' }];
-  return mappings.map((mapping) => ({
-    deviceName: mapping.deviceName,
-    volumeId: newId(ctx.random, 'vol'),
-    deleteOnTermination: ('ebs' in mapping ? mapping.ebs?.deleteOnTermination : undefined) ?? true,
-    tags: { ...tags },
-  }));
+  return mappings.map((mapping) => {
+    const ebs = 'ebs' in mapping ? mapping.ebs : undefined;
+    const volumeType = ebs?.volumeType ?? 'gp3';
+    const kmsKeyId = ebs?.kmsKeyId ?? ctx.defaultEbsKmsKeyArn;
+    const encrypted = !!(ebs?.encrypted || kmsKeyId);
+    return {
+      deviceName: mapping.deviceName,
+      volumeId: newId(ctx.random, 'vol'),
+      deleteOnTermination: ebs?.deleteOnTermination ?? true,
+      tags: { ...tags },
+      size: ebs?.volumeSize ?? DEFAULT_ROOT_VOLUME_GIB,
+      volumeType,
+      // gp3's baseline when none is asked (DescribeVolumes shows it); gp2/io* as given.
+      iops: ebs?.iops ?? (volumeType === 'gp3' ? 3000 : undefined),
+      throughput: ebs?.throughput ?? (volumeType === 'gp3' ? 125 : undefined),
+      encrypted,
+      ...(encrypted && kmsKeyId ? { kmsKeyId } : {}),
+      ...(ebs?.snapshotId ? { snapshotId: ebs.snapshotId } : {}),
+    };
+  });
 }
 
 function macAddress(ctx: Ec2Context): string {

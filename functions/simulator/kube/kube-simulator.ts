@@ -13,7 +13,7 @@ import { ClusterStore } from './api/cluster-store.js';
 import { KubeApi } from './api/kube-api.js';
 import { ObjectStore } from './api/object-store.js';
 import { ResourceRegistry } from './api/resource-registry.js';
-import { AccessEntries, type AccessEntry } from './auth/access-entries.js';
+import { AccessEntries, type AccessEntry, type TokenSigner } from './auth/access-entries.js';
 import { RequestAuthorizer } from './auth/request-authorizer.js';
 import { ControlLoop } from './control-loop.js';
 import { DisruptionLedger, type LostPod, type PdbViolation } from './disruption-ledger.js';
@@ -43,6 +43,8 @@ export interface KubeSimulatorOptions {
   readonly latency?: ApiLatency;
   /** Faults of the HTTP API (service `kubernetes`, action = HTTP method), for chaos tests. */
   readonly faults?: FaultInjector;
+  /** Who signed an EKS token (see AccessEntries): EKS tokens are refused without it. */
+  readonly tokenSigner?: TokenSigner;
 }
 
 /** A running simulated control plane. */
@@ -54,6 +56,8 @@ export interface KubeSimulator {
    * one of a principal given an access entry (its requests are authorized by RBAC).
    */
   kubeconfig(entry?: AccessEntry): string;
+  /** Creates an access entry (its principal's EKS tokens then authenticate; see AccessEntries). */
+  addAccessEntry(entry: AccessEntry): void;
   /** The simulated EC2 reports instance lifecycle here; kubelets register the nodes. */
   readonly observer: InstanceObserver;
   /** Authentication and RBAC of the HTTP API: refused requests, permissions each user used. */
@@ -107,7 +111,7 @@ export async function startKubeSimulator(options: KubeSimulatorOptions): Promise
     tasks,
   );
   const loop = new ControlLoop(api, scheduler, tasks, clock, timings.schedulerIntervalMs);
-  const access = new AccessEntries(options.anonymousAuth);
+  const access = new AccessEntries(options.anonymousAuth, options.tokenSigner);
   const authorizer = new RequestAuthorizer(api, access);
   const http = await startApiHttpServer(api, authorizer, 0, options.latency, options.faults);
   let closed = false;
@@ -123,6 +127,7 @@ export async function startKubeSimulator(options: KubeSimulatorOptions): Promise
   return {
     url: http.url,
     kubeconfig: (entry) => kubeconfigYaml(http.url, entry && access.addAccessEntry(entry)),
+    addAccessEntry: (entry) => void access.addAccessEntry(entry),
     observer: kubelets,
     authorizer,
     store: new ClusterStore(api),

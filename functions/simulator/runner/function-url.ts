@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
 import { listenOnLoopback } from '../loopback-server.js';
+import type { FunctionUrlAuth } from './function-url-auth.js';
 
 /** A running function URL. */
 export interface FunctionUrl {
@@ -22,9 +23,22 @@ export type UrlInvoker = (event: LambdaFunctionURLEvent) => Promise<unknown>;
 const MAX_PAYLOAD_BYTES = 6 * 1024 * 1024;
 const TEXT_TYPES = /^(text\/|application\/(json|xml|x-www-form-urlencoded|[\w.+-]+\+json))/;
 
-/** Starts a function URL on a free port of 127.0.0.1. */
-export async function startFunctionUrl(invoke: UrlInvoker, account = '000000000000'): Promise<FunctionUrl> {
+/**
+ * Starts a function URL on a free port of 127.0.0.1. `auth` decides each call before the function
+ * runs (see function-url-auth.ts); without it every call is let through.
+ */
+export async function startFunctionUrl(
+  invoke: UrlInvoker,
+  account = '000000000000',
+  auth?: FunctionUrlAuth,
+): Promise<FunctionUrl> {
   const server = createServer((req, res) => {
+    const denial = auth?.(req);
+    if (denial) {
+      req.resume();
+      send(res, denial.status, denial.body);
+      return;
+    }
     void serve(invoke, account, req, res);
   });
   const endpoint = await listenOnLoopback(server);

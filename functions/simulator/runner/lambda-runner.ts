@@ -40,6 +40,7 @@ import type { QueueRef } from '../sqs/sqs-simulator.js';
 import { batchOutcome } from './batch-outcome.js';
 import { ComputeLedger, type ComputeModel } from './compute-ledger.js';
 import { type FunctionUrl, startFunctionUrl } from './function-url.js';
+import type { FunctionUrlAuth } from './function-url-auth.js';
 import { type FunctionTotals, InvocationLog, type InvocationRecord } from './invocation-log.js';
 import { createLambdaContext, deployedFunctionName, type LambdaEnvironment } from './lambda-context.js';
 import { QueuePoller } from './queue-poller.js';
@@ -150,33 +151,38 @@ export class LambdaRunner {
 
   /**
    * Starts a function URL for `name` on 127.0.0.1 (e.g. the webhook the API server calls); each
-   * request invokes the function's current handler. Closed by stop().
+   * request invokes the function's current handler, once `auth` (Lambda's check of the URL's auth
+   * type and the function's resource policy) lets it through. Closed by stop().
    */
-  async functionUrl(name: FunctionName): Promise<string> {
-    const url = await startFunctionUrl(async (event) => {
-      const started = Date.now();
-      await this.options.latency?.wait('lambda', 'FunctionUrl');
-      const startedAt = this.options.clock.now();
-      const usage: Usage = {};
-      return this.track(this.call(name, event, usage)).then(
-        (result) => {
-          this.log.record(
-            name,
-            'url',
-            { records: 0, failed: 0 },
-            started,
-            undefined,
-            startedAt,
-            usage.ledger,
-          );
-          return result;
-        },
-        (error) => {
-          this.log.record(name, 'url', { records: 0, failed: 0 }, started, error, startedAt, usage.ledger);
-          throw error;
-        },
-      );
-    }, this.env.account);
+  async functionUrl(name: FunctionName, auth?: FunctionUrlAuth): Promise<string> {
+    const url = await startFunctionUrl(
+      async (event) => {
+        const started = Date.now();
+        await this.options.latency?.wait('lambda', 'FunctionUrl');
+        const startedAt = this.options.clock.now();
+        const usage: Usage = {};
+        return this.track(this.call(name, event, usage)).then(
+          (result) => {
+            this.log.record(
+              name,
+              'url',
+              { records: 0, failed: 0 },
+              started,
+              undefined,
+              startedAt,
+              usage.ledger,
+            );
+            return result;
+          },
+          (error) => {
+            this.log.record(name, 'url', { records: 0, failed: 0 }, started, error, startedAt, usage.ledger);
+            throw error;
+          },
+        );
+      },
+      this.env.account,
+      auth,
+    );
     this.urls.push(url);
     const untrack = trackUrl(this.options.clock.activity, url.url, 'function-url');
     this.untrack.push(untrack);

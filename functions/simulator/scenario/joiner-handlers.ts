@@ -4,9 +4,11 @@
  * clock and a log writing Karpenter-style lines.
  */
 import { SNAPSHOT_VERSION } from '../../core/catalog/live/catalog-snapshot.js';
+import { WEBHOOK_SECRET_PLACEHOLDER } from '../../core/install/index.js';
 import { catalogDeployCreateEvent } from '../../handlers/catalog-deploy-event.js';
 import { createCatalogRefreshHandler } from '../../handlers/catalog-refresh.js';
 import { createDisruptionHandler } from '../../handlers/disruption.js';
+import { createInstallerHandler, installerDependenciesFromEnv } from '../../handlers/installer.js';
 import { createInterruptionHandler } from '../../handlers/interruption.js';
 import { createLifecycleHandler } from '../../handlers/lifecycle.js';
 import { createProvisionerHandler } from '../../handlers/provisioner.js';
@@ -67,4 +69,46 @@ export async function installJoinerHandlers(
     SNAPSHOT_VERSION,
   );
   await cloud.runner.invoke('catalog', deploy as never);
+}
+
+/** The custom resource type of joiner's installation (lib/constructs/cluster-installer.ts). */
+const INSTALL_RESOURCE_TYPE = 'Custom::JoinerClusterInstall';
+
+/**
+ * What the deployment does once the access entries exist: CloudFormation sends the installer
+ * custom resource's Create event, and the installer function, with its own role, reads the
+ * webhook's path secret from Secrets Manager, finds the API server with eks:DescribeCluster,
+ * authenticates with an EKS token of its role and applies `manifests` (joiner's CRDs, RBAC and
+ * webhook configuration, the secret a placeholder, as the stack passes them). Rejects when the
+ * installation fails, as the stack would roll back.
+ */
+export async function runInstaller(
+  cloud: SimulatedCloud,
+  manifests: readonly unknown[],
+  sink: (line: string) => void,
+  options: { readonly level?: 'debug' | 'info' } = {},
+): Promise<void> {
+  if (!JSON.stringify(manifests).includes(WEBHOOK_SECRET_PLACEHOLDER))
+    throw new Error('runInstaller: the manifests carry no webhook secret placeholder');
+  const log = lineLog({ clock: cloud.clock, sink, name: 'installer', level: options.level });
+  const deps = installerDependenciesFromEnv(cloud.envFor('installer'), { log });
+  cloud.runner.setHandler('installer', createInstallerHandler(() => deps) as unknown as FunctionHandler);
+  const account = cloud.controllerRoleArn.split(':')[4] ?? '';
+  const stackId = `arn:aws:cloudformation:${cloud.region}:${account}:stack/joiner-${cloud.clusterName}/00000000-0000-0000-0000-000000000000`;
+  await cloud.runner.invoke('installer', {
+    RequestType: 'Create',
+    ServiceToken: `arn:aws:lambda:${cloud.region}:${account}:function:joiner-install-provider`,
+    ResponseURL: 'https://cloudformation-custom-resource-response.invalid/',
+    StackId: stackId,
+    RequestId: 'joiner-install',
+    LogicalResourceId: 'InstallResource',
+    ResourceType: INSTALL_RESOURCE_TYPE,
+    ResourceProperties: {
+      ServiceToken: `arn:aws:lambda:${cloud.region}:${account}:function:joiner-install-provider`,
+      ClusterName: cloud.clusterName,
+      Manifests: JSON.stringify(manifests),
+      Documents: '[]',
+      WebhookSecretArn: cloud.webhookSecret.arn,
+    },
+  } as never);
 }

@@ -9,7 +9,6 @@ import { bundledCatalog } from '../../core/catalog/bundled.js';
 import { joinerManifests, WEBHOOK_SECRET_PLACEHOLDER, withWebhookSecret } from '../../core/install/index.js';
 import type { Catalog } from '../../core/model/instance-type.js';
 import { formatLine } from '../../handlers/runtime/log.js';
-import { ENV } from '../../shared/env.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../cloud.js';
 import type { ObservedDecision } from '../iam/authorization/account-authorizer.js';
 import type { KubeTimings } from '../kube/timings.js';
@@ -21,7 +20,7 @@ import { applyManifests } from './cluster-manifests.js';
 import { DisruptionRecorder } from './disruption-recorder.js';
 import { checkExpectations, formatFailure } from './expectations.js';
 import { unexpectedDenials } from './iam-denials.js';
-import { installJoinerHandlers } from './joiner-handlers.js';
+import { installJoinerHandlers, runInstaller } from './joiner-handlers.js';
 import { LatencyRecorder } from './latency-recorder.js';
 import type { Manifest, Scenario } from './load-scenario.js';
 import { nodePrice } from './node-price.js';
@@ -190,7 +189,9 @@ export async function runScenario(
     await installJoinerHandlers(cloud, emit, { level: options.logLevel });
     await options.prepare?.(cloud);
     say(`scenario ${scenario.name}: cluster ${scenario.clusterName}, seed ${options.seed ?? scenario.seed}`);
-    await applyManifests(cloud.kube.store, installManifests(cloud));
+    // What the deployment does: the installer custom resource applies joiner's manifests with its
+    // own role (Secrets Manager for the path secret, EKS for the API server, an EKS token).
+    await runInstaller(cloud, joinerInstallManifests(cloud), emit, { level: options.logLevel });
     await applyManifests(cloud.kube.store, scenario.cluster);
     cloud.ec2.addCapacityReservations(
       scenario.capacityReservations.map((r) => reservationSpec(r, cloud.clock.now())),
@@ -275,15 +276,23 @@ export function useSimulatorCredentials(): void {
   process.env.AWS_SECRET_ACCESS_KEY = SIMULATOR_CREDENTIALS.secretAccessKey;
 }
 
-/** joiner's install manifests with the webhook pointing at the cloud's webhook function URL. */
-export function installManifests(cloud: SimulatedCloud): Manifest[] {
+/**
+ * joiner's install manifests as the stack hands them to the installer: the webhook pointing at the
+ * cloud's webhook function URL, the path secret still a placeholder.
+ */
+export function joinerInstallManifests(cloud: SimulatedCloud): Manifest[] {
   const base = 'https://webhook.joiner.invalid';
-  const manifests = withWebhookSecret(
-    joinerManifests({ webhookUrl: `${base}/${WEBHOOK_SECRET_PLACEHOLDER}` }),
-    cloud.env()[ENV.webhookSecret],
-  );
+  const manifests = joinerManifests({ webhookUrl: `${base}/${WEBHOOK_SECRET_PLACEHOLDER}` });
   const url = cloud.webhookUrl.replace(/\/$/, '');
   return JSON.parse(JSON.stringify(manifests).replaceAll(base, url)) as Manifest[];
+}
+
+/**
+ * joiner's install manifests with the webhook pointing at the cloud's webhook function URL and the
+ * secret filled in (what the installer writes), for harnesses that apply them directly.
+ */
+export function installManifests(cloud: SimulatedCloud): Manifest[] {
+  return withWebhookSecret(joinerInstallManifests(cloud), cloud.webhookSecret.value) as Manifest[];
 }
 
 function handlerErrors(cloud: SimulatedCloud): string[] {

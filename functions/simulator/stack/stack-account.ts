@@ -5,6 +5,7 @@
  * credentials each simulated function signs with (its template function's role, found by the
  * `POWERTOOLS_SERVICE_NAME=joiner-<function>` every joiner function carries).
  */
+import { ENV } from '../../shared/env.js';
 import { EVENT_RULES, JOINER_BUS_NAME } from '../../shared/event-rules.js';
 import { EVENT_SOURCES, type FunctionName, type QueueName } from '../../shared/event-sources.js';
 import { AccountAuthorizer, type ObservedDecision } from '../iam/authorization/account-authorizer.js';
@@ -36,9 +37,11 @@ export interface StackAccountOptions {
 }
 
 /** The account of a deployed stack. */
-export function stackAccount(
-  options: StackAccountOptions,
-): AccountIdentity & { readonly authorizer: AccountAuthorizer; readonly iam: StackIam } {
+export function stackAccount(options: StackAccountOptions): AccountIdentity &
+  Required<Pick<AccountIdentity, 'roleArnOf' | 'functionUrlOf'>> & {
+    readonly authorizer: AccountAuthorizer;
+    readonly iam: StackIam;
+  } {
   const template = options.template as unknown as TemplateParts;
   const resolver = simulatedResolver(template, options);
   const iam = readStackIam(template, resolver, options.source);
@@ -49,21 +52,34 @@ export function stackAccount(
     ...(options.onDecision ? { onDecision: options.onDecision } : {}),
   });
   const keys = new Map<FunctionName, AccessKey>();
+  const functionOf = (name: FunctionName) => {
+    const fn = iam.functions.find((f) => f.environment.POWERTOOLS_SERVICE_NAME === `joiner-${name}`);
+    if (!fn)
+      throw new Error(
+        `${options.source}: the stack has no function joiner-${name} (POWERTOOLS_SERVICE_NAME)`,
+      );
+    return fn;
+  };
+  const webhookSecretArn = iam.functions.find(
+    (f) => f.environment.POWERTOOLS_SERVICE_NAME === 'joiner-webhook',
+  )?.environment[ENV.webhookSecretArn];
   return {
     authorizer,
     iam,
     credentialsOf(name) {
       const known = keys.get(name);
       if (known) return known;
-      const fn = iam.functions.find((f) => f.environment.POWERTOOLS_SERVICE_NAME === `joiner-${name}`);
-      if (!fn)
-        throw new Error(
-          `${options.source}: the stack has no function joiner-${name} (POWERTOOLS_SERVICE_NAME)`,
-        );
-      const key = authorizer.registerPrincipal(fn.roleArn, name);
+      const key = authorizer.registerPrincipal(functionOf(name).roleArn, name);
       keys.set(name, key);
       return key;
     },
+    roleArnOf: (name) => functionOf(name).roleArn,
+    functionUrlOf: (name) => {
+      const fn = functionOf(name);
+      const url = iam.functionUrls.find((u) => u.functionArn === fn.arn);
+      return url && { functionArn: url.functionArn, authType: url.authType };
+    },
+    ...(webhookSecretArn ? { webhookSecretArn } : {}),
     denials: () => groupDenials(authorizer),
     reservedConcurrency: reservedConcurrencyOf(options.template),
   };

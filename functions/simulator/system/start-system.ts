@@ -13,9 +13,9 @@ import { defaultTopology } from '../ec2/topology.js';
 import type { DeniedCall } from '../iam/authorization/account-identity.js';
 import { applyManifests } from '../scenario/cluster-manifests.js';
 import { describeDenial } from '../scenario/iam-denials.js';
-import { installJoinerHandlers } from '../scenario/joiner-handlers.js';
+import { installJoinerHandlers, runInstaller } from '../scenario/joiner-handlers.js';
 import type { Manifest } from '../scenario/load-scenario.js';
-import { installManifests, useSimulatorCredentials } from '../scenario/run-scenario.js';
+import { joinerInstallManifests, useSimulatorCredentials } from '../scenario/run-scenario.js';
 import { deployedAccount } from '../stack/deployed-account.js';
 
 /** Options of {@link startSystem}. */
@@ -107,9 +107,11 @@ export async function startSystem(options: SystemOptions = {}): Promise<Simulate
   };
   try {
     useSimulatorCredentials();
-    await installJoinerHandlers(cloud, options.onLog ?? (() => undefined));
+    const sink = options.onLog ?? (() => undefined);
+    await installJoinerHandlers(cloud, sink);
     await applyManifests(cloud.kube.store, ANONYMOUS_ADMIN);
-    await applyManifests(cloud.kube.store, installManifests(cloud));
+    // The installer custom resource, run with its own role as the deployment runs it.
+    await runInstaller(cloud, joinerInstallManifests(cloud), sink);
     return system;
   } catch (error) {
     await system.close();

@@ -44,7 +44,8 @@ async function receive(queueUrl: string, tries = 10): Promise<unknown[]> {
 
 describe('webhook end to end in the simulated cloud', () => {
   it('the API server calls the webhook for an unschedulable pod and PodUnschedulable reaches the provisioning queue', async () => {
-    const secret = cloud.env().JOINER_WEBHOOK_SECRET;
+    // The handler reads the secret from the simulated Secrets Manager (JOINER_WEBHOOK_SECRET_ARN).
+    const secret = cloud.webhookSecret.value;
     await cloud.kube.store.create(webhookConfiguration({ url: `${cloud.webhookUrl}${secret}` }));
     await cloud.kube.store.create({
       apiVersion: 'v1',

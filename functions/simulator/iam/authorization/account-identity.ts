@@ -31,6 +31,17 @@ export interface AccountIdentity {
   credentialsOf(name: FunctionName): AccessKey;
   /** Every call refused so far. */
   denials(): readonly DeniedCall[];
+  /** The execution role ARN of a function of the stack; throws for a function the stack lacks. */
+  roleArnOf?(name: FunctionName): string;
+  /**
+   * The function URL the stack gives a function (auth type and the function's ARN, which its
+   * resource policy governs); undefined when it has none.
+   */
+  functionUrlOf?(
+    name: FunctionName,
+  ): { readonly functionArn: string; readonly authType: 'NONE' | 'AWS_IAM' } | undefined;
+  /** The webhook's path secret the stack creates (the webhook function's JOINER_WEBHOOK_SECRET_ARN). */
+  readonly webhookSecretArn?: string;
   /** Reserved concurrency the stack sets per function (`ReservedConcurrentExecutions`); none absent. */
   readonly reservedConcurrency?: Readonly<Partial<Record<FunctionName, number>>>;
 }
