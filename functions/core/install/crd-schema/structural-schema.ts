@@ -100,7 +100,7 @@ function intOrString(node: Json): StructuralSchema {
   return {
     'x-kubernetes-int-or-string': true,
     anyOf: [{ type: 'integer' }, { type: 'string' }],
-    ...pick(node, 'description', 'pattern', 'minimum', 'maximum', 'x-kubernetes-validations'),
+    ...pick(node, 'description', 'pattern', 'maxLength', 'minimum', 'maximum', 'x-kubernetes-validations'),
   };
 }
 

@@ -249,6 +249,51 @@ const REFUSED: [string, Record<string, unknown>, RegExp][] = [
     },
     /spec: .*each Multus interface needs its own deviceIndex/,
   ],
+  [
+    '101 template labels',
+    {
+      ...pool(),
+      spec: {
+        ...pool().spec,
+        template: {
+          ...pool().spec.template,
+          metadata: {
+            labels: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`example.com/l${i}`, 'a'])),
+          },
+        },
+      },
+    },
+    /template\.metadata\.labels: Too many: 101: must have at most 100 items/,
+  ],
+  [
+    'a requirement value of 64 characters',
+    requirement({ key: 'example.com/team', operator: 'In', values: ['a'.repeat(64)] }),
+    /requirements\[0\]\.values\[0\]: Too long: may not be more than 63 bytes/,
+  ],
+  [
+    'an overlay adding 101 resources',
+    overlay({
+      capacity: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`example.com/r${i}`, 1])),
+    }),
+    /spec\.capacity: Too many: 101: must have at most 100 items/,
+  ],
+  [
+    '151 Multus interfaces',
+    {
+      apiVersion: 'joiner.sh/v1',
+      kind: 'NodeClass',
+      metadata: { name: 'm' },
+      spec: {
+        multusInterfaces: Array.from({ length: 151 }, (_, i) => ({
+          deviceIndex: (i % 15) + 1,
+          networkCardIndex: Math.floor(i / 15),
+          subnetSelectorTerms: [{ tags: { a: 'b' } }],
+          securityGroupSelectorTerms: [{ tags: { a: 'b' } }],
+        })),
+      },
+    },
+    /spec\.multusInterfaces: Too many: 151: must have at most 150 items/,
+  ],
 ];
 REFUSED.splice(
   REFUSED.findIndex(([what]) => what === 'an invalid label value'),

@@ -73,8 +73,23 @@ export const metadata = z.looseObject({
 /** A string map (labels, annotations, tags). */
 export const stringMap = z.record(z.string(), z.string());
 
-/** Node labels a NodePool may set: valid syntax, not in a restricted domain. */
+/**
+ * A refinement refusing a map of more than `limit` entries (the CRD says the same with
+ * `maxProperties`, which bounds the cost of the CEL rules that iterate over the map).
+ */
+export function atMostEntries(limit: number, what: string, hint: string) {
+  return (map: Record<string, unknown>, ctx: Ctx): void => {
+    const count = Object.keys(map).length;
+    if (count > limit) addIssue(ctx, `at most ${limit} ${what} are allowed, got ${count}`, [], hint);
+  };
+}
+
+/** Karpenter's limit on the labels of a NodePool's template (`maxProperties` in its CRD). */
+export const MAX_NODE_LABELS = 100;
+
+/** Node labels a NodePool may set: valid syntax, not in a restricted domain, at most 100. */
 export const nodeLabels = stringMap
+  .superRefine(atMostEntries(MAX_NODE_LABELS, 'labels', "as in Karpenter's NodePool"))
   .superRefine((labels, ctx) => {
     for (const [key, value] of Object.entries(labels)) {
       const reason =
@@ -86,7 +101,11 @@ export const nodeLabels = stringMap
       if (reason !== undefined) addIssue(ctx, reason, [key]);
     }
   })
-  .meta({ additionalProperties: LABEL_VALUE, ...celRules(...restrictedLabelMapRules()) });
+  .meta({
+    additionalProperties: LABEL_VALUE,
+    maxProperties: MAX_NODE_LABELS,
+    ...celRules(...restrictedLabelMapRules()),
+  });
 
 /** A taint as written in a NodePool. */
 export const taint = z.object({

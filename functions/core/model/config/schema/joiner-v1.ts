@@ -4,6 +4,13 @@ import { celRules } from './crd-rules.js';
 import { lazySchema } from './lazy-schema.js';
 import { ec2NodeClassSpecV1Shape } from './v1.js';
 
+/**
+ * The most Multus interfaces of one NodeClass: Karpenter's bound on an EC2NodeClass's
+ * `networkInterfaces` (`maxItems`), which also bounds the cost of the CEL rule comparing every
+ * pair of interfaces.
+ */
+export const MAX_MULTUS_INTERFACES = 150;
+
 /** One extra ENI for Multus (joiner.sh/v1 NodeClass `spec.multusInterfaces[]`). */
 const multusInterface = () =>
   z.object({
@@ -31,7 +38,10 @@ export const nodeClassJoinerV1 = lazySchema(() =>
     spec: z
       .object({
         ...ec2NodeClassSpecV1Shape(),
-        multusInterfaces: z.array(multusInterface()).optional(),
+        multusInterfaces: z
+          .array(multusInterface())
+          .max(MAX_MULTUS_INTERFACES, `at most ${MAX_MULTUS_INTERFACES} Multus interfaces are allowed`)
+          .optional(),
         multusReadyTaint: taintOrString.optional(),
       })
       .superRefine((spec, ctx) => {

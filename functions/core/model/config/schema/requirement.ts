@@ -29,7 +29,9 @@ const OPERATOR_HINTS: Record<string, string> = {
 };
 
 /** A requirement value: Kubernetes wants strings; numbers written without quotes are accepted. */
-const value = z.union([z.string(), z.number()]);
+const value = z
+  .union([z.string().max(63, 'a requirement value is at most 63 characters (a label value)'), z.number()])
+  .meta({ maxLength: 63 });
 
 /** Options for requirement validation. */
 export interface RequirementRules {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { addIssue, metadata, quantity } from './common.js';
+import { addIssue, atMostEntries, metadata, quantity } from './common.js';
 import { celRules } from './crd-rules.js';
 import { lazySchema } from './lazy-schema.js';
 import { requirementList, requirementSchema } from './requirement.js';
@@ -12,6 +12,13 @@ export const PRICE_PATTERN = /^\d+(\.\d+)?$/;
 
 /** Resources an overlay may not set: it adds extended resources only. */
 export const OVERLAY_RESTRICTED_RESOURCES = ['cpu', 'memory', 'ephemeral-storage', 'pods'];
+
+/**
+ * The most extended resources one overlay may add. Karpenter's CRD leaves `capacity` unbounded;
+ * joiner bounds it like a NodePool's labels so the API server can bound the cost of the CEL rule
+ * that looks at every resource name.
+ */
+export const MAX_OVERLAY_CAPACITY = 100;
 
 /** A CEL list literal of strings. */
 const celList = (items: readonly string[]): string => `[${items.map((i) => `'${i}'`).join(', ')}]`;
@@ -36,7 +43,17 @@ export const nodeOverlayV1alpha1 = lazySchema(() =>
           .string()
           .regex(PRICE_PATTERN, { message: 'price must be an unsigned decimal in USD per hour, e.g. "0.42"' })
           .optional(),
-        capacity: z.record(z.string(), quantity).optional(),
+        capacity: z
+          .record(z.string(), quantity)
+          .superRefine(
+            atMostEntries(
+              MAX_OVERLAY_CAPACITY,
+              'capacity entries',
+              'an overlay adds a few extended resources',
+            ),
+          )
+          .meta({ maxProperties: MAX_OVERLAY_CAPACITY })
+          .optional(),
         weight: z.number().int().min(1).max(10000).optional(),
       })
       .superRefine((spec, ctx) => {

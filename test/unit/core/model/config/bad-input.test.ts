@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { loadDocuments } from '../../../../../functions/core/model/config/load.js';
 import { parseYamlDocuments } from '../../../../../functions/core/model/config/raw-document.js';
 import { runJoiner } from '../../../../helpers/run-joiner.js';
@@ -68,6 +69,84 @@ describe('configuration documents that try to hurt', () => {
     const errors = errorsOf(load(DEFAULT_NODE_CLASS, v1Pool('heavy', {}, { weight: 1e308 })));
     expect(errors.map((e) => e.path)).toContain('spec.weight');
   });
+
+  const many = (n: number, entry: (i: number) => [string, unknown]) =>
+    Object.fromEntries(Array.from({ length: n }, (_, i) => entry(i)));
+  const multusNodeClass = (count: number) => ({
+    ...DEFAULT_NODE_CLASS,
+    apiVersion: 'joiner.sh/v1',
+    kind: 'NodeClass',
+    metadata: { name: 'multus' },
+    spec: {
+      ...DEFAULT_NODE_CLASS.spec,
+      multusInterfaces: Array.from({ length: count }, (_, i) => ({
+        deviceIndex: (i % 15) + 1,
+        networkCardIndex: Math.floor(i / 15),
+        subnetSelectorTerms: [{ id: `subnet-${i}` }],
+        securityGroupSelectorTerms: [{ id: 'sg-1' }],
+      })),
+    },
+  });
+  const overlay = (capacity: Record<string, unknown>) => ({
+    apiVersion: 'karpenter.sh/v1alpha1',
+    kind: 'NodeOverlay',
+    metadata: { name: 'extras' },
+    spec: { requirements: [], capacity },
+  });
+  /** Documents over the bounds that keep the CRDs' CEL rules cheap, and the error joiner gives. */
+  const OVER_BOUNDS: [string, object, string][] = [
+    [
+      '101 template labels',
+      v1Pool('labelled', {}, {}),
+      "NodePool/labelled: spec.template.metadata.labels: at most 100 labels are allowed, got 101 (as in Karpenter's NodePool)",
+    ],
+    [
+      'a requirement value of 64 characters',
+      v1Pool('long', {
+        requirements: [{ key: 'example.com/team', operator: 'In', values: ['a'.repeat(64)] }],
+      }),
+      'NodePool/long: spec.template.spec.requirements[0].values[0]: a requirement value is at most 63 characters (a label value)',
+    ],
+    [
+      '101 overlay capacity entries',
+      overlay(many(101, (i) => [`example.com/r${i}`, 1])),
+      'NodeOverlay/extras: spec.capacity: at most 100 capacity entries are allowed, got 101 (an overlay adds a few extended resources)',
+    ],
+    [
+      '151 Multus interfaces',
+      multusNodeClass(151),
+      'NodeClass/multus: spec.multusInterfaces: at most 150 Multus interfaces are allowed',
+    ],
+  ];
+  const labelled = OVER_BOUNDS[0][1] as { spec: { template: Record<string, unknown> } };
+  labelled.spec.template.metadata = { labels: many(101, (i) => [`example.com/l${i}`, 'a']) };
+
+  it.each(OVER_BOUNDS)('%s: an error naming the field', (_what, doc, expected) => {
+    const errors = errorsOf(load(DEFAULT_NODE_CLASS, doc));
+    expect(
+      errors.map((e) => `${e.document}: ${e.path}: ${e.message}${e.hint ? ` (${e.hint})` : ''}`),
+    ).toContain(expected);
+  });
+
+  it('at the bounds (100 labels, 63 characters, 100 capacity entries, 150 Multus interfaces) there is no error', () => {
+    const pool = v1Pool('full', {
+      requirements: [{ key: 'example.com/team', operator: 'In', values: ['a'.repeat(63)] }],
+    }) as { spec: { template: Record<string, unknown> } };
+    pool.spec.template.metadata = { labels: many(100, (i) => [`example.com/l${i}`, 'a']) };
+    const docs = [pool, overlay(many(100, (i) => [`example.com/r${i}`, 1])), multusNodeClass(150)];
+    expect(errorsOf(load(DEFAULT_NODE_CLASS, ...docs))).toEqual([]);
+  });
+
+  it('joiner validate names the field of a document over a bound', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'joiner-bounds-'));
+    writeFileSync(join(dir, 'nodeclass.yaml'), stringify(DEFAULT_NODE_CLASS));
+    writeFileSync(join(dir, 'multus.yaml'), stringify(multusNodeClass(151)));
+    const r = await runJoiner('validate', '-f', join(dir, 'nodeclass.yaml'), '-f', join(dir, 'multus.yaml'));
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(
+      `${join(dir, 'multus.yaml')}: NodeClass/multus: spec.multusInterfaces: at most 150 Multus interfaces are allowed`,
+    );
+  }, 30_000);
 
   it('the CLI reports an alias bomb file as a problem of that file, without a stack trace', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'joiner-bad-'));
