@@ -17,7 +17,8 @@ function nodeLines(node: NodeSummary): string[] {
     `pods ${node.pods}${node.maxPods === undefined ? '' : `/${node.maxPods}`}  $${node.hourlyPrice.toFixed(4)}/h` +
     (node.nodePool ? `  nodepool ${node.nodePool}` : '') +
     (node.taints.length > 0 ? `  taints ${node.taints.join(',')}` : '') +
-    (node.ami ? `  ami ${node.ami.id}${node.ami.name ? ` (${node.ami.name})` : ''}` : '');
+    (node.ami ? `  ami ${node.ami.id}${node.ami.name ? ` (${node.ami.name})` : ''}` : '') +
+    (node.efaInterfaces ? `  efa ${node.efaInterfaces}` : '');
   const enis = node.multusEnis.map(
     (e) =>
       `    multus eth${e.deviceIndex} ${e.networkInterfaceId} subnet ${e.subnetName} (${e.subnetId}) ` +

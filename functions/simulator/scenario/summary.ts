@@ -10,6 +10,7 @@ import type { Node, Pod } from '../../core/model/kube-objects.js';
 import type { NodeClaim } from '../../core/nodeclaim/nodeclaim.js';
 import type { SimulatedCloud } from '../cloud.js';
 import type { Ec2Instance } from '../ec2/ec2-state.js';
+import { efaDevices } from '../kube/kubelet/efa-devices.js';
 import type { DisruptionRecorder } from './disruption-recorder.js';
 import { type DisruptionSummary, disruptionSummary } from './disruption-summary.js';
 import type { IamSummary } from './iam-denials.js';
@@ -45,6 +46,8 @@ export interface NodeSummary {
   readonly taints: readonly string[];
   readonly hourlyPrice: number;
   readonly multusEnis: readonly MultusEniSummary[];
+  /** EFA interfaces the instance was launched with (`efa` and `efa-only`); absent when none. */
+  readonly efaInterfaces?: number;
 }
 
 export type { Percentiles } from './summary-stats.js';
@@ -173,13 +176,16 @@ function nodeSummary(cloud: SimulatedCloud, catalog: Catalog, node: Node, pods: 
     taints: (node.spec?.taints ?? []).map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`),
     hourlyPrice: offering?.price ?? 0,
     multusEnis: instance ? multusEnis(cloud, instance) : [],
+    ...(instance && efaDevices(instance.networkInterfaces) > 0
+      ? { efaInterfaces: efaDevices(instance.networkInterfaces) }
+      : {}),
   };
 }
 
 function multusEnis(cloud: SimulatedCloud, instance: Ec2Instance): MultusEniSummary[] {
   const { state } = cloud.ec2;
   return instance.networkInterfaces
-    .filter((eni) => eni.deviceIndex > 0)
+    .filter((eni) => eni.deviceIndex > 0 && efaDevices([eni]) === 0)
     .sort((a, b) => a.deviceIndex - b.deviceIndex)
     .map((eni) => ({
       networkInterfaceId: eni.networkInterfaceId,
