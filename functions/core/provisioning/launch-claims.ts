@@ -226,6 +226,7 @@ async function finish(deps: LaunchClaimsDeps, result: LaunchResult, claim: NodeC
     zone: launched.zone,
     'capacity-type': launched.capacityType,
     price: launched.price,
+    ...(result.claim.instance?.priceOverlaid ? { 'price-overlaid': true } : {}),
   });
   await armTimer(deps, result.claim);
   return { launched, marked, incomplete: false };

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { metadata, selectorTerm, taintOrString } from './common.js';
+import { selectorTerm, taintOrString } from './common.js';
+import { resourceDocument } from './document.js';
 import { lazySchema } from './lazy-schema.js';
 import { ec2NodeClassSpecV1Shape } from './v1.js';
 
@@ -23,11 +24,8 @@ const multusInterface = () =>
 
 /** `joiner.sh/v1` NodeClass: the v1 EC2NodeClass spec plus the Multus extension. */
 export const nodeClassJoinerV1 = lazySchema(() =>
-  z.object({
-    apiVersion: z.string(),
-    kind: z.string(),
-    metadata,
-    spec: z
+  resourceDocument(
+    z
       .object({
         ...ec2NodeClassSpecV1Shape(),
         multusInterfaces: z.array(multusInterface()).optional(),
@@ -47,8 +45,7 @@ export const nodeClassJoinerV1 = lazySchema(() =>
           } else seen.set(key, i);
         });
       }),
-    status: z.unknown().optional(),
-  }),
+  ),
 );
 
 export type NodeClassJoinerV1 = z.infer<ReturnType<typeof nodeClassJoinerV1>>;

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { addIssue, metadata, quantity } from './common.js';
+import { addIssue, quantity } from './common.js';
+import { resourceDocument } from './document.js';
 import { lazySchema } from './lazy-schema.js';
 import { requirementList, requirementSchema } from './requirement.js';
 
@@ -14,11 +15,8 @@ export const OVERLAY_RESTRICTED_RESOURCES = ['cpu', 'memory', 'ephemeral-storage
 
 /** `karpenter.sh/v1alpha1` NodeOverlay (Karpenter v1.7). */
 export const nodeOverlayV1alpha1 = lazySchema(() =>
-  z.object({
-    apiVersion: z.string(),
-    kind: z.string(),
-    metadata,
-    spec: z
+  resourceDocument(
+    z
       .object({
         requirements: requirementList(requirementSchema({ restrictKeys: false, allowMinValues: false })),
         priceAdjustment: z
@@ -48,8 +46,7 @@ export const nodeOverlayV1alpha1 = lazySchema(() =>
             );
         }
       }),
-    status: z.unknown().optional(),
-  }),
+  ),
 );
 
 export type NodeOverlayV1alpha1 = z.infer<ReturnType<typeof nodeOverlayV1alpha1>>;
