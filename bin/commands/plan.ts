@@ -2,9 +2,9 @@ import { loadFiles } from '../../functions/adapters/files/load-files.js';
 import { readCatalog } from '../../functions/adapters/files/read-catalog.js';
 import { bundledCatalog } from '../../functions/core/catalog/bundled.js';
 import { formatDiagnostic } from '../../functions/core/model/config/diagnostic.js';
+import type { Catalog } from '../../functions/core/model/instance-type.js';
 import { snapshotFromFiles } from '../../functions/core/provisioning/file-snapshot.js';
 import { planRun } from '../../functions/core/provisioning/plan-run.js';
-import type { Catalog } from '../../functions/core/model/instance-type.js';
 import type { InstanceTypeOption, SchedulePlan } from '../../functions/core/scheduling/types.js';
 
 /** `joiner plan -o json` output: the plan plus a summary. */

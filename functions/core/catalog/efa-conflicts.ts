@@ -5,7 +5,7 @@
  * there. `joiner validate` says so as a warning, naming the first conflict and the types.
  */
 import { efaConflict } from '../launch/efa-interfaces.js';
-import { documentLabel, type Diagnostic } from '../model/config/diagnostic.js';
+import { type Diagnostic, documentLabel } from '../model/config/diagnostic.js';
 import type { Catalog } from '../model/instance-type.js';
 import type { NodeClass } from '../model/node-class.js';
 import { EFA } from '../model/resources.js';

@@ -14,7 +14,9 @@ const pct = (p: Percentiles): string =>
 /** `$0.0576/h`, or `$0.0576/h (NodeOverlay price; list $0.0960/h)` when an overlay set it. */
 export function nodePrice(node: NodeSummary): string {
   const price = `$${node.hourlyPrice.toFixed(4)}/h`;
-  return node.priceOverlaid ? `${price} (NodeOverlay price; list $${(node.listPrice ?? 0).toFixed(4)}/h)` : price;
+  return node.priceOverlaid
+    ? `${price} (NodeOverlay price; list $${(node.listPrice ?? 0).toFixed(4)}/h)`
+    : price;
 }
 
 /** The hourly cost line's value, with the list-price total when a NodeOverlay priced a node. */

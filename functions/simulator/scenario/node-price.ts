@@ -12,10 +12,7 @@ import type { NodePrice } from './timeline-recorder.js';
  * Prices nodes by the launch price of their instance (`launched`, by instance id), else by
  * instance type, zone and capacity type (0 when the catalog has no such offering).
  */
-export function nodePrice(
-  catalog: Catalog,
-  launched: ReadonlyMap<string, number> = new Map(),
-): NodePrice {
+export function nodePrice(catalog: Catalog, launched: ReadonlyMap<string, number> = new Map()): NodePrice {
   const prices = new Map<string, number>();
   for (const type of catalog.instanceTypes) {
     for (const o of type.offerings) prices.set(`${type.name}/${o.zone}/${o.capacityType}`, o.price);
