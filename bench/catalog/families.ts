@@ -18,6 +18,12 @@ export interface FamilyFacts {
   /** Spot discount typical of the family (0.3-0.7 below on-demand). */
   readonly spotDiscount: number;
   readonly gpu?: { readonly manufacturer: string; readonly name: string; readonly memoryMiB: number };
+  /** Processor manufacturer as EC2 names it and sustained all-core clock speed (MHz). */
+  readonly cpu: readonly [string, number];
+  /** Sizes with more than one network card: their card count. */
+  readonly networkCards?: Readonly<Record<string, number>>;
+  /** Sizes that support EFA: their maximum EFA interfaces (EC2 `EfaInfo.MaximumEfaInterfaces`). */
+  readonly efa?: Readonly<Record<string, number>>;
   readonly sizes: readonly SizeRow[];
 }
 
@@ -27,7 +33,7 @@ const ABC = ['a', 'b', 'c'];
 // biome-ignore format: a table reads better one size per cell
 export const FAMILIES: readonly FamilyFacts[] = [
   {
-    family: 't3', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: false, zones: ALL, spotDiscount: 0.62,
+    family: 't3', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: false, zones: ALL, spotDiscount: 0.62, cpu: ['Intel', 2500],
     sizes: [
       ['nano', 2, 0.5, 2, 2, 32, 0.0052], ['micro', 2, 1, 2, 2, 64, 0.0104], ['small', 2, 2, 3, 4, 128, 0.0208],
       ['medium', 2, 4, 3, 6, 256, 0.0416], ['large', 2, 8, 3, 12, 512, 0.0832], ['xlarge', 4, 16, 4, 15, 1024, 0.1664],
@@ -35,7 +41,7 @@ export const FAMILIES: readonly FamilyFacts[] = [
     ],
   },
   {
-    family: 't4g', arch: 'arm64', hypervisor: 'nitro', encryptionInTransit: false, zones: ALL, spotDiscount: 0.6,
+    family: 't4g', arch: 'arm64', hypervisor: 'nitro', encryptionInTransit: false, zones: ALL, spotDiscount: 0.6, cpu: ['AWS', 2500],
     sizes: [
       ['nano', 2, 0.5, 2, 2, 32, 0.0042], ['micro', 2, 1, 2, 2, 64, 0.0084], ['small', 2, 2, 3, 4, 128, 0.0168],
       ['medium', 2, 4, 3, 6, 256, 0.0336], ['large', 2, 8, 3, 12, 512, 0.0672], ['xlarge', 4, 16, 4, 15, 1024, 0.1344],
@@ -43,7 +49,7 @@ export const FAMILIES: readonly FamilyFacts[] = [
     ],
   },
   {
-    family: 'm5', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: false, zones: ALL, spotDiscount: 0.58,
+    family: 'm5', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: false, zones: ALL, spotDiscount: 0.58, cpu: ['Intel', 3100],
     sizes: [
       ['large', 2, 8, 3, 10, 750, 0.096], ['xlarge', 4, 16, 4, 15, 1250, 0.192], ['2xlarge', 8, 32, 4, 15, 2500, 0.384],
       ['4xlarge', 16, 64, 8, 30, 5000, 0.768], ['8xlarge', 32, 128, 8, 30, 10000, 1.536],
@@ -52,7 +58,7 @@ export const FAMILIES: readonly FamilyFacts[] = [
     ],
   },
   {
-    family: 'm5d', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: false, zones: ALL, spotDiscount: 0.6,
+    family: 'm5d', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: false, zones: ALL, spotDiscount: 0.6, cpu: ['Intel', 3100],
     sizes: [
       ['large', 2, 8, 3, 10, 750, 0.113, 75], ['xlarge', 4, 16, 4, 15, 1250, 0.226, 150],
       ['2xlarge', 8, 32, 4, 15, 2500, 0.452, 300], ['4xlarge', 16, 64, 8, 30, 5000, 0.904, 600],
@@ -62,7 +68,7 @@ export const FAMILIES: readonly FamilyFacts[] = [
     ],
   },
   {
-    family: 'm6i', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: true, zones: ALL, spotDiscount: 0.55,
+    family: 'm6i', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: true, zones: ALL, spotDiscount: 0.55, cpu: ['Intel', 3500], efa: { '32xlarge': 1, metal: 1 },
     sizes: [
       ['large', 2, 8, 3, 10, 781, 0.096], ['xlarge', 4, 16, 4, 15, 1562, 0.192], ['2xlarge', 8, 32, 4, 15, 3125, 0.384],
       ['4xlarge', 16, 64, 8, 30, 6250, 0.768], ['8xlarge', 32, 128, 8, 30, 12500, 1.536],
@@ -72,7 +78,7 @@ export const FAMILIES: readonly FamilyFacts[] = [
     ],
   },
   {
-    family: 'm6a', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: true, zones: ALL, spotDiscount: 0.56,
+    family: 'm6a', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: true, zones: ALL, spotDiscount: 0.56, cpu: ['AMD', 3600], efa: { '48xlarge': 1, metal: 1 },
     sizes: [
       ['large', 2, 8, 3, 10, 781, 0.0864], ['xlarge', 4, 16, 4, 15, 1562, 0.1728], ['2xlarge', 8, 32, 4, 15, 3125, 0.3456],
       ['4xlarge', 16, 64, 8, 30, 6250, 0.6912], ['8xlarge', 32, 128, 8, 30, 12500, 1.3824],
@@ -82,7 +88,7 @@ export const FAMILIES: readonly FamilyFacts[] = [
     ],
   },
   {
-    family: 'm6g', arch: 'arm64', hypervisor: 'nitro', encryptionInTransit: false, zones: ALL, spotDiscount: 0.52,
+    family: 'm6g', arch: 'arm64', hypervisor: 'nitro', encryptionInTransit: false, zones: ALL, spotDiscount: 0.52, cpu: ['AWS', 2500],
     sizes: [
       ['medium', 1, 4, 2, 4, 500, 0.0385], ['large', 2, 8, 3, 10, 750, 0.077], ['xlarge', 4, 16, 4, 15, 1250, 0.154],
       ['2xlarge', 8, 32, 4, 15, 2500, 0.308], ['4xlarge', 16, 64, 8, 30, 5000, 0.616],
@@ -91,7 +97,7 @@ export const FAMILIES: readonly FamilyFacts[] = [
     ],
   },
   {
-    family: 'm7i', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: true, zones: ALL, spotDiscount: 0.5,
+    family: 'm7i', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: true, zones: ALL, spotDiscount: 0.5, cpu: ['Intel', 3200], efa: { '48xlarge': 1, 'metal-48xl': 1 },
     sizes: [
       ['large', 2, 8, 3, 10, 781, 0.1008], ['xlarge', 4, 16, 4, 15, 1562, 0.2016], ['2xlarge', 8, 32, 4, 15, 3125, 0.4032],
       ['4xlarge', 16, 64, 8, 30, 6250, 0.8064], ['8xlarge', 32, 128, 8, 30, 12500, 1.6128],
@@ -101,7 +107,7 @@ export const FAMILIES: readonly FamilyFacts[] = [
     ],
   },
   {
-    family: 'm7g', arch: 'arm64', hypervisor: 'nitro', encryptionInTransit: true, zones: ALL, spotDiscount: 0.48,
+    family: 'm7g', arch: 'arm64', hypervisor: 'nitro', encryptionInTransit: true, zones: ALL, spotDiscount: 0.48, cpu: ['AWS', 2600], efa: { '16xlarge': 1, metal: 1 },
     sizes: [
       ['medium', 1, 4, 2, 4, 520, 0.0408], ['large', 2, 8, 3, 10, 937, 0.0816], ['xlarge', 4, 16, 4, 15, 1876, 0.1632],
       ['2xlarge', 8, 32, 4, 15, 3750, 0.3264], ['4xlarge', 16, 64, 8, 30, 7500, 0.6528],
@@ -110,7 +116,7 @@ export const FAMILIES: readonly FamilyFacts[] = [
     ],
   },
   {
-    family: 'c5', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: false, zones: ALL, spotDiscount: 0.6,
+    family: 'c5', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: false, zones: ALL, spotDiscount: 0.6, cpu: ['Intel', 3400],
     sizes: [
       ['large', 2, 4, 3, 10, 750, 0.085], ['xlarge', 4, 8, 4, 15, 1250, 0.17], ['2xlarge', 8, 16, 4, 15, 2500, 0.34],
       ['4xlarge', 16, 32, 8, 30, 5000, 0.68], ['9xlarge', 36, 72, 8, 30, 12000, 1.53], ['12xlarge', 48, 96, 8, 30, 12000, 2.04],
@@ -119,7 +125,7 @@ export const FAMILIES: readonly FamilyFacts[] = [
     ],
   },
   {
-    family: 'c6i', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: true, zones: ALL, spotDiscount: 0.56,
+    family: 'c6i', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: true, zones: ALL, spotDiscount: 0.56, cpu: ['Intel', 3500], efa: { '32xlarge': 1, metal: 1 },
     sizes: [
       ['large', 2, 4, 3, 10, 781, 0.085], ['xlarge', 4, 8, 4, 15, 1562, 0.17], ['2xlarge', 8, 16, 4, 15, 3125, 0.34],
       ['4xlarge', 16, 32, 8, 30, 6250, 0.68], ['8xlarge', 32, 64, 8, 30, 12500, 1.36], ['12xlarge', 48, 96, 8, 30, 18750, 2.04],
@@ -128,7 +134,7 @@ export const FAMILIES: readonly FamilyFacts[] = [
     ],
   },
   {
-    family: 'c6a', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: true, zones: ALL, spotDiscount: 0.57,
+    family: 'c6a', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: true, zones: ALL, spotDiscount: 0.57, cpu: ['AMD', 3600], efa: { '48xlarge': 1, metal: 1 },
     sizes: [
       ['large', 2, 4, 3, 10, 781, 0.0765], ['xlarge', 4, 8, 4, 15, 1562, 0.153], ['2xlarge', 8, 16, 4, 15, 3125, 0.306],
       ['4xlarge', 16, 32, 8, 30, 6250, 0.612], ['8xlarge', 32, 64, 8, 30, 12500, 1.224],
@@ -138,7 +144,7 @@ export const FAMILIES: readonly FamilyFacts[] = [
     ],
   },
   {
-    family: 'c6g', arch: 'arm64', hypervisor: 'nitro', encryptionInTransit: false, zones: ALL, spotDiscount: 0.53,
+    family: 'c6g', arch: 'arm64', hypervisor: 'nitro', encryptionInTransit: false, zones: ALL, spotDiscount: 0.53, cpu: ['AWS', 2500],
     sizes: [
       ['medium', 1, 2, 2, 4, 500, 0.034], ['large', 2, 4, 3, 10, 750, 0.068], ['xlarge', 4, 8, 4, 15, 1250, 0.136],
       ['2xlarge', 8, 16, 4, 15, 2500, 0.272], ['4xlarge', 16, 32, 8, 30, 5000, 0.544],
@@ -147,7 +153,7 @@ export const FAMILIES: readonly FamilyFacts[] = [
     ],
   },
   {
-    family: 'c7g', arch: 'arm64', hypervisor: 'nitro', encryptionInTransit: true, zones: ALL, spotDiscount: 0.47,
+    family: 'c7g', arch: 'arm64', hypervisor: 'nitro', encryptionInTransit: true, zones: ALL, spotDiscount: 0.47, cpu: ['AWS', 2600], efa: { '16xlarge': 1, metal: 1 },
     sizes: [
       ['medium', 1, 2, 2, 4, 520, 0.0363], ['large', 2, 4, 3, 10, 937, 0.0725], ['xlarge', 4, 8, 4, 15, 1876, 0.145],
       ['2xlarge', 8, 16, 4, 15, 3750, 0.29], ['4xlarge', 16, 32, 8, 30, 7500, 0.58], ['8xlarge', 32, 64, 8, 30, 15000, 1.16],
@@ -156,7 +162,7 @@ export const FAMILIES: readonly FamilyFacts[] = [
     ],
   },
   {
-    family: 'c7i', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: true, zones: ALL, spotDiscount: 0.5,
+    family: 'c7i', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: true, zones: ALL, spotDiscount: 0.5, cpu: ['Intel', 3200], efa: { '48xlarge': 1, 'metal-48xl': 1 },
     sizes: [
       ['large', 2, 4, 3, 10, 781, 0.08925], ['xlarge', 4, 8, 4, 15, 1562, 0.1785], ['2xlarge', 8, 16, 4, 15, 3125, 0.357],
       ['4xlarge', 16, 32, 8, 30, 6250, 0.714], ['8xlarge', 32, 64, 8, 30, 12500, 1.428],
@@ -166,7 +172,7 @@ export const FAMILIES: readonly FamilyFacts[] = [
     ],
   },
   {
-    family: 'r5', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: false, zones: ALL, spotDiscount: 0.62,
+    family: 'r5', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: false, zones: ALL, spotDiscount: 0.62, cpu: ['Intel', 3100],
     sizes: [
       ['large', 2, 16, 3, 10, 750, 0.126], ['xlarge', 4, 32, 4, 15, 1250, 0.252], ['2xlarge', 8, 64, 4, 15, 2500, 0.504],
       ['4xlarge', 16, 128, 8, 30, 5000, 1.008], ['8xlarge', 32, 256, 8, 30, 10000, 2.016],
@@ -175,7 +181,7 @@ export const FAMILIES: readonly FamilyFacts[] = [
     ],
   },
   {
-    family: 'r6i', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: true, zones: ALL, spotDiscount: 0.58,
+    family: 'r6i', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: true, zones: ALL, spotDiscount: 0.58, cpu: ['Intel', 3500], efa: { '32xlarge': 1, metal: 1 },
     sizes: [
       ['large', 2, 16, 3, 10, 781, 0.126], ['xlarge', 4, 32, 4, 15, 1562, 0.252], ['2xlarge', 8, 64, 4, 15, 3125, 0.504],
       ['4xlarge', 16, 128, 8, 30, 6250, 1.008], ['8xlarge', 32, 256, 8, 30, 12500, 2.016],
@@ -185,7 +191,7 @@ export const FAMILIES: readonly FamilyFacts[] = [
     ],
   },
   {
-    family: 'r6g', arch: 'arm64', hypervisor: 'nitro', encryptionInTransit: false, zones: ALL, spotDiscount: 0.55,
+    family: 'r6g', arch: 'arm64', hypervisor: 'nitro', encryptionInTransit: false, zones: ALL, spotDiscount: 0.55, cpu: ['AWS', 2500],
     sizes: [
       ['medium', 1, 8, 2, 4, 500, 0.0504], ['large', 2, 16, 3, 10, 750, 0.1008], ['xlarge', 4, 32, 4, 15, 1250, 0.2016],
       ['2xlarge', 8, 64, 4, 15, 2500, 0.4032], ['4xlarge', 16, 128, 8, 30, 5000, 0.8064],
@@ -194,7 +200,7 @@ export const FAMILIES: readonly FamilyFacts[] = [
     ],
   },
   {
-    family: 'r6gd', arch: 'arm64', hypervisor: 'nitro', encryptionInTransit: false, zones: ALL, spotDiscount: 0.56,
+    family: 'r6gd', arch: 'arm64', hypervisor: 'nitro', encryptionInTransit: false, zones: ALL, spotDiscount: 0.56, cpu: ['AWS', 2500],
     sizes: [
       ['medium', 1, 8, 2, 4, 500, 0.0576, 59], ['large', 2, 16, 3, 10, 750, 0.1152, 118],
       ['xlarge', 4, 32, 4, 15, 1250, 0.2304, 237], ['2xlarge', 8, 64, 4, 15, 2500, 0.4608, 474],
@@ -204,7 +210,7 @@ export const FAMILIES: readonly FamilyFacts[] = [
     ],
   },
   {
-    family: 'r7g', arch: 'arm64', hypervisor: 'nitro', encryptionInTransit: true, zones: ALL, spotDiscount: 0.5,
+    family: 'r7g', arch: 'arm64', hypervisor: 'nitro', encryptionInTransit: true, zones: ALL, spotDiscount: 0.5, cpu: ['AWS', 2600], efa: { '16xlarge': 1, metal: 1 },
     sizes: [
       ['medium', 1, 8, 2, 4, 520, 0.0536], ['large', 2, 16, 3, 10, 937, 0.1071], ['xlarge', 4, 32, 4, 15, 1876, 0.2142],
       ['2xlarge', 8, 64, 4, 15, 3750, 0.4284], ['4xlarge', 16, 128, 8, 30, 7500, 0.8568],
@@ -213,7 +219,7 @@ export const FAMILIES: readonly FamilyFacts[] = [
     ],
   },
   {
-    family: 'r7i', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: true, zones: ALL, spotDiscount: 0.52,
+    family: 'r7i', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: true, zones: ALL, spotDiscount: 0.52, cpu: ['Intel', 3200], efa: { '48xlarge': 1, 'metal-48xl': 1 },
     sizes: [
       ['large', 2, 16, 3, 10, 781, 0.1323], ['xlarge', 4, 32, 4, 15, 1562, 0.2646], ['2xlarge', 8, 64, 4, 15, 3125, 0.5292],
       ['4xlarge', 16, 128, 8, 30, 6250, 1.0584], ['8xlarge', 32, 256, 8, 30, 12500, 2.1168],
@@ -223,7 +229,7 @@ export const FAMILIES: readonly FamilyFacts[] = [
     ],
   },
   {
-    family: 'x1e', arch: 'amd64', hypervisor: 'xen', encryptionInTransit: false, zones: ABC, spotDiscount: 0.66,
+    family: 'x1e', arch: 'amd64', hypervisor: 'xen', encryptionInTransit: false, zones: ABC, spotDiscount: 0.66, cpu: ['Intel', 2300],
     sizes: [
       ['xlarge', 4, 122, 3, 10, 625, 0.834], ['2xlarge', 8, 244, 4, 15, 1250, 1.668], ['4xlarge', 16, 488, 4, 15, 2500, 3.336],
       ['8xlarge', 32, 976, 4, 15, 5000, 6.672], ['16xlarge', 64, 1952, 8, 30, 10000, 13.344],
@@ -231,7 +237,7 @@ export const FAMILIES: readonly FamilyFacts[] = [
     ],
   },
   {
-    family: 'g4dn', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: true, zones: ALL, spotDiscount: 0.62,
+    family: 'g4dn', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: true, zones: ALL, spotDiscount: 0.62, cpu: ['Intel', 2500], efa: { '8xlarge': 1, '12xlarge': 1, '16xlarge': 1, metal: 1 },
     gpu: { manufacturer: 'NVIDIA', name: 'T4', memoryMiB: 16384 },
     sizes: [
       ['xlarge', 4, 16, 3, 10, 5000, 0.526, 125, 1], ['2xlarge', 8, 32, 3, 10, 10000, 0.752, 225, 1],
@@ -241,7 +247,7 @@ export const FAMILIES: readonly FamilyFacts[] = [
     ],
   },
   {
-    family: 'g5', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: true, zones: ABC, spotDiscount: 0.55,
+    family: 'g5', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: true, zones: ABC, spotDiscount: 0.55, cpu: ['AMD', 3300], efa: { '8xlarge': 1, '12xlarge': 1, '16xlarge': 1, '24xlarge': 1, '48xlarge': 1 },
     gpu: { manufacturer: 'NVIDIA', name: 'A10G', memoryMiB: 24576 },
     sizes: [
       ['xlarge', 4, 16, 4, 15, 2500, 1.006, 250, 1], ['2xlarge', 8, 32, 4, 15, 5000, 1.212, 450, 1],
@@ -251,11 +257,31 @@ export const FAMILIES: readonly FamilyFacts[] = [
     ],
   },
   {
-    family: 'p3', arch: 'amd64', hypervisor: 'xen', encryptionInTransit: false, zones: ABC, spotDiscount: 0.68,
+    family: 'p3', arch: 'amd64', hypervisor: 'xen', encryptionInTransit: false, zones: ABC, spotDiscount: 0.68, cpu: ['Intel', 2700],
     gpu: { manufacturer: 'NVIDIA', name: 'V100', memoryMiB: 16384 },
     sizes: [
       ['2xlarge', 8, 61, 4, 15, 2500, 3.06, undefined, 1], ['8xlarge', 32, 244, 8, 30, 10000, 12.24, undefined, 4],
       ['16xlarge', 64, 488, 8, 30, 25000, 24.48, undefined, 8],
     ],
+  },
+  {
+    family: 'c5n', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: false, zones: ABC, spotDiscount: 0.5, cpu: ['Intel', 3400], efa: { '9xlarge': 1, '18xlarge': 1, metal: 1 },
+    sizes: [
+      ['large', 2, 5.25, 3, 10, 3000, 0.108], ['xlarge', 4, 10.5, 4, 15, 5000, 0.216], ['2xlarge', 8, 21, 4, 15, 10000, 0.432],
+      ['4xlarge', 16, 42, 8, 30, 15000, 0.864], ['9xlarge', 36, 96, 8, 30, 50000, 1.944],
+      ['18xlarge', 72, 192, 15, 50, 100000, 3.888], ['metal', 72, 192, 15, 50, 100000, 3.888],
+    ],
+  },
+  {
+    // 4 network cards of 15 ENIs each; one EFA per card.
+    family: 'p4d', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: true, zones: ABC, spotDiscount: 0.6, cpu: ['Intel', 3000], networkCards: { '24xlarge': 4 }, efa: { '24xlarge': 4 },
+    gpu: { manufacturer: 'NVIDIA', name: 'A100', memoryMiB: 40960 },
+    sizes: [['24xlarge', 96, 1152, 60, 50, 400000, 21.9576, 8000, 8]],
+  },
+  {
+    // 32 network cards of 2 ENIs each; one EFA per card.
+    family: 'p5', arch: 'amd64', hypervisor: 'nitro', encryptionInTransit: true, zones: ABC, spotDiscount: 0.55, cpu: ['AMD', 3700], networkCards: { '48xlarge': 32 }, efa: { '48xlarge': 32 },
+    gpu: { manufacturer: 'NVIDIA', name: 'H100', memoryMiB: 81920 },
+    sizes: [['48xlarge', 192, 2048, 64, 50, 3200000, 55.04, 30720, 8]],
   },
 ];

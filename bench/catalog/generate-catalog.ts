@@ -11,7 +11,8 @@ import { FAMILIES, type FamilyFacts, type SizeRow } from './families.js';
 
 const REGION = 'us-west-2';
 const SOURCE =
-  'Instance facts (vCPU, memory, ENIs, IPv4 per ENI, bandwidth, NVMe, GPUs, hypervisor) from the public EC2 ' +
+  'Instance facts (vCPU, memory, ENIs, IPv4 per ENI, bandwidth, NVMe, GPUs, hypervisor, processor manufacturer ' +
+  'and sustained all-core clock speed, network cards and EFA interfaces) from the public EC2 ' +
   'instance type documentation and the VPC CNI ENI limits; on-demand prices are the public EC2 Linux ' +
   'on-demand list prices (USD/h; us-west-2 lists the same prices as us-east-1 for these types), as of 2026-11. ' +
   'Spot prices are NOT live data: a plausible deterministic snapshot per zone (about 30-70% below ' +
@@ -58,11 +59,14 @@ function instanceType(family: FamilyFacts, row: SizeRow): InstanceType {
     ...(family.gpu && gpuCount ? { gpus: { count: gpuCount, ...family.gpu } } : {}),
     maxEnis,
     ipv4PerEni,
-    networkCards: 1,
+    networkCards: family.networkCards?.[size] ?? 1,
+    ...(family.efa?.[size] ? { maxEfaInterfaces: family.efa[size] } : {}),
     localNvmeGiB: nvme ?? 0,
     networkBandwidthMbps: bandwidth,
     hypervisor: metal ? '' : family.hypervisor,
     encryptionInTransit: family.encryptionInTransit,
+    cpuManufacturer: family.cpu[0],
+    sustainedClockSpeedMhz: family.cpu[1],
     offerings: offerings(name, family, price),
   };
 }

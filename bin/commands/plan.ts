@@ -2,20 +2,55 @@ import { loadFiles } from '../../functions/adapters/files/load-files.js';
 import { readCatalog } from '../../functions/adapters/files/read-catalog.js';
 import { bundledCatalog } from '../../functions/core/catalog/bundled.js';
 import { formatDiagnostic } from '../../functions/core/model/config/diagnostic.js';
+import type { Catalog } from '../../functions/core/model/instance-type.js';
 import { snapshotFromFiles } from '../../functions/core/provisioning/file-snapshot.js';
 import { planWithStaticPools } from '../../functions/core/provisioning/static-plan.js';
-import type { SchedulePlan } from '../../functions/core/scheduling/types.js';
+import type { InstanceTypeOption, SchedulePlan } from '../../functions/core/scheduling/types.js';
 
 /** `joiner plan -o json` output: the plan plus a summary. */
 export interface PlanOutput extends SchedulePlan {
-  readonly summary: { readonly pods: number; readonly nodeClaims: number; readonly hourlyCost: number };
+  readonly summary: {
+    readonly pods: number;
+    readonly nodeClaims: number;
+    /** Sum of each claim's first option price: the price the plan was decided with (NodeOverlays applied). */
+    readonly hourlyCost: number;
+    /** The same at the catalog's list prices, when a NodeOverlay priced a first option. */
+    readonly listHourlyCost?: number;
+  };
+  /** List prices of the first options a NodeOverlay priced, by nodeclaim name. */
+  readonly listPrices?: Readonly<Record<string, number>>;
 }
 
-function summarize(plan: SchedulePlan, pods: number): PlanOutput {
+/** The catalog's list price of an offering (undefined when the catalog has none). */
+function listPriceOf(catalog: Catalog, o: InstanceTypeOption): number | undefined {
+  return catalog.instanceTypes
+    .find((t) => t.name === o.instanceType)
+    ?.offerings.find((x) => x.zone === o.zone && x.capacityType === o.capacityType)?.price;
+}
+
+/** The plan with its summary; the list prices of NodeOverlay-priced first options alongside. */
+export function summarize(plan: SchedulePlan, pods: number, catalog: Catalog): PlanOutput {
   const cost = plan.nodeClaims.reduce((sum, c) => sum + (c.instanceTypeOptions[0]?.price ?? 0), 0);
+  const listPrices: Record<string, number> = {};
+  for (const c of plan.nodeClaims) {
+    const best = c.instanceTypeOptions[0];
+    const list = best?.priceOverlaid ? listPriceOf(catalog, best) : undefined;
+    if (list !== undefined) listPrices[c.name] = list;
+  }
+  const overlaid = Object.keys(listPrices).length > 0;
+  const listCost = plan.nodeClaims.reduce(
+    (sum, c) => sum + (listPrices[c.name] ?? c.instanceTypeOptions[0]?.price ?? 0),
+    0,
+  );
   return {
     ...plan,
-    summary: { pods, nodeClaims: plan.nodeClaims.length, hourlyCost: Number(cost.toFixed(6)) },
+    summary: {
+      pods,
+      nodeClaims: plan.nodeClaims.length,
+      hourlyCost: Number(cost.toFixed(6)),
+      ...(overlaid ? { listHourlyCost: Number(listCost.toFixed(6)) } : {}),
+    },
+    ...(overlaid ? { listPrices } : {}),
   };
 }
 
@@ -46,7 +81,7 @@ export function formatPlanTable(out: PlanOutput): string {
         best?.zone ?? '-',
         best?.capacityType ?? '-',
         String(c.pods.length),
-        best ? `$${best.price.toFixed(4)}` : '-',
+        best ? `$${best.price.toFixed(4)}${best.priceOverlaid ? ' (overlay)' : ''}` : '-',
         String(c.instanceTypeOptions.length),
       ]);
     }
@@ -57,7 +92,11 @@ export function formatPlanTable(out: PlanOutput): string {
     lines.push(`${out.unschedulable.length} pod(s) cannot be scheduled:`);
     for (const u of out.unschedulable) lines.push(`  ${u.pod}: ${u.reason}`);
   }
-  lines.push(`hourly cost of new nodes: $${out.summary.hourlyCost.toFixed(4)}`);
+  const list = out.summary.listHourlyCost;
+  lines.push(
+    `hourly cost of new nodes: $${out.summary.hourlyCost.toFixed(4)}` +
+      (list === undefined ? '' : ` (NodeOverlay prices; list prices $${list.toFixed(4)})`),
+  );
   return lines.join('\n');
 }
 
@@ -75,5 +114,5 @@ export async function computePlan(files: string[], catalogFile?: string): Promis
   const catalog = catalogFile ? await readCatalog(catalogFile) : bundledCatalog;
   const snapshot = snapshotFromFiles(loaded);
   const { plan, pending } = planWithStaticPools(snapshot, catalog, Date.now());
-  return summarize(plan, pending.length);
+  return summarize(plan, pending.length, catalog);
 }

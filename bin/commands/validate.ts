@@ -1,3 +1,4 @@
+import { efaConflicts } from '../../functions/core/catalog/efa-conflicts.js';
 import {
   catalogValues,
   unknownRequirementValues,
@@ -10,12 +11,16 @@ import type { Catalog } from '../../functions/core/model/instance-type.js';
 /**
  * Renders the result of loading: per document `file: Kind/name: ok` or its errors, then warnings.
  * With a `catalog`, requirement values of the NodePools that match none of its instance types are
- * warned about too (unknown-requirement-values.ts).
+ * warned about too (unknown-requirement-values.ts), and NodeClasses whose Multus interfaces leave
+ * no room for the EFA interfaces of its EFA-capable types (efa-conflicts.ts).
  */
 export function renderValidation(loaded: LoadedConfig, catalog?: Catalog): { lines: string[]; ok: boolean } {
   if (catalog) {
     const known = catalogValues(catalog);
-    const warnings = loaded.nodePools.flatMap((p) => unknownRequirementValues(p, catalog, known));
+    const warnings = [
+      ...loaded.nodePools.flatMap((p) => unknownRequirementValues(p, catalog, known)),
+      ...loaded.nodeClasses.flatMap((c) => efaConflicts(c, catalog)),
+    ];
     loaded = { ...loaded, diagnostics: [...loaded.diagnostics, ...warnings] };
   }
   const lines: string[] = [];

@@ -14,6 +14,8 @@ export interface SimNetworkInterface {
   readonly privateIpAddress: string;
   readonly ipv6Addresses: readonly string[];
   readonly deleteOnTermination: boolean;
+  /** `interface` (ENA), `efa` (EFA with ENA) or `efa-only`; absent means `interface`. */
+  readonly interfaceType?: string;
   sourceDestCheck: boolean;
   readonly tags: Readonly<Record<string, string>>;
 }

@@ -1,6 +1,6 @@
 import type { InstanceType } from '../model/instance-type.js';
 import type { AmiFamily, KubeletConfiguration } from '../model/node-class.js';
-import type { Resources } from '../model/resources.js';
+import { EFA, type Resources } from '../model/resources.js';
 import { evictionThreshold, kubeReserved, parseResourceMap } from './reserved.js';
 
 const MIB = 2 ** 20;
@@ -14,7 +14,10 @@ const ARM64_CMA_MIB = 64;
 export interface AllocatableOptions {
   /** The NodeClass kubelet settings (maxPods, podsPerCore, kubeReserved, systemReserved, evictionHard/Soft). */
   readonly kubelet?: KubeletConfiguration;
-  /** ENIs taken by Multus interfaces; they are subtracted before the ENI-limited max pods. Default 0. */
+  /**
+   * ENIs Multus interfaces take on the default network card; they are subtracted before the
+   * ENI-limited max pods. Default 0.
+   */
   readonly multusEnis?: number;
   /** Share of memory the hypervisor keeps. Default 0.075. */
   readonly vmMemoryOverheadPercent?: number;
@@ -40,9 +43,21 @@ export interface NodeCapacity {
   };
 }
 
-/** ENI-limited max pods: `(maxEnis - multusEnis) x (ipv4PerEni - 1) + 2`, 0 when no ENI is left. */
+/**
+ * ENIs of the type's default network card, the ones the VPC CNI uses, and of every other card:
+ * `maxEnis` split evenly over the network cards (as EC2 reports them: p4d.24xlarge 60 over 4
+ * cards, 15 each).
+ */
+export function defaultCardEnis(it: Pick<InstanceType, 'maxEnis' | 'networkCards'>): number {
+  return Math.ceil(it.maxEnis / Math.max(1, it.networkCards ?? 1));
+}
+
+/**
+ * ENI-limited max pods: `(default card ENIs - multusEnis) x (ipv4PerEni - 1) + 2`, 0 when no ENI is
+ * left; the VPC CNI uses the default network card only, as Karpenter counts it.
+ */
 export function eniLimitedPods(it: InstanceType, multusEnis = 0): number {
-  const usable = it.maxEnis - multusEnis;
+  const usable = defaultCardEnis(it) - multusEnis;
   if (usable <= 0) return 0;
   return usable * (it.ipv4PerEni - 1) + 2;
 }
@@ -105,7 +120,9 @@ export function gpuResource(manufacturer: string): string | undefined {
 }
 
 /**
- * Capacity and allocatable of a node of this type, with Karpenter's AWS formulas: memory after the
+ * Capacity and allocatable of a node of this type, with Karpenter's AWS formulas (extended
+ * resources: GPUs, Neuron devices and cores, and `vpc.amazonaws.com/efa` = the type's EFA
+ * interfaces, as Karpenter counts them when no NodeClass interfaces are set): memory after the
  * VM overhead (and, on arm64, the 64 MiB CMA reserve), kube-reserved (cpu steps, 11 MiB x pods + 255 MiB, 1 GiB storage), system-reserved
  * (kubelet only), eviction threshold (100 MiB memory, 10% nodefs) and ENI-limited max pods.
  */
@@ -119,6 +136,7 @@ export function nodeCapacity(it: InstanceType, options: AllocatableOptions = {})
   };
   const gpu = it.gpus && it.gpus.count > 0 ? gpuResource(it.gpus.manufacturer) : undefined;
   if (gpu && it.gpus) capacity[gpu] = it.gpus.count;
+  if (it.maxEfaInterfaces) capacity[EFA] = it.maxEfaInterfaces;
   if (it.accelerators && it.accelerators.count > 0) {
     capacity[NEURON] = it.accelerators.count;
     if (it.accelerators.coresPerDevice)

@@ -36,6 +36,7 @@ const instanceTypeSchema = z.strictObject({
   maxEnis: positiveInt,
   ipv4PerEni: positiveInt,
   networkCards: positiveInt.optional(),
+  maxEfaInterfaces: positiveInt.optional(),
   localNvmeGiB: z.number().int().nonnegative().optional(),
   networkBandwidthMbps: z.number().int().nonnegative().optional(),
   ebsBandwidthMbps: z.number().int().nonnegative().optional(),

@@ -68,6 +68,12 @@ function crossCheck(catalog: CatalogInput): CatalogProblem[] {
     if (it.networkCards !== undefined && it.networkCards > it.maxEnis) {
       problems.push({ path: `instanceTypes[${i}].networkCards`, message: 'must not exceed maxEnis' });
     }
+    if (it.maxEfaInterfaces !== undefined && it.maxEfaInterfaces > (it.networkCards ?? 1)) {
+      problems.push({
+        path: `instanceTypes[${i}].maxEfaInterfaces`,
+        message: `must not exceed networkCards (${it.networkCards ?? 1}): EC2 attaches at most one EFA per network card`,
+      });
+    }
     const offers = new Set<string>();
     it.offerings.forEach((o, j) => {
       const at = `instanceTypes[${i}].offerings[${j}]`;

@@ -1,3 +1,4 @@
+import { efaConflict } from '../launch/efa-interfaces.js';
 import { nodeClassAmiFamily } from '../model/ami-family.js';
 import type {
   CapacityType,
@@ -6,6 +7,7 @@ import type {
   ResolvedOffering,
 } from '../model/instance-type.js';
 import type { NodeClass } from '../model/node-class.js';
+import { EFA } from '../model/resources.js';
 import { type AllocatableOptions, nodeCapacity } from './allocatable.js';
 import { instanceTypeLabels } from './labels.js';
 import { rootVolumeBytes } from './root-volume.js';
@@ -25,7 +27,7 @@ export function allocatableOptionsFor(nodeClass: NodeClass | undefined): Allocat
   return {
     amiFamily: nodeClass === undefined ? undefined : nodeClassAmiFamily(nodeClass),
     kubelet: nodeClass?.kubelet,
-    multusEnis: nodeClass?.multusInterfaces.length ?? 0,
+    multusEnis: nodeClass?.multusInterfaces.filter((m) => m.networkCardIndex === 0).length ?? 0,
     rootVolumeBytes: rootVolumeBytes(nodeClass),
     instanceStorePolicy: nodeClass?.instanceStorePolicy,
   };
@@ -51,6 +53,12 @@ export function resolveInstanceTypes(
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((it) => {
       const { capacity, allocatable } = nodeCapacity(it, allocatableOptions);
+      if (capacity[EFA] !== undefined && nodeClass && efaConflict(it, nodeClass.multusInterfaces)) {
+        // The type's EFA interfaces do not fit beside this NodeClass's Multus interfaces: no EFA
+        // pod is planned on it (`joiner validate` names the conflict).
+        delete capacity[EFA];
+        delete allocatable[EFA];
+      }
       const offered = zones ? it.offerings.filter((o) => zones.has(o.zone)) : it.offerings;
       const offerings: ResolvedOffering[] = offered.map((o) => ({
         zone: o.zone,

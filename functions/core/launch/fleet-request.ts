@@ -1,8 +1,10 @@
 import type { CapacityType } from '../model/instance-type.js';
 import type { NodeClass } from '../model/node-class.js';
+import { EFA } from '../model/resources.js';
 import type { NodeClaim, NodeClaimOption } from '../nodeclaim/nodeclaim.js';
 import { imageFor } from './ami-variant.js';
 import type { BootstrapFamily } from './bootstrap.js';
+import { efaSlotConflict } from './efa-interfaces.js';
 import type { InstanceFacts, ResolvedNodeClass } from './launch-context.js';
 import { pickSubnet } from './launch-context.js';
 import { MAX_FLEET_OVERRIDES } from './launch-options.js';
@@ -73,10 +75,12 @@ export interface LaunchPlan {
 
 /**
  * Plans one CreateFleet attempt: keeps the options whose zone has a primary subnet and a subnet
- * for every Multus interface (and whose architecture and AMI variant have an AMI), the first 60
- * by rank, and builds one launch template per (zone, architecture, AMI variant, max pods) — so
- * every instance type gets its own max-pods value and the image its accelerators need — with the
- * overrides that use it. Throws when no option can be launched.
+ * for every Multus interface (and whose architecture and AMI variant have an AMI, and, when the
+ * claim's pods request `vpc.amazonaws.com/efa`, whose EFA interfaces fit beside the Multus ones),
+ * the first 60 by rank, and builds one launch template per (zone, architecture, AMI variant, max
+ * pods, EFA interfaces) — so every instance type gets its own max-pods value, the image its
+ * accelerators need and, for EFA pods, one EFA interface per network card as Karpenter launches
+ * them — with the overrides that use it. Throws when no option can be launched.
  */
 export function planLaunch(input: LaunchPlanInput): LaunchPlan {
   const { claim, nodeClass, resolved } = input;
@@ -106,9 +110,11 @@ export function planLaunch(input: LaunchPlanInput): LaunchPlan {
     extra: nodeClass.tags,
   });
   const prioritized = usable.some((u) => u.option.priceOverlaid);
+  const wantsEfa = (claim.requests[EFA] ?? 0) > 0;
   const groups = new Map<string, { template: LaunchTemplateSpec; overrides: FleetOverride[] }>();
   for (const { option, facts } of usable) {
-    const key = `${option.zone}|${facts.arch}|${facts.variant ?? 'standard'}|${facts.maxPods}|${option.reservationId ?? ''}`;
+    const efaInterfaces = wantsEfa ? (facts.efaInterfaces ?? 0) : 0;
+    const key = `${option.zone}|${facts.arch}|${facts.variant ?? 'standard'}|${facts.maxPods}|${efaInterfaces}|${option.reservationId ?? ''}`;
     let group = groups.get(key);
     if (!group) {
       const template = buildLaunchTemplate({
@@ -123,6 +129,7 @@ export function planLaunch(input: LaunchPlanInput): LaunchPlan {
           : {}),
         arch: facts.arch,
         variant: facts.variant,
+        efaInterfaces,
         maxPods: facts.maxPods,
         labels: { ...claim.labels, 'karpenter.sh/nodepool': claim.nodePool },
         taints: claim.taints,
@@ -209,6 +216,16 @@ function unusable(option: NodeClaimOption, input: LaunchPlanInput): string | und
     return `no subnet for multusInterfaces[${missing === -1 ? input.resolved.multus.length : missing}] in ${option.zone}`;
   }
   const facts = input.instanceFacts(option.instanceType);
+  if (facts && (input.claim.requests[EFA] ?? 0) > 0) {
+    if (!facts.efaInterfaces)
+      return `${option.instanceType} has no EFA interfaces for this NodeClass (its pods request ${EFA})`;
+    const conflict = efaSlotConflict(
+      facts.efaInterfaces,
+      input.nodeClass.multusInterfaces,
+      option.instanceType,
+    );
+    if (conflict) return conflict;
+  }
   if (facts && !imageFor(input.resolved, facts.arch, facts.variant ?? 'standard')) {
     const variant = facts.variant ?? 'standard';
     return variant === 'standard' ? `no AMI for ${facts.arch}` : `no ${variant} AMI for ${facts.arch}`;

@@ -34,6 +34,11 @@ export interface InstanceFacts {
   readonly variant?: AmiVariant;
   /** Max pods on this NodeClass (ENI-limited, Multus ENIs subtracted, kubelet maxPods applied). */
   readonly maxPods: number;
+  /**
+   * EFA interfaces a node of this type gets when its pods request `vpc.amazonaws.com/efa` (its
+   * `vpc.amazonaws.com/efa` capacity on this NodeClass); absent when it has none.
+   */
+  readonly efaInterfaces?: number;
 }
 
 /**

@@ -264,7 +264,9 @@ function withPlannedPrice<
   if (!option) return instance;
   return {
     ...instance,
-    ...(instance.price === undefined ? { price: option.price } : {}),
+    ...(instance.price === undefined
+      ? { price: option.price, ...(option.priceOverlaid ? { priceOverlaid: true } : {}) }
+      : {}),
     ...(option.reservationId === undefined
       ? {}
       : {

@@ -9,6 +9,7 @@ import { parseBytes } from '../model/quantity.js';
 import type { Taint } from '../model/taint.js';
 import { type AmiVariant, imageFor } from './ami-variant.js';
 import { type BootstrapFamily, registrableLabels } from './bootstrap.js';
+import { type EfaInterfaceType, efaSlotConflict, efaSlots } from './efa-interfaces.js';
 import { shortHash } from './hash.js';
 import type { ResolvedNodeClass } from './launch-context.js';
 import { pickSubnet } from './launch-context.js';
@@ -30,6 +31,8 @@ export interface LaunchTemplateNetworkInterface {
   readonly Description: string;
   readonly Ipv6AddressCount?: number;
   readonly AssociatePublicIpAddress?: boolean;
+  /** `efa` (EFA with ENA) or `efa-only`; absent for a plain ENA interface. */
+  readonly InterfaceType?: EfaInterfaceType;
 }
 
 /** Launch template data in the EC2 API's shape (`RequestLaunchTemplateData`). */
@@ -60,7 +63,7 @@ export interface LaunchTemplateData {
   readonly InstanceMarketOptions?: { readonly MarketType: 'capacity-block' };
 }
 
-/** One launch template: for one zone, capacity type, architecture, AMI variant and max-pods value. */
+/** One launch template: for one zone, capacity type, architecture, AMI variant, EFA count and max-pods value. */
 export interface LaunchTemplateSpec {
   /** `joiner/<cluster>/<content hash>`: equal content, equal name (get-or-create is idempotent). */
   readonly name: string;
@@ -92,6 +95,8 @@ export interface LaunchTemplateInput {
   readonly arch: 'amd64' | 'arm64';
   /** The AMI variant the template's instance types need (default standard). */
   readonly variant?: AmiVariant;
+  /** EFA interfaces of the template's instance types (0 or absent: none; see efa-interfaces.ts). */
+  readonly efaInterfaces?: number;
   readonly maxPods: number;
   readonly labels: Readonly<Record<string, string>>;
   readonly taints: readonly Taint[];
@@ -100,7 +105,10 @@ export interface LaunchTemplateInput {
   readonly tags: Readonly<Record<string, string>>;
 }
 
-/** Builds one launch template; throws naming the NodeClass when the zone lacks a subnet or AMI. */
+/**
+ * Builds one launch template; throws naming the NodeClass when the zone lacks a subnet or AMI, or
+ * when the EFA interfaces do not fit beside the Multus interfaces.
+ */
 export function buildLaunchTemplate(input: LaunchTemplateInput): LaunchTemplateSpec {
   const { nodeClass, resolved, zone } = input;
   const where = `NodeClass ${nodeClass.name}`;
@@ -112,6 +120,8 @@ export function buildLaunchTemplate(input: LaunchTemplateInput): LaunchTemplateS
   }
   const primary = pickSubnet(resolved.subnets, zone);
   if (!primary) throw new Error(`${where}: no subnet selected in ${zone}; check subnetSelectorTerms`);
+  const conflict = efaSlotConflict(input.efaInterfaces ?? 0, nodeClass.multusInterfaces);
+  if (conflict) throw new Error(`${where}: ${conflict}`);
   const userData = renderUserData({
     family: input.family,
     cluster: resolved.cluster,
@@ -213,11 +223,16 @@ function reservationData(
   };
 }
 
+/**
+ * The primary interface (type `efa` when the template has EFA interfaces), the secondary EFA
+ * interfaces (`efa-only`, in the primary's subnet and security groups), then the Multus ones.
+ */
 function networkInterfaces(
   input: LaunchTemplateInput,
   primarySubnet: string,
 ): LaunchTemplateNetworkInterface[] {
   const { nodeClass, resolved, zone } = input;
+  const efa = efaSlots(input.efaInterfaces ?? 0);
   const primary: LaunchTemplateNetworkInterface = {
     DeviceIndex: 0,
     NetworkCardIndex: 0,
@@ -228,7 +243,19 @@ function networkInterfaces(
     ...(nodeClass.associatePublicIPAddress === undefined
       ? {}
       : { AssociatePublicIpAddress: nodeClass.associatePublicIPAddress }),
+    ...(efa.length > 0 ? { InterfaceType: 'efa' as const } : {}),
   };
+  const efaOnly = efa.slice(1).map(
+    (slot): LaunchTemplateNetworkInterface => ({
+      DeviceIndex: slot.deviceIndex,
+      NetworkCardIndex: slot.networkCardIndex,
+      SubnetId: primarySubnet,
+      Groups: [...resolved.securityGroupIds],
+      DeleteOnTermination: true,
+      Description: `joiner EFA interface on network card ${slot.networkCardIndex}`,
+      InterfaceType: slot.interfaceType,
+    }),
+  );
   const multus = nodeClass.multusInterfaces.map((m, i): LaunchTemplateNetworkInterface => {
     const r = resolved.multus[i];
     const subnet = r ? pickSubnet(r.subnets, zone) : undefined;
@@ -248,7 +275,7 @@ function networkInterfaces(
       ...(m.ipv6AddressCount > 0 ? { Ipv6AddressCount: m.ipv6AddressCount } : {}),
     };
   });
-  return [primary, ...multus];
+  return [primary, ...efaOnly, ...multus];
 }
 
 /** Default root volumes: 20 GiB gp3 (AL2023/AL2), 4 GiB OS + 20 GiB data (Bottlerocket), encrypted. */

@@ -42,6 +42,11 @@ export interface InstanceType {
   /** Default 1. */
   readonly networkCards?: number;
   /**
+   * EFA interfaces the type takes (EC2 `EfaInfo.MaximumEfaInterfaces`, at most one per network
+   * card); absent when the type does not support EFA. Its `vpc.amazonaws.com/efa` capacity.
+   */
+  readonly maxEfaInterfaces?: number;
+  /**
    * Total local NVMe instance storage as EC2 reports it (`TotalSizeInGB`, decimal gigabytes despite
    * the field name); absent or 0 when none.
    */

@@ -10,3 +10,5 @@ export const MEMORY = 'memory';
 export const EPHEMERAL_STORAGE = 'ephemeral-storage';
 export const PODS = 'pods';
 export const GPU_NVIDIA = 'nvidia.com/gpu';
+/** Elastic Fabric Adapter interfaces (the EFA device plugin's resource, as Karpenter names it). */
+export const EFA = 'vpc.amazonaws.com/efa';

@@ -84,7 +84,10 @@ export interface LaunchedInstance {
   readonly instanceType: string;
   readonly zone: string;
   readonly capacityType: CapacityType;
+  /** Hourly price the launch was decided at (the option's: NodeOverlay-adjusted when one priced it). */
   readonly price?: number;
+  /** True when a NodeOverlay set that price (the list price differs). */
+  readonly priceOverlaid?: boolean;
   readonly imageId?: string;
   readonly providerId?: string;
   /** The capacity reservation it runs in (capacity type `reserved`), its type and end (epoch ms). */

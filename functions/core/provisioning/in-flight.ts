@@ -5,7 +5,7 @@
 
 import { CAPACITY_RESERVATION_ID, CAPACITY_RESERVATION_TYPE } from '../model/capacity-reservation.js';
 import type { Node, Pod } from '../model/kube-objects.js';
-import type { Resources } from '../model/resources.js';
+import { EFA, type Resources } from '../model/resources.js';
 import type { Taint } from '../model/taint.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import { podRequests } from '../scheduling/pod-requests.js';
@@ -122,6 +122,9 @@ function smallestAllocatable(claim: NodeClaim, pools: readonly SchedulingPool[])
   for (const t of found.slice(1)) {
     for (const key of Object.keys(out)) out[key] = Math.min(out[key], t.allocatable[key] ?? 0);
   }
+  // A node gets EFA interfaces only when its claim's pods request them (as Karpenter's nodeclaims
+  // advertise EFA only then): a claim launched without them has no EFA to offer other pods.
+  if (!claim.requests[EFA]) delete out[EFA];
   return out;
 }
 

@@ -6,6 +6,7 @@
 import { variantOfLabels } from '../launch/ami-variant.js';
 import type { InstanceFacts } from '../launch/launch-context.js';
 import { type LaunchConfig, type LaunchResult, launchNodeClaim } from '../launch/launch-nodeclaim.js';
+import { EFA } from '../model/resources.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import { nextTimer } from '../nodeclaim/state-machine.js';
 import type { Clock } from '../ports/clock.js';
@@ -45,7 +46,10 @@ export interface LaunchClaimsOutcome {
 /** Tries per claim when the launch throws (it resumes idempotently: adoption, then new attempts). */
 const LAUNCH_TRIES = 3;
 
-/** The architecture, AMI variant and max pods of each instance type of a pool (from its resolved types). */
+/**
+ * The architecture, AMI variant, max pods and EFA interfaces of each instance type of a pool (from
+ * its resolved types).
+ */
 export function instanceFactsOf(sp: SchedulingPool): (type: string) => InstanceFacts | undefined {
   const byName = new Map(sp.instanceTypes.map((t) => [t.name, t]));
   return (type) => {
@@ -55,6 +59,7 @@ export function instanceFactsOf(sp: SchedulingPool): (type: string) => InstanceF
       arch: t.labels['kubernetes.io/arch'] === 'arm64' ? 'arm64' : 'amd64',
       variant: variantOfLabels(t.labels),
       maxPods: t.allocatable.pods ?? 110,
+      ...(t.capacity[EFA] ? { efaInterfaces: t.capacity[EFA] } : {}),
     };
   };
 }
@@ -221,6 +226,7 @@ async function finish(deps: LaunchClaimsDeps, result: LaunchResult, claim: NodeC
     zone: launched.zone,
     'capacity-type': launched.capacityType,
     price: launched.price,
+    ...(result.claim.instance?.priceOverlaid ? { 'price-overlaid': true } : {}),
   });
   await armTimer(deps, result.claim);
   return { launched, marked, incomplete: false };

@@ -80,7 +80,7 @@ function releaseInterface(ctx: Ec2Context, eni: Ec2Instance['networkInterfaces']
   if (!eni.deleteOnTermination) return;
   ctx.state.networkInterfaces.delete(eni.networkInterfaceId);
   const subnet = ctx.state.subnets.get(eni.subnetId);
-  subnet?.release(eni.privateIpAddress);
+  if (eni.privateIpAddress) subnet?.release(eni.privateIpAddress);
 }
 
 /** Removes an instance that must not exist after all (a RunInstances below MinCount), freeing what it held. */
@@ -89,7 +89,7 @@ export function discardInstance(ctx: Ec2Context, instance: Ec2Instance): void {
   releaseReservation(ctx, instance);
   for (const eni of instance.networkInterfaces) {
     ctx.state.networkInterfaces.delete(eni.networkInterfaceId);
-    ctx.state.subnets.get(eni.subnetId)?.release(eni.privateIpAddress);
+    if (eni.privateIpAddress) ctx.state.subnets.get(eni.subnetId)?.release(eni.privateIpAddress);
   }
   ctx.state.adjustPool(instance.instanceType, instance.availabilityZone, instance.capacityType, +1);
   ctx.state.instances.delete(instance.instanceId);

@@ -78,7 +78,8 @@ export function instanceTypeXml(type: InstanceType): XmlObject {
       ipv6AddressesPerInterface: type.ipv4PerEni,
       ipv6Supported: true,
       enaSupport: 'required',
-      efaSupported: false,
+      efaSupported: (type.maxEfaInterfaces ?? 0) > 0,
+      efaInfo: type.maxEfaInterfaces ? { maximumEfaInterfaces: type.maxEfaInterfaces } : undefined,
       encryptionInTransitSupported: type.encryptionInTransit ?? false,
     },
     gpuInfo: type.gpus

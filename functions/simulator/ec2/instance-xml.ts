@@ -14,6 +14,15 @@ function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
+/** An interface's address and DNS name; none for an efa-only interface, which has no IP address. */
+function interfaceAddress(ctx: Ec2Context, eni: Ec2NetworkInterface): XmlObject {
+  if (!eni.privateIpAddress) return {};
+  return {
+    privateIpAddress: eni.privateIpAddress,
+    privateDnsName: `ip-${eni.privateIpAddress.replaceAll('.', '-')}.${ctx.region}.compute.internal`,
+  };
+}
+
 /** `InstanceNetworkInterface`. */
 function instanceInterfaceXml(ctx: Ec2Context, eni: Ec2NetworkInterface, instance: Ec2Instance): XmlObject {
   return {
@@ -24,8 +33,7 @@ function instanceInterfaceXml(ctx: Ec2Context, eni: Ec2NetworkInterface, instanc
     ownerId: ctx.state.topology.accountId,
     status: eni.status,
     macAddress: eni.macAddress,
-    privateIpAddress: eni.privateIpAddress,
-    privateDnsName: `ip-${eni.privateIpAddress.replaceAll('.', '-')}.${ctx.region}.compute.internal`,
+    ...interfaceAddress(ctx, eni),
     sourceDestCheck: eni.sourceDestCheck,
     groupSet: groups(ctx, eni.securityGroupIds),
     attachment: {
@@ -36,7 +44,9 @@ function instanceInterfaceXml(ctx: Ec2Context, eni: Ec2NetworkInterface, instanc
       attachTime: iso(instance.launchTime),
       deleteOnTermination: eni.deleteOnTermination,
     },
-    privateIpAddressesSet: [{ privateIpAddress: eni.privateIpAddress, primary: true }],
+    privateIpAddressesSet: eni.privateIpAddress
+      ? [{ privateIpAddress: eni.privateIpAddress, primary: true }]
+      : [],
     ipv6AddressesSet: eni.ipv6Addresses.map((ipv6Address) => ({ ipv6Address })),
     interfaceType: eni.interfaceType,
   };
@@ -134,8 +144,7 @@ export function networkInterfaceXml(ctx: Ec2Context, eni: Ec2NetworkInterface): 
     requesterManaged: false,
     status: eni.status,
     macAddress: eni.macAddress,
-    privateIpAddress: eni.privateIpAddress,
-    privateDnsName: `ip-${eni.privateIpAddress.replaceAll('.', '-')}.${ctx.region}.compute.internal`,
+    ...interfaceAddress(ctx, eni),
     sourceDestCheck: eni.sourceDestCheck,
     groupSet: groups(ctx, eni.securityGroupIds),
     attachment: instance
@@ -150,7 +159,9 @@ export function networkInterfaceXml(ctx: Ec2Context, eni: Ec2NetworkInterface): 
           deleteOnTermination: eni.deleteOnTermination,
         }
       : undefined,
-    privateIpAddressesSet: [{ privateIpAddress: eni.privateIpAddress, primary: true }],
+    privateIpAddressesSet: eni.privateIpAddress
+      ? [{ privateIpAddress: eni.privateIpAddress, primary: true }]
+      : [],
     ipv6AddressesSet: eni.ipv6Addresses.map((ipv6Address) => ({ ipv6Address })),
     interfaceType: eni.interfaceType,
     tagSet: tagSet(describedTags(ctx.consistency, eni.networkInterfaceId, eni.tags)),

@@ -242,7 +242,8 @@ function checkCapacity(ctx: Ec2Context, request: LaunchRequest, type: InstanceTy
 
 function checkAddresses(ctx: Ec2Context, interfaces: readonly PlannedInterface[]): void {
   const needed = new Map<string, number>();
-  for (const spec of interfaces) needed.set(spec.subnetId, (needed.get(spec.subnetId) ?? 0) + 1);
+  for (const spec of interfaces)
+    if (spec.interfaceType !== 'efa-only') needed.set(spec.subnetId, (needed.get(spec.subnetId) ?? 0) + 1);
   for (const [subnetId, count] of needed) {
     if (ctx.state.subnets.get(subnetId)!.available < count) {
       throw new Ec2Error(
@@ -268,7 +269,8 @@ function createInterface(
     deviceIndex: spec.deviceIndex,
     networkCardIndex: spec.networkCardIndex,
     securityGroupIds: spec.groups,
-    privateIpAddress: subnet.allocate(),
+    // An efa-only interface has no IP address.
+    privateIpAddress: spec.interfaceType === 'efa-only' ? '' : subnet.allocate(),
     ipv6Addresses: subnet.allocateIpv6(spec.ipv6AddressCount),
     deleteOnTermination: spec.deleteOnTermination,
     sourceDestCheck: true,

@@ -2,8 +2,10 @@
  * Which network interfaces an instance gets: the launch data's interfaces (the primary's subnet
  * replaced by the fleet override's), or one primary interface from the instance-level subnet and
  * security groups; checked the way EC2 checks them (subnets and groups exist, one zone, one VPC,
- * unique device indexes, within the instance type's ENI limit).
+ * unique device indexes, within the instance type's ENI limits, EFA interfaces only where the
+ * type supports them).
  */
+import { defaultCardEnis } from '../../core/catalog/allocatable.js';
 import type { InstanceType } from '../../core/model/instance-type.js';
 import { Ec2Error } from './ec2-error.js';
 import type { Ec2State } from './ec2-state.js';
@@ -45,6 +47,7 @@ export function planNetwork(
   }
   const interfaces = specs.map((spec) => checkInterface(state, spec, zone));
   checkLimits(interfaces, type);
+  checkEfa(interfaces, type);
   return { zone, interfaces };
 }
 
@@ -124,6 +127,73 @@ function checkLimits(interfaces: readonly PlannedInterface[], type: InstanceType
       'InvalidParameterValue',
       `${interfaces.length} network interfaces requested, but ${type.name} supports at most ${type.maxEnis}`,
     );
+  }
+}
+
+/** The interface types a launch may ask for. */
+const INTERFACE_TYPES = ['interface', 'efa', 'efa-only'];
+
+/** Whether an interface is an EFA (`efa`, EFA with ENA, or `efa-only`). */
+export function isEfa(spec: Pick<InterfaceSpec, 'interfaceType'>): boolean {
+  return spec.interfaceType === 'efa' || spec.interfaceType === 'efa-only';
+}
+
+/**
+ * EC2's EFA rules: a known interface type; EFA only on a type that supports it, at most its
+ * maximum EFA interfaces and one per network card; the primary interface not `efa-only`; an
+ * `efa-only` interface without IP settings (it has no IP address); and no network card with more
+ * interfaces than the type takes per card.
+ */
+function checkEfa(interfaces: readonly PlannedInterface[], type: InstanceType): void {
+  for (const spec of interfaces) {
+    const kind = spec.interfaceType ?? 'interface';
+    if (!INTERFACE_TYPES.includes(kind))
+      throw new Ec2Error(
+        'InvalidParameterValue',
+        `Value (${kind}) for parameter InterfaceType is invalid. Valid values: ${INTERFACE_TYPES.join(', ')}`,
+      );
+  }
+  const efa = interfaces.filter(isEfa);
+  if (efa.length > 0 && !type.maxEfaInterfaces)
+    throw new Ec2Error(
+      'InvalidParameterCombination',
+      `The instance type '${type.name}' does not support Elastic Fabric Adapter (EFA) interfaces`,
+    );
+  if (efa.length > (type.maxEfaInterfaces ?? 0))
+    throw new Ec2Error(
+      'InvalidParameterCombination',
+      `${efa.length} EFA interfaces requested, but ${type.name} supports at most ${type.maxEfaInterfaces}`,
+    );
+  const cards = new Set<number>();
+  for (const spec of efa) {
+    if (cards.has(spec.networkCardIndex))
+      throw new Ec2Error(
+        'InvalidParameterCombination',
+        `Only one EFA interface is supported per network card: network card ${spec.networkCardIndex} has more`,
+      );
+    cards.add(spec.networkCardIndex);
+    if (spec.interfaceType !== 'efa-only') continue;
+    if (spec.deviceIndex === 0 && spec.networkCardIndex === 0)
+      throw new Ec2Error(
+        'InvalidParameterCombination',
+        'The primary network interface (device index 0, network card 0) cannot be an efa-only interface',
+      );
+    if (spec.associatePublicIpAddress || spec.ipv6AddressCount > 0)
+      throw new Ec2Error(
+        'InvalidParameterCombination',
+        `The efa-only interface on network card ${spec.networkCardIndex} cannot have IP addresses`,
+      );
+  }
+  const perCard = new Map<number, number>();
+  for (const spec of interfaces)
+    perCard.set(spec.networkCardIndex, (perCard.get(spec.networkCardIndex) ?? 0) + 1);
+  const limit = defaultCardEnis(type);
+  for (const [card, n] of perCard) {
+    if (n > limit)
+      throw new Ec2Error(
+        'InvalidParameterValue',
+        `${n} network interfaces requested on network card ${card}, but each network card of ${type.name} supports at most ${limit}`,
+      );
   }
 }
 

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { seconds } from '../scenario/format-summary.js';
+import { hourlyCostText, nodePrice, seconds } from '../scenario/format-summary.js';
 import type { ScenarioResult } from '../scenario/run-scenario.js';
 import type { Percentiles } from '../scenario/summary.js';
 import { reportCharts } from './report-charts.js';
@@ -55,7 +55,7 @@ ${context.description ? `<p>${esc(context.description)}</p>` : ''}
 ${result.failures.length > 0 ? `<section class="failures" id="failures"><h2>Expectations that failed</h2><ul>${result.failures.map((f) => `<li>${esc(f)}</li>`).join('')}</ul></section>` : ''}
 <section class="cards">
 ${card('pods', `${s.pods.running} / ${s.pods.total} running`, `${s.pods.pending} pending`)}
-${card('nodes', String(s.nodes.length), `hourly cost $${s.hourlyCost.toFixed(4)}`)}
+${card('nodes', String(s.nodes.length), `hourly cost ${hourlyCostText(s)}`)}
 ${card('cost of the run', `$${spent(result).toFixed(4)}`, `over ${seconds(s.virtualDurationMs)} virtual`)}
 ${card('pending → nodeclaim launched', p50(s.latency.unschedulableToLaunchMs), p99(s.latency.unschedulableToLaunchMs))}
 ${card('pending → node Ready', p50(s.latency.unschedulableToReadyMs), p99(s.latency.unschedulableToReadyMs))}
@@ -156,7 +156,7 @@ function nodeTable(result: ScenarioResult): string {
     n.zone,
     n.capacityType,
     `${n.pods}${n.maxPods === undefined ? '' : ` / ${n.maxPods}`}`,
-    `$${n.hourlyPrice.toFixed(4)}`,
+    nodePrice(n),
     n.ami ? `${n.ami.id}${n.ami.name ? `\n${n.ami.name}` : ''}` : '',
     n.multusEnis
       .map(

@@ -41,17 +41,19 @@ const LINE = /^(\S+) (DEBUG|INFO|WARN|ERROR) (\S+) (.*?)(?: (\{.*\}))?$/;
 export class ActionLog {
   private readonly list: Action[] = [];
 
-  /** Reads one log line; lines that are not actions are ignored. */
-  read(line: string): void {
+  /** Reads one log line; lines that are not actions are ignored. Returns the action it read, if any. */
+  read(line: string): Action | undefined {
     const match = LINE.exec(line);
-    if (!match) return;
+    if (!match) return undefined;
     const [, time, , fn, message, json] = match;
     const kind = RULES.find(([pattern]) => pattern.test(message))?.[1];
-    if (!kind) return;
+    if (!kind) return undefined;
     const at = Date.parse(time);
-    if (Number.isNaN(at)) return;
-    this.list.push({ at, kind, function: fn, message, fields: parseFields(json) });
+    if (Number.isNaN(at)) return undefined;
+    const action: Action = { at, kind, function: fn, message, fields: parseFields(json) };
+    this.list.push(action);
     if (this.list.length > 20_000) this.list.shift();
+    return action;
   }
 
   /** The actions so far, in log order. */

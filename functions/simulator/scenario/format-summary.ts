@@ -11,13 +11,30 @@ export const seconds = (ms: number): string => `${(ms / 1000).toFixed(3)} s`;
 const pct = (p: Percentiles): string =>
   p.samples === 0 ? 'n/a' : `p50 ${seconds(p.p50 ?? 0)}, p99 ${seconds(p.p99 ?? 0)} (${p.samples} pods)`;
 
+/** `$0.0576/h`, or `$0.0576/h (NodeOverlay price; list $0.0960/h)` when an overlay set it. */
+export function nodePrice(node: NodeSummary): string {
+  const price = `$${node.hourlyPrice.toFixed(4)}/h`;
+  return node.priceOverlaid
+    ? `${price} (NodeOverlay price; list $${(node.listPrice ?? 0).toFixed(4)}/h)`
+    : price;
+}
+
+/** The hourly cost line's value, with the list-price total when a NodeOverlay priced a node. */
+export function hourlyCostText(s: ScenarioSummary): string {
+  const cost = `$${s.hourlyCost.toFixed(4)}`;
+  return s.listHourlyCost === undefined
+    ? cost
+    : `${cost} (NodeOverlay prices; list prices $${s.listHourlyCost.toFixed(4)})`;
+}
+
 function nodeLines(node: NodeSummary): string[] {
   const head =
     `  ${node.name}  ${node.instanceType}  ${node.zone}  ${node.capacityType}  ` +
-    `pods ${node.pods}${node.maxPods === undefined ? '' : `/${node.maxPods}`}  $${node.hourlyPrice.toFixed(4)}/h` +
+    `pods ${node.pods}${node.maxPods === undefined ? '' : `/${node.maxPods}`}  ${nodePrice(node)}` +
     (node.nodePool ? `  nodepool ${node.nodePool}` : '') +
     (node.taints.length > 0 ? `  taints ${node.taints.join(',')}` : '') +
-    (node.ami ? `  ami ${node.ami.id}${node.ami.name ? ` (${node.ami.name})` : ''}` : '');
+    (node.ami ? `  ami ${node.ami.id}${node.ami.name ? ` (${node.ami.name})` : ''}` : '') +
+    (node.efaInterfaces ? `  efa ${node.efaInterfaces}` : '');
   const enis = node.multusEnis.map(
     (e) =>
       `    multus eth${e.deviceIndex} ${e.networkInterfaceId} subnet ${e.subnetName} (${e.subnetId}) ` +
@@ -100,7 +117,7 @@ export function formatSummary(result: Pick<ScenarioResult, 'summary' | 'failures
     `pods: ${s.pods.total} total, ${s.pods.running} running, ${s.pods.pending} pending`,
     `nodes: ${s.nodes.length}${[...groups].map(([k, v]) => `\n  ${v} x ${k}`).join('')}`,
     ...s.nodes.flatMap(nodeLines),
-    `hourly cost: $${s.hourlyCost.toFixed(4)}`,
+    `hourly cost: ${hourlyCostText(s)}`,
     'latency (virtual time):',
     `  pod pending -> nodeclaim launched: ${pct(s.latency.unschedulableToLaunchMs)}`,
     `  pod pending -> node Ready:         ${pct(s.latency.unschedulableToReadyMs)}`,

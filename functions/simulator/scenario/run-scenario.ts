@@ -160,8 +160,14 @@ export async function runScenario(
   virtualNow = () => cloud.clock.now();
   const actionLog = new ActionLog();
   const batchesClosed: number[] = [];
+  /** Launch prices by instance id, from the launch log lines (what the cost charts count). */
+  const launchPrices = new Map<string, number>();
   const emit = (line: string): void => {
-    actionLog.read(line);
+    const action = actionLog.read(line);
+    if (action?.kind === 'launch') {
+      const { 'instance-id': id, price } = action.fields;
+      if (typeof id === 'string' && typeof price === 'number') launchPrices.set(id, price);
+    }
     const closed = BATCH_CLOSED.exec(line);
     if (closed) batchesClosed.push(Date.parse(closed[1]));
     options.onLog?.(line);
@@ -181,7 +187,7 @@ export async function runScenario(
   const disruptions = new DisruptionRecorder(cloud.kube.store.api.store, now);
   const placements = new PodPlacements(cloud.kube.store.api.store, now);
   const catalog = cloud.catalog;
-  const timeline = new TimelineRecorder(cloud.kube.store.api.store, now, nodePrice(catalog));
+  const timeline = new TimelineRecorder(cloud.kube.store.api.store, now, nodePrice(catalog, launchPrices));
   const started = { virtual: cloud.clock.now(), wall: Date.now() };
   try {
     const notes: string[] = [];

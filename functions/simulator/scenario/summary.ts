@@ -10,6 +10,7 @@ import type { Node, Pod } from '../../core/model/kube-objects.js';
 import type { NodeClaim } from '../../core/nodeclaim/nodeclaim.js';
 import type { SimulatedCloud } from '../cloud.js';
 import type { Ec2Instance } from '../ec2/ec2-state.js';
+import { efaDevices } from '../kube/kubelet/efa-devices.js';
 import type { DisruptionRecorder } from './disruption-recorder.js';
 import { type DisruptionSummary, disruptionSummary } from './disruption-summary.js';
 import type { IamSummary } from './iam-denials.js';
@@ -43,8 +44,18 @@ export interface NodeSummary {
   readonly ami?: { readonly id: string; readonly name?: string };
   readonly maxPods?: number;
   readonly taints: readonly string[];
+  /**
+   * Hourly price joiner decided with: the price its nodeclaim was launched at (NodeOverlay-adjusted
+   * when an overlay priced the offering), else the catalog's list price.
+   */
   readonly hourlyPrice: number;
+  /** The catalog's list price, when a NodeOverlay set {@link hourlyPrice}. */
+  readonly listPrice?: number;
+  /** True when a NodeOverlay set {@link hourlyPrice}. */
+  readonly priceOverlaid?: boolean;
   readonly multusEnis: readonly MultusEniSummary[];
+  /** EFA interfaces the instance was launched with (`efa` and `efa-only`); absent when none. */
+  readonly efaInterfaces?: number;
 }
 
 export type { Percentiles } from './summary-stats.js';
@@ -55,7 +66,10 @@ export interface ScenarioSummary extends DisruptionSummary {
   readonly scenario: string;
   readonly pods: { readonly total: number; readonly running: number; readonly pending: number };
   readonly nodes: readonly NodeSummary[];
+  /** Sum of the nodes' {@link NodeSummary.hourlyPrice} (the prices joiner decided with). */
   readonly hourlyCost: number;
+  /** Sum of the nodes' list prices, when a NodeOverlay priced any of them. */
+  readonly listHourlyCost?: number;
   readonly latency: {
     readonly unit: 'virtual ms';
     readonly unschedulableToLaunchMs: Percentiles;
@@ -108,9 +122,12 @@ export function buildSummary(input: {
     const node = p.spec?.nodeName;
     if (node) podsByNode.set(node, (podsByNode.get(node) ?? 0) + 1);
   }
+  const launched = new Map(
+    claims.filter((c) => c.instance?.instanceId).map((c) => [c.instance?.instanceId, c.instance]),
+  );
   const nodes = cloud.kube.store
     .list<Node>('v1', 'Node')
-    .map((n) => nodeSummary(cloud, catalog, n, podsByNode.get(n.metadata.name) ?? 0));
+    .map((n) => nodeSummary(cloud, catalog, n, podsByNode.get(n.metadata.name) ?? 0, launched));
   return {
     scenario: input.name,
     pods: {
@@ -123,6 +140,14 @@ export function buildSummary(input: {
       nodes.reduce((sum, n) => sum + n.hourlyPrice, 0),
       4,
     ),
+    ...(nodes.some((n) => n.priceOverlaid)
+      ? {
+          listHourlyCost: round(
+            nodes.reduce((sum, n) => sum + (n.listPrice ?? n.hourlyPrice), 0),
+            4,
+          ),
+        }
+      : {}),
     latency: {
       ...latencies(recorder, claims),
       phases: latencyPhases(recorder, claims, cloud.runner.invocations(), input.batchesClosed),
@@ -149,7 +174,13 @@ export function buildSummary(input: {
   };
 }
 
-function nodeSummary(cloud: SimulatedCloud, catalog: Catalog, node: Node, pods: number): NodeSummary {
+function nodeSummary(
+  cloud: SimulatedCloud,
+  catalog: Catalog,
+  node: Node,
+  pods: number,
+  launched: ReadonlyMap<string | undefined, NodeClaim['instance']>,
+): NodeSummary {
   const labels = node.metadata.labels ?? {};
   const instanceId = instanceIdOf(node);
   const instance = instanceId ? cloud.ec2.state.instances.get(instanceId) : undefined;
@@ -160,6 +191,9 @@ function nodeSummary(cloud: SimulatedCloud, catalog: Catalog, node: Node, pods: 
     .find((t) => t.name === instanceType)
     ?.offerings.find((o) => o.zone === zone && o.capacityType === capacityType);
   const podCapacity = Number(node.status?.capacity?.pods);
+  const decided = launched.get(instanceId);
+  const listPrice = offering?.price ?? 0;
+  const hourlyPrice = decided?.price ?? listPrice;
   return {
     name: node.metadata.name,
     instanceType,
@@ -171,15 +205,19 @@ function nodeSummary(cloud: SimulatedCloud, catalog: Catalog, node: Node, pods: 
     ...(instance ? { ami: { id: instance.imageId, name: instance.imageName } } : {}),
     maxPods: Number.isFinite(podCapacity) ? podCapacity : undefined,
     taints: (node.spec?.taints ?? []).map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`),
-    hourlyPrice: offering?.price ?? 0,
+    hourlyPrice,
+    ...(decided?.priceOverlaid ? { listPrice, priceOverlaid: true } : {}),
     multusEnis: instance ? multusEnis(cloud, instance) : [],
+    ...(instance && efaDevices(instance.networkInterfaces) > 0
+      ? { efaInterfaces: efaDevices(instance.networkInterfaces) }
+      : {}),
   };
 }
 
 function multusEnis(cloud: SimulatedCloud, instance: Ec2Instance): MultusEniSummary[] {
   const { state } = cloud.ec2;
   return instance.networkInterfaces
-    .filter((eni) => eni.deviceIndex > 0)
+    .filter((eni) => eni.deviceIndex > 0 && efaDevices([eni]) === 0)
     .sort((a, b) => a.deviceIndex - b.deviceIndex)
     .map((eni) => ({
       networkInterfaceId: eni.networkInterfaceId,

@@ -27,6 +27,8 @@ export interface InstanceTypeInfoShape {
     readonly MaximumNetworkCards?: number;
     readonly DefaultNetworkCardIndex?: number;
     readonly EncryptionInTransitSupported?: boolean;
+    readonly EfaSupported?: boolean;
+    readonly EfaInfo?: { readonly MaximumEfaInterfaces?: number };
     readonly NetworkCards?: readonly {
       readonly NetworkCardIndex?: number;
       readonly BaselineBandwidthInGbps?: number;

@@ -69,6 +69,7 @@ function convert(info: InstanceTypeInfoShape): InstanceTypeFacts | string {
   const ipv4PerEni = positive(network.Ipv4AddressesPerInterface);
   if (ipv4PerEni === undefined) return 'NetworkInfo.Ipv4AddressesPerInterface is missing';
   const networkCards = Math.min(positive(network.MaximumNetworkCards) ?? 1, maxEnis);
+  const efa = network.EfaSupported ? positive(network.EfaInfo?.MaximumEfaInterfaces) : undefined;
   const storage = info.InstanceStorageInfo;
   const localNvmeGiB =
     info.InstanceStorageSupported !== false && storage && storage.NvmeSupport !== 'unsupported'
@@ -87,6 +88,7 @@ function convert(info: InstanceTypeInfoShape): InstanceTypeFacts | string {
     maxEnis,
     ipv4PerEni,
     networkCards,
+    ...(efa ? { maxEfaInterfaces: Math.min(efa, networkCards) } : {}),
     localNvmeGiB,
     ...(bandwidth ? { networkBandwidthMbps: bandwidth } : {}),
     ...(ebs ? { ebsBandwidthMbps: Math.round(ebs) } : {}),

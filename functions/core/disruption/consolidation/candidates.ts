@@ -20,8 +20,10 @@ export interface Candidate {
   readonly pool: NodePool;
   /** Pods that would move. */
   readonly pods: readonly Pod[];
-  /** Hourly price of the node. */
+  /** Hourly price of the node (NodeOverlay-adjusted when an overlay prices its offering). */
   readonly price: number;
+  /** True when a NodeOverlay set {@link price}. */
+  readonly priceOverlaid?: boolean;
   /** Karpenter's disruption cost: lower goes first. */
   readonly cost: number;
 }
@@ -79,7 +81,15 @@ export function consolidationCandidates(
     }
     const pods = all.filter(isReschedulable);
     const price = claim.instance?.price ?? claim.options[0]?.price ?? 0;
-    candidates.push({ claim, node, pool, pods, price, cost: disruptionCost(claim, pool, pods, view.now) });
+    candidates.push({
+      claim,
+      node,
+      pool,
+      pods,
+      price,
+      ...(claim.instance?.priceOverlaid ? { priceOverlaid: true } : {}),
+      cost: disruptionCost(claim, pool, pods, view.now),
+    });
   }
   candidates.sort((a, b) => a.cost - b.cost || b.price - a.price || a.claim.id.localeCompare(b.claim.id));
   return { candidates, blocked };

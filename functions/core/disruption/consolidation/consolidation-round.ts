@@ -246,17 +246,35 @@ function nodeText(c: Candidate): string {
   return [c.node.metadata.name, i?.instanceType, i?.capacityType].filter(Boolean).join('/');
 }
 
-/** Karpenter's wording of a move. */
+/**
+ * Karpenter's wording of a move, then the prices it was decided with: what the nodes cost, what
+ * the replacement costs, the savings, and which of them a NodeOverlay set.
+ */
 export function describe(move: ConsolidationMove): string {
   const pods = move.candidates.reduce((n, c) => n + c.pods.length, 0);
   const nodes = move.candidates.map(nodeText).join(', ');
   const head = `disrupting node(s) via ${move.method}, terminating ${move.candidates.length} node(s) (${pods} pods) ${nodes}`;
   const replacement = move.replacement;
-  if (!replacement) return head;
+  if (!replacement) return `${head} (${prices(move)})`;
   const capacity = replacement.instanceTypeOptions[0]?.capacityType ?? 'on-demand';
   const types = [...new Set(replacement.instanceTypeOptions.map((o) => o.instanceType))];
   const shown = types.slice(0, 5).join(', ') + (types.length > 5 ? ` and ${types.length - 5} other(s)` : '');
-  return `${head} and replacing with ${capacity} node from types ${shown}`;
+  return `${head} and replacing with ${capacity} node from types ${shown} (${prices(move)})`;
+}
+
+const usd = (n: number): string => `$${n.toFixed(4)}/h`;
+
+/** `$0.0765/h -> $0.0576/h, saves $0.0189/h; NodeOverlay prices: the replacement`. */
+function prices(move: ConsolidationMove): string {
+  const now = move.candidates.reduce((sum, c) => sum + c.price, 0);
+  const best = move.replacement?.instanceTypeOptions[0];
+  const after = best ? `${usd(now)} -> ${usd(best.price)}` : usd(now);
+  const overlaid = [
+    ...move.candidates.filter((c) => c.priceOverlaid).map((c) => c.node.metadata.name),
+    ...(best?.priceOverlaid ? ['the replacement'] : []),
+  ];
+  const note = overlaid.length > 0 ? `; NodeOverlay prices: ${overlaid.join(', ')}` : '';
+  return `${after}, saves ${usd(move.savings)}${note}`;
 }
 
 function logMove(deps: DisruptionDeps, move: ConsolidationMove): void {

@@ -21,6 +21,6 @@ export function withOverlaidPrices(
     const offering = type?.offerings.find(
       (o) => o.zone === instance.zone && o.capacityType === instance.capacityType,
     );
-    return offering?.priceOverlaid ? { ...c, price: offering.price } : c;
+    return offering?.priceOverlaid ? { ...c, price: offering.price, priceOverlaid: true } : c;
   });
 }

@@ -21,6 +21,8 @@ const TYPE_FILTERS = [
   'instance-storage-supported',
   'burstable-performance-supported',
   'network-info.maximum-network-interfaces',
+  'network-info.efa-supported',
+  'network-info.efa-info.maximum-efa-interfaces',
 ];
 
 function typeFields(type: InstanceType): Record<string, (string | number | boolean)[]> {
@@ -36,6 +38,8 @@ function typeFields(type: InstanceType): Record<string, (string | number | boole
     'instance-storage-supported': [(type.localNvmeGiB ?? 0) > 0],
     'burstable-performance-supported': [/^t\d/.test(type.name)],
     'network-info.maximum-network-interfaces': [type.maxEnis],
+    'network-info.efa-supported': [(type.maxEfaInterfaces ?? 0) > 0],
+    'network-info.efa-info.maximum-efa-interfaces': type.maxEfaInterfaces ? [type.maxEfaInterfaces] : [],
   };
 }
 

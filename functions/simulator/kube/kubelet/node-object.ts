@@ -5,6 +5,7 @@ import type { SimInstance } from '../../instance.js';
 import { timestamp } from '../api/object-defaults.js';
 import type { KubeObject } from '../api/object-store.js';
 import { withoutMissingDrivers } from './accelerator-drivers.js';
+import { withEfaDevices } from './efa-devices.js';
 import { nodeLabels, nodeResources } from './node-capacity.js';
 import type { NodeBootstrap } from './user-data.js';
 
@@ -13,7 +14,8 @@ export const NOT_READY_TAINT: Taint = { key: 'node.kubernetes.io/not-ready', eff
 
 /**
  * Builds the Node for `instance` as its kubelet registers it; accelerator resources only when the
- * instance's AMI carries their driver (see accelerator-drivers.ts).
+ * instance's AMI carries their driver (see accelerator-drivers.ts), EFA devices only when it was
+ * launched with EFA interfaces (efa-devices.ts).
  */
 export function buildNode(
   instance: SimInstance,
@@ -52,8 +54,14 @@ export function buildNode(
       taints: [...boot.taints, NOT_READY_TAINT],
     },
     status: {
-      capacity: withoutMissingDrivers(resources.capacity, instance.imageName),
-      allocatable: withoutMissingDrivers(resources.allocatable, instance.imageName),
+      capacity: withEfaDevices(
+        withoutMissingDrivers(resources.capacity, instance.imageName),
+        instance.networkInterfaces,
+      ),
+      allocatable: withEfaDevices(
+        withoutMissingDrivers(resources.allocatable, instance.imageName),
+        instance.networkInterfaces,
+      ),
       conditions: [
         {
           type: 'MemoryPressure',

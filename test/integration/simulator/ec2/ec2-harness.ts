@@ -1,4 +1,5 @@
 import { EC2Client } from '@aws-sdk/client-ec2';
+import type { Catalog } from '../../../../functions/core/model/instance-type.js';
 import { SeededRandom, VirtualClock } from '../../../../functions/simulator/clock.js';
 import type { CloudEvent } from '../../../../functions/simulator/ec2/context.js';
 import {
@@ -30,6 +31,8 @@ export async function startHarness(
     instanceProfileExists?: (ref: { arn?: string; name?: string }) => boolean;
     /** Access key id the SDK client signs with (default AKIDTEST). */
     accessKeyId?: string;
+    /** The instance types the simulator serves (default the small test catalog). */
+    catalog?: Catalog;
   } & Pick<
     Ec2SimulatorOptions,
     'iam' | 'instanceProfileOf' | 'spotServiceLinkedRole' | 'defaultEbsKmsKeyArn' | 'eventualConsistency'
@@ -44,7 +47,7 @@ export async function startHarness(
   const sim = await startEc2Simulator({
     clock,
     random,
-    catalog: testCatalog,
+    catalog: options.catalog ?? testCatalog,
     topology: options.topology ?? defaultTopology('eks-karpenterwithmultus', 'us-west-2'),
     faults,
     instanceProfileExists: options.instanceProfileExists,

@@ -1,6 +1,7 @@
 import * as z from 'zod';
-import { metadata, selectorTerm, taintOrString } from './common.js';
+import { selectorTerm, taintOrString } from './common.js';
 import { celRules } from './crd-rules.js';
+import { resourceDocument } from './document.js';
 import { lazySchema } from './lazy-schema.js';
 import { ec2NodeClassSpecV1Shape } from './v1.js';
 
@@ -31,11 +32,8 @@ const multusInterface = () =>
 
 /** `joiner.sh/v1` NodeClass: the v1 EC2NodeClass spec plus the Multus extension. */
 export const nodeClassJoinerV1 = lazySchema(() =>
-  z.object({
-    apiVersion: z.string(),
-    kind: z.string(),
-    metadata,
-    spec: z
+  resourceDocument(
+    z
       .object({
         ...ec2NodeClassSpecV1Shape(),
         multusInterfaces: z
@@ -64,8 +62,7 @@ export const nodeClassJoinerV1 = lazySchema(() =>
           message: 'each Multus interface needs its own deviceIndex on its network card',
         }),
       ),
-    status: z.unknown().optional(),
-  }),
+  ),
 );
 
 export type NodeClassJoinerV1 = z.infer<ReturnType<typeof nodeClassJoinerV1>>;

@@ -15,6 +15,7 @@ import {
   taint,
   terminationGracePeriod,
 } from './common.js';
+import { resourceDocument } from './document.js';
 import { lazySchema } from './lazy-schema.js';
 import { nodePoolRequirement, requirementList } from './requirement.js';
 
@@ -77,15 +78,7 @@ export const ec2NodeClassSpecV1Shape = () => ({
 });
 
 /** `karpenter.k8s.aws/v1` EC2NodeClass. */
-export const ec2NodeClassV1 = lazySchema(() =>
-  z.object({
-    apiVersion: z.string(),
-    kind: z.string(),
-    metadata,
-    spec: z.object(ec2NodeClassSpecV1Shape()),
-    status: z.unknown().optional(),
-  }),
-);
+export const ec2NodeClassV1 = lazySchema(() => resourceDocument(z.object(ec2NodeClassSpecV1Shape())));
 
 export type NodePoolV1 = z.infer<ReturnType<typeof nodePoolV1>>;
 export type EC2NodeClassV1 = z.infer<ReturnType<typeof ec2NodeClassV1>>;

@@ -1,6 +1,7 @@
 import * as z from 'zod';
-import { addIssue, atMostEntries, metadata, quantity } from './common.js';
+import { addIssue, atMostEntries, quantity } from './common.js';
 import { celRules } from './crd-rules.js';
+import { resourceDocument } from './document.js';
 import { lazySchema } from './lazy-schema.js';
 import { requirementList, requirementSchema } from './requirement.js';
 
@@ -25,11 +26,8 @@ const celList = (items: readonly string[]): string => `[${items.map((i) => `'${i
 
 /** `karpenter.sh/v1alpha1` NodeOverlay (Karpenter v1.7). */
 export const nodeOverlayV1alpha1 = lazySchema(() =>
-  z.object({
-    apiVersion: z.string(),
-    kind: z.string(),
-    metadata,
-    spec: z
+  resourceDocument(
+    z
       .object({
         requirements: requirementList(requirementSchema({ restrictKeys: false, allowMinValues: false })),
         priceAdjustment: z
@@ -82,8 +80,7 @@ export const nodeOverlayV1alpha1 = lazySchema(() =>
           },
         ),
       ),
-    status: z.unknown().optional(),
-  }),
+  ),
 );
 
 export type NodeOverlayV1alpha1 = z.infer<ReturnType<typeof nodeOverlayV1alpha1>>;
