@@ -111,6 +111,7 @@ describe('joinerManifests', () => {
         'nodes UPDATE',
         'nodes/status UPDATE',
         'pods DELETE',
+        'nodepools/scale UPDATE',
         ...['nodepools', 'provisioners', 'nodeclasses', 'ec2nodeclasses', 'awsnodetemplates'].flatMap((r) => [
           `${r} CREATE`,
           `${r} UPDATE`,
