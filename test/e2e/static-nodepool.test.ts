@@ -28,5 +28,21 @@ describe('a static NodePool (Karpenter v1.8 replicas) in the simulated cloud', (
     expect(reasons).not.toContain('Underutilized');
     expect(claims.filter((c) => c.state !== 'Gone').length).toBe(1);
     expect(status?.nodes).toBe(1);
+    // The scale to 4 reaches the webhook as the scale subresource and wakes the provisioner at once:
+    // both launches come within seconds of virtual time, not at the next minute sweep.
+    const scaledAt = result.trace.steps.find((s) => /kubectl/.test(s.label))?.at;
+    expect(scaledAt, result.trace.steps.map((s) => s.label).join('\n')).toBeDefined();
+    const launches = result.trace.actions.filter((a) => a.kind === 'launch' && a.at >= (scaledAt ?? 0));
+    const delays = launches.slice(0, 2).map((a) => a.at - (scaledAt ?? 0));
+    console.log('launches after kubectl scale nodepool fixed --replicas=4 (virtual ms):', delays);
+    expect(delays).toHaveLength(2);
+    expect(Math.max(...delays)).toBeLessThan(15_000);
+    // ...and not woken by the sweep's static-pool check.
+    const sweepWakes = result.log.filter((l) => {
+      if (!l.includes('lack nodes, waking the provisioner')) return false;
+      const at = Date.parse(l.slice(0, 24));
+      return at >= (scaledAt ?? 0) && at <= (scaledAt ?? 0) + Math.max(...delays);
+    });
+    expect(sweepWakes).toEqual([]);
   }, 300_000);
 });

@@ -14,8 +14,9 @@ const CONFIG_RESOURCES = ['nodepools', 'provisioners', 'nodeclasses', 'ec2nodecl
 
 /**
  * The joiner events an admission request stands for: PodUnschedulable, NodeRegistered,
- * NodeReady, PodReady (Multus pod), PodGone, ConfigurationChanged and NodeDeleted (a Node or a
- * joiner NodeClaim resource deleted). Requests joiner does not care about give none.
+ * NodeReady, PodReady (Multus pod), PodGone, ConfigurationChanged (also for a NodePool scale
+ * write) and NodeDeleted (a Node or a joiner NodeClaim resource deleted). Requests joiner does not
+ * care about give none.
  */
 export function admissionEvents(request: AdmissionRequest, time?: number): JoinerEvent[] {
   const at = time === undefined ? {} : { time };
@@ -26,6 +27,8 @@ export function admissionEvents(request: AdmissionRequest, time?: number): Joine
   if (resource === 'nodes' && (sub === '' || sub === 'status')) events.push(...nodeEvents(request));
   if (sub === '' && isConfigResource(request)) events.push(...configurationEvents(request));
   if (sub === '' && request.operation === 'DELETE') events.push(...deletionEvents(request, resource));
+  if (sub === 'scale' && isConfigResource(request) && request.resource.resource === 'nodepools')
+    events.push(...scaleEvents(request));
   return events.map((event) => ({ ...event, ...at }));
 }
 
@@ -68,6 +71,22 @@ function configurationEvents(request: AdmissionRequest): Array<Omit<JoinerEvent,
     (request.operation === 'UPDATE' && JSON.stringify(object.spec) !== JSON.stringify(oldObject?.spec));
   if (!changed) return [];
   const detail = { group: request.resource.group, kind: request.kind.kind, name };
+  return [{ detailType: DETAIL_TYPES.configurationChanged, detail }];
+}
+
+/**
+ * A NodePool scale write (`kubectl scale nodepool`): the objects are autoscaling/v1 Scales. A
+ * changed `spec.replicas` is a configuration change of the NodePool, which wakes a provisioning
+ * run (it launches what a static pool lacks, and leaves a pool with surplus alone).
+ */
+function scaleEvents(request: AdmissionRequest): Array<Omit<JoinerEvent, 'time'>> {
+  const { object, oldObject } = request;
+  const name = object?.metadata.name || request.name;
+  if (request.operation !== 'UPDATE' || !object || !name) return [];
+  const replicas = (o: ReviewedObject | null | undefined): unknown =>
+    (o?.spec as { replicas?: unknown } | undefined)?.replicas;
+  if (replicas(object) === replicas(oldObject)) return [];
+  const detail = { group: request.resource.group, kind: 'NodePool', name };
   return [{ detailType: DETAIL_TYPES.configurationChanged, detail }];
 }
 

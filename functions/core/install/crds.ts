@@ -21,6 +21,12 @@ export const NODE_POOL_COLUMNS: readonly Readonly<Record<string, unknown>>[] = [
 ];
 
 /**
+ * The scale subresource of a NodePool (Karpenter v1.8 static capacity): `kubectl scale nodepool`
+ * sets `spec.replicas`; the count is the pool's node count.
+ */
+export const NODE_POOL_SCALE = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.nodes' };
+
+/**
  * The `nodepools.joiner.sh` CRD: Karpenter's v1 NodePool, its schema generated from the zod schema
  * joiner validates NodePools with, so the API server refuses what joiner would refuse.
  */
@@ -34,7 +40,7 @@ export function nodePoolCrd(): KubeManifest {
       shortNames: ['jnp'],
       categories: ['joiner'],
     },
-    { name: 'v1', schema: documentSchema(nodePoolV1()), columns: NODE_POOL_COLUMNS },
+    { name: 'v1', schema: documentSchema(nodePoolV1()), columns: NODE_POOL_COLUMNS, scale: NODE_POOL_SCALE },
   );
 }
 

@@ -1,8 +1,10 @@
 import { ec2NodeClassV1, nodePoolV1 } from '../model/config/schema/v1.js';
 import { nodeOverlayV1alpha1 } from '../model/config/schema/v1alpha1-overlay.js';
 import { conditionColumn, crdManifest, documentSchema } from './crd-schema/crd-manifest.js';
-import { NODE_POOL_COLUMNS } from './crds.js';
+import { NODE_POOL_COLUMNS, NODE_POOL_SCALE } from './crds.js';
 import type { KubeManifest } from './kube-manifest.js';
+
+export { NODE_POOL_SCALE } from './crds.js';
 
 /**
  * The annotation that makes the installer create an object only where none exists, and update it
@@ -13,12 +15,6 @@ export const INSTALL_POLICY_ANNOTATION = 'joiner.sh/install-policy';
 
 /** The value of {@link INSTALL_POLICY_ANNOTATION} for objects installed only where absent. */
 export const UNLESS_PRESENT = 'unless-present';
-
-/**
- * The scale subresource of Karpenter's NodePool (v1.8 static capacity): `kubectl scale nodepool`
- * sets `spec.replicas`; the count is the pool's node count.
- */
-export const NODE_POOL_SCALE = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.nodes' };
 
 const names = (kind: string, plural: string) => ({
   kind,

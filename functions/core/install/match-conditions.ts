@@ -67,7 +67,8 @@ export const BOUND_POD_DELETED: readonly MatchCondition[] = [
 
 /**
  * NodePool / NodeClass creations and spec changes (status updates, which joiner itself writes,
- * do not call the webhook).
+ * do not call the webhook). For a NodePool scale write the objects are Scales, so the condition
+ * holds when `spec.replicas` changes.
  */
 export const CONFIGURATION_CHANGED: readonly MatchCondition[] = [
   {

@@ -19,6 +19,19 @@ export const CONFIGURATION_RULE: Rule = {
   scope: 'Cluster',
 };
 
+/**
+ * Scale writes of NodePools (`kubectl scale nodepool`, the scale subresource of both NodePool
+ * kinds): the API server sends them as UPDATEs of `nodepools/scale` whose objects are
+ * autoscaling/v1 Scales, which the NodePool rule above does not cover.
+ */
+export const NODE_POOL_SCALE_RULE: Rule = {
+  apiGroups: ['joiner.sh', 'karpenter.sh'],
+  apiVersions: ['*'],
+  operations: ['UPDATE'],
+  resources: ['nodepools/scale'],
+  scope: 'Cluster',
+};
+
 /** Name of joiner's ValidatingWebhookConfiguration. */
 export const WEBHOOK_CONFIGURATION_NAME = 'joiner';
 
@@ -108,8 +121,9 @@ export function assertWebhookEndpoint(endpoint: WebhookEndpoint): void {
 
 /**
  * joiner's ValidatingWebhookConfiguration: pod status updates that mark a pod Unschedulable,
- * node creations and Ready transitions, NodePool / NodeClass creations and spec changes, Multus pods (by label) turning Ready, deletions of
- * bound pods outside kube-system, and deletions of joiner's Nodes and NodeClaim resources.
+ * node creations and Ready transitions, NodePool / NodeClass creations and spec changes (and
+ * NodePool scale writes), Multus pods (by label) turning Ready, deletions of bound pods outside
+ * kube-system, and deletions of joiner's Nodes and NodeClaim resources.
  */
 export function webhookConfiguration(endpoint: WebhookEndpoint): KubeManifest {
   return {
@@ -129,7 +143,7 @@ export function webhookConfiguration(endpoint: WebhookEndpoint): KubeManifest {
         [core(['CREATE', 'UPDATE'], ['nodes'], 'Cluster'), core(['UPDATE'], ['nodes/status'], 'Cluster')],
         NODE_REGISTERED_OR_READY,
       ),
-      webhook('configuration', endpoint, [CONFIGURATION_RULE], CONFIGURATION_CHANGED),
+      webhook('configuration', endpoint, [CONFIGURATION_RULE, NODE_POOL_SCALE_RULE], CONFIGURATION_CHANGED),
       webhook(
         'multus-pod-ready',
         endpoint,

@@ -36,6 +36,14 @@ export interface DeleteOptions extends WriteOptions {
   readonly gracePeriodSeconds?: number;
 }
 
+/** How admission sees a subresource request whose object is of another kind (see {@link KubeApi.updateThrough}). */
+export interface SubresourceView {
+  /** The subresource object of a stored object (e.g. its Scale). */
+  readonly view: (obj: KubeObject) => KubeObject;
+  /** The kind of that object (e.g. autoscaling/v1 Scale). */
+  readonly kind: { group: string; version: string; kind: string };
+}
+
 const SYSTEM_USER = 'system:admin';
 
 /** The verbs of the simulated API server. */
@@ -162,6 +170,28 @@ export class KubeApi {
     const rv = body.metadata?.resourceVersion;
     if (rv && rv !== old.metadata.resourceVersion) throw conflict(type.plural, type.group, name);
     return this.write(type, old, (base) => this.merged(type, base, body, subresource), subresource, opts);
+  }
+
+  /**
+   * Updates an object through a subresource whose requests carry another kind (e.g. `scale`: an
+   * autoscaling/v1 Scale): `build` makes the new object of the stored one, and admission sees the
+   * request as the real API server sends it, an UPDATE of the subresource whose object and
+   * oldObject are `admitted.view` of the new and stored objects. A `resourceVersion` that is not the
+   * stored one gives 409.
+   */
+  async updateThrough(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    subresource: string,
+    build: (base: KubeObject) => KubeObject,
+    admitted: SubresourceView,
+    opts: WriteOptions & { readonly resourceVersion?: string } = {},
+  ): Promise<KubeObject> {
+    const old = this.get(type, namespace, name);
+    const rv = opts.resourceVersion;
+    if (rv && rv !== old.metadata.resourceVersion) throw conflict(type.plural, type.group, name);
+    return this.write(type, old, build, subresource, opts, admitted);
   }
 
   /** Patches an object or its `status` subresource. */
@@ -305,10 +335,15 @@ export class KubeApi {
     build: (base: KubeObject) => KubeObject,
     subresource: string,
     opts: WriteOptions,
+    admitted?: SubresourceView,
   ): Promise<KubeObject> {
     let next = build(old);
     this.validate(type, next);
-    await this.admit('UPDATE', type, subresource, next, old, opts);
+    if (admitted)
+      await this.admit('UPDATE', type, subresource, admitted.view(next), admitted.view(old), opts, {
+        requestKind: admitted.kind,
+      });
+    else await this.admit('UPDATE', type, subresource, next, old, opts);
     if (opts.dryRun) return next;
     const latest = this.assertStill(type, old);
     if (latest.metadata.resourceVersion !== old.metadata.resourceVersion) {

@@ -11,6 +11,9 @@ import type { KubeObject } from './object-store.js';
 import { applyPatch, type PatchType } from './patch.js';
 import type { CrdScale, ResourceType } from './resource-registry.js';
 
+/** The kind of the subresource object: autoscaling/v1 Scale. */
+export const SCALE_KIND = { group: 'autoscaling', version: 'v1', kind: 'Scale' } as const;
+
 /** The segments of a simple JSON path such as `.spec.replicas`. */
 function segments(path: string): string[] {
   return path
@@ -96,11 +99,22 @@ export async function updateScale(
     );
   }
   const rv = (scale.metadata as { resourceVersion?: string } | undefined)?.resourceVersion;
-  const next = structuredClone(current);
-  if (type.scale)
-    writePath(next as unknown as Record<string, unknown>, type.scale.specReplicasPath, replicas);
-  else (next.spec as { replicas?: number }).replicas = replicas;
-  if (rv) next.metadata.resourceVersion = rv;
-  const stored = await api.replace(type, namespace, name, next, '', opts);
+  // The real API server admits a scale write once, as an UPDATE of the `scale` subresource whose
+  // object and oldObject are Scales (not as an update of the whole object).
+  const stored = await api.updateThrough(
+    type,
+    namespace,
+    name,
+    'scale',
+    (base) => {
+      const next = structuredClone(base);
+      if (type.scale)
+        writePath(next as unknown as Record<string, unknown>, type.scale.specReplicasPath, replicas);
+      else (next.spec as { replicas?: number }).replicas = replicas;
+      return next;
+    },
+    { view: (obj) => scaleOf(obj, type), kind: SCALE_KIND },
+    { ...opts, ...(rv ? { resourceVersion: rv } : {}) },
+  );
   return scaleOf(stored, type);
 }

@@ -1,4 +1,8 @@
+import { CustomObjectsApi } from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { admissionEvents } from '../../../../functions/core/admission/admission-events.js';
+import { parseAdmissionReview } from '../../../../functions/core/admission/admission-review.js';
+import { karpenterCrds } from '../../../../functions/core/install/karpenter-crds.js';
 import { webhookConfiguration } from '../../../../functions/core/install/webhook-configuration.js';
 import { type Harness, nodeBody, podBody, startHarness } from './fixtures.js';
 import { startWebhookBackend, type WebhookBackend } from './webhook-backend.js';
@@ -46,5 +50,62 @@ describe("joiner's webhook configuration in the simulated API server", () => {
     };
     const multus = config.webhooks.find((w) => w.name === 'multus-pod-ready.joiner.sh');
     expect(multus?.objectSelector).toEqual({ matchLabels: { app: 'multus' } });
+  });
+
+  it('is called for a NodePool scale write as the scale subresource with Scale objects', async () => {
+    const crd = karpenterCrds().find((c) => c.metadata.name === 'nodepools.karpenter.sh');
+    if (!crd) throw new Error('no nodepools.karpenter.sh CRD');
+    await h.sim.store.create(crd);
+    await h.sim.store.create({
+      apiVersion: 'karpenter.sh/v1',
+      kind: 'NodePool',
+      metadata: { name: 'fixed' },
+      spec: {
+        replicas: 2,
+        limits: { nodes: 5 },
+        template: {
+          spec: {
+            nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+            requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot'] }],
+          },
+        },
+      },
+    });
+    backend.reviews.length = 0;
+    const custom = h.kc.makeApiClient(CustomObjectsApi);
+    const target = { group: 'karpenter.sh', version: 'v1', plural: 'nodepools', name: 'fixed' };
+    const scale = (replicas: number) => ({
+      apiVersion: 'autoscaling/v1',
+      kind: 'Scale',
+      metadata: { name: 'fixed' },
+      spec: { replicas },
+    });
+    await custom.replaceClusterCustomObjectScale({ ...target, body: scale(4) });
+    // The same count again changes nothing: the match condition leaves the webhook out.
+    await custom.replaceClusterCustomObjectScale({ ...target, body: scale(4) });
+    expect(backend.reviews).toHaveLength(1);
+    const [request] = backend.reviews as unknown as Record<string, unknown>[];
+    expect(request).toMatchObject({
+      operation: 'UPDATE',
+      subResource: 'scale',
+      kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
+      resource: { group: 'karpenter.sh', version: 'v1', resource: 'nodepools' },
+      name: 'fixed',
+      object: { apiVersion: 'autoscaling/v1', kind: 'Scale', spec: { replicas: 4 } },
+      oldObject: { kind: 'Scale', spec: { replicas: 2 } },
+    });
+    const stored = h.sim.store.api.get(h.sim.store.api.typeOf('karpenter.sh/v1', 'NodePool'), '', 'fixed');
+    expect((stored.spec as { replicas?: number }).replicas).toBe(4);
+    const review = parseAdmissionReview({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request,
+    });
+    expect(admissionEvents(review.request)).toEqual([
+      {
+        detailType: 'ConfigurationChanged',
+        detail: { group: 'karpenter.sh', kind: 'NodePool', name: 'fixed' },
+      },
+    ]);
   });
 });

@@ -84,6 +84,47 @@ describe('NodePool / NodeClass changes start a provisioning pass', () => {
       expect(pairs).toContain(`${want}:CREATE+UPDATE`);
   });
 
+  it('also asks for scale writes (nodepools/scale UPDATE) of both NodePool kinds', () => {
+    const scaleRules = (webhook?.rules ?? []).filter((r) => r.resources.includes('nodepools/scale'));
+    expect(scaleRules).toHaveLength(1);
+    expect([...(scaleRules[0]?.apiGroups ?? [])].sort()).toEqual(['joiner.sh', 'karpenter.sh']);
+    expect(scaleRules[0]?.operations).toEqual(['UPDATE']);
+    const scale = (replicas: number) => ({ apiVersion: 'autoscaling/v1', kind: 'Scale', spec: { replicas } });
+    expect(called('UPDATE', scale(4), scale(2))).toBe(true);
+    expect(called('UPDATE', scale(2), scale(2))).toBe(false);
+  });
+
+  it('turns a scale write that changes replicas into ConfigurationChanged of the NodePool', () => {
+    const scaleReview = (group: string, from: number, to: number) =>
+      parseAdmissionReview({
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        request: {
+          uid: 'review-2',
+          kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
+          resource: { group, version: 'v1', resource: 'nodepools' },
+          subResource: 'scale',
+          name: 'general',
+          operation: 'UPDATE',
+          object: { metadata: { name: 'general' }, spec: { replicas: to } },
+          oldObject: { metadata: { name: 'general' }, spec: { replicas: from } },
+        },
+      }).request;
+    for (const [group, from, to] of [
+      ['karpenter.sh', 2, 4],
+      ['joiner.sh', 4, 1],
+    ] as const)
+      expect(admissionEvents(scaleReview(group, from, to))).toEqual([
+        { detailType: 'ConfigurationChanged', detail: { group, kind: 'NodePool', name: 'general' } },
+      ]);
+    expect(admissionEvents(scaleReview('karpenter.sh', 3, 3))).toEqual([]);
+    const other = {
+      ...scaleReview('karpenter.sh', 1, 2),
+      resource: { group: 'apps', version: 'v1', resource: 'deployments' },
+    };
+    expect(admissionEvents(other)).toEqual([]);
+  });
+
   it('is called on create and on a spec change, not on a status update', () => {
     expect(called('CREATE', pool({ limits: { cpu: '10' } }), null)).toBe(true);
     expect(called('UPDATE', pool({ limits: { cpu: '20' } }), pool({ limits: { cpu: '10' } }))).toBe(true);

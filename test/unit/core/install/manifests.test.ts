@@ -113,6 +113,7 @@ describe('joinerManifests', () => {
         'pods DELETE',
         'nodes DELETE',
         'nodeclaims DELETE',
+        'nodepools/scale UPDATE',
         ...['nodepools', 'provisioners', 'nodeclasses', 'ec2nodeclasses', 'awsnodetemplates'].flatMap((r) => [
           `${r} CREATE`,
           `${r} UPDATE`,
