@@ -23,7 +23,7 @@ import { type Attribution, attribute } from './attribution.js';
 import { installChaosHandlers } from './chaos-handlers.js';
 import { type ChaosLedger, CRASH_POINTS } from './chaos-ports.js';
 import { CPU_LIMIT, chaosNodePool, chaosWorkloads, INSTANCE_TYPES } from './chaos-workloads.js';
-import { countInvariants, type Invariants } from './invariants.js';
+import { countInvariants, type Invariants, type LatePod } from './invariants.js';
 import { holdsWithin, sleepVirtual } from './virtual-waits.js';
 
 /**
@@ -165,8 +165,16 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       claims,
       started,
     });
-    const invariants = countInvariants({ cloud, summary, latency, cycles: chaos.provisioningCycles, limits });
-    const attribution = attribute(summary, latency, reclaimed);
+    const latePods: LatePod[] = [];
+    const invariants = countInvariants({
+      cloud,
+      summary,
+      latency,
+      cycles: chaos.provisioningCycles,
+      limits,
+      latePods,
+    });
+    const attribution = attribute(summary, latency, reclaimed, latePods, started.virtual);
     const { ledger } = chaos;
     return {
       seed: options.seed,
