@@ -132,7 +132,9 @@ export function installChaosHandlers(
         return await handler(event as never, context);
       } catch (error) {
         record.failedDeliveries++;
-        run.getStore()?.faults.push(briefly(`delivery failed: ${(error as Error).message}`));
+        // A failure an injected fault caused (not, say, a timeout or a bug of joiner's own).
+        const text = `${(error as Error).name}: ${(error as Error).message}`;
+        if (INJECTED.test(text)) run.getStore()?.faults.push(briefly(`delivery failed: ${text}`));
         throw error;
       }
     };
