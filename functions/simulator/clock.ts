@@ -40,6 +40,8 @@ export class VirtualClock {
   private wallTimer?: { cancel(): void };
   private stallTimer?: NodeJS.Timeout;
   private stalled = false;
+  /** Joiner scopes seen "computing" with an idle event loop: they wait on something unseen. */
+  private joinerStalled?: number;
   private state: 'joiner' | 'simulator' | 'waiting' = 'waiting';
   /** Holds of {@link quiet} callers that act at the instant they were given. */
   private holds = 0;
@@ -140,6 +142,7 @@ export class VirtualClock {
   stopAuto(): void {
     for (const resolve of this.quietWaiters.splice(0)) resolve(() => undefined);
     this.holds = 0;
+    this.joinerStalled = undefined;
     this.setRate(0);
     this.speed = undefined;
     this.wallTimer?.cancel();
@@ -155,12 +158,18 @@ export class VirtualClock {
 
   private onActivity(): void {
     if (this.speed === undefined) return;
-    const { joinerBusy, simBusy } = this.activity;
+    const { joinerBusy: busy, simBusy, joinerLevel } = this.activity;
+    // A joiner stall lasts while the same scopes compute: one starting, ending or waiting ends it.
+    if (this.joinerStalled !== undefined && this.joinerStalled !== joinerLevel)
+      this.joinerStalled = undefined;
+    const joinerBusy = busy && this.joinerStalled === undefined;
     this.stalled = this.stalled && simBusy && !joinerBusy;
-    if (joinerBusy || !simBusy || this.stalled) {
+    if (joinerBusy || (simBusy && !this.stalled)) {
+      if (!this.stallTimer) this.armStallCheck();
+    } else {
       if (this.stallTimer) clearTimeout(this.stallTimer);
       this.stallTimer = undefined;
-    } else if (!this.stallTimer) this.armStallCheck();
+    }
     let state: typeof this.state = joinerBusy ? 'joiner' : simBusy && !this.stalled ? 'simulator' : 'waiting';
     if (state === 'waiting' && this.quietWaiters.length > 0) this.serveQuiet();
     if (this.holds > 0 && state === 'waiting') state = 'simulator';
@@ -187,9 +196,10 @@ export class VirtualClock {
   }
 
   /**
-   * A safety net: the simulator "working" for STALL_MS of wall time with an idle event loop is
-   * waiting on something this clock does not see; then time runs (and the stall is counted)
-   * rather than hang.
+   * A safety net: the simulator "working", or a joiner scope "computing", for STALL_MS of wall
+   * time with an idle event loop is waiting on something this clock does not see (a joiner scope
+   * awaiting a virtual timer without suspending, say); then time runs (and the stall is counted)
+   * rather than hang. Joiner's function timeouts are virtual, so nothing else would end it.
    */
   private armStallCheck(): void {
     const before = performance.eventLoopUtilization();
@@ -200,7 +210,9 @@ export class VirtualClock {
         this.onActivity();
         return;
       }
-      this.stalled = true;
+      if (this.activity.joinerBusy && this.joinerStalled === undefined)
+        this.joinerStalled = this.activity.joinerLevel;
+      else this.stalled = true;
       this.wallSplit.stalls++;
       this.onActivity();
     }, STALL_MS);
