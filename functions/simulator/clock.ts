@@ -28,6 +28,12 @@ export type TimerHandle = number;
 
 /** Wall milliseconds without any change after which a frozen simulation is treated as waiting. */
 const STALL_MS = 1000;
+/**
+ * Consecutive idle {@link STALL_MS} windows after which the same joiner scopes "computing" count
+ * as waiting: longer than the wall-time waits joiner's code may still make inside an invocation
+ * (a provisioning lease wait polls for at most a few wall seconds), which hold time still.
+ */
+const JOINER_STALL_WINDOWS = 10;
 
 export class VirtualClock {
   private current: number;
@@ -42,6 +48,8 @@ export class VirtualClock {
   private stalled = false;
   /** Joiner scopes seen "computing" with an idle event loop: they wait on something unseen. */
   private joinerStalled?: number;
+  /** Idle stall-check windows in a row with the same joiner scopes computing. */
+  private joinerIdle = { level: 0, windows: 0 };
   private state: 'joiner' | 'simulator' | 'waiting' = 'waiting';
   /** Holds of {@link quiet} callers that act at the instant they were given. */
   private holds = 0;
@@ -196,23 +204,32 @@ export class VirtualClock {
   }
 
   /**
-   * A safety net: the simulator "working", or a joiner scope "computing", for STALL_MS of wall
-   * time with an idle event loop is waiting on something this clock does not see (a joiner scope
-   * awaiting a virtual timer without suspending, say); then time runs (and the stall is counted)
-   * rather than hang. Joiner's function timeouts are virtual, so nothing else would end it.
+   * A safety net: the simulator "working" for STALL_MS of wall time, or the same joiner scopes
+   * "computing" for JOINER_STALL_WINDOWS of them, with an idle event loop are waiting on something
+   * this clock does not see (a joiner scope awaiting a virtual timer without suspending, say);
+   * then time runs (and the stall is counted) rather than hang. Joiner's function timeouts are
+   * virtual, so nothing else would end such a wait.
    */
   private armStallCheck(): void {
     const before = performance.eventLoopUtilization();
     this.stallTimer = setTimeout(() => {
       this.stallTimer = undefined;
       const { utilization } = performance.eventLoopUtilization(before);
+      const { joinerBusy, joinerLevel } = this.activity;
+      const idle = this.joinerIdle;
+      if (utilization > 0.2 || !joinerBusy || joinerLevel !== idle.level) idle.windows = 0;
+      idle.level = joinerLevel;
       if (utilization > 0.2) {
         this.onActivity();
         return;
       }
-      if (this.activity.joinerBusy && this.joinerStalled === undefined)
-        this.joinerStalled = this.activity.joinerLevel;
-      else this.stalled = true;
+      if (joinerBusy && this.joinerStalled === undefined) {
+        if (++idle.windows < JOINER_STALL_WINDOWS) {
+          this.onActivity();
+          return;
+        }
+        this.joinerStalled = joinerLevel;
+      } else this.stalled = true;
       this.wallSplit.stalls++;
       this.onActivity();
     }, STALL_MS);

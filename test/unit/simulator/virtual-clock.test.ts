@@ -72,7 +72,7 @@ describe('VirtualClock in auto mode', () => {
   it('lets time run when a joiner scope "computes" with an idle event loop: it waits on something the clock does not see', async () => {
     const clock = autoClock(Number.POSITIVE_INFINITY);
     // A joiner scope awaiting a virtual timer without suspending would freeze time forever
-    // (joiner's function timeouts are virtual too); after a second of idle wall time it counts as waiting.
+    // (joiner's function timeouts are virtual too); after ten seconds of idle wall time it counts as waiting.
     const waited = await clock.activity.run('joiner', async () => {
       const before = clock.now();
       await new Promise<void>((resolve) => clock.setTimeout(resolve, 10_000));
