@@ -96,6 +96,11 @@ export class Activity {
     return this.joiner > 0;
   }
 
+  /** Joiner scopes computing right now. */
+  get joinerLevel(): number {
+    return this.joiner;
+  }
+
   /** True while the simulator works or has not settled since the last change. */
   get simBusy(): boolean {
     return this.sim > 0 || this.settledGeneration !== this.generation;

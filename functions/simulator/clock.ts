@@ -28,6 +28,12 @@ export type TimerHandle = number;
 
 /** Wall milliseconds without any change after which a frozen simulation is treated as waiting. */
 const STALL_MS = 1000;
+/**
+ * Consecutive idle {@link STALL_MS} windows after which the same joiner scopes "computing" count
+ * as waiting: longer than the wall-time waits joiner's code may still make inside an invocation
+ * (a provisioning lease wait polls for at most a few wall seconds), which hold time still.
+ */
+const JOINER_STALL_WINDOWS = 10;
 
 export class VirtualClock {
   private current: number;
@@ -40,6 +46,10 @@ export class VirtualClock {
   private wallTimer?: { cancel(): void };
   private stallTimer?: NodeJS.Timeout;
   private stalled = false;
+  /** Joiner scopes seen "computing" with an idle event loop: they wait on something unseen. */
+  private joinerStalled?: number;
+  /** Idle stall-check windows in a row with the same joiner scopes computing. */
+  private joinerIdle = { level: 0, windows: 0 };
   private state: 'joiner' | 'simulator' | 'waiting' = 'waiting';
   /** Holds of {@link quiet} callers that act at the instant they were given. */
   private holds = 0;
@@ -154,6 +164,7 @@ export class VirtualClock {
   stopAuto(): void {
     for (const resolve of this.quietWaiters.splice(0)) resolve(() => undefined);
     this.holds = 0;
+    this.joinerStalled = undefined;
     this.setRate(0);
     this.speed = undefined;
     this.wallTimer?.cancel();
@@ -169,12 +180,18 @@ export class VirtualClock {
 
   private onActivity(): void {
     if (this.speed === undefined) return;
-    const { joinerBusy, simBusy } = this.activity;
+    const { joinerBusy: busy, simBusy, joinerLevel } = this.activity;
+    // A joiner stall lasts while the same scopes compute: one starting, ending or waiting ends it.
+    if (this.joinerStalled !== undefined && this.joinerStalled !== joinerLevel)
+      this.joinerStalled = undefined;
+    const joinerBusy = busy && this.joinerStalled === undefined;
     this.stalled = this.stalled && simBusy && !joinerBusy;
-    if (joinerBusy || !simBusy || this.stalled) {
+    if (joinerBusy || (simBusy && !this.stalled)) {
+      if (!this.stallTimer) this.armStallCheck();
+    } else {
       if (this.stallTimer) clearTimeout(this.stallTimer);
       this.stallTimer = undefined;
-    } else if (!this.stallTimer) this.armStallCheck();
+    }
     let state: typeof this.state = joinerBusy ? 'joiner' : simBusy && !this.stalled ? 'simulator' : 'waiting';
     if (state === 'waiting' && this.quietWaiters.length > 0) this.serveQuiet();
     if (this.holds > 0 && state === 'waiting') state = 'simulator';
@@ -201,20 +218,32 @@ export class VirtualClock {
   }
 
   /**
-   * A safety net: the simulator "working" for STALL_MS of wall time with an idle event loop is
-   * waiting on something this clock does not see; then time runs (and the stall is counted)
-   * rather than hang.
+   * A safety net: the simulator "working" for STALL_MS of wall time, or the same joiner scopes
+   * "computing" for JOINER_STALL_WINDOWS of them, with an idle event loop are waiting on something
+   * this clock does not see (a joiner scope awaiting a virtual timer without suspending, say);
+   * then time runs (and the stall is counted) rather than hang. Joiner's function timeouts are
+   * virtual, so nothing else would end such a wait.
    */
   private armStallCheck(): void {
     const before = performance.eventLoopUtilization();
     this.stallTimer = setTimeout(() => {
       this.stallTimer = undefined;
       const { utilization } = performance.eventLoopUtilization(before);
+      const { joinerBusy, joinerLevel } = this.activity;
+      const idle = this.joinerIdle;
+      if (utilization > 0.2 || !joinerBusy || joinerLevel !== idle.level) idle.windows = 0;
+      idle.level = joinerLevel;
       if (utilization > 0.2) {
         this.onActivity();
         return;
       }
-      this.stalled = true;
+      if (joinerBusy && this.joinerStalled === undefined) {
+        if (++idle.windows < JOINER_STALL_WINDOWS) {
+          this.onActivity();
+          return;
+        }
+        this.joinerStalled = joinerLevel;
+      } else this.stalled = true;
       this.wallSplit.stalls++;
       this.onActivity();
     }, STALL_MS);

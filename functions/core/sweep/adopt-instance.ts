@@ -20,6 +20,7 @@ import {
 } from '../lifecycle/node-labels.js';
 import { reconcileNode } from '../lifecycle/reconcile-node.js';
 import type { Node } from '../model/kube-objects.js';
+import type { NodePool } from '../model/node-pool.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import { DEFAULT_TIMEOUTS } from '../nodeclaim/state-machine.js';
 import type { CloudInstance } from '../ports/cloud-provider.js';
@@ -94,17 +95,16 @@ export function rebuildClaim(input: {
 }
 
 /**
- * Adopts `instance` (registered as `node`, its claim record missing): writes the rebuilt claim and
- * reconciles its node. Returns the claim as stored, or undefined when another sweep adopted it
- * first (or a claim of that id appeared meanwhile).
+ * The claim `id` rebuilt for `instance` on `node` (rebuildClaim) with its NodePool as configured
+ * now (labels, taints, requirements, expiry; none when the pool is gone), its NodeClass from its
+ * tag and its offering's price from the catalog; returns the pool too.
  */
-export async function adoptInstance(
+export async function rebuildClaimFor(
   deps: SweepDeps,
+  id: string,
   instance: CloudInstance,
   node: Node,
-): Promise<NodeClaim | undefined> {
-  const id = instance.nodeClaimId;
-  if (!id) return undefined;
+): Promise<{ claim: NodeClaim; pool?: NodePool }> {
   const config = await deps.config();
   const pool = config.nodePools.find((p) => p.name === instance.nodePool);
   const offering = deps.catalog.instanceTypes
@@ -119,6 +119,22 @@ export async function adoptInstance(
     ...(offering ? { price: offering.price } : {}),
     now: deps.clock.now(),
   });
+  return pool ? { claim, pool } : { claim };
+}
+
+/**
+ * Adopts `instance` (registered as `node`, its claim record missing): writes the rebuilt claim and
+ * reconciles its node. Returns the claim as stored, or undefined when another sweep adopted it
+ * first (or a claim of that id appeared meanwhile).
+ */
+export async function adoptInstance(
+  deps: SweepDeps,
+  instance: CloudInstance,
+  node: Node,
+): Promise<NodeClaim | undefined> {
+  const id = instance.nodeClaimId;
+  if (!id) return undefined;
+  const { claim } = await rebuildClaimFor(deps, id, instance, node);
   if (!(await deps.store.createNodeClaim(claim))) return undefined;
   deps.log.warn('adopted an instance whose nodeclaim record was missing: its claim is rebuilt', {
     nodeclaim: id,

@@ -9,13 +9,12 @@
  */
 
 import { beginDrain } from '../disruption/begin-drain.js';
-import { TAG } from '../launch/tags.js';
 import { reconcileNode } from '../lifecycle/reconcile-node.js';
 import type { Node } from '../model/kube-objects.js';
 import { nodeClaimId } from '../nodeclaim/create.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import type { CloudInstance } from '../ports/cloud-provider.js';
-import { rebuildClaim } from './adopt-instance.js';
+import { rebuildClaimFor } from './adopt-instance.js';
 import type { SweepDeps } from './sweep-deps.js';
 
 /** The id of the claim that drains `instance` (deterministic: concurrent sweeps write it once). */
@@ -30,17 +29,8 @@ export async function drainOrphan(
   node: Node,
 ): Promise<NodeClaim | undefined> {
   const id = orphanClaimId(instance);
-  const config = await deps.config();
-  const pool = config.nodePools.find((p) => p.name === instance.nodePool);
   const now = deps.clock.now();
-  const claim = rebuildClaim({
-    id,
-    instance,
-    node,
-    nodeClass: instance.tags[TAG.nodeClass] ?? pool?.nodeClassRef.name ?? '',
-    ...(pool ? { pool } : {}),
-    now,
-  });
+  const { claim, pool } = await rebuildClaimFor(deps, id, instance, node);
   const created = await deps.store.createNodeClaim(claim);
   if (created) await reconcileNode(deps, claim, node.metadata.name);
   const grace = pool?.terminationGracePeriodMs;

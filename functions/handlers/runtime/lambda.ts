@@ -4,6 +4,7 @@ import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import middy, { type MiddlewareObj, type MiddyfiedHandler } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { METRICS_NAMESPACE, METRICS_SERVICE } from '../../shared/metrics.js';
+import { withEarlyTimeout } from './early-timeout.js';
 
 /** Service name of joiner's logs and metrics (POWERTOOLS_SERVICE_NAME overrides it). */
 export const SERVICE_NAME = 'joiner';
@@ -65,15 +66,17 @@ const metricsFlush: MiddlewareObj = { after: flushMetrics, onError: flushMetrics
 
 /**
  * Wraps a handler in middy with the Powertools logger middleware (the logger gets the Lambda
- * context: request id, cold start) and flushes the metrics the handler recorded.
+ * context: request id, cold start) and flushes the metrics the handler recorded. The handler fails
+ * shortly before its deadline (early-timeout.ts) on the timers the context's remaining time is
+ * measured with; middy's own early timeout, a wall-time timer, is off.
  */
 export function lambdaHandler<TEvent, TResult>(
   handler: LambdaFunction<TEvent, TResult>,
 ): MiddyfiedHandler<TEvent, TResult> {
-  return middy<TEvent, TResult>()
+  return middy<TEvent, TResult>({ timeoutEarlyInMillis: 0 })
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(metricsFlush)
-    .handler(handler);
+    .handler(withEarlyTimeout(handler));
 }
 
 export { type ParsedSqsBatch, parseSqsBatch } from './sqs-batch.js';

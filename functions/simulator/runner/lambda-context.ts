@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { FUNCTIONS, type FunctionName } from '../../shared/event-sources.js';
+import { type ContextWithTimers, RUNTIME_TIMERS, type RuntimeTimers } from '../../shared/runtime-timers.js';
 
 /** Where the simulated functions "run". */
 export interface LambdaEnvironment {
@@ -19,19 +20,25 @@ export function deployedFunctionName(env: LambdaEnvironment, name: FunctionName)
   return `${env.functionPrefix}-${name}`;
 }
 
-/** A fresh context for one invocation that must finish within `timeoutMs` of `now` (default wall time). */
+/**
+ * A fresh context for one invocation that must finish within `timeoutMs` of `now` (default wall
+ * time). `timers` are the timers of that same time (the virtual clock's when `now` is virtual): the
+ * context carries them (shared/runtime-timers.ts) so the handler's early timeout follows the
+ * remaining time the context reports.
+ */
 export function createLambdaContext(
   env: LambdaEnvironment,
   name: FunctionName,
   timeoutMs: number,
   now: () => number = Date.now,
+  timers?: RuntimeTimers,
 ): Context {
   const functionName = deployedFunctionName(env, name);
   const deadline = now() + timeoutMs;
   const unsupported = (what: string) => () => {
     throw new Error(`context.${what}() is not supported: return a promise from the handler`);
   };
-  return {
+  const context: ContextWithTimers = {
     callbackWaitsForEmptyEventLoop: true,
     functionName,
     functionVersion: '$LATEST',
@@ -45,4 +52,6 @@ export function createLambdaContext(
     fail: unsupported('fail'),
     succeed: unsupported('succeed'),
   };
+  if (timers) context[RUNTIME_TIMERS] = timers;
+  return context;
 }

@@ -31,6 +31,7 @@ import {
   type ScheduleSpec,
   visibilityTimeoutSeconds,
 } from '../../shared/event-sources.js';
+import type { RuntimeTimers } from '../../shared/runtime-timers.js';
 import { targetPayload } from '../../shared/target-input.js';
 import { currentScope } from '../activity.js';
 import type { VirtualClock } from '../clock.js';
@@ -326,7 +327,15 @@ export class LambdaRunner {
     const clock = this.options.clock;
     const virtual = clock.autoSpeed !== undefined;
     const now = virtual ? () => clock.now() : Date.now;
-    const context = createLambdaContext(this.env, name, timeoutMs, now);
+    // On the virtual clock, the context's remaining time and the timers the handler's early timeout
+    // arms are both virtual (a handler computing does not move virtual time; wall time would).
+    const timers: RuntimeTimers | undefined = virtual
+      ? {
+          setTimeout: (fn, ms) => clock.setTimeout(fn, ms),
+          clearTimeout: (h) => clock.clearTimeout(h as number),
+        }
+      : undefined;
+    const context = createLambdaContext(this.env, name, timeoutMs, now, timers);
     let cancel = (): void => undefined;
     const timeout = new Promise<never>((_, reject) => {
       const fail = () =>

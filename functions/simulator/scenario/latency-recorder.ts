@@ -27,6 +27,11 @@ export interface PodTimeline {
   bound?: Stamp;
   running?: Stamp;
   nodeName?: string;
+  /**
+   * The instance of the node the pod was bound to, as of the binding (node names are private DNS
+   * names, which EC2 hands to later instances: the node's current instance may be another).
+   */
+  instanceId?: string;
   deleted?: Stamp;
 }
 
@@ -120,6 +125,7 @@ export class LatencyRecorder {
     if (!t.bound && pod.spec?.nodeName) {
       t.bound = at;
       t.nodeName = pod.spec.nodeName;
+      t.instanceId = this.nodeInstances.get(pod.spec.nodeName);
     }
     if (!t.running && pod.status?.phase === 'Running') t.running = at;
   }

@@ -272,7 +272,7 @@ export function latencySamples(recorder: LatencyRecorder, claims: readonly NodeC
   for (const pod of recorder.pods.values()) {
     const from = pod.unschedulable;
     if (!from) continue;
-    const instanceId = claimInstance.get(pod.uid) ?? nodeInstance(pod.nodeName);
+    const instanceId = claimInstance.get(pod.uid) ?? pod.instanceId ?? nodeInstance(pod.nodeName);
     after(from, instanceId ? recorder.instances.get(instanceId) : undefined, launch);
     after(from, readyOf(recorder, pod), ready);
     after(from, pod.running, running);

@@ -27,6 +27,28 @@ const FACTORIES = {
   disruption: createDisruptionHandler,
 } as const;
 
+/** One provisioning cycle: when it started, and the injected faults its deliveries met. */
+export interface ProvisioningCycle {
+  /** Virtual epoch ms. */
+  readonly at: number;
+  /**
+   * The injected faults met (a delivery failed, or the provisioner logged a throttled, refused or
+   * out-of-capacity call), first words of each; empty for a clean cycle.
+   */
+  readonly faults: readonly string[];
+}
+
+/**
+ * A provisioner warning or error caused by an injected fault: a crash point, EC2 throttling or
+ * capacity errors, the API server's 503s, DynamoDB throttling (the provisioner's own decisions,
+ * such as a pod it cannot schedule or a deferral to the lease holder, do not match).
+ */
+const INJECTED =
+  /chaos:|RequestLimitExceeded|InsufficientInstanceCapacity|unavailable|ServiceUnavailable|\b503\b|ProvisionedThroughputExceeded|InternalError|Throttl/i;
+
+/** A failure the provisioner shrugs off (logged as best effort, done again later). */
+const BEST_EFFORT = /best effort/;
+
 /** What the chaos handlers recorded. */
 export interface ChaosHandlers {
   readonly ledger: ChaosLedger;
@@ -37,7 +59,7 @@ export interface ChaosHandlers {
    * provisioning loop does), so it is no cycle of its own; a run that planned but whose launch
    * failed is one.
    */
-  readonly provisioningCycles: number[];
+  readonly provisioningCycles: ProvisioningCycle[];
   /** Deliveries made, duplicates included. */
   deliveries: number;
   /** Deliveries that failed as a whole (a crash, a 5xx, throttling): SQS brings the batch back. */
@@ -85,11 +107,16 @@ export function installChaosHandlers(
     }
     return webhook(event as never, context);
   }) as FunctionHandler);
-  // Whether the delivery running (its async context) got past the provisioning lease and planned.
-  const run = new AsyncLocalStorage<{ planned: boolean }>();
+  // Whether the delivery running (its async context) got past the provisioning lease and planned,
+  // and which injected faults it met.
+  const run = new AsyncLocalStorage<{ planned: boolean; faults: string[] }>();
   const tap = (line: string) => {
     const current = run.getStore();
     if (current && line.includes(' INFO provisioner provisioning run finished')) current.planned = true;
+    // A best-effort write that failed (the NodeClaim object, written again by the sweep) kept
+    // nothing from launching.
+    if (current && / (WARN|ERROR) provisioner /.test(line) && INJECTED.test(line) && !BEST_EFFORT.test(line))
+      current.faults.push(briefly(line.replace(/^\S+ (WARN|ERROR) provisioner /, '')));
     sink(line);
   };
   for (const name of Object.keys(FACTORIES) as (keyof typeof FACTORIES)[]) {
@@ -110,22 +137,30 @@ export function installChaosHandlers(
         return await handler(event as never, context);
       } catch (error) {
         record.failedDeliveries++;
+        // A failure an injected fault caused (not, say, a timeout or a bug of joiner's own).
+        const text = `${(error as Error).name}: ${(error as Error).message}`;
+        if (INJECTED.test(text)) run.getStore()?.faults.push(briefly(`delivery failed: ${text}`));
         throw error;
       }
     };
     cloud.runner.setHandler(name, (async (event: unknown, context: Context) => {
       const records = (event as Partial<SQSEvent>).Records;
-      const cycle = { at: cloud.clock.now(), planned: false };
+      const cycle = { at: cloud.clock.now(), planned: false, faults: [] as string[] };
       const [first, second] = await run.run(cycle, () =>
         Promise.allSettled([deliver(event, context), deliver(event, context)]),
       );
       void second;
       if (records) await run.run(cycle, () => deliver(event, context).catch(() => undefined));
       if (name === 'provisioner' && records && records.length > 0 && cycle.planned)
-        record.provisioningCycles.push(cycle.at);
+        record.provisioningCycles.push({ at: cycle.at, faults: cycle.faults });
       if (first.status === 'rejected') throw first.reason;
       return first.value;
     }) as FunctionHandler);
   }
   return record;
+}
+
+/** The first 120 characters of a fault's text. */
+function briefly(text: string): string {
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }

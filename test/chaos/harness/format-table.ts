@@ -19,6 +19,10 @@ const COLUMNS: ReadonlyArray<[string, (r: ChaosReport) => number | string]> = [
   ['IAM denials', (r) => r.invariants.iamDenials],
   ['PDB violations: joiner / reclaim', (r) => pair(r.attribution.pdbViolations)],
   ['pods lost: joiner / reclaim', (r) => pair(r.attribution.podsLost)],
+  [
+    'pods late: joiner / injected faults',
+    (r) => `${r.attribution.podsLate.joiner} / ${r.attribution.podsLate['injected fault']}`,
+  ],
   ['claim records deleted', (r) => r.faults.claimRecordsDeleted],
   ['deliveries (x3)', (r) => r.faults.deliveries],
   ['failed deliveries', (r) => r.faults.failedDeliveries],

@@ -4,6 +4,7 @@ import type { Pod } from '../../../functions/core/model/kube-objects.js';
 import type { SimulatedCloud } from '../../../functions/simulator/cloud.js';
 import type { LatencyRecorder } from '../../../functions/simulator/scenario/latency-recorder.js';
 import type { ScenarioSummary } from '../../../functions/simulator/scenario/summary.js';
+import type { ProvisioningCycle } from './chaos-handlers.js';
 
 /** Counts of invariant violations. */
 export interface Invariants {
@@ -26,12 +27,28 @@ export interface Invariants {
 /** Provisioning cycles a pending pod may wait before its capacity is launched. */
 export const MAX_CYCLES = 3;
 
+/** A pod counted in {@link Invariants.podsLate}, with what it waited through. */
+export interface LatePod {
+  /** `namespace/name`. */
+  readonly pod: string;
+  /** Virtual epoch ms it turned Unschedulable (undefined for a pod still pending that never did). */
+  readonly unschedulableAt?: number;
+  /** Virtual epoch ms its capacity was there (undefined: still pending at the end). */
+  readonly placedAt?: number;
+  readonly node?: string;
+  readonly instance?: string;
+  /** The provisioning cycles between the two (all of them, for a pod still pending). */
+  readonly cycles: readonly ProvisioningCycle[];
+}
+
+/** Counts the invariants; `latePods` receives the pods counted late. */
 export function countInvariants(input: {
   readonly cloud: SimulatedCloud;
   readonly summary: ScenarioSummary;
   readonly latency: LatencyRecorder;
-  readonly cycles: readonly number[];
+  readonly cycles: readonly ProvisioningCycle[];
   readonly limits: { readonly violations: number };
+  readonly latePods?: LatePod[];
 }): Invariants {
   const { cloud, summary } = input;
   const perClaim = new Map<string, number>();
@@ -45,7 +62,11 @@ export function countInvariants(input: {
     limitViolations: input.limits.violations,
     pdbViolations: summary.pdbViolations,
     podsLost: summary.podsLost,
-    podsLate: latePods(cloud, input.latency, input.cycles),
+    podsLate: (() => {
+      const late = latePods(cloud, input.latency, input.cycles);
+      input.latePods?.push(...late);
+      return late.length;
+    })(),
     iamDenials: summary.iam.denied.reduce((n, d) => n + d.count, 0),
   };
 }
@@ -55,28 +76,50 @@ export function countInvariants(input: {
  * and the launch of the instance they run on (or their binding, when it was there already), and
  * workload pods still pending at the end.
  */
-function latePods(cloud: SimulatedCloud, latency: LatencyRecorder, cycles: readonly number[]): number {
-  let late = 0;
+function latePods(
+  cloud: SimulatedCloud,
+  latency: LatencyRecorder,
+  cycles: readonly ProvisioningCycle[],
+): LatePod[] {
+  const late: LatePod[] = [];
   for (const pod of latency.pods.values()) {
-    if (!pod.unschedulable || !pod.bound) continue;
-    const instanceId = pod.nodeName ? latency.nodeInstances.get(pod.nodeName) : undefined;
-    const launched = instanceId ? latency.instances.get(instanceId) : undefined;
-    // Node names (private DNS names) are reused: the instance counts only if it predates the
-    // binding (a later instance of the same name is not the one the pod went to). An instance
-    // launched before the pod went pending (a drain's replacement, launched before its pods were
-    // evicted) had the pod's capacity on its way already: it waited no cycle, only for the node
-    // to register, which is no provisioning decision.
+    const { unschedulable, bound } = pod;
+    if (!unschedulable || !bound) continue;
+    // The instance as of the binding: node names (private DNS names) are reused.
+    const instance = pod.instanceId ?? (pod.nodeName ? latency.nodeInstances.get(pod.nodeName) : undefined);
+    const launched = instance ? latency.instances.get(instance) : undefined;
+    // An instance launched before the pod went pending (a drain's replacement, launched before its
+    // pods were evicted) had the pod's capacity on its way already: it waited no cycle, only for
+    // the node to register, which is no provisioning decision.
     const placedAt =
-      launched && launched.virtual <= pod.bound.virtual
-        ? Math.max(launched.virtual, pod.unschedulable.virtual)
-        : pod.bound.virtual;
-    const waited = cycles.filter((c) => c >= pod.unschedulable!.virtual && c < placedAt).length;
-    if (waited > MAX_CYCLES) late++;
+      launched && launched.virtual <= bound.virtual
+        ? Math.max(launched.virtual, unschedulable.virtual)
+        : bound.virtual;
+    const waited = cycles.filter((c) => c.at >= unschedulable.virtual && c.at < placedAt);
+    if (waited.length > MAX_CYCLES)
+      late.push({
+        pod: `${pod.namespace}/${pod.name}`,
+        unschedulableAt: unschedulable.virtual,
+        placedAt,
+        node: pod.nodeName,
+        instance,
+        cycles: waited,
+      });
   }
-  const pending = cloud.kube.store
-    .list<Pod>('v1', 'Pod')
-    .filter((p) => !p.spec?.nodeName && !p.metadata.deletionTimestamp && !isDaemon(p));
-  return late + pending.length;
+  const unschedulableAt = new Map(
+    [...latency.pods.values()].map((p) => [`${p.namespace}/${p.name}`, p.unschedulable?.virtual]),
+  );
+  for (const p of cloud.kube.store.list<Pod>('v1', 'Pod')) {
+    if (p.spec?.nodeName || p.metadata.deletionTimestamp || isDaemon(p)) continue;
+    const name = `${p.metadata.namespace ?? 'default'}/${p.metadata.name}`;
+    const since = unschedulableAt.get(name);
+    late.push({
+      pod: name,
+      unschedulableAt: since,
+      cycles: cycles.filter((c) => since === undefined || c.at >= since),
+    });
+  }
+  return late;
 }
 
 const isDaemon = (pod: Pod): boolean =>

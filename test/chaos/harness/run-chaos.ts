@@ -17,14 +17,14 @@ import { installJoinerHandlers } from '../../../functions/simulator/scenario/joi
 import { LatencyRecorder } from '../../../functions/simulator/scenario/latency-recorder.js';
 import { installManifests } from '../../../functions/simulator/scenario/run-scenario.js';
 import { buildSummary } from '../../../functions/simulator/scenario/summary.js';
+import { waitUntil, waitVirtual } from '../../../functions/simulator/scenario/waits.js';
 import { SIMULATOR_CREDENTIALS } from '../../../functions/simulator/sqs/sqs-simulator.js';
 import { deployedAccount } from '../../../functions/simulator/stack/deployed-account.js';
 import { type Attribution, attribute } from './attribution.js';
 import { installChaosHandlers } from './chaos-handlers.js';
 import { type ChaosLedger, CRASH_POINTS } from './chaos-ports.js';
 import { CPU_LIMIT, chaosNodePool, chaosWorkloads, INSTANCE_TYPES } from './chaos-workloads.js';
-import { countInvariants, type Invariants } from './invariants.js';
-import { holdsWithin, sleepVirtual } from './virtual-waits.js';
+import { countInvariants, type Invariants, type LatePod } from './invariants.js';
 
 /**
  * The replicas per deployment the harness supports: at 10 the three deployments request 35 vCPUs,
@@ -144,15 +144,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const iceOfferings = iceHalf(cloud, random);
     const started = { virtual: now(), wall: Date.now() };
     await applyManifests(cloud.kube.store, chaosWorkloads(options.replicas));
-    await holdsWithin(cloud, { for: 'podsRunning' }, 20 * 60_000);
+    await waitUntil(cloud, { for: 'podsRunning' }, 20 * 60_000);
     const claimRecordsDeleted = await loseClaims(cloud, random, options.claimLoss ?? 0.3);
     const reclaimed = await spotStorm(cloud, random);
-    await sleepVirtual(cloud, 150_000);
-    await holdsWithin(cloud, { for: 'podsRunning' }, 20 * 60_000);
+    await waitVirtual(cloud, 150_000);
+    await waitUntil(cloud, { for: 'podsRunning' }, 20 * 60_000);
     // The bad day ends: the sweeps collect what crashes left behind.
     cloud.faults.clear();
     chaos.calm();
-    await sleepVirtual(cloud, 4 * 60_000);
+    await waitVirtual(cloud, 4 * 60_000);
     await cloud.runner.idle();
     latency.scanInstances();
     const claims = await cloud.stateStore.listNodeClaims();
@@ -165,8 +165,16 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       claims,
       started,
     });
-    const invariants = countInvariants({ cloud, summary, latency, cycles: chaos.provisioningCycles, limits });
-    const attribution = attribute(summary, latency, reclaimed);
+    const latePods: LatePod[] = [];
+    const invariants = countInvariants({
+      cloud,
+      summary,
+      latency,
+      cycles: chaos.provisioningCycles,
+      limits,
+      latePods,
+    });
+    const attribution = attribute(summary, latency, reclaimed, latePods, started.virtual);
     const { ledger } = chaos;
     return {
       seed: options.seed,
@@ -259,7 +267,7 @@ async function loseClaims(cloud: SimulatedCloud, random: SeededRandom, share: nu
   try {
     for (const [i, id] of chosen.entries()) {
       const wait = (at[i] ?? 0) - elapsed;
-      if (wait > 0) await sleepVirtual(cloud, wait);
+      if (wait > 0) await waitVirtual(cloud, wait);
       elapsed += Math.max(0, wait);
       await dynamo.send(
         new DeleteItemCommand({ TableName: cloud.tableName, Key: { pk: { S: 'nodeclaim' }, sk: { S: id } } }),
@@ -286,7 +294,7 @@ async function spotStorm(cloud: SimulatedCloud, random: SeededRandom): Promise<M
   const interrupted = new Map<string, number>();
   for (const [i, instance] of chosen.entries()) {
     const wait = (at[i] ?? 0) - elapsed;
-    if (wait > 0) await sleepVirtual(cloud, wait);
+    if (wait > 0) await waitVirtual(cloud, wait);
     elapsed += Math.max(0, wait);
     if (instance.state !== 'running') continue;
     cloud.ec2.interruptSpot(instance.instanceId);

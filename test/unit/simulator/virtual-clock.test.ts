@@ -69,6 +69,29 @@ describe('VirtualClock in auto mode', () => {
     });
   });
 
+  it('lets time run when a joiner scope "computes" with an idle event loop: it waits on something the clock does not see', async () => {
+    const clock = autoClock(Number.POSITIVE_INFINITY);
+    // A joiner scope awaiting a virtual timer without suspending would freeze time forever
+    // (joiner's function timeouts are virtual too); after ten seconds of idle wall time it counts as waiting.
+    const waited = await clock.activity.run('joiner', async () => {
+      const before = clock.now();
+      await new Promise<void>((resolve) => clock.setTimeout(resolve, 10_000));
+      return clock.now() - before;
+    });
+    expect(waited).toBe(10_000);
+    expect(clock.wallSplit.stalls).toBeGreaterThanOrEqual(1);
+    // A scope that computes (a busy event loop) still holds time still.
+    await clock.activity.run('joiner', async () => {
+      clock.setTimeout(() => undefined, 60_000);
+      const before = clock.now();
+      for (let i = 0; i < 15; i++) {
+        spin(100);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(clock.now()).toBe(before);
+    });
+  }, 15_000);
+
   it('keeps manual mode manual: time moves only by advance()', async () => {
     const clock = new VirtualClock(0);
     let fired = false;

@@ -1,6 +1,8 @@
 import { GetQueueAttributesCommand, SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { Context, LambdaFunctionURLEvent, ScheduledEvent, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TIMEOUT_EARLY_MS } from '../../../../functions/handlers/runtime/early-timeout.js';
+import { lambdaHandler } from '../../../../functions/handlers/runtime/lambda.js';
 import {
   EVENT_SOURCES,
   type EventSourceSpec,
@@ -333,6 +335,44 @@ describe('Lambda runner', () => {
     await expect(runner?.invoke('lifecycle', { Records: [] })).rejects.toThrow(
       /joiner-lifecycle: Task timed out/,
     );
+  });
+
+  it("keeps a function's timeout on the virtual clock: wall time spent computing does not count, virtual time waited does, and the early timeout fires at the virtual deadline", async () => {
+    const clock = new VirtualClock(Date.UTC(2026, 0, 1));
+    clock.startAuto(Number.POSITIVE_INFINITY);
+    try {
+      // lifecycle's 30 s timeout at 1/300: 100 virtual ms.
+      const r = startRunner({}, {}, { sources: [], timeScale: 1 / 300, clock });
+      // 300 wall ms of compute (a loaded host): virtual time stands still, the invocation completes.
+      r.setHandler(
+        'lifecycle',
+        lambdaHandler(async () => {
+          const until = Date.now() + 300;
+          while (Date.now() < until) await new Promise((resolve) => setImmediate(resolve));
+          return 'computed';
+        }) as FunctionHandler,
+      );
+      await expect(r.invoke('lifecycle', { Records: [] })).resolves.toBe('computed');
+      // Waiting 1 virtual second: the early timeout fails it 5 virtual ms before the deadline.
+      let failedAt = 0;
+      let startedAt = 0;
+      r.setHandler(
+        'lifecycle',
+        lambdaHandler(async () => {
+          startedAt = clock.now();
+          await clock.sleep(1_000);
+          return 'slept';
+        }) as FunctionHandler,
+      );
+      await expect(
+        r.invoke('lifecycle', { Records: [] }).finally(() => {
+          failedAt = clock.now();
+        }),
+      ).rejects.toMatchObject({ name: 'TimeoutError' });
+      expect(failedAt - startedAt).toBe(100 - TIMEOUT_EARLY_MS);
+    } finally {
+      clock.stopAuto();
+    }
   });
 
   it('serves a function URL with the payload 2.0 event and the function result', async () => {
