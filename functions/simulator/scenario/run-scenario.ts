@@ -16,7 +16,7 @@ import { SIMULATOR_CREDENTIALS } from '../sqs/sqs-simulator.js';
 import { deployedAccount } from '../stack/deployed-account.js';
 import { iamOfManifests } from './account-iam.js';
 import { type Action, ActionLog } from './action-log.js';
-import { applyManifests } from './cluster-manifests.js';
+import { applyManifests, ensureKinds } from './cluster-manifests.js';
 import { DisruptionRecorder } from './disruption-recorder.js';
 import { checkExpectations, formatFailure } from './expectations.js';
 import { unexpectedDenials } from './iam-denials.js';
@@ -197,6 +197,10 @@ export async function runScenario(
     say(`scenario ${scenario.name}: cluster ${scenario.clusterName}, seed ${options.seed ?? scenario.seed}`);
     // What the deployment does: the installer custom resource applies joiner's manifests with its
     // own role (Secrets Manager for the path secret, EKS for the API server, an EKS token).
+    // A scenario written for Karpenter before v1 (v1beta1 NodePools and EC2NodeClasses) runs where
+    // Karpenter's own CRDs of that version are installed, as its cluster had them; joiner's
+    // installer then leaves them alone (it installs Karpenter's v1 CRDs only where they are absent).
+    await ensureKinds(cloud.kube.store, preV1KarpenterManifests(scenario));
     await runInstaller(cloud, joinerInstallManifests(cloud), emit, { level: options.logLevel });
     await applyManifests(cloud.kube.store, scenario.cluster);
     cloud.ec2.addCapacityReservations(
@@ -308,4 +312,13 @@ function handlerErrors(cloud: SimulatedCloud): string[] {
     .map((i) => `${i.functionName} (${i.trigger}): ${i.error}`);
   const distinct = [...new Set(errors)];
   return [...distinct.slice(0, 10), ...cloud.kube.problems().slice(0, 10)];
+}
+
+/** Karpenter groups whose pre-v1 versions joiner's installed v1 CRDs do not serve. */
+const PRE_V1_KARPENTER = new Set(['karpenter.sh/v1beta1', 'karpenter.k8s.aws/v1beta1']);
+
+/** The scenario's manifests (cluster and apply steps) of Karpenter's pre-v1 versions. */
+function preV1KarpenterManifests(scenario: Scenario): Manifest[] {
+  const applied = scenario.steps.flatMap((s) => (s.kind === 'apply' ? s.manifests : []));
+  return [...scenario.cluster, ...applied].filter((m) => PRE_V1_KARPENTER.has(m.apiVersion));
 }

@@ -36,7 +36,19 @@ describe('joiner sim up', () => {
     });
     const endpoints = JSON.parse(firstLine);
     expect(Object.keys(endpoints).sort()).toEqual(
-      ['dynamodb', 'ec2', 'eventbridge', 'iam', 'kubeconfig', 'kubernetes', 'pricing', 'sqs', 'ssm'].sort(),
+      [
+        'dynamodb',
+        'ec2',
+        'eks',
+        'eventbridge',
+        'iam',
+        'kubeconfig',
+        'kubernetes',
+        'pricing',
+        'secretsManager',
+        'sqs',
+        'ssm',
+      ].sort(),
     );
     const kc = new KubeConfig();
     kc.loadFromFile(endpoints.kubeconfig);
