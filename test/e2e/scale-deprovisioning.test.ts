@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scaleRow } from '../../bench/lib/scale-row.js';
-import { scaledScenario } from '../../bench/lib/scaled-scenario.js';
-import { loadScenario } from '../../functions/simulator/scenario/load-scenario.js';
-import { runScenario } from '../../functions/simulator/scenario/run-scenario.js';
-import { scenarioPath } from './scenario-runner.js';
+import { runScaled } from './scale-run.js';
 
 // The deprovisioning half of Karpenter's scale suite (its AWS provider's
 // test/suites/scale/deprovisioning_test.go) at a small size: the 200-node tests at 1/50 (4 nodes
@@ -34,17 +30,8 @@ const CASES = [
 describe("Karpenter's scale suite, deprovisioning, small", () => {
   for (const [name, factor, what] of CASES) {
     it(`${name} at 1/${Math.round(1 / factor)}: ${what}; IAM enforced, no Lambda timeout`, async () => {
-      const scenario = scaledScenario(await loadScenario(scenarioPath(name)), factor);
-      const log: string[] = [];
-      let row: ReturnType<typeof scaleRow> | undefined;
-      const result = await runScenario(scenario, {
-        speed: Number.POSITIVE_INFINITY,
-        onLog: (line) => log.push(line),
-        inspect: async (cloud, outcome) => {
-          row = scaleRow(scenario.name, cloud, outcome);
-        },
-      });
-      expect(result.failures, [...result.notes, ...log.slice(-30)].join('\n')).toEqual([]);
+      const { scenario, result, row, explain } = await runScaled(name, factor);
+      expect(result.failures, explain).toEqual([]);
       expect(scenario.expect?.nodesRemoved, 'the scenario counts the nodes it removes').toBeDefined();
       expect(result.summary.iam.denied).toEqual([]);
       expect(result.summary.podsLost).toBe(0);

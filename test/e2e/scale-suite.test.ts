@@ -1,26 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { scaleRow } from '../../bench/lib/scale-row.js';
-import { scaledScenario } from '../../bench/lib/scaled-scenario.js';
-import { loadScenario } from '../../functions/simulator/scenario/load-scenario.js';
-import { runScenario } from '../../functions/simulator/scenario/run-scenario.js';
-import { scenarioPath } from './scenario-runner.js';
+import { runScaled } from './scale-run.js';
 
 // Karpenter's scale suite at a fiftieth of its size (the benchmark, `npm run bench:scale`, runs
 // the whole 500 nodes): the same workload, NodePool and expectations, through joiner's handlers
 // and the simulated cloud with the account's IAM enforced.
 describe("Karpenter's scale suite, small", () => {
   it('node-dense: 10 one-pod nodes (hostname anti-affinity), the NodePool applied 20 s after the pods; no Lambda timeout or failure', async () => {
-    const scenario = scaledScenario(await loadScenario(scenarioPath('scale-node-dense')), 0.02);
-    const log: string[] = [];
-    let row: ReturnType<typeof scaleRow> | undefined;
-    const result = await runScenario(scenario, {
-      speed: Number.POSITIVE_INFINITY,
-      onLog: (line) => log.push(line),
-      inspect: async (cloud, outcome) => {
-        row = scaleRow(scenario.name, cloud, outcome);
-      },
-    });
-    expect(result.failures, [...result.notes, ...log.slice(-30)].join('\n')).toEqual([]);
+    const { result, row, explain } = await runScaled('scale-node-dense', 0.02);
+    expect(result.failures, explain).toEqual([]);
     expect(result.summary.pods).toEqual({ total: 10, running: 10, pending: 0 });
     expect(result.summary.nodes.map((n) => n.pods)).toEqual(Array(10).fill(1));
     expect(result.summary.iam.enforced).toBe(true);
@@ -35,17 +22,8 @@ describe("Karpenter's scale suite, small", () => {
     ['scale-consolidation-empty', 0.02],
   ] as const) {
     it(`${name} at 1/${Math.round(1 / factor)} of its size: its own expectations hold with IAM enforced, no Lambda timeout`, async () => {
-      const scenario = scaledScenario(await loadScenario(scenarioPath(name)), factor);
-      const log: string[] = [];
-      let row: ReturnType<typeof scaleRow> | undefined;
-      const result = await runScenario(scenario, {
-        speed: Number.POSITIVE_INFINITY,
-        onLog: (line) => log.push(line),
-        inspect: async (cloud, outcome) => {
-          row = scaleRow(scenario.name, cloud, outcome);
-        },
-      });
-      expect(result.failures, [...result.notes, ...log.slice(-30)].join('\n')).toEqual([]);
+      const { result, row, explain } = await runScaled(name, factor);
+      expect(result.failures, explain).toEqual([]);
       expect(result.summary.iam.denied).toEqual([]);
       expect(row?.nodesLaunched).toBeGreaterThan(0);
       for (const f of row?.functions ?? []) expect(f.timedOut, `${f.name} timed out`).toBe(0);

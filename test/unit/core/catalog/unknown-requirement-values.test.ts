@@ -75,13 +75,25 @@ describe('requirement values that match nothing in the catalog', () => {
     ]);
   });
 
-  it('cuts a very long value in the warning', () => {
-    const loaded = load([
-      { key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['y'.repeat(10_000)] },
+  it('refuses a value longer than a label value (63 characters, as Karpenter) instead of warning about it', () => {
+    const loaded = loadDocuments([
+      {
+        file: 'pools.yaml',
+        index: 0,
+        object: nodePool([
+          { key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['y'.repeat(10_000)] },
+        ]),
+      },
+      { file: 'pools.yaml', index: 1, object: nodeClass },
     ]);
-    const [warning] = unknownRequirementValues(loaded.nodePools[0]!, bundledCatalog);
-    expect(warning?.message.length).toBeLessThan(300);
-    expect(warning?.message).toContain(`"${'y'.repeat(64)}…"`);
+    expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toMatchObject([
+      {
+        document: 'NodePool/typos',
+        path: 'spec.template.spec.requirements[0].values[0]',
+        message: expect.stringContaining('at most 63 characters'),
+      },
+    ]);
+    expect(loaded.nodePools).toEqual([]);
   });
 
   it('joiner validate prints the warning and still passes the document', () => {

@@ -84,6 +84,7 @@ describe('EC2NodeClass status: capacity reservations', () => {
     const status = nodeClassStatus({ ready: true, resolution } as never, NOW, [odcr]);
     expect((status.capacityReservations as { id: string }[]).map((r) => r.id)).toEqual([odcr.id]);
     expect((status.conditions as { type: string }[]).map((c) => c.type)).toEqual([
+      'ValidationSucceeded',
       'SubnetsReady',
       'SecurityGroupsReady',
       'AMIsReady',
