@@ -18,6 +18,8 @@ const run = promisify(execFile);
 
 let cloud: SimulatedCloud;
 let cacheDir: string;
+/** joiner's log lines, with a line for each call the account's IAM refused. */
+const log: string[] = [];
 
 /** Runs kubectl against the simulated cluster; resolves with its output, or rejects with its stderr. */
 async function kubectl(...args: string[]): Promise<string> {
@@ -87,7 +89,7 @@ const header = (table: string): string[] =>
 describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up', () => {
   beforeAll(async () => {
     cacheDir = await mkdtemp(join(tmpdir(), 'kubectl-cache-'));
-    cloud = await startSystem({ catalog: smallCatalog, seed: 3, speed: 20 });
+    cloud = await startSystem({ catalog: smallCatalog, seed: 3, speed: 20, onLog: (line) => log.push(line) });
     // Start-up runs the catalog refresh and the installer function (slow on a loaded machine).
   }, 120_000);
   afterAll(async () => {
@@ -442,4 +444,9 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
       await rm(dir, { recursive: true, force: true });
     }
   }, 240_000);
+
+  it("ran every case above with the account's IAM enforced and no call denied", () => {
+    expect(log.length).toBeGreaterThan(0);
+    expect(log.filter((line) => line.includes('IAM denied'))).toEqual([]);
+  });
 });

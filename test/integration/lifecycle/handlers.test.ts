@@ -102,8 +102,12 @@ describe('handlers in the simulated cloud', () => {
       async () => (await ports.store.getNodeClaim(claim.id))?.state === 'Draining',
       'the claim to be Draining',
     );
-    const node = await ports.cluster.getNode(nodeName);
-    expect(node?.spec?.taints).toContainEqual({ key: 'karpenter.sh/disrupted', effect: 'NoSchedule' });
+    // The drain's first write is the claim's state; the node's taint follows it.
+    const tainted = async () =>
+      ((await ports.cluster.getNode(nodeName))?.spec?.taints ?? []).some(
+        (t) => t.key === 'karpenter.sh/disrupted' && t.effect === 'NoSchedule',
+      );
+    await waitFor(tainted, 'the node to carry the karpenter.sh/disrupted taint');
     const unavailable = await ports.store.listUnavailableOfferings(s.cloud.clock.now());
     expect(unavailable).toContainEqual(
       expect.objectContaining({
