@@ -5,9 +5,11 @@
  * (`x-kubernetes-validations`, evaluated with `self` bound to the field's value). Each failure is
  * worded like the real server's field error, with the field path.
  */
+
 import { celEnv, isCelError, parse, plan } from '@bufbuild/cel';
 import { toCel } from '../admission/cel-conditions.js';
 import { ApiError } from './api-error.js';
+import { hasSchemaType } from './schema-type.js';
 
 /** A node of a CRD's structural schema. */
 export interface StructuralNode {
@@ -46,26 +48,6 @@ function typeName(value: unknown): string {
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
   return typeof value;
-}
-
-function typeOk(node: StructuralNode, value: unknown): boolean {
-  if (node['x-kubernetes-int-or-string']) return typeof value === 'string' || Number.isInteger(value);
-  switch (node.type) {
-    case 'object':
-      return typeof value === 'object' && value !== null && !Array.isArray(value);
-    case 'array':
-      return Array.isArray(value);
-    case 'string':
-      return typeof value === 'string';
-    case 'integer':
-      return Number.isInteger(value);
-    case 'number':
-      return typeof value === 'number';
-    case 'boolean':
-      return typeof value === 'boolean';
-    default:
-      return true;
-  }
 }
 
 const patterns = new Map<string, RegExp>();
@@ -174,7 +156,7 @@ export function schemaErrors(node: StructuralNode, value: unknown, path = ''): F
 
 function walk(node: StructuralNode, value: unknown, path: string, out: FieldError[]): void {
   if (value === null || value === undefined) return;
-  if (!typeOk(node, value)) {
+  if (!hasSchemaType(node, value)) {
     const got = typeName(value);
     const want = node['x-kubernetes-int-or-string'] ? 'integer or string' : node.type;
     out.push({

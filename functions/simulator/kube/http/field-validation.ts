@@ -4,9 +4,11 @@
  * declare are a 400 "strict decoding error", values of the wrong type a 422 Invalid, as the real
  * API server answers. Built-in kinds are not checked (the simulator carries no schema for them).
  */
+
 import { ApiError } from '../api/api-error.js';
 import type { KubeApi } from '../api/kube-api.js';
 import type { ResourceType } from '../api/resource-registry.js';
+import { hasSchemaType } from '../api/schema-type.js';
 import { crdSchemaOf, type Schema } from './crd-schema.js';
 
 interface Problems {
@@ -15,24 +17,7 @@ interface Problems {
 }
 
 function typeOk(schema: Schema, value: unknown): boolean {
-  if (value === null) return true;
-  if (schema['x-kubernetes-int-or-string']) return typeof value === 'string' || Number.isInteger(value);
-  switch (schema.type) {
-    case 'object':
-      return typeof value === 'object' && !Array.isArray(value);
-    case 'array':
-      return Array.isArray(value);
-    case 'string':
-      return typeof value === 'string';
-    case 'integer':
-      return Number.isInteger(value);
-    case 'number':
-      return typeof value === 'number';
-    case 'boolean':
-      return typeof value === 'boolean';
-    default:
-      return true;
-  }
+  return value === null || hasSchemaType(schema, value);
 }
 
 function walk(schema: Schema, value: unknown, path: string, out: Problems): void {
