@@ -42,28 +42,44 @@ export function claimFromPlan(
     if (!pod) throw new Error(`planned nodeclaim ${planned.name}: pod ${id} is not among the pending pods`);
     return podRef(pod);
   });
-  const expireAfter = sp.pool.expireAfterMs;
   const input: NewNodeClaim = {
     id: nodeClaimId(
       planned.nodePool,
       pods.map((p) => p.uid),
       salt,
     ),
-    nodePool: planned.nodePool,
-    nodeClass: sp.nodeClass.name,
-    nodePoolHash: nodePoolDriftHash(sp.pool),
+    ...claimFields(sp.pool, sp.nodeClass, planned, now),
+    pods,
+  };
+  return newNodeClaim(input, now, timeouts);
+}
+
+/**
+ * What a new nodeclaim takes from its pool, NodeClass and plan (all but its id, pods and static
+ * mark): names, drift hashes, requirements, labels, annotations, taints, instance-type options,
+ * requests and the expiry its NodePool gives it.
+ */
+export function claimFields(
+  pool: SchedulingPool['pool'],
+  nodeClass: NonNullable<SchedulingPool['nodeClass']>,
+  planned: PlannedNodeClaim,
+  now: number,
+): Omit<NewNodeClaim, 'id' | 'pods' | 'static'> {
+  const expireAfter = pool.expireAfterMs;
+  return {
+    nodePool: pool.name,
+    nodeClass: nodeClass.name,
+    nodePoolHash: nodePoolDriftHash(pool),
     nodePoolHashVersion: NODEPOOL_HASH_VERSION,
-    nodeClassHash: nodeClassDriftHash(sp.nodeClass),
+    nodeClassHash: nodeClassDriftHash(nodeClass),
     nodeClassHashVersion: NODECLASS_HASH_VERSION,
     requirements: planned.requirements,
     labels: planned.labels,
-    ...(Object.keys(sp.pool.annotations).length > 0 ? { annotations: { ...sp.pool.annotations } } : {}),
+    ...(Object.keys(pool.annotations).length > 0 ? { annotations: { ...pool.annotations } } : {}),
     taints: planned.taints,
     startupTaints: planned.startupTaints,
     options: planned.instanceTypeOptions,
-    pods,
     requests: planned.requests,
     ...(expireAfter === null ? {} : { expiresAt: now + expireAfter }),
   };
-  return newNodeClaim(input, now, timeouts);
 }

@@ -9,12 +9,6 @@
  * conditional create lets one launch happen; a run that counted a later state makes new ids.
  */
 
-import {
-  NODECLASS_HASH_VERSION,
-  NODEPOOL_HASH_VERSION,
-  nodeClassDriftHash,
-  nodePoolDriftHash,
-} from '../disruption/drift-hashes.js';
 import type { DaemonSet } from '../model/kube-objects.js';
 import { newNodeClaim, nodeClaimId } from '../nodeclaim/create.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
@@ -24,6 +18,7 @@ import type { Log } from '../ports/log.js';
 import type { StateStore } from '../ports/state-store.js';
 import { templateClaim } from '../scheduling/template-claim.js';
 import type { SchedulingPool } from '../scheduling/types.js';
+import { claimFields } from './planned-claims.js';
 import { ACTIVE_STATES, DELETING_STATES, type StaticLaunch } from './static-pools.js';
 
 /** Fresh ids tried for a slot whose id an ended claim already has. */
@@ -51,31 +46,12 @@ export function staticClaims(
     .filter((c) => ACTIVE_STATES.includes(c.state) || DELETING_STATES.includes(c.state))
     .map((c) => c.id)
     .sort();
-  const expireAfter = sp.pool.expireAfterMs;
   const out: NodeClaim[] = [];
   for (let slot = 0; slot < launch.launch; slot++) {
     const id = nodeClaimId(sp.pool.name, ['static', ...counted], `${slot}${salt === 0 ? '' : `/${salt}`}`);
     out.push(
       newNodeClaim(
-        {
-          id,
-          nodePool: sp.pool.name,
-          nodeClass: sp.nodeClass.name,
-          nodePoolHash: nodePoolDriftHash(sp.pool),
-          nodePoolHashVersion: NODEPOOL_HASH_VERSION,
-          nodeClassHash: nodeClassDriftHash(sp.nodeClass),
-          nodeClassHashVersion: NODECLASS_HASH_VERSION,
-          requirements: planned.requirements,
-          labels: planned.labels,
-          ...(Object.keys(sp.pool.annotations).length > 0 ? { annotations: { ...sp.pool.annotations } } : {}),
-          taints: planned.taints,
-          startupTaints: planned.startupTaints,
-          options: planned.instanceTypeOptions,
-          pods: [],
-          requests: planned.requests,
-          static: true,
-          ...(expireAfter === null ? {} : { expiresAt: now + expireAfter }),
-        },
+        { id, ...claimFields(sp.pool, sp.nodeClass, planned, now), pods: [], static: true },
         now,
         timeouts,
       ),
