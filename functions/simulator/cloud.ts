@@ -29,6 +29,7 @@ import { type DynamoDbSimulator, startDynamoDbSimulator } from './dynamodb/dynam
 import type { EventualConsistencyOptions } from './ec2/consistency/eventual-consistency.js';
 import { type Ec2Simulator, startEc2Simulator } from './ec2/ec2-simulator.js';
 import { regionalCatalog } from './ec2/regional-catalog.js';
+import type { Ec2ThrottlingConfig } from './ec2/throttling/throttle-limits.js';
 import { defaultTopology } from './ec2/topology.js';
 import { type EksSimulator, startEksSimulator } from './eks/eks-simulator.js';
 import { EventBusRegistry } from './eventbridge/event-bus.js';
@@ -115,6 +116,8 @@ export interface SimulatedCloudOptions {
   readonly defaultEbsKmsKeyArn?: string;
   /** EC2's Describe* miss just-created resources for up to this window. Default: read-after-write. */
   readonly eventualConsistency?: EventualConsistencyOptions;
+  /** EC2's API throttling limits. Default: the documented token buckets. */
+  readonly ec2Throttling?: Ec2ThrottlingConfig;
   /**
    * Reserved concurrency per function (`joiner:reservedConcurrency` of the deployed stack). Default:
    * what the `account`'s stack template sets, or none without one (the stack's default).
@@ -283,6 +286,7 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       spotServiceLinkedRole: options.spotServiceLinkedRole,
       defaultEbsKmsKeyArn: options.defaultEbsKmsKeyArn,
       eventualConsistency: options.eventualConsistency,
+      throttling: options.ec2Throttling,
       emit: (event) => {
         const put = events.putEvent(DEFAULT_BUS_NAME, event).catch(() => undefined);
         emitting.add(put);

@@ -2,6 +2,7 @@ import { EC2Client } from '@aws-sdk/client-ec2';
 import { IAMClient } from '@aws-sdk/client-iam';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { ENV } from '../../shared/env.js';
+import { type RetrySleep, SleepingRetryStrategy } from './retry-strategy.js';
 
 /** Where to reach AWS: the region, and endpoint overrides for the simulated cloud. */
 export interface AwsClientOptions {
@@ -10,19 +11,28 @@ export interface AwsClientOptions {
   readonly ssmEndpoint?: string;
   readonly iamEndpoint?: string;
   readonly credentials?: { accessKeyId: string; secretAccessKey: string };
-  /** SDK attempts per call, throttling included (default 8, adaptive retry mode). */
+  /** SDK attempts per call, throttling included (default 8, the SDK's standard retry mode). */
   readonly maxAttempts?: number;
+  /**
+   * How the retries' backoff is waited: the wall clock in Lambda (default); the simulated cloud
+   * passes its virtual clock's wait.
+   */
+  readonly retrySleep?: RetrySleep;
 }
 
 /**
- * Throttling backs off in the SDK's adaptive retry mode: exponential backoff with jitter on
- * RequestLimitExceeded / Throttling, plus client-side rate limiting once throttled.
+ * Throttling (EC2's RequestLimitExceeded, other services' Throttling) and transient errors are
+ * retried in the SDK's standard retry mode: up to `maxAttempts` attempts, exponential backoff with
+ * full jitter, within the client's retry quota (see retry-strategy.ts). Each client keeps the
+ * SDK's default connection pool (50 sockets); joiner bounds its own concurrent launches well
+ * below it (see ec2-cloud-provider.ts).
  */
 function common(options: AwsClientOptions) {
+  const maxAttempts = options.maxAttempts ?? 8;
   return {
     region: options.region,
-    maxAttempts: options.maxAttempts ?? 8,
-    retryMode: 'adaptive',
+    maxAttempts,
+    retryStrategy: new SleepingRetryStrategy(maxAttempts, options.retrySleep),
     ...(options.credentials ? { credentials: options.credentials } : {}),
   };
 }

@@ -14,17 +14,19 @@ import { resourceTags, TAG } from '../../core/launch/tags.js';
 import type { CapacityReservation } from '../../core/model/capacity-reservation.js';
 import type { CapacityType } from '../../core/model/instance-type.js';
 import type { NodeClass } from '../../core/model/node-class.js';
-import type {
-  CloudInstance,
-  CloudProvider,
-  FleetError,
-  LaunchInput,
-  LaunchOutcome,
-  NodeClassResolution,
+import {
+  type CloudInstance,
+  type CloudProvider,
+  CloudThrottledError,
+  type FleetError,
+  type LaunchInput,
+  type LaunchOutcome,
+  type NodeClassResolution,
 } from '../../core/ports/cloud-provider.js';
 import type { CapacityReservationProvider } from './capacity-reservation-provider.js';
 import type { Ec2Api } from './ec2-api.js';
 import { isNotFoundYet, type Sleep, untilVisible, wallSleep } from './eventual-consistency.js';
+import { DEFAULT_LAUNCH_CONCURRENCY, LaunchSlots } from './launch-slots.js';
 import type { LaunchTemplateProvider } from './launch-template-provider.js';
 import {
   type NodeClassProviders,
@@ -45,6 +47,8 @@ export interface Ec2CloudProviderOptions {
   readonly owner?: string;
   /** Waits between tries while EC2 does not see what it just created yet. @default the wall clock */
   readonly sleep?: Sleep;
+  /** Launches in flight at once from this instance (default {@link DEFAULT_LAUNCH_CONCURRENCY}). */
+  readonly launchConcurrency?: number;
   /** Reads the capacity reservations NodeClasses select; without it no reserved capacity is offered. */
   readonly capacityReservations?: CapacityReservationProvider;
 }
@@ -64,7 +68,11 @@ export interface ClusterLookup {
  * denies ends the attempt with the error as its outcome (the claim fails naming the permission).
  */
 export class Ec2CloudProvider implements CloudProvider {
-  constructor(private readonly options: Ec2CloudProviderOptions) {}
+  private readonly slots: LaunchSlots;
+
+  constructor(private readonly options: Ec2CloudProviderOptions) {
+    this.slots = new LaunchSlots(options.launchConcurrency ?? DEFAULT_LAUNCH_CONCURRENCY);
+  }
 
   async prepareNodeClass(nodeClass: NodeClass): Promise<readonly string[]> {
     return launchZones(await resolveNodeClass(this.options.providers, await this.clusterInfo(), nodeClass));
@@ -84,7 +92,12 @@ export class Ec2CloudProvider implements CloudProvider {
     if ('templates' in plan) await this.options.launchTemplates.ensure(plan.templates);
   }
 
-  async launch(input: LaunchInput): Promise<LaunchOutcome> {
+  /** One attempt, when one of the instance's launch slots is free (see launch-slots.ts). */
+  launch(input: LaunchInput): Promise<LaunchOutcome> {
+    return this.slots.run(() => this.launchNow(input));
+  }
+
+  private async launchNow(input: LaunchInput): Promise<LaunchOutcome> {
     const plan = await this.plan(input);
     if (!('templates' in plan)) return plan;
     let out: CreateFleetCommandOutput;
@@ -94,6 +107,14 @@ export class Ec2CloudProvider implements CloudProvider {
     } catch (error) {
       // A denied call is the attempt's outcome, not an error to retry: the claim fails with it.
       if (isAuthorizationError(error)) return { ok: false, errors: [errorOf(error)] };
+      // Throttled past the SDK's retries: nothing was launched, the core tries again later.
+      if (isThrottlingError(error)) {
+        const { code, message } = errorOf(error);
+        throw new CloudThrottledError(
+          code,
+          `EC2 throttled the launch of nodeclaim ${input.claim.id}: ${code}: ${message}`,
+        );
+      }
       throw error;
     }
     const errors = fleetErrors(out, input.capacityType);
@@ -294,6 +315,18 @@ function templateNotFoundYet(out: CreateFleetCommandOutput): boolean {
 }
 
 /** Whether a thrown AWS error is IAM (or EC2 for IAM) refusing the call. */
+/** EC2's throttling codes (the SDK's classification, for a call it gave up retrying). */
+const THROTTLING_CODES = new Set([
+  'RequestLimitExceeded',
+  'Throttling',
+  'ThrottlingException',
+  'RequestThrottled',
+]);
+
+function isThrottlingError(error: unknown): boolean {
+  return THROTTLING_CODES.has((error as { name?: string } | undefined)?.name ?? '');
+}
+
 function isAuthorizationError(error: unknown): boolean {
   return isAuthorizationErrorCode((error as { name?: string } | undefined)?.name ?? '');
 }

@@ -5,6 +5,11 @@
 export interface Clock {
   /** Current time in epoch milliseconds. */
   now(): number;
+  /**
+   * Waits `ms` on this clock (the backoff before an AWS call is retried). Absent: the wall clock.
+   * The simulated cloud's clock waits virtual time while the simulation runs.
+   */
+  wait?(ms: number): Promise<void>;
 }
 
 /** The wall clock. */

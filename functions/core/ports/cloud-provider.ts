@@ -36,6 +36,21 @@ export type LaunchOutcome =
   | { readonly ok: true; readonly instance: LaunchedInstance; readonly errors: readonly FleetError[] }
   | { readonly ok: false; readonly errors: readonly FleetError[] };
 
+/**
+ * The cloud refused a call for its request rate (EC2's `RequestLimitExceeded`) after the client's
+ * own retries: nothing was launched by that call; the launch is to be tried again later, it is
+ * neither a failure of the claim nor a lack of capacity.
+ */
+export class CloudThrottledError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CloudThrottledError';
+  }
+}
+
 /** An instance joiner launched, as EC2 describes it (found through joiner's tags). */
 export interface CloudInstance {
   readonly instanceId: string;

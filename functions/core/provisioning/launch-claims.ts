@@ -10,7 +10,7 @@ import { EFA } from '../model/resources.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import { nextTimer } from '../nodeclaim/state-machine.js';
 import type { Clock } from '../ports/clock.js';
-import type { CloudProvider } from '../ports/cloud-provider.js';
+import { type CloudProvider, CloudThrottledError } from '../ports/cloud-provider.js';
 import type { TimerScheduler } from '../ports/event-publisher.js';
 import type { Log } from '../ports/log.js';
 import type { OfferingKey, StateStore } from '../ports/state-store.js';
@@ -41,6 +41,11 @@ export interface LaunchClaimsOutcome {
   readonly incomplete: boolean;
   /** Claims left Pending because the fence stopped their launch (the next run resumes them). */
   readonly stopped: string[];
+  /**
+   * Claims left Pending because the cloud throttled their launch past the client's retries (also
+   * in `stopped`): neither failed nor out of capacity, the next run resumes them.
+   */
+  readonly throttled: string[];
 }
 
 /** Tries per claim when the launch throws (it resumes idempotently: adoption, then new attempts). */
@@ -104,6 +109,7 @@ export async function launchClaims(
       marked: s.marked,
       incomplete: s.incomplete,
       stopped: s.stopped ? [s.stopped] : [],
+      throttled: s.throttled && s.stopped ? [s.stopped] : [],
     })),
   );
 }
@@ -116,6 +122,7 @@ export function mergeOutcomes(outcomes: readonly LaunchClaimsOutcome[]): LaunchC
     marked: outcomes.flatMap((o) => o.marked),
     incomplete: outcomes.some((o) => o.incomplete),
     stopped: outcomes.flatMap((o) => o.stopped),
+    throttled: outcomes.flatMap((o) => o.throttled),
   };
 }
 
@@ -140,6 +147,8 @@ interface OneOutcome {
   launched?: LaunchedClaimResult;
   failed?: FailedClaimResult;
   stopped?: string;
+  /** Stopped because the cloud throttled the launch. */
+  throttled?: boolean;
   marked: string[];
   incomplete: boolean;
 }
@@ -173,6 +182,17 @@ async function launchOne(
       if (error instanceof LaunchStopped) {
         deps.log.warn('nodeclaim stays pending for the next run', { nodeclaim: claim.id, reason: message });
         return { stopped: claim.id, marked: [], incomplete: true };
+      }
+      if (error instanceof CloudThrottledError) {
+        // Not a failure and not a lack of capacity: the claim keeps its pods and its recorded
+        // attempt (replayed with the same ClientToken, so nothing launches twice).
+        deps.log.warn('EC2 throttled the launch, the nodeclaim stays pending for the next run', {
+          nodeclaim: claim.id,
+          error: message,
+        });
+        const reread = await deps.store.getNodeClaim(claim.id).catch(() => undefined);
+        await armTimer(deps, reread ?? current);
+        return { stopped: claim.id, throttled: true, marked: [], incomplete: true };
       }
       const reread = await deps.store.getNodeClaim(claim.id).catch(() => undefined);
       if (attempt >= LAUNCH_TRIES || !reread || reread.state !== 'Pending') {

@@ -85,6 +85,8 @@ const BUILDERS: Builders = {
       nodeRoleArns: d.settings.nodeRoleArns,
       owner: tableNameOf(d.settings),
       now: () => d.clock.now(),
+      // The SDK's retry backoff (throttling) is waited on the handler's clock.
+      ...(d.clock.wait ? { retrySleep: (ms: number) => d.clock.wait?.(ms) ?? Promise.resolve() } : {}),
     };
     return lazyPort(async () => {
       const { createCloudProvider } = await ADAPTER_MODULES.cloud();

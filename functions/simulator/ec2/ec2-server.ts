@@ -44,6 +44,7 @@ import type { Ec2Reference } from './authorization/service-reference.js';
 import type { Ec2Context } from './context.js';
 import { Ec2Error } from './ec2-error.js';
 import { parseQueryBody, readQueryBody } from './query.js';
+import type { Ec2Throttling } from './throttling/ec2-throttling.js';
 import { errorXml, sendXml, successXml } from './xml-response.js';
 
 const ACTIONS: Readonly<Record<string, Ec2Action>> = {
@@ -96,15 +97,22 @@ export interface Ec2ServerIam {
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
+/** What the server applies to every request besides the action itself. */
+export interface Ec2ServerOptions {
+  readonly faults?: FaultInjector;
+  readonly latency?: ApiLatency;
+  readonly iam?: Ec2ServerIam;
+  /** The account's API throttling (token buckets); none when absent. */
+  readonly throttling?: Ec2Throttling;
+}
+
 /** Starts the HTTP server on 127.0.0.1 and a free port. */
 export async function startEc2Server(
   ctx: Ec2Context,
-  faults?: FaultInjector,
-  latency?: ApiLatency,
-  iam?: Ec2ServerIam,
+  options: Ec2ServerOptions = {},
 ): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
-    void handle(ctx, faults, req, res, latency, iam);
+    void handle(ctx, options, req, res);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -114,14 +122,8 @@ export async function startEc2Server(
   return { server, url: `http://127.0.0.1:${port}` };
 }
 
-async function handle(
-  ctx: Ec2Context,
-  faults: FaultInjector | undefined,
-  req: IncomingMessage,
-  res: ServerResponse,
-  latency?: ApiLatency,
-  iam?: Ec2ServerIam,
-) {
+async function handle(ctx: Ec2Context, options: Ec2ServerOptions, req: IncomingMessage, res: ServerResponse) {
+  const { faults, latency, iam, throttling } = options;
   const requestId = randomUUID();
   try {
     if (req.method !== 'POST')
@@ -132,6 +134,12 @@ async function handle(
     const action = params.str('Action');
     if (!action) throw new Ec2Error('MissingAction', 'The request must contain the parameter Action');
     const requestCtx = iam ? authenticated(ctx, iam, req, params.str('X-Amz-Credential')) : ctx;
+    // EC2 throttles at the door: a refused request answers after a bare round trip.
+    const throttled = ACTIONS[action] && throttling?.admit(accountOf(requestCtx), action, params);
+    if (throttled) {
+      await latency?.wait('ec2', action, '*');
+      throw new Ec2Error('RequestLimitExceeded', 'Request limit exceeded.');
+    }
     if (ACTIONS[action]) await latency?.wait('ec2', action);
     const fault = faults?.check('ec2', action);
     await faults?.wait(fault?.latencyMs);
@@ -174,4 +182,10 @@ function authenticated(
     ...ctx,
     caller: { principal: caller.principal, authorizer: iam.authorizer, reference: iam.reference },
   };
+}
+
+/** The account a request counts against: its caller's, else the simulated account's. */
+function accountOf(ctx: Ec2Context): string {
+  const fromArn = ctx.caller?.principal.split(':')[4];
+  return fromArn || ctx.state.topology.accountId;
 }

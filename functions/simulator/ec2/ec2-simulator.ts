@@ -19,6 +19,8 @@ import { startEc2Server, WILDCARD_ACTIONS } from './ec2-server.js';
 import { type CapacityTypeName, type Ec2Instance, Ec2State } from './ec2-state.js';
 import { terminateInstance } from './instance-lifecycle.js';
 import { Ec2Market } from './market.js';
+import { Ec2Throttling } from './throttling/ec2-throttling.js';
+import type { Ec2ThrottlingConfig } from './throttling/throttle-limits.js';
 import { defaultTopology, type VpcTopology } from './topology.js';
 
 export interface Ec2SimulatorOptions {
@@ -57,6 +59,11 @@ export interface Ec2SimulatorOptions {
   readonly eventualConsistency?: EventualConsistencyOptions;
   /** The account's capacity reservations (ODCRs and Capacity Blocks). */
   readonly capacityReservations?: readonly CapacityReservationSpec[];
+  /**
+   * EC2's API throttling (token buckets per account, Region and action on the virtual clock);
+   * default: on, with the documented limits. `{ enabled: false }` turns it off.
+   */
+  readonly throttling?: Ec2ThrottlingConfig;
 }
 
 export interface Ec2Simulator {
@@ -64,6 +71,8 @@ export interface Ec2Simulator {
   readonly url: string;
   /** Everything the simulated region holds, for inspection in tests. */
   readonly state: Ec2State;
+  /** The account's API throttling: its buckets and the requests it refused. */
+  readonly throttling: Ec2Throttling;
   /** Whether the account has the spot service-linked role now (absent in a fresh account until a spot launch creates it). */
   spotServiceLinkedRoleExists(): boolean;
   /** Limits a capacity pool to `count` more instances (0: InsufficientInstanceCapacity). */
@@ -121,7 +130,13 @@ export async function startEc2Simulator(options: Ec2SimulatorOptions): Promise<E
   const iam = options.iam
     ? { authorizer: options.iam, reference: await loadEc2Reference(WILDCARD_ACTIONS) }
     : undefined;
-  const { server, url } = await startEc2Server(ctx, options.faults, options.latency, iam);
+  const throttling = new Ec2Throttling(region, () => options.clock.now(), options.throttling);
+  const { server, url } = await startEc2Server(ctx, {
+    faults: options.faults,
+    latency: options.latency,
+    iam,
+    throttling,
+  });
   const live = (instanceId: string): Ec2Instance => {
     const instance = state.instances.get(instanceId);
     if (!instance) throw new Error(`simulated EC2: no instance ${instanceId}`);
@@ -133,6 +148,7 @@ export async function startEc2Simulator(options: Ec2SimulatorOptions): Promise<E
   return {
     url,
     state,
+    throttling,
     spotServiceLinkedRoleExists: () => state.spotServiceLinkedRole,
     setPoolCapacity: (type, zone, capacityType, count) => {
       if (!Number.isInteger(count) || count < 0)

@@ -58,15 +58,16 @@ export class ApiLatency {
   /**
    * Counts the call and waits its drawn latency in virtual time (no wait when disabled). A call from a joiner
    * invocation first waits the compute the invocation did before it (see compute-ledger.ts), and
-   * both are recorded on the invocation's ledger.
+   * both are recorded on the invocation's ledger. `latencyOf` draws the latency of another entry
+   * (e.g. `*` for a call refused at the door, such as a throttled one), still counted as `call`.
    */
-  async wait(service: string, call: string): Promise<void> {
+  async wait(service: string, call: string, latencyOf: string = call): Promise<void> {
     this.count(service, call);
     if (!this.enabled()) return;
     const billing = currentScope()?.billing;
     const compute = billing?.computeMs ?? 0;
     if (billing) billing.computeMs = 0;
-    const ms = this.draw(service, call);
+    const ms = this.draw(service, latencyOf);
     if (billing) {
       const now = this.clock.now();
       billing.ledger.record('compute', now, now + compute);

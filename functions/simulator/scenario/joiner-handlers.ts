@@ -20,6 +20,7 @@ import { refreshDependenciesFromEnv } from '../../handlers/runtime/refresh-depen
 import { createWebhookHandler } from '../../handlers/webhook.js';
 import type { FunctionName } from '../../shared/event-sources.js';
 import type { SimulatedCloud } from '../cloud.js';
+import { functionClock } from '../runner/function-clock.js';
 import type { FunctionHandler } from '../runner/lambda-runner.js';
 
 /** The handler factories of the functions a simulation runs (the scenario does the installer's work). */
@@ -55,7 +56,7 @@ export async function installJoinerHandlers(
   for (const name of SIMULATED_FUNCTIONS) {
     const log = lineLog({ clock: cloud.clock, sink, name, level: options.level });
     // Each function signs with its own role's credentials, as Lambda gives them.
-    const deps = dependenciesFromEnv(cloud.envFor(name), { clock: cloud.clock, log });
+    const deps = dependenciesFromEnv(cloud.envFor(name), { clock: functionClock(cloud.clock), log });
     const handler = FACTORIES[name](() => deps);
     cloud.runner.setHandler(name, handler as FunctionHandler);
   }

@@ -156,6 +156,7 @@ export async function runScenario(
       scenario.account.eventualConsistencyMs === undefined
         ? undefined
         : { windowMs: scenario.account.eventualConsistencyMs },
+    ec2Throttling: scenario.account.ec2Throttling,
   });
   virtualNow = () => cloud.clock.now();
   const actionLog = new ActionLog();

@@ -313,6 +313,33 @@ export type ScenarioStep = {
   };
 }[StepKind];
 
+const bucketLimitSchema = z
+  .object({
+    capacity: z.number().min(1, 'a bucket holds at least 1 token'),
+    refillPerSecond: z.number().positive('a bucket must refill (tokens per second > 0)'),
+  })
+  .strict();
+
+const ec2ActionName = z.string().regex(/^[A-Z][A-Za-z0-9]+$/, 'expected an EC2 action such as CreateFleet');
+
+/** A scenario's EC2 API throttling limits (functions/simulator/ec2/throttling). */
+export const ec2ThrottlingSchema = z
+  .object({
+    enabled: z.boolean().optional(),
+    categories: z
+      .object({
+        'non-mutating': bucketLimitSchema.optional(),
+        'unfiltered-non-mutating': bucketLimitSchema.optional(),
+        mutating: bucketLimitSchema.optional(),
+        'resource-intensive': bucketLimitSchema.optional(),
+      })
+      .strict()
+      .optional(),
+    actions: z.record(ec2ActionName, bucketLimitSchema).optional(),
+    resources: z.record(ec2ActionName, bucketLimitSchema).optional(),
+  })
+  .strict();
+
 /** The simulated account's state: what a fresh account has, or what the user set up. */
 export const accountSchema = z
   .object({
@@ -328,6 +355,11 @@ export const accountSchema = z
       .optional(),
     /** EC2's eventual consistency: Describe* miss just-created resources for up to this many ms. */
     eventualConsistencyMs: z.number().int().min(0).max(60_000).optional(),
+    /**
+     * EC2's API throttling limits (default: on, the documented buckets): per category, per action's
+     * request bucket, per action's resource bucket; `enabled: false` turns throttling off.
+     */
+    ec2Throttling: ec2ThrottlingSchema.optional(),
   })
   .strict();
 
