@@ -60,8 +60,9 @@ export interface Ec2SimulatorOptions {
   /** The account's capacity reservations (ODCRs and Capacity Blocks). */
   readonly capacityReservations?: readonly CapacityReservationSpec[];
   /**
-   * EC2's API throttling (token buckets per account, Region and action on the virtual clock);
-   * default: on, with the documented limits. `{ enabled: false }` turns it off.
+   * EC2's API throttling (token buckets per account, Region and action on the virtual clock), with
+   * the documented limits unless changed here; on while the clock runs by itself (a simulation),
+   * off when a test moves it by hand, unless `enabled` says otherwise.
    */
   readonly throttling?: Ec2ThrottlingConfig;
 }
@@ -130,7 +131,12 @@ export async function startEc2Simulator(options: Ec2SimulatorOptions): Promise<E
   const iam = options.iam
     ? { authorizer: options.iam, reference: await loadEc2Reference(WILDCARD_ACTIONS) }
     : undefined;
-  const throttling = new Ec2Throttling(region, () => options.clock.now(), options.throttling);
+  const throttling = new Ec2Throttling(
+    region,
+    () => options.clock.now(),
+    options.throttling,
+    () => options.clock.autoSpeed !== undefined,
+  );
   const { server, url } = await startEc2Server(ctx, {
     faults: options.faults,
     latency: options.latency,

@@ -26,15 +26,24 @@ export interface Throttled {
 export class Ec2Throttling {
   private readonly buckets = new Map<string, TokenBucket>();
   private readonly refused = new Map<string, number>();
-  private readonly enabled: boolean;
 
+  /**
+   * `running` says whether the simulation's clock runs by itself: with `enabled` unset, requests
+   * are throttled only then (a test that moves time by hand would otherwise see buckets that never
+   * refill); `enabled: true` throttles always, `false` never.
+   */
   constructor(
     private readonly region: string,
     private readonly now: () => number,
     private readonly config: Ec2ThrottlingConfig = {},
+    private readonly running: () => boolean = () => true,
   ) {
     validateThrottlingConfig(config);
-    this.enabled = config.enabled ?? true;
+  }
+
+  /** Whether requests are throttled now. */
+  get active(): boolean {
+    return this.config.enabled ?? this.running();
   }
 
   /** The request bucket's limits of `action` (with or without a filter or pagination). */
@@ -55,7 +64,7 @@ export class Ec2Throttling {
    * short (taking none).
    */
   admit(account: string, action: string, params: QueryParams): Throttled | undefined {
-    if (!this.enabled) return undefined;
+    if (!this.active) return undefined;
     const now = this.now();
     const filtered = params.has('Filter') || params.has('MaxResults') || params.has('NextToken');
     const own = this.config.actions?.[action] ?? UNCATEGORIZED_LIMITS[action];

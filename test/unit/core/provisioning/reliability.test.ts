@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newNodeClaim } from '../../../../functions/core/nodeclaim/create.js';
-import type { CloudProvider } from '../../../../functions/core/ports/cloud-provider.js';
+import { type CloudProvider, CloudThrottledError } from '../../../../functions/core/ports/cloud-provider.js';
 import { provision } from '../../../../functions/core/provisioning/provision.js';
 import { harness } from './harness.js';
 import { seedCluster } from './seed-cluster.js';
@@ -85,6 +85,37 @@ describe('provision: errors during launch', () => {
     expect([...second.resumed].sort()).toEqual([...first.created].sort());
     expect(second.launched).toHaveLength(4);
     expect(h.cloud.instances).toHaveLength(4);
+  });
+
+  it('leaves a claim whose launch EC2 throttled past the retries Pending, not failed nor out of capacity; the next run launches it once', async () => {
+    const h = harness(await seedCluster(SEED_004));
+    let throttle = 2;
+    const throttling = withCloud(h.cloud, {
+      launch: async (input) => {
+        if (throttle > 0) {
+          throttle--;
+          throw new CloudThrottledError('RequestLimitExceeded', 'Request limit exceeded.');
+        }
+        return h.cloud.launch(input);
+      },
+    });
+    const first = await provision({ ...h.deps, cloud: throttling }, { hints: [] });
+    expect(first.incomplete).toBe(true);
+    expect(first.failed).toEqual([]);
+    expect(first.markedUnavailable).toEqual([]);
+    expect(first.launched).toHaveLength(2);
+    const pending = first.created.filter((id) => h.store.claims.get(id)!.state === 'Pending');
+    expect(pending).toHaveLength(2);
+    expect(h.log.messages()).toContain(
+      'EC2 throttled the launch, the nodeclaim stays pending for the next run',
+    );
+    for (const id of pending)
+      expect(h.timers.scheduled).toContainEqual({ nodeClaimId: id, dueAt: h.clock.now() + LAUNCH_MS });
+    const second = await provision({ ...h.deps, cloud: throttling }, { hints: [] });
+    expect(second).toMatchObject({ incomplete: false, created: [], failed: [] });
+    expect([...second.resumed].sort()).toEqual([...pending].sort());
+    expect(h.cloud.instances).toHaveLength(4);
+    expect(new Set(h.cloud.instances.map((i) => i.nodeClaimId)).size).toBe(4);
   });
 
   it('adopts the instance a run launched before it crashed instead of launching another', async () => {
