@@ -5,7 +5,8 @@
  * seconds the run took, the wall seconds split into joiner computing and the simulator working
  * (and the process's CPU seconds, which do not grow with the machine's load), each Lambda
  * function's invocations with the longest and its timeout and the heap high-water mark, and the
- * DynamoDB / SQS / EventBridge / EC2 calls per node launched and removed.
+ * DynamoDB / SQS / EventBridge / EC2 calls per node launched and removed, and the EC2 calls its
+ * token buckets refused (RequestLimitExceeded; the SDK retried them).
  *
  * Options: `--only <name>[,<name>]` (scenario names), `--factor <x>` (run each at x times its size,
  * e.g. 0.1; see bench/lib/scaled-scenario.ts), `--json`. Numbers are printed, never asserted; a
@@ -110,6 +111,10 @@ function print(rows: readonly ScaleRow[]): void {
         `  ${s.service.padEnd(13)} ${String(s.calls).padStart(6)} ${s.perNodeLaunched === undefined ? '-'.padStart(20) : fmt(s.perNodeLaunched, 2).padStart(20)} ${s.perNodeRemoved === undefined ? '-'.padStart(17) : fmt(s.perNodeRemoved, 2).padStart(17)}`,
       );
     console.log(`  EC2 calls: ${r.ec2Calls.map(([call, n]) => `${call} ${n}`).join(', ')}`);
+    const throttled = r.ec2Throttled.reduce((sum, [, n]) => sum + n, 0);
+    console.log(
+      `  EC2 throttled (RequestLimitExceeded): ${throttled}${throttled > 0 ? ` (${r.ec2Throttled.map(([call, n]) => `${call} ${n}`).join(', ')})` : ''}`,
+    );
     for (const f of r.failures) console.log(`  FAILED: ${f}`);
   }
 }

@@ -56,8 +56,10 @@ export interface ScaleRow {
   readonly cpuSeconds: number;
   readonly functions: readonly FunctionRow[];
   readonly services: readonly ServiceRow[];
-  /** EC2 calls by action, most frequent first. */
+  /** EC2 calls by action, most frequent first (throttled ones included: they count against the quota). */
   readonly ec2Calls: readonly (readonly [string, number])[];
+  /** EC2 calls refused with RequestLimitExceeded (its token buckets), by action, most frequent first. */
+  readonly ec2Throttled: readonly (readonly [string, number])[];
 }
 
 /** The row of a finished run (wall and CPU seconds are the caller's to fill in). */
@@ -98,5 +100,6 @@ export function scaleRow(scenario: string, cloud: SimulatedCloud, result: Scenar
       .filter(([k]) => k.startsWith('ec2 '))
       .map(([k, n]) => [k.slice(4), n] as const)
       .sort((a, b) => b[1] - a[1]),
+    ec2Throttled: [...cloud.ec2.throttling.throttledCalls()].sort((a, b) => b[1] - a[1]),
   };
 }
