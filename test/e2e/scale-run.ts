@@ -13,9 +13,16 @@ export interface ScaledRun {
   readonly explain: string;
 }
 
-/** Plays the shipped scenario `name` at `factor` of its size, timers jumping (see bench:scale). */
-export async function runScaled(name: string, factor: number): Promise<ScaledRun> {
-  const scenario = scaledScenario(await loadScenario(scenarioPath(name)), factor);
+/**
+ * Plays the shipped scenario `name` at `factor` of its size, timers jumping (see bench:scale);
+ * `adjust` changes the scaled scenario first (e.g. its account's EC2 throttling limits).
+ */
+export async function runScaled(
+  name: string,
+  factor: number,
+  adjust: (scenario: Scenario) => Scenario = (s) => s,
+): Promise<ScaledRun> {
+  const scenario = adjust(scaledScenario(await loadScenario(scenarioPath(name)), factor));
   const log: string[] = [];
   let row: ScaleRow | undefined;
   const result = await runScenario(scenario, {
