@@ -186,6 +186,6 @@ function authenticated(
 
 /** The account a request counts against: its caller's, else the simulated account's. */
 function accountOf(ctx: Ec2Context): string {
-  const fromArn = ctx.caller?.principal.split(':')[4];
-  return fromArn || ctx.state.topology.accountId;
+  const fromArn = ctx.caller?.principal.split(':')[4] ?? '';
+  return /^\d{12}$/.test(fromArn) ? fromArn : ctx.state.topology.accountId;
 }
