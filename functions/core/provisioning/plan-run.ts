@@ -103,13 +103,15 @@ export function planRun(
   ];
   const podsById = new Map(pending.map((p) => [podId(p), p]));
   // A claim keeps the room of its pods until they are bound (see nominated-claims.ts).
-  const nominating = stillNominated(
-    nominatingClaims(claims, options.now ?? Date.now()),
-    snapshot.boundPods,
-    leaving,
-  );
+  const stored = nominatingClaims(claims, options.now ?? Date.now());
+  const nominating = stillNominated(stored, snapshot.boundPods, leaving);
   const inFlight = inFlightClaims(nominating, snapshot.nodes, [...IN_FLIGHT_STATES, 'Initialized']);
-  const view = inFlightView(inFlight, pending, pools);
+  // Room its planned pods no longer need is offered to other pending pods (see inFlightView).
+  const view = inFlightView(inFlight, pending, pools, {
+    boundPods: snapshot.boundPods,
+    nodes: snapshot.nodes,
+    stored,
+  });
   const present = existingNodes(
     snapshot.nodes.filter((n) => !leaving.has(n.metadata.name)),
     snapshot.boundPods,
