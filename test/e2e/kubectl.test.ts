@@ -285,6 +285,15 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
         categories: ['karpenter', 'joiner'],
       });
       await kubectl('delete', '-f', file);
+      // Karpenter v1.1 and later serve v1 only, and so do the CRDs joiner installs in its place.
+      const old = join(dir, 'v1beta1.yaml');
+      await writeFile(
+        old,
+        'apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata: { name: old }\nspec: {}\n',
+      );
+      const refused = await kubectlOutcome('apply', '-f', old);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(/no matches for kind "NodePool" in version "karpenter\.sh\/v1beta1"/);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

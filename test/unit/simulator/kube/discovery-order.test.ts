@@ -10,7 +10,7 @@ const crd = (group: string, plural: string, kind: string, versions: string[]) =>
   spec: {
     group,
     names: { plural, singular: kind.toLowerCase(), kind, categories: ['karpenter'] },
-    scope: 'Cluster',
+    scope: 'Cluster' as const,
     versions: versions.map((name) => ({ name, served: true, storage: name === versions[0] })),
   },
 });
