@@ -55,11 +55,14 @@ export interface PlannedPodsContext {
    * pods they list hold room until released.
    */
   readonly stored?: readonly NodeClaim[];
+  /** Uids of pending pods already kept on the starting node of their claim: they wait for no other. */
+  readonly placed?: ReadonlySet<string>;
 }
 
 /**
  * The scheduler's view of in-flight claims. Each keeps the pending pods it was planned for (a
- * pending pod waits for one claim only: the first that lists it). Its free capacity is what its
+ * pending pod waits for one claim only: the first that lists it, unless it is kept on the
+ * starting node of another, see `placed`). Its free capacity is what its
  * planned requests (pods and daemonset overhead) leave of the smallest instance type it may still
  * become (the launched type once launched), plus the room of the planned pods that no longer need
  * it: deleted or evicted (a drain evicts before its replacement is up, and the ReplicaSet's new
@@ -79,11 +82,13 @@ export function inFlightView(
   const released = releasedRefs(context);
   const stored = new Map((context.stored ?? []).map((c) => [c.id, c]));
   const waiting = new Set<string>();
+  const taken = new Set(context.placed ?? []);
   const inFlight = claims.map((claim) => {
     const pods: Pod[] = [];
     for (const ref of claim.pods) {
       const pod = byUid.get(ref.uid);
-      if (!pod || waiting.has(ref.uid)) continue;
+      if (!pod || taken.has(ref.uid)) continue;
+      taken.add(ref.uid);
       waiting.add(ref.uid);
       pods.push(pod);
     }

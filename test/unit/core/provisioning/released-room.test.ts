@@ -159,6 +159,29 @@ describe('an in-flight claim offers the room its planned pods no longer need', (
     expect(planned.plan.nodeClaims).toEqual([]);
   });
 
+  it('a pending pod kept on the starting node of its claim waits for no in-flight claim besides', () => {
+    const p = web('p', '3');
+    const starting = {
+      ...transition(launchedClaim('b', [podRef(p)]), 'Registered', NOW - 1_000),
+      nodeName: 'node-b',
+    };
+    const n = node({
+      name: 'node-b',
+      instanceType: 'c5.xlarge',
+      nodePool: 'c5',
+      allocatable: { cpu: '3920m', pods: '58' },
+    });
+    n.spec = { ...n.spec, providerID: 'aws:///us-west-2a/i-b' };
+    const other = launchedClaim('r', [podRef(p)]);
+    const q = web('q', '3');
+    const planned = planRun(snapshot([p, q], [n]), [starting, other], [], bundledCatalog, { now: NOW });
+    expect(planned.plan.existingPlacements).toEqual([
+      { node: 'node-b', pods: ['default/p'] },
+      { node: 'r', pods: ['default/q'] },
+    ]);
+    expect(planned.plan.nodeClaims).toEqual([]);
+  });
+
   it('offers the room only to pods the claim can take: a pod whose selector the claim does not meet gets its own claim', () => {
     const a = web('a', '3');
     const claim = launchedClaim('r', [podRef(a)]);
