@@ -40,6 +40,18 @@ describe('scale-in scenarios: expiration, drift with budgets and do-not-disrupt,
     expect(result.log.some((l) => l.includes('no allowed disruptions due to budget'))).toBe(true);
   }, 120_000);
 
+  it('kubectl delete node / nodeclaim: each drain launches exactly one replacement, no extra node', async () => {
+    const result = await runShippedScenario('node-deletion');
+    expect(result.failures, explain(result)).toEqual([]);
+    const pool = result.summary.nodePools.c5;
+    // Three nodes, then one replacement per deleted node: the evicted pods' new incarnations land on
+    // the replacement instead of getting a node of their own.
+    expect(pool?.nodesSeen).toBe(5);
+    expect(pool?.removals).toHaveLength(2);
+    expect(result.log.filter((l) => l.includes('created nodeclaim'))).toHaveLength(5);
+    expect(result.log.some((l) => l.includes('pod(s) fit on in-flight nodeclaim'))).toBe(true);
+  }, 180_000);
+
   it('a deleted NodePool: its nodes drain onto the remaining NodePool, PDB respected', async () => {
     const result = await runShippedScenario('nodepool-deletion');
     expect(result.failures, explain(result)).toEqual([]);

@@ -145,14 +145,14 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
     );
     // NodePool status comes with the sweep (every virtual minute).
     await eventually(
-      async () => /default\s+default\s+1\s+True/.test(await kubectl('get', 'nodepools')),
+      async () => /default\s+default\s+1\s+True/.test(await kubectl('get', 'nodepools.karpenter.sh')),
       'NodePool status',
     );
-    const both = await kubectl('get', 'nodepools,nodeclaims');
+    const both = await kubectl('get', 'nodepools.karpenter.sh,nodeclaims');
     expect(both).toMatch(/nodepool\.karpenter\.sh\/default\s+default\s+1\s+True/);
     expect(both).toMatch(/nodeclaim\.joiner\.sh\/default-/);
     expect(await kubectl('get', 'ec2nodeclasses')).toMatch(/default\s+True/);
-    for (const kind of ['nodepool', 'ec2nodeclass'])
+    for (const kind of ['nodepool.karpenter.sh', 'ec2nodeclass'])
       expect(
         await kubectl(
           'get',
@@ -246,6 +246,59 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
     await kubectl('delete', 'deployment', 'doomed');
   }, 300_000);
 
+  it('a bare `nodepools` means one group (joiner.sh, first in discovery as on a real API server); `kubectl get karpenter` and `kubectl get joiner` list both', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kubectl-groups-'));
+    const names = async (...args: string[]) =>
+      (await kubectl('get', ...args, '-o', 'name')).split('\n').filter((l) => l !== '');
+    try {
+      const file = join(dir, 'pools.yaml');
+      await writeFile(
+        file,
+        [
+          'apiVersion: karpenter.sh/v1',
+          'kind: NodePool',
+          'metadata: { name: theirs }',
+          'spec: { template: { spec: { nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default } } } }',
+          '---',
+          'apiVersion: joiner.sh/v1',
+          'kind: NodePool',
+          'metadata: { name: ours }',
+          'spec: { template: { spec: { nodeClassRef: { group: joiner.sh, kind: NodeClass, name: default } } } }',
+        ].join('\n'),
+      );
+      await kubectl('apply', '-f', file);
+      expect(await names('nodepools')).toEqual(['nodepool.joiner.sh/ours']);
+      expect(await names('nodepools.karpenter.sh')).toContain('nodepool.karpenter.sh/theirs');
+      // Categories span groups: every NodePool, NodeClass and NodeClaim of both, in one command.
+      for (const category of ['karpenter', 'joiner']) {
+        const listed = await names(category);
+        expect(listed).toContain('nodepool.joiner.sh/ours');
+        expect(listed).toContain('nodepool.karpenter.sh/theirs');
+      }
+      const described = JSON.parse(await kubectl('get', '--raw', '/apis/karpenter.k8s.aws/v1')).resources as {
+        name: string;
+        shortNames?: string[];
+        categories?: string[];
+      }[];
+      expect(described.find((r) => r.name === 'ec2nodeclasses')).toMatchObject({
+        shortNames: ['ec2nc', 'ec2ncs'],
+        categories: ['karpenter', 'joiner'],
+      });
+      await kubectl('delete', '-f', file);
+      // Karpenter v1.1 and later serve v1 only, and so do the CRDs joiner installs in its place.
+      const old = join(dir, 'v1beta1.yaml');
+      await writeFile(
+        old,
+        'apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata: { name: old }\nspec: {}\n',
+      );
+      const refused = await kubectlOutcome('apply', '-f', old);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(/no matches for kind "NodePool" in version "karpenter\.sh\/v1beta1"/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("says in the NodePool's status why its NodeClass is not ready", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'kubectl-broken-'));
     try {
@@ -272,7 +325,7 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
       const reason = () =>
         kubectl(
           'get',
-          'nodepool',
+          'nodepool.karpenter.sh',
           'broken',
           '-o',
           'jsonpath={.status.conditions[?(@.type=="NodeClassReady")].reason}',
@@ -281,7 +334,7 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
         async () => (await reason()) === 'SubnetsNotFound',
         'NodeClassReady=False on the NodePool',
       );
-      expect(await kubectl('get', 'nodepool', 'broken')).toMatch(/broken\s+broken\s+0\s+False/);
+      expect(await kubectl('get', 'nodepool.karpenter.sh', 'broken')).toMatch(/broken\s+broken\s+0\s+False/);
       expect(await kubectl('get', 'ec2nodeclass', 'broken')).toMatch(/broken\s+False/);
       await kubectl('delete', '-f', file);
     } finally {
@@ -370,7 +423,7 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
       const condition = (type: string, field: string) =>
         kubectl(
           'get',
-          'nodepool',
+          'nodepool.karpenter.sh',
           'restricted',
           '-o',
           `jsonpath={.status.conditions[?(@.type=="${type}")].${field}}`,
@@ -381,7 +434,9 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
       );
       expect(await condition('ValidationSucceeded', 'message')).toContain('zone IDs are not supported');
       expect(await condition('Ready', 'status')).toBe('False');
-      expect(await kubectl('get', 'nodepool', 'restricted')).toMatch(/restricted\s+default\s+\S*\s*False/);
+      expect(await kubectl('get', 'nodepool.karpenter.sh', 'restricted')).toMatch(
+        /restricted\s+default\s+\S*\s*False/,
+      );
       const events = await kubectl('get', 'events', '--field-selector', 'involvedObject.name=restricted');
       expect(events).toMatch(
         /Warning\s+FailedValidation\s+nodepool\/restricted\s+.*zone IDs are not supported/,
@@ -419,23 +474,26 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
       );
       await kubectl('apply', '-f', file);
       await eventually(async () => (await poolNodes()) === 1, "the static pool's one node", 600);
-      expect(await kubectl('scale', 'nodepool', 'fixed', '--replicas=3')).toBe(
+      expect(await kubectl('scale', 'nodepool.karpenter.sh', 'fixed', '--replicas=3')).toBe(
         'nodepool.karpenter.sh/fixed scaled\n',
       );
-      expect(await kubectl('get', 'nodepool', 'fixed', '-o', 'jsonpath={.spec.replicas}')).toBe('3');
+      expect(await kubectl('get', 'nodepool.karpenter.sh', 'fixed', '-o', 'jsonpath={.spec.replicas}')).toBe(
+        '3',
+      );
       await eventually(async () => (await poolNodes()) === 3, 'three nodes after scaling to 3', 600);
       await eventually(
-        async () => (await kubectl('get', 'nodepool', 'fixed', '-o', 'jsonpath={.status.nodes}')) === '3',
+        async () =>
+          (await kubectl('get', 'nodepool.karpenter.sh', 'fixed', '-o', 'jsonpath={.status.nodes}')) === '3',
         'status.nodes 3',
         600,
       );
-      await expect(kubectl('scale', 'nodepool', 'fixed', '--replicas=-1')).rejects.toThrow();
-      await kubectl('scale', 'nodepool', 'fixed', '--replicas=1');
+      await expect(kubectl('scale', 'nodepool.karpenter.sh', 'fixed', '--replicas=-1')).rejects.toThrow();
+      await kubectl('scale', 'nodepool.karpenter.sh', 'fixed', '--replicas=1');
       await eventually(async () => (await poolNodes()) === 1, 'one node after scaling to 1', 600);
       // A static pool's nodes are never consolidated: the empty node stays.
       await new Promise((r) => setTimeout(r, 4_000));
       expect(await poolNodes()).toBe(1);
-      await kubectl('delete', 'nodepool', 'fixed');
+      await kubectl('delete', 'nodepool.karpenter.sh', 'fixed');
       await kubectl('apply', '-f', 'examples/node-overlay/nodeoverlay.yaml');
       expect(
         await kubectl('get', 'nodeoverlays', '--no-headers', '-o', 'custom-columns=NAME:.metadata.name'),

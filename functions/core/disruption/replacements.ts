@@ -55,9 +55,15 @@ export async function ensureReplacements(
   );
   if (result.deferred) return { status: 'waiting', pods: moving.length };
   const uids = new Set(moving.map((p) => p.metadata.uid ?? ''));
+  // The claims the run nominated the pods to count too: a pod may go onto room another in-flight
+  // claim offers (see provisioning/in-flight.ts), and must not be evicted before that node is up.
+  const targets = new Set([...uids].map((uid) => result.claimOfPod[uid]).filter((id) => id !== undefined));
   const inFlight = await deps.store.listNodeClaims(IN_FLIGHT_STATES);
   const waiting = inFlight.filter(
-    (c) => c.pods.some((p) => uids.has(p.uid)) || (replacedNode && c.static && c.nodePool === claim.nodePool),
+    (c) =>
+      c.pods.some((p) => uids.has(p.uid)) ||
+      targets.has(c.id) ||
+      (replacedNode && c.static && c.nodePool === claim.nodePool),
   );
   if (waiting.length > 0) {
     deps.log.debug('waiting for replacement nodeclaim(s)', {

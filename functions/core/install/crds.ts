@@ -10,6 +10,14 @@ import {
 import type { StructuralSchema } from './crd-schema/structural-schema.js';
 import { JOINER_API_GROUP, type KubeManifest } from './kube-manifest.js';
 
+/**
+ * The categories of joiner's CRDs: `joiner`, and Karpenter's `karpenter`. `nodepools` names both
+ * joiner's and Karpenter's NodePools and kubectl resolves it to one group (the first in discovery:
+ * `joiner.sh`); `kubectl get karpenter` lists the objects of every CRD in the category, of both
+ * groups, whoever installed Karpenter's CRDs.
+ */
+export const JOINER_CATEGORIES: readonly string[] = ['joiner', 'karpenter'];
+
 /** The printer columns of a NodePool (Karpenter's). */
 export const NODE_POOL_COLUMNS: readonly Readonly<Record<string, unknown>>[] = [
   { name: 'NodeClass', type: 'string', jsonPath: '.spec.template.spec.nodeClassRef.name' },
@@ -38,7 +46,7 @@ export function nodePoolCrd(): KubeManifest {
       plural: 'nodepools',
       singular: 'nodepool',
       shortNames: ['jnp'],
-      categories: ['joiner'],
+      categories: JOINER_CATEGORIES,
     },
     { name: 'v1', schema: documentSchema(nodePoolV1()), columns: NODE_POOL_COLUMNS, scale: NODE_POOL_SCALE },
   );
@@ -53,7 +61,7 @@ export function nodeClassCrd(): KubeManifest {
       plural: 'nodeclasses',
       singular: 'nodeclass',
       shortNames: ['jnc'],
-      categories: ['joiner'],
+      categories: JOINER_CATEGORIES,
     },
     {
       name: 'v1',
@@ -89,7 +97,7 @@ export function nodeClaimCrd(): KubeManifest {
       plural: 'nodeclaims',
       singular: 'nodeclaim',
       shortNames: [],
-      categories: ['joiner'],
+      categories: JOINER_CATEGORIES,
     },
     {
       name: 'v1',

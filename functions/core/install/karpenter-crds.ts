@@ -16,12 +16,17 @@ export const INSTALL_POLICY_ANNOTATION = 'joiner.sh/install-policy';
 /** The value of {@link INSTALL_POLICY_ANNOTATION} for objects installed only where absent. */
 export const UNLESS_PRESENT = 'unless-present';
 
-const names = (kind: string, plural: string) => ({
+/**
+ * Karpenter's names of a kind (its short names and its `karpenter` category), plus the `joiner`
+ * category: where joiner installs these CRDs, `kubectl get joiner` lists their objects with
+ * joiner's own, as `kubectl get karpenter` does (joiner's CRDs are in both categories).
+ */
+const names = (kind: string, plural: string, shortNames: string[] = []) => ({
   kind,
   plural,
   singular: kind.toLowerCase(),
-  shortNames: [],
-  categories: ['karpenter'],
+  shortNames,
+  categories: ['karpenter', 'joiner'],
 });
 
 function unlessPresent(manifest: KubeManifest): KubeManifest {
@@ -46,7 +51,7 @@ export function karpenterCrds(): KubeManifest[] {
       columns: NODE_POOL_COLUMNS,
       scale: NODE_POOL_SCALE,
     }),
-    crdManifest('karpenter.k8s.aws', names('EC2NodeClass', 'ec2nodeclasses'), {
+    crdManifest('karpenter.k8s.aws', names('EC2NodeClass', 'ec2nodeclasses', ['ec2nc', 'ec2ncs']), {
       name: 'v1',
       schema: documentSchema(ec2NodeClassV1()),
       columns: [
@@ -54,7 +59,7 @@ export function karpenterCrds(): KubeManifest[] {
         { name: 'Role', type: 'string', jsonPath: '.spec.role', priority: 1 },
       ],
     }),
-    crdManifest('karpenter.sh', names('NodeOverlay', 'nodeoverlays'), {
+    crdManifest('karpenter.sh', names('NodeOverlay', 'nodeoverlays', ['overlays']), {
       name: 'v1alpha1',
       schema: documentSchema(nodeOverlayV1alpha1()),
       columns: [

@@ -49,6 +49,12 @@ export interface PodRef {
   readonly namespace: string;
   readonly name: string;
   readonly uid: string;
+  /**
+   * The pod's requests when it was planned (canonical units): the part of the claim's `requests`
+   * it holds, given back to other pods once it no longer needs the room (deleted, evicted, bound
+   * elsewhere). Absent on claims written before it was recorded: their pods keep their room.
+   */
+  readonly requests?: Readonly<Resources>;
 }
 
 /** The timers a nodeclaim can carry. Each is a due time in epoch milliseconds. */

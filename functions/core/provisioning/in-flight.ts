@@ -44,24 +44,63 @@ export function inFlightClaims(
   return claims.filter((c) => states.includes(c.state) && !hasNode(c, nodes));
 }
 
+/** What the cluster shows of the pods a claim was planned for (see {@link inFlightView}). */
+export interface PlannedPodsContext {
+  /** Pods bound to nodes, as the run read them. */
+  readonly boundPods: readonly Pod[];
+  /** The nodes the run read. */
+  readonly nodes: readonly Node[];
+  /**
+   * The claims as stored, before the run dropped pods that no longer wait for them (by id): the
+   * pods they list hold room until released.
+   */
+  readonly stored?: readonly NodeClaim[];
+  /** Uids of pending pods already kept on the starting node of their claim: they wait for no other. */
+  readonly placed?: ReadonlySet<string>;
+}
+
 /**
- * The scheduler's view of in-flight claims. Each keeps the pending pods it was planned for; its
- * free capacity is what its planned requests (pods and daemonset overhead) leave of the smallest
- * instance type it may still become (the launched type once launched), so pods that left it do
- * not make it look emptier than planned.
+ * The scheduler's view of in-flight claims. Each keeps the pending pods it was planned for (a
+ * pending pod waits for one claim only: the first that lists it, unless it is kept on the
+ * starting node of another, see `placed`). Its free capacity is what its
+ * planned requests (pods and daemonset overhead) leave of the smallest instance type it may still
+ * become (the launched type once launched), plus the room of the planned pods that no longer need
+ * it: deleted or evicted (a drain evicts before its replacement is up, and the ReplicaSet's new
+ * pod has a new uid), bound to another node, or waiting for another claim. That room is offered to
+ * any pending pod that fits and whose constraints the claim satisfies, as Karpenter's cluster state
+ * nominates pending pods onto in-flight capacity. A planned pod bound to a node the run did not
+ * read (the claim's own, just registered) keeps its room; so does every pod of a claim written
+ * before pods' requests were recorded.
  */
 export function inFlightView(
   claims: readonly NodeClaim[],
   pending: readonly Pod[],
   pools: readonly SchedulingPool[],
+  context: PlannedPodsContext = { boundPods: [], nodes: [] },
 ): InFlightView {
   const byUid = new Map(pending.map((p) => [p.metadata.uid ?? '', p]));
+  const released = releasedRefs(context);
+  const stored = new Map((context.stored ?? []).map((c) => [c.id, c]));
   const waiting = new Set<string>();
+  const taken = new Set(context.placed ?? []);
   const inFlight = claims.map((claim) => {
-    const pods = claim.pods.map((r) => byUid.get(r.uid)).filter((p): p is Pod => p !== undefined);
-    for (const p of pods) waiting.add(p.metadata.uid ?? '');
+    const pods: Pod[] = [];
+    for (const ref of claim.pods) {
+      const pod = byUid.get(ref.uid);
+      if (!pod || taken.has(ref.uid)) continue;
+      taken.add(ref.uid);
+      waiting.add(ref.uid);
+      pods.push(pod);
+    }
+    const mine = new Set(pods.map((p) => p.metadata.uid ?? ''));
     const allocatable = subtract(smallestAllocatable(claim, pools), claim.requests);
-    for (const p of pods) addInto(allocatable, safeRequests(p));
+    for (const ref of (stored.get(claim.id) ?? claim).pods) {
+      const pod = byUid.get(ref.uid);
+      // The scheduler counts a waiting pod's requests as it places it on the claim.
+      if (pod && mine.has(ref.uid)) addInto(allocatable, ref.requests ?? safeRequests(pod));
+      else if (ref.requests && !mine.has(ref.uid) && (pod !== undefined || released(ref.uid)))
+        addInto(allocatable, ref.requests);
+    }
     return {
       name: claim.id,
       nodePool: claim.nodePool,
@@ -74,6 +113,22 @@ export function inFlightView(
     };
   });
   return { inFlight, waiting };
+}
+
+/**
+ * Whether a planned pod that is not pending gave its room back: it is gone (deleted, or never
+ * read), finished, terminating, or bound to a node the run read. A pod bound to a node the run
+ * did not read may be on the claim's own node: it keeps its room.
+ */
+function releasedRefs(context: PlannedPodsContext): (uid: string) => boolean {
+  const nodes = new Set(context.nodes.map((n) => n.metadata.name));
+  const boundTo = new Map<string, string>();
+  for (const p of context.boundPods)
+    if (p.metadata.uid && p.spec?.nodeName) boundTo.set(p.metadata.uid, p.spec.nodeName);
+  return (uid) => {
+    const node = boundTo.get(uid);
+    return node === undefined || nodes.has(node);
+  };
 }
 
 function claimLabels(claim: NodeClaim): Record<string, string> {

@@ -103,13 +103,9 @@ export function planRun(
   ];
   const podsById = new Map(pending.map((p) => [podId(p), p]));
   // A claim keeps the room of its pods until they are bound (see nominated-claims.ts).
-  const nominating = stillNominated(
-    nominatingClaims(claims, options.now ?? Date.now()),
-    snapshot.boundPods,
-    leaving,
-  );
+  const stored = nominatingClaims(claims, options.now ?? Date.now());
+  const nominating = stillNominated(stored, snapshot.boundPods, leaving);
   const inFlight = inFlightClaims(nominating, snapshot.nodes, [...IN_FLIGHT_STATES, 'Initialized']);
-  const view = inFlightView(inFlight, pending, pools);
   const present = existingNodes(
     snapshot.nodes.filter((n) => !leaving.has(n.metadata.name)),
     snapshot.boundPods,
@@ -117,6 +113,14 @@ export function planRun(
   // Limits count nodes as the plan does: the nodes of draining claims make room for their replacement.
   const usage = nodeUsage(present);
   const reserved = reserveOnNodes(present, snapshot.nodes, nominating, pending);
+  // Room its planned pods no longer need is offered to other pending pods (see inFlightView); a
+  // pod kept on the node of its claim waits for no in-flight claim besides (once per pod).
+  const view = inFlightView(inFlight, pending, pools, {
+    boundPods: snapshot.boundPods,
+    nodes: snapshot.nodes,
+    stored,
+    placed: reserved.placed,
+  });
   const waiting = view.waiting;
   const planned = pending.filter(
     (p) => !waiting.has(p.metadata.uid ?? '') && !reserved.placed.has(p.metadata.uid ?? ''),

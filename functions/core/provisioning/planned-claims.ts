@@ -10,15 +10,21 @@ import { type NewNodeClaim, newNodeClaim, nodeClaimId } from '../nodeclaim/creat
 import type { NodeClaim, PodRef } from '../nodeclaim/nodeclaim.js';
 import type { NodeClaimTimeouts } from '../nodeclaim/state-machine.js';
 import { podId } from '../scheduling/pod-class.js';
+import { podRequests } from '../scheduling/pod-requests.js';
 import type { PlannedNodeClaim, SchedulingPool } from '../scheduling/types.js';
 
-/** The ref of a pod (namespace, name, uid). */
+/** The ref of a pod (namespace, name, uid) with its requests (left out when they do not parse). */
 export function podRef(pod: Pod): PodRef {
-  return {
+  const ref = {
     namespace: pod.metadata.namespace ?? 'default',
     name: pod.metadata.name,
     uid: pod.metadata.uid ?? podId(pod),
   };
+  try {
+    return { ...ref, requests: podRequests(pod) };
+  } catch {
+    return ref;
+  }
 }
 
 /**

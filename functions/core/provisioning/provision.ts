@@ -296,6 +296,7 @@ async function run(
     nominated: acc.nominations.length,
     placedOnExisting: acc.onNodes,
     placedOnInFlight: acc.onInFlight,
+    claimOfPod: claimOfPod(acc.nominations),
     unschedulable: last.plan.unschedulable.map((u) => ({ pod: u.pod, reason: u.reason })),
     markedUnavailable: [...acc.marked],
     invalidDocuments: snapshot.invalidDocuments,
@@ -432,6 +433,16 @@ function newAccumulator() {
   return acc;
 }
 
+/** The nodeclaim each pod was nominated to (pods nominated to an existing node are left out). */
+function claimOfPod(nominations: readonly Nomination[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const n of nominations) {
+    const uid = n.pod.metadata.uid;
+    if (uid && n.target.startsWith('nodeclaim/')) out[uid] = n.target.slice('nodeclaim/'.length);
+  }
+  return out;
+}
+
 function logCreated(deps: ProvisionDeps, claim: NodeClaim): void {
   const types = [...new Set(claim.options.map((o) => o.instanceType))];
   const shown = types.slice(0, 5).join(', ') + (types.length > 5 ? ` and ${types.length - 5} other(s)` : '');
@@ -461,6 +472,7 @@ function emptyResult(hints: number): ProvisionResult {
     nominated: 0,
     placedOnExisting: 0,
     placedOnInFlight: 0,
+    claimOfPod: {},
     unschedulable: [],
     markedUnavailable: [],
     invalidDocuments: 0,

@@ -149,6 +149,11 @@ export interface ProvisionResult {
   readonly placedOnExisting: number;
   /** Pods placed on in-flight nodeclaims (they wait for that node). */
   readonly placedOnInFlight: number;
+  /**
+   * The nodeclaims (new or in flight) pods were nominated to, by pod uid: a drain waits for the
+   * claims its pods will land on, not only for those planned for them.
+   */
+  readonly claimOfPod: Readonly<Record<string, string>>;
   readonly unschedulable: readonly UnschedulableResult[];
   /** Offerings marked unavailable during this run (`type/zone/capacity-type`). */
   readonly markedUnavailable: readonly string[];

@@ -26,7 +26,10 @@ export interface NodeRemoval {
 
 /** What happened to one NodePool's nodes. */
 export interface PoolDisruption {
-  /** Names of the nodes that ever existed, in order of appearance. */
+  /**
+   * Names of the nodes that ever existed, in order of appearance: one entry per Node object (by
+   * uid), so a name a later node reuses (its private IP was freed) appears twice.
+   */
   readonly nodes: readonly string[];
   /** The most nodes disrupting at the same moment. */
   readonly maxDisrupting: number;
@@ -34,7 +37,8 @@ export interface PoolDisruption {
 }
 
 interface PoolState {
-  readonly nodes: Set<string>;
+  /** Node uid (name when it has none) -> name. */
+  readonly nodes: Map<string, string>;
   readonly disrupting: Set<string>;
   maxDisrupting: number;
   readonly removals: NodeRemoval[];
@@ -73,7 +77,10 @@ export class DisruptionRecorder {
     return Object.fromEntries(
       names.map((name) => {
         const p = this.pools.get(name) as PoolState;
-        return [name, { nodes: [...p.nodes], maxDisrupting: p.maxDisrupting, removals: [...p.removals] }];
+        return [
+          name,
+          { nodes: [...p.nodes.values()], maxDisrupting: p.maxDisrupting, removals: [...p.removals] },
+        ];
       }),
     );
   }
@@ -96,7 +103,7 @@ export class DisruptionRecorder {
       this.disruptedAt.delete(name);
       return;
     }
-    pool.nodes.add(name);
+    pool.nodes.set(node.metadata.uid ?? name, name);
     if (!isDisrupting(node)) {
       pool.disrupting.delete(name);
       this.disruptedAt.delete(name);
@@ -110,7 +117,7 @@ export class DisruptionRecorder {
   private pool(name: string): PoolState {
     let pool = this.pools.get(name);
     if (!pool) {
-      pool = { nodes: new Set(), disrupting: new Set(), maxDisrupting: 0, removals: [] };
+      pool = { nodes: new Map(), disrupting: new Set(), maxDisrupting: 0, removals: [] };
       this.pools.set(name, pool);
     }
     return pool;

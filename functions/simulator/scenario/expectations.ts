@@ -60,7 +60,7 @@ export function checkExpectations(
 
 const seconds = (ms: number): string => `${Math.round(ms / 1000)} s`;
 
-/** pdbViolations, podsLost, maxDisrupting, nodesRemoved and podsStayed; a failure lists what happened. */
+/** pdbViolations, podsLost, maxDisrupting, nodesRemoved, nodesSeen and podsStayed; a failure lists what happened. */
 function checkDisruptions(
   expect: Expectation,
   summary: ScenarioSummary,
@@ -95,6 +95,10 @@ function checkDisruptions(
     const removed = summary.nodePools[pool]?.removals.length ?? 0;
     if (removed !== want)
       failures.push({ expectation: `nodesRemoved.${pool}`, expected: want, actual: removed });
+  }
+  for (const [pool, want] of Object.entries(expect.nodesSeen ?? {})) {
+    const seen = summary.nodePools[pool]?.nodesSeen ?? 0;
+    if (seen !== want) failures.push({ expectation: `nodesSeen.${pool}`, expected: want, actual: seen });
   }
   if (expect.podsStayed && placements) {
     const problems = placements.problems(expect.podsStayed);

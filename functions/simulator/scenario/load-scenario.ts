@@ -16,6 +16,7 @@ import type { CapacityReservationDecl, CapacityReservationStep } from './reserva
 import {
   type AccountOptions,
   type CallFault,
+  type DeleteNodeStep,
   type Expectation,
   type ExpectedDenial,
   type IceFault,
@@ -55,6 +56,7 @@ export type LoadedStep =
   | { readonly kind: 'expect'; readonly index: number; readonly spec: Expectation }
   | { readonly kind: 'market'; readonly index: number; readonly spec: MarketStep }
   | { readonly kind: 'nodeCondition'; readonly index: number; readonly spec: NodeConditionStep }
+  | { readonly kind: 'deleteNode'; readonly index: number; readonly spec: DeleteNodeStep }
   | { readonly kind: 'capacityReservation'; readonly index: number; readonly spec: CapacityReservationStep };
 
 /** A validated scenario. */

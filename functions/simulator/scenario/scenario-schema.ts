@@ -101,6 +101,8 @@ export const expectationSchema = z
     maxDisrupting: z.record(z.string(), ceilingCount).optional(),
     /** Per NodePool, exactly this many of its Node objects were removed so far. */
     nodesRemoved: z.record(z.string(), ceilingCount).optional(),
+    /** Per NodePool, exactly this many of its Node objects ever existed so far. */
+    nodesSeen: z.record(z.string(), ceilingCount).optional(),
     /** The matching pods Running at a `mark` step (or ever) are all still there. */
     podsStayed: z
       .object({
@@ -197,6 +199,18 @@ const nodeConditionStep = z
     status: z.enum(['True', 'False', 'Unknown']),
     reason: z.string().min(1).optional(),
     message: z.string().optional(),
+  })
+  .strict();
+
+/**
+ * `kubectl delete node X` (or `kubectl delete nodeclaim X` of the node's NodeClaim): the delete
+ * goes through the API server, admission webhook included. The node is chosen as `interrupt` does.
+ */
+const deleteNodeStep = z
+  .object({
+    node: z.union([ceilingCount, z.object({ selector: labelMap }).strict()]),
+    /** Which object is deleted: the Node (default) or its NodeClaim. */
+    object: z.enum(['Node', 'NodeClaim']).default('Node'),
   })
   .strict();
 
@@ -298,6 +312,7 @@ export const STEP_SCHEMAS = {
   mark: markStep,
   market: marketStep as z.ZodType<z.infer<typeof spotPriceChange> | z.infer<typeof offeringChange>>,
   nodeCondition: nodeConditionStep,
+  deleteNode: deleteNodeStep,
   capacityReservation: capacityReservationStep as z.ZodType<CapacityReservationStep>,
 } as const;
 
@@ -432,4 +447,5 @@ export type WaitConditionStep = z.infer<typeof waitCondition>;
 export type WaitCondition = z.infer<typeof waitFor>;
 export type PatchStep = z.infer<typeof patchStep>;
 export type NodeConditionStep = z.infer<typeof nodeConditionStep>;
+export type DeleteNodeStep = z.infer<typeof deleteNodeStep>;
 export type MarketStep = z.infer<(typeof STEP_SCHEMAS)['market']>;

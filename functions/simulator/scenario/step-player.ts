@@ -7,6 +7,7 @@ import type { Node } from '../../core/model/kube-objects.js';
 import type { SimulatedCloud } from '../cloud.js';
 import { updateScale } from '../kube/api/scale.js';
 import { applyManifests, deleteManifests } from './cluster-manifests.js';
+import { playDeleteNode } from './delete-node-step.js';
 import type { LoadedStep } from './load-scenario.js';
 import type { CapacityReservationStep } from './reservation-schema.js';
 import { reservationSpec } from './scenario-reservations.js';
@@ -103,6 +104,11 @@ async function playStep(step: LoadedStep, ctx: StepContext, outcome: PlayOutcome
       return;
     case 'nodeCondition':
       await playNodeCondition(step.spec, at, ctx);
+      return;
+    case 'deleteNode':
+      await playDeleteNode(step.spec, at, cloud, ctx.say, (node) =>
+        targetInstance(cloud, { instance: node }),
+      );
       return;
     case 'capacityReservation':
       playCapacityReservation(step.spec, at, ctx);

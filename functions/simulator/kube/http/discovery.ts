@@ -3,6 +3,7 @@
  * clients such as `KubernetesObjectApi` can map kinds to resources.
  */
 import type { ResourceRegistry, ResourceType } from '../api/resource-registry.js';
+import { discoveryOrder } from './discovery-order.js';
 
 const VERBS_MAIN = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
@@ -34,18 +35,17 @@ function groupEntry(group: string, versions: string[]): Record<string, unknown> 
   return { name: group, versions: list, preferredVersion: list[0] };
 }
 
-/** `/apis`. */
+/** `/apis`, in a real API server's order (see discovery-order.ts). */
 export function groupList(registry: ResourceRegistry): Record<string, unknown> {
-  const groups = registry
-    .groupVersions()
-    .filter((g) => g.group !== '')
-    .map((g) => groupEntry(g.group, g.versions));
+  const groups = discoveryOrder(registry.groupVersions().filter((g) => g.group !== '')).map((g) =>
+    groupEntry(g.group, g.versions),
+  );
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };
 }
 
 /** `/apis/{group}`, or undefined when the group is not served. */
 export function group(registry: ResourceRegistry, name: string): Record<string, unknown> | undefined {
-  const g = registry.groupVersions().find((x) => x.group === name);
+  const g = discoveryOrder(registry.groupVersions()).find((x) => x.group === name);
   return g && { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(g.group, g.versions) };
 }
 

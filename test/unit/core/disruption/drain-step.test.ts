@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { beginDrain, type DrainStart } from '../../../../functions/core/disruption/begin-drain.js';
 import type { Pod, Toleration } from '../../../../functions/core/model/kube-objects.js';
+import { newNodeClaim } from '../../../../functions/core/nodeclaim/create.js';
 import type { NodeClaim } from '../../../../functions/core/nodeclaim/nodeclaim.js';
+import { transition } from '../../../../functions/core/nodeclaim/state-machine.js';
 import { actOnDueTimers } from '../../../../functions/core/sweep/due-timers.js';
 import type { SweepDeps } from '../../../../functions/core/sweep/sweep-deps.js';
 import { pod } from '../../../builders/workloads.js';
@@ -156,6 +158,68 @@ describe('drain: replacement capacity first', () => {
     toNextStep(h);
     expect(await step(h, OLD)).toBe('terminated');
     expect(claim(h).state).toBe('Gone');
+  });
+
+  it('pods that go onto the room another in-flight claim gives back wait for that claim before they are evicted', async () => {
+    const h = await setup(inflate);
+    // A claim still starting whose two planned pods are gone: its 4 CPUs of room are free.
+    const gone = [0, 1].map((i) => ({
+      namespace: 'default',
+      name: `gone-${i}`,
+      uid: `gone-${i}`,
+      requests: { cpu: 2000 },
+    }));
+    const starting = transition(
+      newNodeClaim(
+        {
+          id: 'default-starting',
+          nodePool: 'default',
+          nodeClass: 'default',
+          nodePoolHash: 'pool-hash',
+          nodeClassHash: 'class-hash',
+          requirements: [],
+          labels: {},
+          taints: [],
+          startupTaints: [],
+          options: [{ instanceType: 'c5.2xlarge', zone: 'us-west-2a', capacityType: 'spot', price: 0.1 }],
+          pods: gone,
+          requests: { cpu: 4000, pods: 2 },
+        },
+        h.clock.now() - 30_000,
+      ),
+      'Launched',
+      h.clock.now() - 20_000,
+      {
+        instance: {
+          instanceId: 'i-starting',
+          instanceType: 'c5.2xlarge',
+          zone: 'us-west-2a',
+          capacityType: 'spot',
+        },
+      },
+    );
+    h.store.claims.set(starting.id, { ...starting, version: 1 });
+    await beginDrain(h.deps, OLD, DRIFT);
+    expect(await step(h, OLD)).toBe('replacing');
+    expect(h.cloud.launches).toBe(0);
+    expect(h.cluster.evictions).toEqual([]);
+    h.cloud.instances.push({
+      instanceId: 'i-starting',
+      instanceType: 'c5.2xlarge',
+      zone: 'us-west-2a',
+      capacityType: 'spot',
+      state: 'running',
+      launchTime: h.clock.now() - 20_000,
+      nodeClaimId: starting.id,
+      nodePool: 'default',
+      tags: { 'joiner.sh/nodeclaim': starting.id },
+      clientToken: `token-${starting.id}`,
+    });
+    initializeLaunched(h);
+    toNextStep(h);
+    expect(await step(h, OLD)).toBe('evicting');
+    expect(evicted(h)).toHaveLength(4);
+    expect(h.cloud.launches).toBe(0);
   });
 
   it('the draining node is no capacity: its own free room does not count as a place for its pods', async () => {

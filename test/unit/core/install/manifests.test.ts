@@ -43,6 +43,28 @@ describe('joinerManifests', () => {
     expect(nodeClass).toContain('multusInterfaces');
   });
 
+  it("serves Karpenter's kinds in the versions current Karpenter serves (v1; no v1beta1 since v1.1), with Karpenter's names", () => {
+    type Spec = {
+      names: { shortNames: string[]; categories: string[] };
+      versions: { name: string; served: boolean; storage: boolean }[];
+    };
+    const crds = byKind('CustomResourceDefinition');
+    const spec = (name: string) => crds.find((c) => c.metadata.name === name)?.spec as Spec;
+    const served = (name: string) =>
+      spec(name)
+        .versions.filter((v) => v.served)
+        .map((v) => v.name);
+    expect(served('nodepools.karpenter.sh')).toEqual(['v1']);
+    expect(served('ec2nodeclasses.karpenter.k8s.aws')).toEqual(['v1']);
+    expect(served('nodeoverlays.karpenter.sh')).toEqual(['v1alpha1']);
+    expect(spec('ec2nodeclasses.karpenter.k8s.aws').names.shortNames).toEqual(['ec2nc', 'ec2ncs']);
+    expect(spec('nodeoverlays.karpenter.sh').names.shortNames).toEqual(['overlays']);
+    // One category lists both groups' objects: `kubectl get karpenter` (and, where joiner installed
+    // Karpenter's CRDs, `kubectl get joiner`).
+    for (const crd of crds)
+      expect(spec(crd.metadata.name).names.categories.sort()).toEqual(['joiner', 'karpenter']);
+  });
+
   it("names NodeClaims in joiner's own group, never Karpenter's, with Karpenter's columns", () => {
     const claims = byKind('CustomResourceDefinition')[5];
     type Column = { name: string; jsonPath: string; priority?: number };

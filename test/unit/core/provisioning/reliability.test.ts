@@ -39,11 +39,15 @@ describe('provision: capacity errors', () => {
     );
     // The claims offer c5.2xlarge in every zone, so they launch in another zone without re-planning.
     expect(h.log.messages()).not.toContain('re-planning the pods of nodeclaims that found no capacity');
-    // A later run plans the new pods without the marked offerings.
-    h.cluster.pods = h.cluster.pods.map((p) => ({
-      ...p,
-      metadata: { ...p.metadata, uid: `${p.metadata.uid}-2` },
-    }));
+    // A later run plans new pods (the first ones still wait for their claims) without the marked
+    // offerings.
+    h.cluster.pods = [
+      ...h.cluster.pods,
+      ...h.cluster.pods.map((p) => ({
+        ...p,
+        metadata: { ...p.metadata, name: `${p.metadata.name}-2`, uid: `${p.metadata.uid}-2` },
+      })),
+    ];
     const launchesBefore = h.cloud.launches;
     const second = await provision(h.deps, { hints: [] });
     expect(second.markedUnavailable).toEqual([]);

@@ -60,6 +60,14 @@ describe('disruption expectations', () => {
     ]);
   });
 
+  it('checks the nodes seen per NodePool as an exact count (unknown pools saw none)', () => {
+    expect(checkExpectations({ nodesSeen: { default: 3, other: 0 } }, summary)).toEqual([]);
+    expect(checkExpectations({ nodesSeen: { default: 2, other: 1 } }, summary)).toEqual([
+      { expectation: 'nodesSeen.default', expected: 2, actual: 3 },
+      { expectation: 'nodesSeen.other', expected: 1, actual: 0 },
+    ]);
+  });
+
   it('checks the most nodes disrupting at once per NodePool as a ceiling (unknown pools saw none)', () => {
     expect(checkExpectations({ maxDisrupting: { default: 2, other: 0 } }, summary)).toEqual([]);
     expect(checkExpectations({ maxDisrupting: { default: 1 } }, summary)).toEqual([

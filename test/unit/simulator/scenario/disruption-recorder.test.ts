@@ -78,6 +78,21 @@ describe('DisruptionRecorder', () => {
     expect(recorder.maxDisrupting('a')).toBe(2);
     expect(recorder.maxDisrupting('nowhere')).toBe(0);
   });
+
+  it("counts a node that reuses a removed node's name (its private IP was freed) as another node", () => {
+    const store = new ObjectStore();
+    const recorder = new DisruptionRecorder(store, () => 0);
+    store.put('/nodes', {
+      ...node('ip-10-0-0-4', 'a'),
+      metadata: { ...node('ip-10-0-0-4', 'a').metadata, uid: 'u1' },
+    });
+    store.remove('/nodes', undefined, 'ip-10-0-0-4');
+    store.put('/nodes', {
+      ...node('ip-10-0-0-4', 'a'),
+      metadata: { ...node('ip-10-0-0-4', 'a').metadata, uid: 'u2' },
+    });
+    expect(recorder.byPool().a?.nodes).toEqual(['ip-10-0-0-4', 'ip-10-0-0-4']);
+  });
 });
 
 describe('PodPlacements', () => {

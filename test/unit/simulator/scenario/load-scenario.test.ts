@@ -75,7 +75,7 @@ steps:
 
   it('rejects unknown steps and steps with two keys, listing the kinds', async () => {
     await expect(parse(`${head}steps:\n  - sleep: 1s\n`)).rejects.toThrow(
-      /steps\[0\]: unknown step 'sleep' \(expected one of apply, delete, scale, wait, interrupt, fault, expect, patch, mark, market, nodeCondition, capacityReservation\)/,
+      /steps\[0\]: unknown step 'sleep' \(expected one of apply, delete, scale, wait, interrupt, fault, expect, patch, mark, market, nodeCondition, deleteNode, capacityReservation\)/,
     );
     await expect(parse(`${head}steps:\n  - { wait: 1s, scale: {} }\n`)).rejects.toThrow(
       /steps\[0\]: a step has exactly one key/,
