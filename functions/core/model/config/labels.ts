@@ -93,8 +93,6 @@ export function restrictedLabelReason(key: string): string | undefined {
  * be matched against nothing joiner knows, so it is refused with the reason.
  */
 const UNSUPPORTED_WELL_KNOWN: Readonly<Record<string, string>> = {
-  'topology.k8s.aws/zone-id':
-    'zone IDs are not supported: joiner places nodes by zone name (use topology.kubernetes.io/zone)',
   'karpenter.k8s.aws/capacity-reservation-id':
     'capacity reservations are not supported: joiner launches spot and on-demand capacity only',
   'karpenter.k8s.aws/capacity-reservation-type':
