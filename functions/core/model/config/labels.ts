@@ -94,9 +94,9 @@ export function restrictedLabelReason(key: string): string | undefined {
  */
 const UNSUPPORTED_WELL_KNOWN: Readonly<Record<string, string>> = {
   'karpenter.k8s.aws/capacity-reservation-id':
-    'capacity reservations are not supported: joiner launches spot and on-demand capacity only',
+    'joiner does not select reservations by label: select them with the EC2NodeClass capacityReservationSelectorTerms and allow karpenter.sh/capacity-type reserved',
   'karpenter.k8s.aws/capacity-reservation-type':
-    'capacity reservations are not supported: joiner launches spot and on-demand capacity only',
+    'joiner does not select reservations by label: select them with the EC2NodeClass capacityReservationSelectorTerms and allow karpenter.sh/capacity-type reserved',
 };
 
 /** Why joiner refuses a well-known label key it does not compute, or `undefined`. */
