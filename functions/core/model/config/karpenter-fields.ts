@@ -23,6 +23,8 @@ const NODE_CLASS: Readonly<Record<string, string>> = {
 /** Karpenter's kinds, keyed `group/kind`: the unimplemented fields of each. */
 const UNIMPLEMENTED: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   'karpenter.k8s.aws/EC2NodeClass': NODE_CLASS,
+  // joiner's own NodeClass is the v1 EC2NodeClass plus Multus interfaces.
+  'joiner.sh/NodeClass': NODE_CLASS,
 };
 
 /** The path as the field tables write it: array indices become `[]` (`a[0].b` → `a[].b`). */
@@ -59,4 +61,3 @@ export function unimplementedKarpenterField(
     if (reason !== undefined) return reason;
   }
 }
-

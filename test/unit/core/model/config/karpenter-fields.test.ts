@@ -222,4 +222,26 @@ describe("Karpenter's CRD fields: implemented or refused, never ignored", () => 
     ]);
     expect(typo.nodeClasses).toHaveLength(1);
   });
+
+  it("joiner's own NodeClass (joiner.sh/v1) refuses the same fields", () => {
+    const loaded = loadDocuments([
+      {
+        file: 'class.yaml',
+        index: 0,
+        object: {
+          ...NODE_CLASS,
+          apiVersion: 'joiner.sh/v1',
+          kind: 'NodeClass',
+          spec: { ...NODE_CLASS.spec, ipPrefixCount: 1 },
+        },
+      },
+    ]);
+    expect(loaded.diagnostics).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        path: 'spec.ipPrefixCount',
+        message: expect.stringMatching(/not supported/),
+      }),
+    ]);
+  });
 });
