@@ -127,7 +127,11 @@ function affinity(a: Affinity, map: ZoneIdMap): Affinity {
 
 /** Whether the pod says anything about the zone ID (a selector, node affinity or topology key). */
 function mentionsZoneId(pod: Pod): boolean {
-  return pod.spec !== undefined && JSON.stringify(pod.spec).includes(ZONE_ID);
+  const spec = pod.spec;
+  if (spec === undefined) return false;
+  if (spec.nodeSelector?.[ZONE_ID] !== undefined) return true;
+  if (spec.topologySpreadConstraints?.some((c) => c.topologyKey === ZONE_ID)) return true;
+  return spec.affinity !== undefined && JSON.stringify(spec.affinity).includes(ZONE_ID);
 }
 
 /** The pod with its zone-ID selectors, node affinity and topology keys read on the zone name. */
