@@ -93,7 +93,8 @@ export function restrictedLabelReason(key: string): string | undefined {
   return undefined;
 }
 
-const NOT_COMPUTED = 'joiner does not compute this label from its catalog, so it would match no instance type';
+const NOT_COMPUTED =
+  'joiner does not compute this label from its catalog, so it would match no instance type';
 
 /**
  * Well-known labels Karpenter derives and joiner does not: a requirement or label on them would

@@ -4,8 +4,8 @@ import type { NodeOverlay } from '../node-overlay.js';
 import type { DocumentSource, NodePool } from '../node-pool.js';
 import type { Diagnostic } from './diagnostic.js';
 import { documentLabel, formatPath } from './diagnostic.js';
-import type { ConfigKind } from './kinds.js';
 import { unimplementedKarpenterField } from './karpenter-fields.js';
+import type { ConfigKind } from './kinds.js';
 import { unknownFieldPaths } from './unknown-fields.js';
 
 /** The outcome of loading one configuration document. */
