@@ -416,7 +416,7 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
           '  template:',
           '    spec:',
           '      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }',
-          '      requirements: [{ key: topology.k8s.aws/zone-id, operator: In, values: [usw2-az1] }]',
+          '      requirements: [{ key: karpenter.k8s.aws/capacity-reservation-id, operator: In, values: [cr-0123456789abcdef0] }]',
         ].join('\n'),
       );
       expect(await kubectl('apply', '-f', file)).toBe('nodepool.karpenter.sh/restricted created\n');
@@ -432,14 +432,16 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
         async () => (await condition('ValidationSucceeded', 'status')) === 'False',
         'ValidationSucceeded=False',
       );
-      expect(await condition('ValidationSucceeded', 'message')).toContain('zone IDs are not supported');
+      expect(await condition('ValidationSucceeded', 'message')).toContain(
+        'karpenter.k8s.aws/capacity-reservation-id" is not supported',
+      );
       expect(await condition('Ready', 'status')).toBe('False');
       expect(await kubectl('get', 'nodepool.karpenter.sh', 'restricted')).toMatch(
         /restricted\s+default\s+\S*\s*False/,
       );
       const events = await kubectl('get', 'events', '--field-selector', 'involvedObject.name=restricted');
       expect(events).toMatch(
-        /Warning\s+FailedValidation\s+nodepool\/restricted\s+.*zone IDs are not supported/,
+        /Warning\s+FailedValidation\s+nodepool\/restricted\s+.*capacity-reservation-id" is not supported/,
       );
       await kubectl('delete', '-f', file);
     } finally {

@@ -7,7 +7,7 @@ import type {
 import { bootstrapFamily } from '../../core/launch/bootstrap.js';
 import type { ClusterInfo } from '../../core/launch/cluster-info.js';
 import { type LaunchPlan, planLaunch } from '../../core/launch/fleet-request.js';
-import { launchZones } from '../../core/launch/launch-context.js';
+import { launchZonesWithIds } from '../../core/launch/launch-context.js';
 import { isAuthorizationErrorCode } from '../../core/launch/launch-denial.js';
 import { isInstanceProfilePropagationError } from '../../core/launch/node-role.js';
 import { resourceTags, TAG } from '../../core/launch/tags.js';
@@ -21,6 +21,7 @@ import {
   type FleetError,
   type LaunchInput,
   type LaunchOutcome,
+  type LaunchZone,
   type NodeClassResolution,
 } from '../../core/ports/cloud-provider.js';
 import type { CapacityReservationProvider } from './capacity-reservation-provider.js';
@@ -74,8 +75,10 @@ export class Ec2CloudProvider implements CloudProvider {
     this.slots = new LaunchSlots(options.launchConcurrency ?? DEFAULT_LAUNCH_CONCURRENCY);
   }
 
-  async prepareNodeClass(nodeClass: NodeClass): Promise<readonly string[]> {
-    return launchZones(await resolveNodeClass(this.options.providers, await this.clusterInfo(), nodeClass));
+  async prepareNodeClass(nodeClass: NodeClass): Promise<readonly LaunchZone[]> {
+    return launchZonesWithIds(
+      await resolveNodeClass(this.options.providers, await this.clusterInfo(), nodeClass),
+    );
   }
 
   /** What `nodeClass` selects now, through the launch caches (needs no cluster lookup). */

@@ -33,6 +33,7 @@ export class SubnetProvider {
         .map((s) => ({
           subnetId: s.SubnetId!,
           zone: s.AvailabilityZone!,
+          ...(s.AvailabilityZoneId ? { zoneId: s.AvailabilityZoneId } : {}),
           availableIps: s.AvailableIpAddressCount ?? 0,
         }))
         .sort((a, b) => (a.subnetId < b.subnetId ? -1 : 1));

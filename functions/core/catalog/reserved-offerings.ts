@@ -37,8 +37,10 @@ export function withReservedOfferings(
       const price = reservedPrice(
         onDemand?.price ?? t.offerings.find((o) => o.capacityType === 'on-demand')?.price,
       );
+      const zoneId = t.offerings.find((o) => o.zone === r.zone)?.zoneId;
       added.push({
         zone: r.zone,
+        ...(zoneId === undefined ? {} : { zoneId }),
         capacityType: 'reserved',
         price,
         reservationId: r.id,

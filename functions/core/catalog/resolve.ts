@@ -18,6 +18,8 @@ export interface ResolveOptions {
   readonly isUnavailable?: (type: string, zone: string, capacityType: CapacityType) => boolean;
   /** Only offerings in these zones (e.g. the zones of a NodeClass's subnets). Default: all. */
   readonly zones?: readonly string[];
+  /** Each zone's ID (from the NodeClass's subnets): offerings in a zone carry it. Default: none. */
+  readonly zoneIds?: ReadonlyMap<string, string>;
   /** Share of memory the hypervisor keeps. Default 0.075. */
   readonly vmMemoryOverheadPercent?: number;
 }
@@ -62,6 +64,7 @@ export function resolveInstanceTypes(
       const offered = zones ? it.offerings.filter((o) => zones.has(o.zone)) : it.offerings;
       const offerings: ResolvedOffering[] = offered.map((o) => ({
         zone: o.zone,
+        ...zoneIdOf(options.zoneIds, o.zone),
         capacityType: o.capacityType,
         price: o.price,
         available: !isUnavailable(it.name, o.zone, o.capacityType),
@@ -74,4 +77,9 @@ export function resolveInstanceTypes(
         offerings,
       };
     });
+}
+
+function zoneIdOf(zoneIds: ReadonlyMap<string, string> | undefined, zone: string): { zoneId?: string } {
+  const zoneId = zoneIds?.get(zone);
+  return zoneId === undefined ? {} : { zoneId };
 }

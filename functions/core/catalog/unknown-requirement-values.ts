@@ -12,6 +12,7 @@ import type { Catalog } from '../model/instance-type.js';
 import type { NodePool } from '../model/node-pool.js';
 import { instanceTypeLabels } from './labels.js';
 import * as L from './well-known-labels.js';
+import { isZoneIdOf, zoneIdPrefix } from './zone-id-format.js';
 
 /** The keys checked: their every valid value is a label value of some instance type or offering. */
 export const CATALOG_KEYS: readonly string[] = [
@@ -44,7 +45,11 @@ export function catalogValues(catalog: Catalog): ReadonlyMap<string, ReadonlySet
   return values;
 }
 
-/** One warning per `In` requirement of `pool` with values the catalog does not know. */
+/**
+ * One warning per `In` requirement of `pool` with values the catalog does not know, and one per
+ * requirement on `topology.k8s.aws/zone-id` with values that are not zone IDs of the catalog's
+ * region (which zone an ID is only the NodeClass's subnets say, when joiner runs).
+ */
 export function unknownRequirementValues(
   pool: NodePool,
   catalog: Catalog,
@@ -52,6 +57,11 @@ export function unknownRequirementValues(
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const r of pool.requirements) {
+    if (r.key === L.LABEL_ZONE_ID) {
+      const bad = r.values.filter((v) => !isZoneIdOf(catalog.region, v));
+      if (bad.length > 0) out.push(zoneIdWarning(pool, r.key, r.values.length, bad, catalog.region));
+      continue;
+    }
     const values = known.get(r.key);
     if (!values || r.operator !== 'In') continue;
     const unknown = r.values.filter((v) => !values.has(v));
@@ -77,4 +87,23 @@ function cut(value: string): string {
 
 function example(values: ReadonlySet<string>): string {
   return [...values].sort()[0] ?? '';
+}
+
+function zoneIdWarning(
+  pool: NodePool,
+  key: string,
+  of: number,
+  bad: readonly string[],
+  region: string,
+): Diagnostic {
+  const named = bad.slice(0, NAMED_VALUES).map((v) => JSON.stringify(cut(v)));
+  const more = bad.length > NAMED_VALUES ? ` and ${bad.length - NAMED_VALUES} more` : '';
+  return {
+    severity: 'warning',
+    file: pool.source.file,
+    document: documentLabel(pool.source),
+    path: `requirements[key=${key}]`,
+    message: `${bad.length} of ${of} value(s) are not zone IDs of ${region}, so no subnet is in them: ${named.join(', ')}${more}`,
+    hint: `zone IDs of ${region} look like "${zoneIdPrefix(region)}-az1" (a zone name such as "${region}a" goes under topology.kubernetes.io/zone)`,
+  };
 }

@@ -4,6 +4,8 @@ export const LABEL_ARCH = 'kubernetes.io/arch';
 export const LABEL_OS = 'kubernetes.io/os';
 export const LABEL_ZONE = 'topology.kubernetes.io/zone';
 export const LABEL_REGION = 'topology.kubernetes.io/region';
+/** Karpenter's zone-ID label (`usw2-az1`): from the offering, as the zone (see scheduling/zone-ids.ts). */
+export const LABEL_ZONE_ID = 'topology.k8s.aws/zone-id';
 export const LABEL_CAPACITY_TYPE = 'karpenter.sh/capacity-type';
 export const LABEL_NODEPOOL = 'karpenter.sh/nodepool';
 

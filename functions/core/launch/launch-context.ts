@@ -5,6 +5,8 @@ import type { ClusterInfo } from './cluster-info.js';
 export interface ResolvedSubnet {
   readonly subnetId: string;
   readonly zone: string;
+  /** The zone's ID (EC2 `AvailabilityZoneId`, e.g. `usw2-az1`), when EC2 gave it. */
+  readonly zoneId?: string;
   readonly availableIps: number;
 }
 
@@ -63,4 +65,18 @@ export function pickSubnet(subnets: readonly ResolvedSubnet[], zone: string): Re
   return subnets
     .filter((s) => s.zone === zone)
     .sort((a, b) => b.availableIps - a.availableIps || (a.subnetId < b.subnetId ? -1 : 1))[0];
+}
+
+/**
+ * {@link launchZones} with each zone's ID, from the subnets (Karpenter reads a zone's
+ * `topology.k8s.aws/zone-id` from its subnets' `AvailabilityZoneId`).
+ */
+export function launchZonesWithIds(resolved: {
+  readonly subnets: readonly ResolvedSubnet[];
+  readonly multus: readonly { readonly subnets: readonly ResolvedSubnet[] }[];
+}): { name: string; id?: string }[] {
+  return launchZones(resolved).map((name) => {
+    const id = resolved.subnets.find((s) => s.zone === name && s.zoneId)?.zoneId;
+    return id === undefined ? { name } : { name, id };
+  });
 }

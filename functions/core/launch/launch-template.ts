@@ -302,6 +302,7 @@ function blockDevices(
     if (e.encrypted !== undefined) ebs.Encrypted = e.encrypted;
     if (e.kmsKeyID !== undefined) ebs.KmsKeyId = e.kmsKeyID;
     if (e.snapshotID !== undefined) ebs.SnapshotId = e.snapshotID;
+    if (e.volumeInitializationRate !== undefined) ebs.VolumeInitializationRate = e.volumeInitializationRate;
     return { DeviceName: m.deviceName, Ebs: ebs };
   });
 }

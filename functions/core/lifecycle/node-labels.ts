@@ -7,6 +7,7 @@ import {
   LABEL_INSTANCE_TYPE,
   LABEL_NODEPOOL,
   LABEL_ZONE,
+  LABEL_ZONE_ID,
 } from '../catalog/well-known-labels.js';
 import { CAPACITY_RESERVATION_ID, CAPACITY_RESERVATION_TYPE } from '../model/capacity-reservation.js';
 import type { Node, Pod } from '../model/kube-objects.js';
@@ -65,6 +66,8 @@ export function claimNodeLabels(claim: NodeClaim): Record<string, string> {
   if (claim.instance) {
     labels[LABEL_CAPACITY_TYPE] = claim.instance.capacityType;
     labels[LABEL_ZONE] = claim.instance.zone;
+    const zoneId = claimZoneId(claim);
+    if (zoneId) labels[LABEL_ZONE_ID] = zoneId;
     labels[LABEL_INSTANCE_TYPE] = claim.instance.instanceType;
     if (claim.instance.reservationId) {
       labels[CAPACITY_RESERVATION_ID] = claim.instance.reservationId;
@@ -72,6 +75,15 @@ export function claimNodeLabels(claim: NodeClaim): Record<string, string> {
     }
   }
   return labels;
+}
+
+/**
+ * The zone ID of the zone the claim's instance runs in, from the option it launched (the options
+ * carry the IDs of their NodeClass's subnets); undefined when not launched or not known.
+ */
+export function claimZoneId(claim: Pick<NodeClaim, 'instance' | 'options'>): string | undefined {
+  const zone = claim.instance?.zone;
+  return zone === undefined ? undefined : claim.options.find((o) => o.zone === zone && o.zoneId)?.zoneId;
 }
 
 /** Whether two taints are the same (key, value and effect). */

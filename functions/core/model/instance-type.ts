@@ -82,6 +82,11 @@ export interface Catalog {
 /** An offering as the scheduler sees it: `available` is false while the offering is marked unavailable (ICE). */
 export interface ResolvedOffering extends Offering {
   readonly available: boolean;
+  /**
+   * The zone's ID (`usw2-az1`, `topology.k8s.aws/zone-id`), read from the subnets of the
+   * NodeClass as Karpenter reads it; absent when they are not known (e.g. a plan from files).
+   */
+  readonly zoneId?: string;
   /** True when a NodeOverlay set this offering's price (see scheduling/node-overlays.ts). */
   readonly priceOverlaid?: boolean;
   /** A `reserved` offering's capacity reservation (see `reserved-offerings.ts`). */

@@ -36,6 +36,8 @@ export interface BlockDeviceMapping {
     readonly kmsKeyID?: string;
     readonly deleteOnTermination?: boolean;
     readonly snapshotID?: string;
+    /** MiB/s a volume created from `snapshotID` is initialized at (EC2 `VolumeInitializationRate`). */
+    readonly volumeInitializationRate?: number;
   };
 }
 

@@ -32,6 +32,8 @@ export const NODE_CLAIM_STATES: readonly NodeClaimState[] = [
 export interface NodeClaimOption {
   readonly instanceType: string;
   readonly zone: string;
+  /** The zone's ID (`topology.k8s.aws/zone-id`), when the NodeClass's subnets gave it. */
+  readonly zoneId?: string;
   readonly capacityType: CapacityType;
   readonly price: number;
   /** True when a NodeOverlay set the price: the launch asks EC2 for joiner's order (prioritized). */

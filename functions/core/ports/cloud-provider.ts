@@ -74,6 +74,12 @@ export interface CloudInstance {
   readonly tags: Readonly<Record<string, string>>;
 }
 
+/** A zone a NodeClass can launch in, with its zone ID (`usw2-az1`) when its subnets give it. */
+export interface LaunchZone {
+  readonly name: string;
+  readonly id?: string;
+}
+
 /** What a NodeClass's selector terms resolve to now (drift checks compare instances against it). */
 export interface NodeClassResolution {
   /** The selected image of every architecture (and AMI variant). */
@@ -104,7 +110,7 @@ export interface CloudProvider {
    * launch in (where all of its interfaces have a subnet); nothing when any zone will do.
    * Optional; a failure here is left for the launch to report.
    */
-  prepareNodeClass?(nodeClass: NodeClass): Promise<readonly string[] | undefined>;
+  prepareNodeClass?(nodeClass: NodeClass): Promise<readonly LaunchZone[] | undefined>;
   /**
    * What `nodeClass` selects now (images, subnets, security groups), from the same caches launches
    * use, so a drift check within their time-to-live calls nothing. Optional: without it cloud

@@ -3,6 +3,8 @@
  * scheduler counts on, so pods waiting for them are not planned twice.
  */
 
+import { LABEL_ZONE_ID } from '../catalog/well-known-labels.js';
+import { claimZoneId } from '../lifecycle/node-labels.js';
 import { CAPACITY_RESERVATION_ID, CAPACITY_RESERVATION_TYPE } from '../model/capacity-reservation.js';
 import type { Node, Pod } from '../model/kube-objects.js';
 import { EFA, type Resources } from '../model/resources.js';
@@ -136,6 +138,8 @@ function claimLabels(claim: NodeClaim): Record<string, string> {
   if (claim.instance) {
     labels[INSTANCE_TYPE] = claim.instance.instanceType;
     labels[ZONE] = claim.instance.zone;
+    const zoneId = claimZoneId(claim);
+    if (zoneId) labels[LABEL_ZONE_ID] = zoneId;
     labels[CAPACITY_TYPE] = claim.instance.capacityType;
     if (claim.instance.reservationId) {
       labels[CAPACITY_RESERVATION_ID] = claim.instance.reservationId;

@@ -6,6 +6,7 @@ import type { Catalog } from '../model/instance-type.js';
 import type { Pod } from '../model/kube-objects.js';
 import { isStatic, type NodePool } from '../model/node-pool.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
+import type { LaunchZone } from '../ports/cloud-provider.js';
 import type { UnavailableOffering } from '../ports/state-store.js';
 import { existingNodes, pendingPods } from '../scheduling/cluster-view.js';
 import { podId } from '../scheduling/pod-class.js';
@@ -69,11 +70,19 @@ export function runPools(
   return schedulingPools(nodePools, snapshot.nodeClasses, catalog, {
     isUnavailable: (type, zone, capacityType) => marks.has(`${type}|${zone}|${capacityType}`),
     allowedNodeRoles: options.allowedNodeRoles,
-    launchZones: (nodeClass) => options.zones?.get(nodeClass),
+    launchZones: (nodeClass) => options.zones?.get(nodeClass)?.map((z) => z.name),
+    zoneIds: (nodeClass) => zoneIdsOf(options.zones?.get(nodeClass)),
     overlays: snapshot.nodeOverlays,
     reservations: (nodeClass) => options.reservations?.get(nodeClass),
     ...(options.now === undefined ? {} : { now: options.now }),
   });
+}
+
+/** The zone IDs among a NodeClass's launch zones, by zone name (undefined when none is known). */
+function zoneIdsOf(zones: readonly LaunchZone[] | undefined): ReadonlyMap<string, string> | undefined {
+  const ids = new Map<string, string>();
+  for (const z of zones ?? []) if (z.id !== undefined) ids.set(z.name, z.id);
+  return ids.size === 0 ? undefined : ids;
 }
 
 const EMPTY_PLAN: SchedulePlan = { nodeClaims: [], existingPlacements: [], unschedulable: [] };

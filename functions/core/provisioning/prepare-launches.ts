@@ -7,6 +7,7 @@ import { nextAttemptOptions } from '../launch/launch-options.js';
 import type { CapacityReservation } from '../model/capacity-reservation.js';
 import type { NodeClass } from '../model/node-class.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
+import type { LaunchZone } from '../ports/cloud-provider.js';
 import type { OfferingKey } from '../ports/state-store.js';
 import type { SchedulingPool } from '../scheduling/types.js';
 import { type LaunchClaimsDeps, launchConfigOf } from './launch-claims.js';
@@ -28,8 +29,8 @@ export interface NodeClassPreparation {
   readonly reservations: () => Promise<ReadonlyMap<string, readonly CapacityReservation[]>>;
 }
 
-/** The zones each NodeClass can launch in, by NodeClass name. */
-export type LaunchZones = ReadonlyMap<string, readonly string[]>;
+/** The zones each NodeClass can launch in (with their zone IDs when known), by NodeClass name. */
+export type LaunchZones = ReadonlyMap<string, readonly LaunchZone[]>;
 
 const NO_ZONES: LaunchZones = new Map();
 
@@ -78,7 +79,7 @@ async function prepareNodeClasses(
   deps: Pick<LaunchClaimsDeps, 'cloud' | 'log'>,
   nodeClasses: readonly NodeClass[],
 ): Promise<LaunchZones> {
-  const zones = new Map<string, readonly string[]>();
+  const zones = new Map<string, readonly LaunchZone[]>();
   await Promise.all(
     nodeClasses.map(async (nodeClass) => {
       try {

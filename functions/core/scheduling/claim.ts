@@ -174,9 +174,11 @@ export class Claim {
       out.push(i);
     }
     if (out.length === 0) {
-      return tooSmall > 0
-        ? 'no instance type is large enough for the pods together'
-        : 'no instance type meets the requirements';
+      if (tooSmall > 0) return 'no instance type is large enough for the pods together';
+      const zone = reqs.get(ZONE);
+      if (zone && !this.pool.allZones.some((z) => valueAllowed(zone, z)))
+        return `no offering is in ${ZONE} ${describeSet(zone)}`;
+      return 'no instance type meets the requirements';
     }
     const result = limited ? this.withinLimits(out, env) : out;
     if (typeof result === 'string') return result;

@@ -75,6 +75,7 @@ function sideOffers(claim: Claim, t: TypeEntry, preferred: CapacityType, side: S
     const option: InstanceTypeOption = {
       instanceType: t.it.name,
       zone: o.zone,
+      ...(o.zoneId === undefined ? {} : { zoneId: o.zoneId }),
       capacityType: o.capacityType as CapacityType,
       price: o.price,
       ...((o as { priceOverlaid?: boolean }).priceOverlaid ? { priceOverlaid: true } : {}),

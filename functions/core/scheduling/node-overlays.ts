@@ -20,6 +20,7 @@ import {
 import { Requirements } from './requirements.js';
 import type { SchedulingPool } from './types.js';
 import { CAPACITY_TYPE, NODEPOOL, ZONE } from './well-known.js';
+import { ZONE_ID } from './zone-ids.js';
 
 /** What became of one overlay. */
 export interface OverlayOutcome {
@@ -58,7 +59,12 @@ function selectedOfferings(
 ): ResolvedOffering[] {
   const base = { [NODEPOOL]: pool.pool.name, ...pool.pool.labels, ...type.labels };
   return type.offerings.filter((o) =>
-    requirements.matchesLabels({ ...base, [ZONE]: o.zone, [CAPACITY_TYPE]: o.capacityType }),
+    requirements.matchesLabels({
+      ...base,
+      [ZONE]: o.zone,
+      ...(o.zoneId === undefined ? {} : { [ZONE_ID]: o.zoneId }),
+      [CAPACITY_TYPE]: o.capacityType,
+    }),
   );
 }
 

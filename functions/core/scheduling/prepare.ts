@@ -24,6 +24,8 @@ export interface SchedulingPoolOptions {
    * Undefined (or undefined for a NodeClass): every zone of the catalog.
    */
   readonly launchZones?: (nodeClass: string) => readonly string[] | undefined;
+  /** The zone IDs of a NodeClass's (by name) zones, from its subnets; offerings carry them. */
+  readonly zoneIds?: (nodeClass: string) => ReadonlyMap<string, string> | undefined;
   /** NodeOverlays to apply to the pools' instance types (see node-overlays.ts). Default: none. */
   readonly overlays?: readonly NodeOverlay[];
   /** The capacity reservations a NodeClass (by name) selects: they add `reserved` offerings. */
@@ -61,6 +63,7 @@ export function schedulingPools(
     const instanceTypes = resolveInstanceTypes(catalog, nodeClass, {
       isUnavailable: options.isUnavailable,
       zones: options.launchZones?.(found.name),
+      zoneIds: options.zoneIds?.(found.name),
     });
     const reservations = options.reservations?.(found.name) ?? [];
     return {

@@ -24,6 +24,7 @@ export function reservedOptions(claim: Claim): InstanceTypeOption[] {
       out.push({
         instanceType: t.it.name,
         zone: o.zone,
+        ...(o.zoneId === undefined ? {} : { zoneId: o.zoneId }),
         capacityType: 'reserved',
         price: o.price,
         reservationId: o.reservationId,

@@ -2,6 +2,7 @@
  * joiner's scheduler: plans where pending pods go (existing nodes, in-flight claims, new claims)
  * and which instance types new claims may use. Pure and deterministic.
  */
+import type { Pod } from '../model/kube-objects.js';
 import type { Claim } from './claim.js';
 import { finalizeClaim } from './finalize.js';
 import { improvePacking } from './improve.js';
@@ -15,6 +16,7 @@ import type {
   SchedulePlan,
   UnschedulablePod,
 } from './types.js';
+import { podOnZones, poolOnZones, zoneIdMap } from './zone-ids.js';
 
 /** Default cap on the instance-type options of a nodeclaim (CreateFleet overrides). */
 export const MAX_INSTANCE_TYPE_OPTIONS = 60;
@@ -24,7 +26,7 @@ export const MAX_INSTANCE_TYPE_OPTIONS = 60;
  * up in `unschedulable` with a reason.
  */
 export function schedule(input: ScheduleInput): SchedulePlan {
-  const state = setupRun(input);
+  const state = setupRun(withZoneIdsAsZones(input));
   const placement = placeAll(state);
   const claims = input.skipImprovement
     ? placement.claims
@@ -34,6 +36,28 @@ export function schedule(input: ScheduleInput): SchedulePlan {
     .filter((t) => t.placed.length > 0)
     .map((t) => ({ node: t.name, pods: t.placed.map((p) => p.id) }));
   return { nodeClaims, existingPlacements, unschedulable: [...placement.unschedulable, ...unschedulable] };
+}
+
+/**
+ * The input with every term on `topology.k8s.aws/zone-id` read on the zone name (see
+ * zone-ids.ts). Without zone IDs in the offerings, pods keep their terms: existing nodes carry the
+ * label, and a new claim cannot (its reason says the pool does not set it).
+ */
+function withZoneIdsAsZones(input: ScheduleInput): ScheduleInput {
+  const pools = input.pools.map(poolOnZones);
+  const map = zoneIdMap(input.pools);
+  if (map.byId.size === 0) return { ...input, pools };
+  const onZones = <T extends { readonly pods: readonly Pod[] }>(holder: T): T => {
+    const pods = holder.pods.map((p) => podOnZones(p, map));
+    return pods.some((p, i) => p !== holder.pods[i]) ? { ...holder, pods } : holder;
+  };
+  return {
+    ...input,
+    pools,
+    pods: input.pods.map((p) => podOnZones(p, map)),
+    nodes: input.nodes.map(onZones),
+    inFlight: input.inFlight.map(onZones),
+  };
 }
 
 /**

@@ -11,6 +11,7 @@ import { selectorKey } from './label-selector.js';
 import { filteredDomainsOf, type NodeFilter } from './node-filter.js';
 import { type GroupKind, groupKey, TopologyGroup } from './topology-group.js';
 import { HOSTNAME } from './well-known.js';
+import { ZONE_ID } from './zone-ids.js';
 
 /** Something pods can be placed on, seen by topology. */
 export interface TopologyTarget {
@@ -427,11 +428,14 @@ function setDomains(
 }
 
 /**
- * Why a target has no domain at all for a key joiner does not put on the nodes it launches (e.g.
- * `topology.k8s.aws/zone-id`), so the pod's reason says so instead of blaming the counts.
+ * Why a target has no domain at all for a key joiner does not put on the nodes it launches, or
+ * for `topology.k8s.aws/zone-id` when no NodeClass's subnets gave the zone IDs (with them, the
+ * term is read on the zone: zone-ids.ts), so the pod's reason says so instead of blaming the counts.
  */
 function noDomain(target: TopologyTarget, key: string): string | undefined {
   if (target.domains(key).length > 0) return undefined;
+  if (key === ZONE_ID)
+    return `topology key "${key}" has no value on a new node: the zone IDs are not known (they come from the NodeClass's subnets)`;
   const reason = unsupportedLabelReason(key);
   return reason === undefined ? undefined : `topology key ${reason}`;
 }

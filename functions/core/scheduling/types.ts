@@ -98,6 +98,8 @@ export interface ScheduleInput {
 export interface InstanceTypeOption {
   readonly instanceType: string;
   readonly zone: string;
+  /** The zone's ID (`topology.k8s.aws/zone-id`), when the NodeClass's subnets gave it. */
+  readonly zoneId?: string;
   /** `reserved`: launched into the capacity reservation `reservationId` (Karpenter v1.3+). */
   readonly capacityType: 'spot' | 'on-demand' | 'reserved';
   /** Hourly price in USD. */

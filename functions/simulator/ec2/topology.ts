@@ -2,6 +2,7 @@
  * What the simulated region contains before anything is launched: a VPC, its zones, subnets,
  * security groups and images. `defaultTopology` builds the one joiner's examples expect.
  */
+import { zoneIdPrefix } from '../../core/catalog/zone-id-format.js';
 import { eksImages, type ImageSpec } from './eks-images.js';
 
 export interface ZoneSpec {
@@ -125,20 +126,6 @@ function securityGroups(clusterName: string): SecurityGroupSpec[] {
       tags: { Name: `Multus${n}SecurityGroup`, multus: 'true', 'multus/interface': String(n) },
     })),
   ];
-}
-
-function zoneIdPrefix(region: string): string {
-  const [geo, direction, number] = region.split('-');
-  const dir = {
-    north: 'n',
-    south: 's',
-    east: 'e',
-    west: 'w',
-    central: 'c',
-    northeast: 'ne',
-    southeast: 'se',
-  };
-  return `${geo}${dir[direction as keyof typeof dir] ?? direction?.[0] ?? ''}${number ?? ''}`;
 }
 
 /** A stable EC2-style id (`prefix-` + 17 hex digits) derived from a seed string. */

@@ -24,6 +24,11 @@ export const WELL_KNOWN_AWS = new Set(
     'instance-tenancy',
     'capacity-reservation-type',
     'capacity-reservation-id',
+    'capacity-reservation-interruptible',
+    'nitro-sandbox',
+    'instance-capability-flex',
+    'placement-group-id',
+    'placement-group-partition',
     'ec2nodeclass',
     'instance-encryption-in-transit-supported',
     'instance-category',
@@ -88,17 +93,29 @@ export function restrictedLabelReason(key: string): string | undefined {
   return undefined;
 }
 
+const NOT_COMPUTED =
+  'joiner does not compute this label from its catalog, so it would match no instance type';
+
 /**
  * Well-known labels Karpenter derives and joiner does not: a requirement or label on them would
- * be matched against nothing joiner knows, so it is refused with the reason.
+ * be matched against nothing joiner knows, so it is refused with the reason. (Karpenter's
+ * well-known labels are in aws/karpenter-provider-aws `pkg/apis/v1/labels.go`; every other one is
+ * computed by joiner, see catalog/well-known-labels.ts and scheduling/zone-ids.ts.)
  */
 const UNSUPPORTED_WELL_KNOWN: Readonly<Record<string, string>> = {
-  'topology.k8s.aws/zone-id':
-    'zone IDs are not supported: joiner places nodes by zone name (use topology.kubernetes.io/zone)',
+  'karpenter.k8s.aws/capacity-reservation-interruptible':
+    'interruptible capacity reservations are not supported: joiner does not launch into them',
+  'karpenter.k8s.aws/nitro-sandbox': NOT_COMPUTED,
+  'karpenter.k8s.aws/instance-capability-flex': NOT_COMPUTED,
+  'karpenter.k8s.aws/placement-group-id':
+    'placement groups are not supported (an EC2NodeClass placementGroupSelector is refused)',
+  'karpenter.k8s.aws/placement-group-partition':
+    'placement groups are not supported (an EC2NodeClass placementGroupSelector is refused)',
+  'node.kubernetes.io/windows-build': 'joiner does not launch Windows nodes',
   'karpenter.k8s.aws/capacity-reservation-id':
-    'capacity reservations are not supported: joiner launches spot and on-demand capacity only',
+    'joiner does not select reservations by label: select them with the EC2NodeClass capacityReservationSelectorTerms and allow karpenter.sh/capacity-type reserved',
   'karpenter.k8s.aws/capacity-reservation-type':
-    'capacity reservations are not supported: joiner launches spot and on-demand capacity only',
+    'joiner does not select reservations by label: select them with the EC2NodeClass capacityReservationSelectorTerms and allow karpenter.sh/capacity-type reserved',
 };
 
 /** Why joiner refuses a well-known label key it does not compute, or `undefined`. */

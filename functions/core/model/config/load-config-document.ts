@@ -4,6 +4,7 @@ import type { NodeOverlay } from '../node-overlay.js';
 import type { DocumentSource, NodePool } from '../node-pool.js';
 import type { Diagnostic } from './diagnostic.js';
 import { documentLabel, formatPath } from './diagnostic.js';
+import { unimplementedKarpenterField } from './karpenter-fields.js';
 import type { ConfigKind } from './kinds.js';
 import { unknownFieldPaths } from './unknown-fields.js';
 
@@ -34,21 +35,46 @@ export function loadConfigDocument(
     const diagnostics = parsed.error.issues.map((i) => issueToDiagnostic(i, { ...base, severity: 'error' }));
     return { nodePools: [], nodeClasses: [], nodeOverlays: [], diagnostics, ok: false };
   }
-  const diagnostics: Diagnostic[] = unknownFieldPaths(object, parsed.data).map((path) => ({
-    ...base,
-    severity: 'warning',
-    path: formatPath(path),
-    message: `unknown field "${String(path[path.length - 1])}" is ignored`,
-    hint: `check the spelling and the indentation; ${source.apiVersion} ${source.kind} has no such field here`,
-  }));
+  const diagnostics: Diagnostic[] = unknownFieldPaths(object, parsed.data).map((path) =>
+    unknownFieldDiagnostic(path, source, base),
+  );
   const converted = kind.convert(parsed.data as never, source);
   diagnostics.push(...converted.issues.map((i) => ({ ...base, ...i })));
-  const ok = !converted.issues.some((i) => i.severity === 'error');
+  const ok = !diagnostics.some((d) => d.severity === 'error');
   return {
     nodePools: ok ? converted.nodePools : [],
     nodeClasses: ok ? converted.nodeClasses : [],
     nodeOverlays: ok ? converted.nodeOverlays : [],
     diagnostics,
     ok,
+  };
+}
+
+/**
+ * A field the schema does not know: an error when it is a Karpenter field joiner does not
+ * implement (never accepted and ignored), a warning otherwise (most often a typo).
+ */
+function unknownFieldDiagnostic(
+  path: (string | number)[],
+  source: DocumentSource,
+  base: Pick<Diagnostic, 'file' | 'document'>,
+): Diagnostic {
+  const name = String(path[path.length - 1]);
+  const refused = unimplementedKarpenterField(source.apiVersion, source.kind, path);
+  if (refused !== undefined) {
+    return {
+      ...base,
+      severity: 'error',
+      path: formatPath(path),
+      message: `field "${name}" is not supported: ${refused}`,
+      hint: 'remove the field (joiner refuses what it would otherwise ignore)',
+    };
+  }
+  return {
+    ...base,
+    severity: 'warning',
+    path: formatPath(path),
+    message: `unknown field "${name}" is ignored`,
+    hint: `check the spelling and the indentation; ${source.apiVersion} ${source.kind} has no such field here`,
   };
 }

@@ -296,6 +296,15 @@ describe('EC2 cloud provider against the simulated EC2', () => {
     expect((await cloud.get(live[0].instanceId))?.state ?? 'terminated').toMatch(/shutting-down|terminated/);
   });
 
+  it("prepareNodeClass gives each launch zone with its zone ID, from the subnets' AvailabilityZoneId", async () => {
+    const zones = await providerOf().prepareNodeClass(multusClass);
+    expect(zones).toEqual([
+      { name: 'us-west-2a', id: 'usw2-az1' },
+      { name: 'us-west-2b', id: 'usw2-az2' },
+      { name: 'us-west-2c', id: 'usw2-az3' },
+    ]);
+  });
+
   it('prepareNodeClass resolves a NodeClass ahead: the launch after it needs no Describe call of it', async () => {
     const broken = { service: 'ec2', action: 'DescribeSubnets', error: 'UnauthorizedOperation' } as never;
     const prepared = providerOf();

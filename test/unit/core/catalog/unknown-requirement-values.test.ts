@@ -104,3 +104,27 @@ describe('requirement values that match nothing in the catalog', () => {
     expect(lines.at(-1)).toBe('2 document(s), 0 error(s), 1 warning(s)');
   });
 });
+
+describe('zone-ID requirement values', () => {
+  it('warns about values that are not zone IDs of the region (a zone name, another region), leaves real ones alone', () => {
+    const loaded = load([
+      {
+        key: 'topology.k8s.aws/zone-id',
+        operator: 'In',
+        values: ['usw2-az1', 'us-west-2a', 'use1-az1'],
+      },
+    ]);
+    const warnings = unknownRequirementValues(loaded.nodePools[0]!, bundledCatalog);
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        path: 'requirements[key=topology.k8s.aws/zone-id]',
+        message:
+          '2 of 3 value(s) are not zone IDs of us-west-2, so no subnet is in them: "us-west-2a", "use1-az1"',
+        hint: expect.stringContaining('"usw2-az1"'),
+      }),
+    ]);
+    const ok = load([{ key: 'topology.k8s.aws/zone-id', operator: 'NotIn', values: ['usw2-az4'] }]);
+    expect(unknownRequirementValues(ok.nodePools[0]!, bundledCatalog)).toEqual([]);
+  });
+});

@@ -97,7 +97,6 @@ describe('requirements on them pick instance types', () => {
 
 describe('labels joiner does not compute are refused at validate, with the reason', () => {
   it.each([
-    ['topology.k8s.aws/zone-id', 'In', ['usw2-az1']],
     ['karpenter.k8s.aws/capacity-reservation-id', 'In', ['cr-123']],
     ['karpenter.k8s.aws/capacity-reservation-type', 'In', ['default']],
     [TENANCY, 'In', ['dedicated']],
@@ -112,9 +111,14 @@ describe('labels joiner does not compute are refused at validate, with the reaso
     ]);
   });
 
-  it('a NodePool label on the zone id is refused too', () => {
-    const loaded = load(DEFAULT_NODE_CLASS, v1Pool('p', {}, {}));
-    expect(errorsOf(loaded)).toEqual([]);
+  it('a NodePool requirement and label on the zone id are accepted (zone IDs come from the subnets)', () => {
+    const required = load(
+      DEFAULT_NODE_CLASS,
+      v1Pool('p', {
+        requirements: [{ key: 'topology.k8s.aws/zone-id', operator: 'In', values: ['usw2-az1'] }],
+      }),
+    );
+    expect(errorsOf(required)).toEqual([]);
     const labelled = load(DEFAULT_NODE_CLASS, {
       ...(v1Pool('p') as Record<string, unknown>),
       spec: {
@@ -124,11 +128,7 @@ describe('labels joiner does not compute are refused at validate, with the reaso
         },
       },
     });
-    expect(
-      errorsOf(labelled)
-        .map((d) => d.message)
-        .join('\n'),
-    ).toMatch(/not supported/);
+    expect(errorsOf(labelled)).toEqual([]);
   });
 
   it('tenancy default is accepted', () => {

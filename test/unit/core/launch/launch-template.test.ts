@@ -203,3 +203,37 @@ describe('launch templates with Multus interfaces', () => {
     expect(launch(multusNodeClass()).userData).not.toContain('RAID0');
   });
 });
+
+describe('EBS volume initialization rate (EC2NodeClass blockDeviceMappings[].ebs.volumeInitializationRate)', () => {
+  it('is set on the launch template volume created from a snapshot', () => {
+    const options = [option('c6i.2xlarge', 'us-west-2a', 'spot', 0.1)];
+    const { templates } = planLaunch({
+      claim: claim(options),
+      nodeClass: multusNodeClass({
+        blockDeviceMappings: [
+          {
+            deviceName: '/dev/xvda',
+            ebs: { volumeSize: '40Gi', snapshotID: 'snap-0123456789abcdef0', volumeInitializationRate: 200 },
+          },
+        ],
+      }),
+      family: 'AL2023',
+      resolved: resolved(),
+      options,
+      capacityType: 'spot',
+      clientToken: 'joiner-multus-abc123-1',
+      instanceFacts: facts,
+    });
+    expect(templates[0].data.BlockDeviceMappings).toEqual([
+      {
+        DeviceName: '/dev/xvda',
+        Ebs: {
+          DeleteOnTermination: true,
+          VolumeSize: 40,
+          SnapshotId: 'snap-0123456789abcdef0',
+          VolumeInitializationRate: 200,
+        },
+      },
+    ]);
+  });
+});

@@ -219,7 +219,7 @@ describe('provision: launches are prepared while their claims are written', () =
   it('plans only the zones its NodeClasses have subnets in, once they are resolved', async () => {
     const h = harness(await seedCluster(SEED_004));
     const cloud = Object.assign(Object.create(h.cloud), {
-      prepareNodeClass: async () => ['us-west-2b'],
+      prepareNodeClass: async () => [{ name: 'us-west-2b' }],
     });
     const hint = h.cluster.pods[0];
     const hints = [{ namespace: 'default', name: hint.metadata.name, uid: hint.metadata.uid! }];

@@ -289,11 +289,13 @@ describe('topology spread on keys the instance type decides', () => {
   });
 });
 
-describe('a topology key joiner does not put on its nodes', () => {
+describe('the zone-ID topology key without zone IDs (no NodeClass subnets known)', () => {
   it('says so instead of blaming the counts', () => {
     const p: Pod = pod({ labels: web, requests: { cpu: '1' }, affinity: anti('topology.k8s.aws/zone-id') });
     const plan = schedule(input({ pods: [p], pools: [pool(nodePool())] }));
     expect(plan.nodeClaims).toEqual([]);
-    expect(plan.unschedulable[0].reason).toMatch(/topology\.k8s\.aws\/zone-id" is not supported/);
+    expect(plan.unschedulable[0].reason).toMatch(
+      /topology\.k8s\.aws\/zone-id" has no value on a new node: the zone IDs are not known/,
+    );
   });
 });

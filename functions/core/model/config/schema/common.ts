@@ -208,6 +208,8 @@ export const blockDeviceMapping = z.object({
       kmsKeyID: z.string().optional(),
       deleteOnTermination: z.boolean().optional(),
       snapshotID: z.string().optional(),
+      /** MiB/s a volume from a snapshot is initialized at (EC2 allows 100-300). */
+      volumeInitializationRate: z.number().int().min(100).max(300).optional(),
     })
     .optional(),
 });

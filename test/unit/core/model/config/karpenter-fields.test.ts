@@ -1,0 +1,247 @@
+/**
+ * Every field of Karpenter's CRDs (test/fixtures/karpenter-fields.json, derived from the CRDs of
+ * kubernetes-sigs/karpenter and aws/karpenter-provider-aws) is either implemented by joiner —
+ * its schema knows the field and a pointer names where it takes effect — or refused with an
+ * error naming it. A field added to the fixture from a newer CRD fails here until it is one or
+ * the other, so no Karpenter field is accepted and ignored.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { structuralSchema } from '../../../../../functions/core/install/crd-schema/structural-schema.js';
+import { unimplementedKarpenterField } from '../../../../../functions/core/model/config/karpenter-fields.js';
+import { loadDocuments } from '../../../../../functions/core/model/config/load.js';
+import { ec2NodeClassV1, nodePoolV1 } from '../../../../../functions/core/model/config/schema/v1.js';
+import { nodeOverlayV1alpha1 } from '../../../../../functions/core/model/config/schema/v1alpha1-overlay.js';
+
+interface Fixture {
+  readonly kinds: Readonly<Record<string, readonly string[]>>;
+}
+const fixture = JSON.parse(
+  readFileSync(new URL('../../../../fixtures/karpenter-fields.json', import.meta.url), 'utf8'),
+) as Fixture;
+
+const SCHEMAS: Record<string, () => z.ZodType> = {
+  'karpenter.sh/v1 NodePool': nodePoolV1,
+  'karpenter.sh/v1alpha1 NodeOverlay': nodeOverlayV1alpha1,
+  'karpenter.k8s.aws/v1 EC2NodeClass': ec2NodeClassV1,
+};
+
+/**
+ * Where each implemented field (or the nearest listed ancestor) takes effect: a file that names
+ * the field. Fields joiner's schema knows but refuses at validate are listed in REFUSED_AT_VALIDATE.
+ */
+const POINTERS: Record<string, Record<string, string>> = {
+  'karpenter.sh/v1 NodePool': {
+    'spec.disruption.budgets': 'functions/core/disruption/budgets.ts',
+    'spec.disruption.budgets[].schedule': 'functions/core/model/config/cron.ts',
+    'spec.disruption.consolidateAfter': 'functions/core/model/config/convert-node-pool.ts',
+    'spec.disruption.consolidationPolicy': 'functions/core/disruption/consolidation/candidates.ts',
+    'spec.disruption': 'functions/core/disruption/decide.ts',
+    'spec.limits': 'functions/core/scheduling/pool-context.ts',
+    'spec.replicas': 'functions/core/model/config/static-capacity.ts',
+    'spec.weight': 'functions/core/scheduling/pool-context.ts',
+    'spec.template': 'functions/core/model/config/convert-node-pool.ts',
+    'spec.template.metadata.annotations': 'functions/core/model/config/convert-node-pool.ts',
+    'spec.template.metadata.labels': 'functions/core/lifecycle/node-labels.ts',
+    'spec.template.spec.expireAfter': 'functions/core/disruption/expiration.ts',
+    'spec.template.spec.nodeClassRef': 'functions/core/model/config/cross-check.ts',
+    'spec.template.spec.requirements': 'functions/core/scheduling/pool-context.ts',
+    'spec.template.spec.requirements[].minValues': 'functions/core/scheduling/finalize.ts',
+    'spec.template.spec.startupTaints': 'functions/core/scheduling/finalize.ts',
+    'spec.template.spec.taints': 'functions/core/scheduling/pool-context.ts',
+    'spec.template.spec.taints[].timeAdded': 'functions/core/model/config/convert-common.ts',
+    'spec.template.spec.startupTaints[].timeAdded': 'functions/core/model/config/convert-common.ts',
+    'spec.template.spec.terminationGracePeriod': 'functions/core/model/config/convert-node-pool.ts',
+  },
+  'karpenter.sh/v1alpha1 NodeOverlay': {
+    'spec.capacity': 'functions/core/scheduling/node-overlays.ts',
+    'spec.price': 'functions/core/scheduling/node-overlays.ts',
+    'spec.priceAdjustment': 'functions/core/model/node-overlay.ts',
+    'spec.requirements': 'functions/core/scheduling/node-overlays.ts',
+    'spec.weight': 'functions/core/scheduling/node-overlays.ts',
+  },
+  'karpenter.k8s.aws/v1 EC2NodeClass': {
+    'spec.amiFamily': 'functions/core/model/ami-family.ts',
+    'spec.amiSelectorTerms': 'functions/core/model/config/convert-node-class.ts',
+    'spec.amiSelectorTerms[].ssmParameter': 'functions/core/launch/ami-variant.ts',
+    'spec.associatePublicIPAddress': 'functions/core/launch/launch-template.ts',
+    'spec.blockDeviceMappings': 'functions/core/launch/launch-template.ts',
+    'spec.blockDeviceMappings[].rootVolume': 'functions/core/catalog/root-volume.ts',
+    'spec.capacityReservationSelectorTerms': 'functions/core/model/config/convert-node-class.ts',
+    'spec.capacityReservationSelectorTerms[].ownerID': 'functions/core/status/capacity-reservation-status.ts',
+    'spec.capacityReservationSelectorTerms[].instanceMatchCriteria':
+      'functions/core/status/capacity-reservation-status.ts',
+    'spec.detailedMonitoring': 'functions/core/launch/launch-template.ts',
+    'spec.instanceProfile': 'functions/core/launch/launch-template.ts',
+    'spec.instanceStorePolicy': 'functions/core/catalog/allocatable.ts',
+    'spec.kubelet': 'functions/core/launch/user-data-al2023.ts',
+    'spec.kubelet.kubeReserved': 'functions/core/catalog/allocatable.ts',
+    'spec.kubelet.systemReserved': 'functions/core/catalog/allocatable.ts',
+    'spec.kubelet.evictionHard': 'functions/core/catalog/allocatable.ts',
+    'spec.kubelet.evictionSoftGracePeriod': 'functions/core/launch/user-data-bottlerocket.ts',
+    'spec.metadataOptions': 'functions/core/launch/launch-template.ts',
+    'spec.role': 'functions/core/launch/node-role.ts',
+    'spec.securityGroupSelectorTerms': 'functions/core/model/config/convert-node-class.ts',
+    'spec.subnetSelectorTerms': 'functions/core/model/config/convert-node-class.ts',
+    'spec.tags': 'functions/core/launch/tags.ts',
+    'spec.userData': 'functions/core/launch/user-data.ts',
+  },
+};
+
+/** Fields joiner's schema reads but refuses with an error at validate, with a value to try. */
+const REFUSED_AT_VALIDATE: Record<string, Record<string, unknown>> = {
+  'karpenter.k8s.aws/v1 EC2NodeClass': { 'spec.context': 'cr-group-1' },
+};
+
+/** The field paths a structural schema knows, written as the fixture writes them. */
+function schemaPaths(node: Record<string, unknown>, prefix: string, out: Set<string>): Set<string> {
+  const props = node.properties as Record<string, Record<string, unknown>> | undefined;
+  if (props) {
+    for (const [k, v] of Object.entries(props)) {
+      const p = prefix ? `${prefix}.${k}` : k;
+      out.add(p);
+      schemaPaths(v, p, out);
+    }
+  } else if (node.items) schemaPaths(node.items as Record<string, unknown>, `${prefix}[]`, out);
+  return out;
+}
+
+function nearest(pointers: Record<string, string>, path: string): [string, string] | undefined {
+  for (let p = path; p.length > 0; p = p.slice(0, Math.max(p.lastIndexOf('.'), 0))) {
+    if (pointers[p]) return [p, pointers[p]];
+    if (p.endsWith('[]') && pointers[p.slice(0, -2)]) return [p.slice(0, -2), pointers[p.slice(0, -2)]];
+    if (!p.includes('.')) break;
+  }
+  return undefined;
+}
+
+const NODE_CLASS = {
+  apiVersion: 'karpenter.k8s.aws/v1',
+  kind: 'EC2NodeClass',
+  metadata: { name: 'default' },
+  spec: {
+    role: 'node-role',
+    amiSelectorTerms: [{ alias: 'al2023@latest' }],
+    subnetSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'demo' } }],
+    securityGroupSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'demo' } }],
+  },
+};
+
+/** Loads the default EC2NodeClass with `value` at `path` (array steps as one-element lists). */
+function nodeClassWith(path: string, value: unknown) {
+  const doc = structuredClone(NODE_CLASS) as Record<string, unknown>;
+  let cur: Record<string, unknown> = doc;
+  const parts = path.split('.');
+  parts.forEach((raw, i) => {
+    const arr = raw.endsWith('[]');
+    const key = arr ? raw.slice(0, -2) : raw;
+    const last = i === parts.length - 1;
+    if (last) cur[key] = arr ? [value] : value;
+    else if (arr) {
+      const item: Record<string, unknown> = {};
+      cur[key] = [item];
+      cur = item;
+    } else {
+      cur[key] ??= {};
+      cur = cur[key] as Record<string, unknown>;
+    }
+  });
+  return loadDocuments([{ file: 'class.yaml', index: 0, object: doc }]);
+}
+
+describe("Karpenter's CRD fields: implemented or refused, never ignored", () => {
+  for (const [kind, fields] of Object.entries(fixture.kinds)) {
+    const known = schemaPaths(structuralSchema(SCHEMAS[kind]()), '', new Set());
+    const [apiVersion, name] = kind.split(' ');
+    it(`${kind}: ${fields.length} fields, each known to joiner's schema with a pointer, or refused`, () => {
+      const unclassified: string[] = [];
+      for (const field of fields) {
+        if (!known.has(field)) {
+          // joiner's schema does not read it: a document setting it must be refused.
+          if (unimplementedKarpenterField(apiVersion, name, field.split('.')) === undefined)
+            unclassified.push(field);
+          continue;
+        }
+        if (REFUSED_AT_VALIDATE[kind]?.[field] !== undefined) continue;
+        const pointer = nearest(POINTERS[kind], field);
+        if (!pointer) {
+          unclassified.push(field);
+          continue;
+        }
+        const [at, file] = pointer;
+        const leaf = at.split('.').at(-1)!.replace('[]', '');
+        const text = readFileSync(new URL(`../../../../../${file}`, import.meta.url), 'utf8');
+        expect(text, `${file} should name ${leaf} (pointer of ${field})`).toMatch(
+          new RegExp(`\\b${leaf}\\b`),
+        );
+      }
+      expect(unclassified, 'Karpenter fields neither implemented (schema + pointer) nor refused').toEqual([]);
+    });
+  }
+
+  it('every refused EC2NodeClass field is an error naming it when a document sets it', () => {
+    const kind = 'karpenter.k8s.aws/v1 EC2NodeClass';
+    const known = schemaPaths(structuralSchema(SCHEMAS[kind]()), '', new Set());
+    const refused = fixture.kinds[kind].filter((f) => !known.has(f));
+    expect(refused.length).toBeGreaterThan(5);
+    for (const field of refused) {
+      const loaded = nodeClassWith(field, field.endsWith('[]') ? {} : 1);
+      const top = field.split('.').slice(0, 2).join('.').replace('[]', '');
+      expect(
+        loaded.diagnostics.some(
+          (d) => d.severity === 'error' && d.path.startsWith(top) && /not supported/.test(d.message),
+        ),
+        `${field}: ${JSON.stringify(loaded.diagnostics)}`,
+      ).toBe(true);
+      expect(loaded.nodeClasses).toEqual([]);
+    }
+    for (const [field, value] of Object.entries(REFUSED_AT_VALIDATE['karpenter.k8s.aws/v1 EC2NodeClass'])) {
+      const loaded = nodeClassWith(field, value);
+      expect(loaded.diagnostics.some((d) => d.severity === 'error' && d.path === field)).toBe(true);
+    }
+  });
+
+  it('a KubeletConfiguration field joiner does not pass is refused; a misspelt top-level field only warns', () => {
+    const kubelet = nodeClassWith('spec.kubelet', { shutdownGracePeriod: '30s' });
+    expect(kubelet.diagnostics).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        path: 'spec.kubelet.shutdownGracePeriod',
+        message: expect.stringMatching(
+          /^field "shutdownGracePeriod" is not supported: joiner passes clusterDNS/,
+        ),
+      }),
+    ]);
+    const typo = nodeClassWith('spec.subnetSelectorTerm', []);
+    expect(typo.diagnostics).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        message: 'unknown field "subnetSelectorTerm" is ignored',
+      }),
+    ]);
+    expect(typo.nodeClasses).toHaveLength(1);
+  });
+
+  it("joiner's own NodeClass (joiner.sh/v1) refuses the same fields", () => {
+    const loaded = loadDocuments([
+      {
+        file: 'class.yaml',
+        index: 0,
+        object: {
+          ...NODE_CLASS,
+          apiVersion: 'joiner.sh/v1',
+          kind: 'NodeClass',
+          spec: { ...NODE_CLASS.spec, ipPrefixCount: 1 },
+        },
+      },
+    ]);
+    expect(loaded.diagnostics).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        path: 'spec.ipPrefixCount',
+        message: expect.stringMatching(/not supported/),
+      }),
+    ]);
+  });
+});
