@@ -28,6 +28,8 @@ interface Cluster {
   nodes: Node[];
   pods: Pod[];
   pool: NodePool;
+  /** Hourly prices by type when not {@link SIZES}'. */
+  prices?: Record<string, number>;
 }
 
 const ON_DEMAND = { key: 'karpenter.sh/capacity-type', operator: 'In' as const, values: ['on-demand'] };
@@ -47,7 +49,8 @@ function addNode(
   capacity: 'on-demand' | 'spot' = 'on-demand',
 ): void {
   const size = SIZES[type];
-  const price = capacity === 'spot' ? size.price * 0.4 : size.price;
+  const listed = c.prices?.[type] ?? size.price;
+  const price = capacity === 'spot' ? listed * 0.4 : listed;
   const claim = newNodeClaim(
     {
       id: `default-${name}`,
@@ -109,7 +112,7 @@ function schedulingPool(c: Cluster): SchedulingPool {
         t.name,
         Number(t.labels['karpenter.k8s.aws/instance-cpu']),
         t.capacity.memory / 2 ** 30,
-        SIZES[t.name]?.price ?? 1,
+        c.prices?.[t.name] ?? SIZES[t.name]?.price ?? 1,
         { zones: ['zone-a'] },
       ),
     );
@@ -181,6 +184,30 @@ describe('consolidation: what can go', () => {
     expect(move?.method).toBe('replace');
     expect(move?.replacement?.instanceTypeOptions.every((o) => o.price < 0.34)).toBe(true);
     expect(move?.replacement?.instanceTypeOptions[0]?.instanceType).toBe('c.xlarge');
+  });
+
+  it('replaces two nodes the candidate order does not put side by side with one cheaper node', () => {
+    // An xlarge costs less than two larges here. Neither large can go alone (its pods fit nowhere
+    // else, and no type is cheaper than a large); all three together need more than an xlarge.
+    // The greedy searches try the whole set, then one node at a time, and stop; a pair fits.
+    const c = cluster();
+    c.prices = { 'c.large': 0.085, 'c.xlarge': 0.15, 'c.2xlarge': 0.34 };
+    addNode(c, 'a', 'c.large', [{ name: 'web-1', cpu: '1500m' }]);
+    addNode(c, 'b', 'c.large', [
+      { name: 'api-1', cpu: '900m' },
+      { name: 'api-2', cpu: '900m' },
+    ]);
+    addNode(c, 'c', 'c.large', [
+      { name: 'job-1', cpu: '500m' },
+      { name: 'job-2', cpu: '500m' },
+      { name: 'job-3', cpu: '500m' },
+    ]);
+    const { move, candidates } = plan(c);
+    expect(candidates.map((x) => x.node.metadata.name)).toEqual(['a', 'b', 'c']);
+    expect(move?.method).toBe('replace');
+    expect(move?.candidates).toHaveLength(2);
+    expect(move?.replacement?.instanceTypeOptions[0]?.instanceType).toBe('c.xlarge');
+    expect(move?.savings).toBeCloseTo(0.17 - 0.15);
   });
 
   it('keeps a node that is already the cheapest fit', () => {
