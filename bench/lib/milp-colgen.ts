@@ -12,6 +12,7 @@
  * Memory is the patterns generated (a few per type and iteration), not nodes x types x shapes.
  * Benchmark only.
  */
+import { gridKnapsackBound } from './knapsack-bound.js';
 import type { MilpPattern, MilpShape, MilpType } from './milp-optimum.js';
 
 /** How many of shape `s` one node of type `t` holds (0 when the shape may not use the type). */
@@ -221,8 +222,11 @@ function startingPatterns(
 }
 
 /**
- * Column generation until no type prices out or `deadline` (performance.now() ms) passes. Returns
- * undefined when a shape fits no type (no packing exists).
+ * Column generation until no type prices out or `deadline` (performance.now() ms) passes. Each
+ * round prices every type with a short knapsack search; when that finds no pattern worth more than
+ * its node, the types are priced exactly (the grid bound of knapsack-bound.ts, else the search's own
+ * bound) and searched longer where a better pattern may still exist. Returns undefined when a shape
+ * fits no type (no packing exists).
  */
 export async function columnGeneration(
   types: readonly MilpType[],
@@ -233,26 +237,43 @@ export async function columnGeneration(
   const patterns = startingPatterns(types, shapes);
   if (!patterns) return undefined;
   const seen = new Set(patterns.map(key));
+  const add = (type: number, counts: number[]): boolean => {
+    const pattern = { type, counts };
+    if (seen.has(key(pattern))) return false;
+    seen.add(key(pattern));
+    patterns.push(pattern);
+    return true;
+  };
   let iterations = 0;
   for (;;) {
     iterations++;
     const { value, rowDual } = await solveLp(masterLp(types, shapes, patterns));
     const duals = shapes.map((_, si) => Math.max(0, rowDual[si] ?? 0));
-    let theta = 1;
-    let added = 0;
     const late = performance.now() > deadline;
+    let added = 0;
+    const priced = types.map((t, ti) => {
+      const found = pricePattern(t, shapes, duals, late ? 0 : PRICING_STEPS);
+      if (!late && found.value > t.price * (1 + 1e-9) && add(ti, found.counts)) added++;
+      return found;
+    });
+    if (added > 0) continue;
+    let theta = 1;
     for (const [ti, t] of types.entries()) {
-      const priced = pricePattern(t, shapes, duals, late ? 0 : PRICING_STEPS);
-      if (priced.upper > 0) theta = Math.min(theta, t.price / priced.upper);
-      if (late || priced.value <= t.price * (1 + 1e-9)) continue;
-      const pattern = { type: ti, counts: priced.counts };
-      if (seen.has(key(pattern))) continue;
-      seen.add(key(pattern));
-      patterns.push(pattern);
-      added++;
+      const found = priced[ti];
+      let upper = found.upper;
+      if (upper > found.value) {
+        const most = shapes.map((sh) => fitsOne(t, sh));
+        upper = Math.min(upper, Math.max(found.value, gridKnapsackBound(t, shapes, duals, most) ?? upper));
+      }
+      if (!late && upper > t.price * (1 + 1e-9)) {
+        const deeper = pricePattern(t, shapes, duals, PRICING_STEPS * 50);
+        if (deeper.value > t.price * (1 + 1e-9) && add(ti, deeper.counts)) added++;
+        upper = Math.min(upper, deeper.upper);
+      }
+      if (upper > 0) theta = Math.min(theta, t.price / upper);
     }
-    if (added === 0)
-      return { bound: value * theta * (1 - 1e-9), converged: theta >= 1 - 1e-9, patterns, iterations };
+    if (added > 0) continue;
+    return { bound: value * theta * (1 - 1e-9), converged: theta >= 1 - 1e-9, patterns, iterations };
   }
 }
 

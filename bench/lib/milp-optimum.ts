@@ -350,7 +350,7 @@ export async function optimumCost(
     const why = `pattern model, time limit, solver status ${byPattern.status}`;
     return result(bound, byPattern.incumbent, why, patterns.length);
   }
-  const deadline = performance.now() + (timeLimitSeconds * 1000) / 2;
+  const deadline = performance.now() + (timeLimitSeconds * 1000 * 2) / 3;
   const generated = await columnGeneration(types, shapes, solveLp, deadline);
   if (!generated) throw new Error('packing problem: a pod shape fits no instance type of the pool');
   const bound = Math.max(generated.bound, relaxed.value);
