@@ -37,8 +37,8 @@ export const TARGETS = { evalSeconds2000: 10, heapMiB2000: 1024, costRatio: 1.05
 /** Wall time one measured evaluation may take before its search settles for the best set found (reported as capped). */
 const EVAL_CAP_MS = 150_000;
 /**
- * Wall time one apply loop may take per 500 nodes before it is capped (an evaluation running past
- * it settles for its best set); `-- --loop-seconds N` sets it for every size.
+ * Wall time one apply loop may take per 500 nodes (counted up to 2,000) before it is capped (an
+ * evaluation running past it settles for its best set); `-- --loop-seconds N` sets it for every size.
  */
 const LOOP_CAP_MS_PER_500_NODES = 90_000;
 
@@ -194,7 +194,7 @@ export async function measureCase(
   runs = 3,
   milpTimeLimitSeconds = 60,
   withLoops = true,
-  loopCapMs = LOOP_CAP_MS_PER_500_NODES * Math.max(1, nodes / 500),
+  loopCapMs = LOOP_CAP_MS_PER_500_NODES * Math.min(4, Math.max(1, nodes / 500)),
 ): Promise<CaseResult> {
   const build = () => buildCluster(nodes, share);
   const c = build();
@@ -259,7 +259,9 @@ async function main(): Promise<void> {
   const milpSeconds = m >= 0 ? Number(process.argv[m + 1]) : 60;
   const l = process.argv.indexOf('--loop-seconds');
   const loopCap = (size: number) =>
-    l >= 0 ? Number(process.argv[l + 1]) * 1000 : LOOP_CAP_MS_PER_500_NODES * Math.max(1, size / 500);
+    l >= 0
+      ? Number(process.argv[l + 1]) * 1000
+      : LOOP_CAP_MS_PER_500_NODES * Math.min(4, Math.max(1, size / 500));
   const rows: CaseResult[] = [];
   for (const size of sizes)
     for (const share of SHARES) {
