@@ -339,7 +339,7 @@ export async function optimumCost(
       gap: exact || best <= 0 ? 0 : Math.max(0, (best - bound) / best),
     };
   };
-  const relaxed = await solve(aggregateModel(types, shapes), Math.min(5, timeLimitSeconds / 4));
+  const relaxed = await solve(aggregateModel(types, shapes), timeLimitSeconds / 4);
   if (upperCost <= relaxed.value * (1 + 1e-7) + 1e-9)
     return result(relaxed.value, upperCost, 'plan meets the aggregate relaxation', 0);
   const patterns = maximalPatterns(types, shapes);
@@ -350,7 +350,8 @@ export async function optimumCost(
     const why = `pattern model, time limit, solver status ${byPattern.status}`;
     return result(bound, byPattern.incumbent, why, patterns.length);
   }
-  const deadline = performance.now() + (timeLimitSeconds * 1000 * 2) / 3;
+  const deadline =
+    performance.now() + Math.max(1000, start + timeLimitSeconds * 1000 - performance.now()) * 0.6;
   const generated = await columnGeneration(types, shapes, solveLp, deadline);
   if (!generated) throw new Error('packing problem: a pod shape fits no instance type of the pool');
   const bound = Math.max(generated.bound, relaxed.value);
