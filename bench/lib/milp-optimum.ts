@@ -8,11 +8,13 @@
  *   can always be rewritten with such patterns (move a node to a strictly cheaper type holding it,
  *   impossible at the optimum; then fill it up to a maximal pattern at the same price), so the
  *   optimum is the true one.
+ * - Else, when it is small, the compact model (milp-compact.ts: a node variable per type and
+ *   possible node, pod counts per shape), exact too.
  * - Otherwise the lower bound is the pattern model's linear relaxation, found by column generation
  *   (milp-colgen.ts), and a feasible packing comes from an integer solve over the patterns it
  *   generated: the optimum lies between the two, and the result says how far apart they are. Both
- *   take memory for the patterns generated only (the former compact fallback, with a node variable
- *   per type and possible node, grew with the cluster and exhausted the heap at 2,000 nodes).
+ *   take memory for the patterns generated only (the compact model grows with the cluster and
+ *   exhausted the heap at 2,000 nodes when it was the fallback for every size).
  *
  * A cheap aggregate relaxation (whole nodes per type, pods only against a type's summed capacity)
  * is solved first: when the known plan meets it, that plan is optimal.
@@ -26,6 +28,7 @@
  */
 import highsModule, { type Highs } from 'highs';
 import { columnGeneration, fitsOne } from './milp-colgen.js';
+import { compactColumns, packingModel } from './milp-compact.js';
 
 type Loader = typeof highsModule.default;
 /** The loader: the default export as ESM, `module.exports.default` as the typings describe it. */
@@ -99,10 +102,12 @@ function allowsAll(o: MilpType, t: MilpType, shapes: readonly MilpShape[]): bool
   return shapes.every((s) => !s.allowed?.has(t.name) || s.allowed.has(o.name));
 }
 
-/** Patterns enumerated at most (more: column generation instead). */
+/** Columns of the compact model at most (larger problems: column generation). */
+const MAX_COMPACT_COLUMNS = 50_000;
+/** Patterns enumerated at most (more: the compact model or column generation instead). */
 const MAX_PATTERNS = 200_000;
 /** Enumeration steps at most (the search is exponential in the number of shapes). */
-const MAX_STEPS = 500_000;
+const MAX_STEPS = 20_000_000;
 
 /**
  * Every maximal pattern of every type that no strictly cheaper type holds (see the file comment),
@@ -349,6 +354,13 @@ export async function optimumCost(
     const bound = Math.max(byPattern.value, relaxed.value);
     const why = `pattern model, time limit, solver status ${byPattern.status}`;
     return result(bound, byPattern.incumbent, why, patterns.length);
+  }
+  if (compactColumns(types, shapes, upperCost) <= MAX_COMPACT_COLUMNS) {
+    const { lp, columns } = packingModel(types, shapes, upperCost + 1e-6, relaxed.value);
+    const full = await solve(lp, left());
+    if (full.optimal) return result(full.value, full.value, 'compact model', columns);
+    const why = `compact model, time limit, solver status ${full.status}`;
+    return result(Math.max(full.value, relaxed.value), full.incumbent, why, columns);
   }
   const deadline =
     performance.now() + Math.max(1000, start + timeLimitSeconds * 1000 - performance.now()) * 0.6;
