@@ -7,7 +7,8 @@
  * requests only, placement rules left out: a lower bound of any valid packing; its proven bound
  * when the time limit is hit), and with a fresh re-pack by `schedule()` (a heuristic, labelled so).
  * `npm run bench:consolidation` prints a table; `-- --json` prints JSON; `-- --sizes 500` picks sizes;
- * `-- --milp-seconds 0` skips the MILP reference.
+ * `-- --milp-seconds 0` skips the MILP reference (default 60); `-- --loop-seconds N` caps each apply
+ * loop (default 90 s per 500 nodes). The MILP's memory is its patterns, not the cluster's nodes.
  */
 import { consolidationCandidates } from '../functions/core/disruption/consolidation/candidates.js';
 import {
@@ -35,8 +36,11 @@ const SHARES = [0.5, 0.75];
 export const TARGETS = { evalSeconds2000: 10, heapMiB2000: 1024, costRatio: 1.05, badDecisions: 0 };
 /** Wall time one measured evaluation may take before its search settles for the best set found (reported as capped). */
 const EVAL_CAP_MS = 150_000;
-/** Wall time one apply loop may take before it is capped (an evaluation running past it settles for its best set). */
-const LOOP_CAP_MS = 90_000;
+/**
+ * Wall time one apply loop may take per 500 nodes (counted up to 2,000) before it is capped (an
+ * evaluation running past it settles for its best set); `-- --loop-seconds N` sets it for every size.
+ */
+const LOOP_CAP_MS_PER_500_NODES = 90_000;
 
 export interface LoopResult {
   budget: string;
@@ -133,7 +137,7 @@ function apply(c: SyntheticCluster, move: ConsolidationMove): number {
   return bad;
 }
 
-function loop(build: () => SyntheticCluster, budget: number): LoopResult {
+function loop(build: () => SyntheticCluster, budget: number, capMs: number): LoopResult {
   const c = build();
   const nodesBefore = c.nodes.length;
   const costBefore = cost(c);
@@ -144,12 +148,12 @@ function loop(build: () => SyntheticCluster, budget: number): LoopResult {
   let bad = 0;
   let capped = false;
   for (;;) {
-    if (performance.now() - start > LOOP_CAP_MS) {
+    if (performance.now() - start > capMs) {
       capped = true;
       break;
     }
     evaluations++;
-    const { move, capped: cut } = evaluate(c, allowed, start + LOOP_CAP_MS);
+    const { move, capped: cut } = evaluate(c, allowed, start + capMs);
     if (cut) capped = true;
     if (!move) break;
     moves++;
@@ -188,8 +192,9 @@ export async function measureCase(
   nodes: number,
   share: number,
   runs = 3,
-  milpTimeLimitSeconds = 20,
+  milpTimeLimitSeconds = 60,
   withLoops = true,
+  loopCapMs = LOOP_CAP_MS_PER_500_NODES * Math.min(4, Math.max(1, nodes / 500)),
 ): Promise<CaseResult> {
   const build = () => buildCluster(nodes, share);
   const c = build();
@@ -211,7 +216,7 @@ export async function measureCase(
     heap = Math.max(heap, process.memoryUsage().heapUsed - before);
   }
   times.sort((a, b) => a - b);
-  const loops = withLoops ? [100, 10].map((b) => loop(build, b)) : [];
+  const loops = withLoops ? [100, 10].map((b) => loop(build, b, loopCapMs)) : [];
   const repackCost = repack(c);
   let milp: Awaited<ReturnType<typeof optimumCost>> | undefined;
   if (milpTimeLimitSeconds > 0) {
@@ -251,7 +256,12 @@ async function main(): Promise<void> {
   const i = process.argv.indexOf('--sizes');
   const sizes = i >= 0 ? process.argv[i + 1].split(',').map(Number) : SIZES;
   const m = process.argv.indexOf('--milp-seconds');
-  const milpSeconds = m >= 0 ? Number(process.argv[m + 1]) : 20;
+  const milpSeconds = m >= 0 ? Number(process.argv[m + 1]) : 60;
+  const l = process.argv.indexOf('--loop-seconds');
+  const loopCap = (size: number) =>
+    l >= 0
+      ? Number(process.argv[l + 1]) * 1000
+      : LOOP_CAP_MS_PER_500_NODES * Math.min(4, Math.max(1, size / 500));
   const rows: CaseResult[] = [];
   for (const size of sizes)
     for (const share of SHARES) {
@@ -261,6 +271,7 @@ async function main(): Promise<void> {
         size >= 2000 ? 1 : 3,
         milpSeconds,
         !process.argv.includes('--evaluate-only'),
+        loopCap(size),
       );
       rows.push(r);
       if (json) continue;

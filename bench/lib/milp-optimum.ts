@@ -1,19 +1,23 @@
 /**
- * The cheapest packing of one pool's pods, by MILP (HiGHS). Two formulations of variable-size
- * vector bin packing, both exact:
+ * The cheapest packing of one pool's pods, by MILP (HiGHS), as variable-size vector bin packing
+ * over patterns (pods per shape one node of a type holds):
  *
- * - Pattern model (tried first): every maximal pattern (pods per shape one node of a type holds,
- *   no further pod of a shape with pods left fitting), kept only when no strictly cheaper type holds
+ * - Exact pattern model (when the patterns are few enough to enumerate): every maximal pattern (no
+ *   further pod of a shape with pods left fitting), kept only when no strictly cheaper type holds
  *   it, gets an integer node count; demand rows ask for at least each shape's pods. An optimal plan
  *   can always be rewritten with such patterns (move a node to a strictly cheaper type holding it,
  *   impossible at the optimum; then fill it up to a maximal pattern at the same price), so the
- *   optimum is the true one. Its relaxation is tight and the model has one row per shape, so HiGHS
- *   proves most optima in seconds. Used when the patterns are few enough to enumerate.
- * - Compact model (fallback): for each instance type t the pool allows, nodes k = 1..K_t with a
- *   binary `u` (node used, costing the type's cheapest allowed offering) and integer pod counts per
- *   pod shape, capacity rows per resource, and demand rows per shape. K_t is bounded safely: an
- *   optimal plan costs at most the heuristic's plan (so at most cost/price_t nodes of t), and no
- *   two nodes of one type could be merged (so at most 2 x demand/capacity + 1 of them).
+ *   optimum is the true one.
+ * - Else, when it is small, the compact model (milp-compact.ts: a node variable per type and
+ *   possible node, pod counts per shape), exact too.
+ * - Otherwise the lower bound is the pattern model's linear relaxation, found by column generation
+ *   (milp-colgen.ts), and a feasible packing comes from an integer solve over the patterns it
+ *   generated: the optimum lies between the two, and the result says how far apart they are. Both
+ *   take memory for the patterns generated only (the compact model grows with the cluster and
+ *   exhausted the heap at 2,000 nodes when it was the fallback for every size).
+ *
+ * A cheap aggregate relaxation (whole nodes per type, pods only against a type's summed capacity)
+ * is solved first: when the known plan meets it, that plan is optimal.
  *
  * A shape may be limited to some of the pool's types (`allowed`: its pods' node selector or
  * affinity narrows the pool, e.g. arm64 only): it fits no other type, and a type only dominates
@@ -23,6 +27,8 @@
  * never improve the optimum. Benchmark only.
  */
 import highsModule, { type Highs } from 'highs';
+import { columnGeneration, fitsOne } from './milp-colgen.js';
+import { compactColumns, packingModel } from './milp-compact.js';
 
 type Loader = typeof highsModule.default;
 /** The loader: the default export as ESM, `module.exports.default` as the typings describe it. */
@@ -76,14 +82,6 @@ function highs(): Promise<Highs> {
   return loaded;
 }
 
-function fitsOne(t: MilpType, s: MilpShape): number {
-  if (s.allowed && !s.allowed.has(t.name)) return 0;
-  let n = Number.POSITIVE_INFINITY;
-  for (let d = 0; d < t.alloc.length; d++)
-    if (s.requests[d] > 0) n = Math.min(n, Math.floor(t.alloc[d] / s.requests[d] + 1e-9));
-  return Math.min(n, s.count);
-}
-
 /** Types that hold at least one pod and are not dominated by another type. */
 export function usefulTypes(types: readonly MilpType[], shapes: readonly MilpShape[]): MilpType[] {
   const holding = types.filter((t) => shapes.some((s) => fitsOne(t, s) > 0));
@@ -104,77 +102,9 @@ function allowsAll(o: MilpType, t: MilpType, shapes: readonly MilpShape[]): bool
   return shapes.every((s) => !s.allowed?.has(t.name) || s.allowed.has(o.name));
 }
 
-function nodeBound(t: MilpType, shapes: readonly MilpShape[], upperCost: number): number {
-  const byCost = Math.floor(upperCost / t.price + 1e-9);
-  let ratio = 0;
-  for (let d = 0; d < t.alloc.length; d++) {
-    const demand = shapes.reduce((sum, s) => sum + s.requests[d] * s.count, 0);
-    if (demand > 0) ratio = Math.max(ratio, demand / t.alloc[d]);
-  }
-  const byMerge = Math.floor(2 * ratio) + 1;
-  const pods = shapes.reduce((sum, s) => sum + s.count, 0);
-  return Math.max(0, Math.min(byCost, byMerge, pods));
-}
-
-/** The model in CPLEX LP format, and its column count. */
-export function packingModel(
-  types: readonly MilpType[],
-  shapes: readonly MilpShape[],
-  upperCost: number,
-  lowerCost = 0,
-): { lp: string; columns: number } {
-  const obj: string[] = [];
-  const rows: string[] = [];
-  const bounds: string[] = [];
-  const binaries: string[] = [];
-  const generals: string[] = [];
-  const demand: string[][] = shapes.map(() => []);
-  types.forEach((t, ti) => {
-    const k = nodeBound(t, shapes, upperCost);
-    for (let b = 0; b < k; b++) {
-      const u = `u_${ti}_${b}`;
-      binaries.push(u);
-      obj.push(`${t.price} ${u}`);
-      if (b > 0) rows.push(` s_${ti}_${b}: u_${ti}_${b - 1} - ${u} >= 0`);
-      const load: string[][] = t.alloc.map(() => []);
-      shapes.forEach((s, si) => {
-        const most = fitsOne(t, s);
-        if (most === 0) return;
-        const n = `n_${ti}_${b}_${si}`;
-        generals.push(n);
-        bounds.push(` 0 <= ${n} <= ${most}`);
-        demand[si].push(n);
-        rows.push(` l_${ti}_${b}_${si}: ${n} - ${most} ${u} <= 0`);
-        s.requests.forEach((r, d) => {
-          if (r > 0) load[d].push(`${r} ${n}`);
-        });
-      });
-      load.forEach((terms, d) => {
-        if (terms.length > 0) rows.push(` c_${ti}_${b}_${d}: ${terms.join(' + ')} - ${t.alloc[d]} ${u} <= 0`);
-      });
-    }
-  });
-  shapes.forEach((s, si) => {
-    rows.push(` d_${si}: ${demand[si].length > 0 ? demand[si].join(' + ') : '0 u_none'} = ${s.count}`);
-  });
-  if (lowerCost > 0 && obj.length > 0) rows.push(` lb: ${obj.join(' + ')} >= ${lowerCost * (1 - 1e-9)}`);
-  const lp = [
-    'Minimize',
-    ` cost: ${obj.length > 0 ? obj.join(' + ') : '0 u_none'}`,
-    'Subject To',
-    ...rows,
-    'Bounds',
-    ...bounds,
-    'Binaries',
-    ...binaries,
-    'Generals',
-    ...generals,
-    'End',
-  ].join('\n');
-  return { lp, columns: binaries.length + generals.length };
-}
-
-/** Patterns enumerated at most (more fall back to the compact model). */
+/** Columns of the compact model at most (larger problems: column generation). */
+const MAX_COMPACT_COLUMNS = 50_000;
+/** Patterns enumerated at most (more: the compact model or column generation instead). */
 const MAX_PATTERNS = 200_000;
 /** Enumeration steps at most (the search is exponential in the number of shapes). */
 const MAX_STEPS = 20_000_000;
@@ -369,9 +299,24 @@ async function solve(lp: string, timeLimit: number): Promise<Solved> {
   }
 }
 
+/** The LP optimum of `lp` and its rows' duals. */
+async function solveLp(lp: string): Promise<{ value: number; rowDual: Float64Array }> {
+  const solver = await highs();
+  const model = solver.createModel({ format: 'lp', data: lp });
+  try {
+    model.options.set({ output_flag: false });
+    const run = model.run();
+    if (run.modelStatus !== OPTIMAL) throw new Error(`pattern LP: solver status ${run.modelStatus}`);
+    return { value: model.getObjectiveValue(), rowDual: model.getSolution().rowDual };
+  } finally {
+    model.dispose();
+  }
+}
+
 /**
- * The cheapest packing's cost. `upperCost` is the cost of a known feasible plan: it bounds the node
- * counts, and when it meets the relaxation's bound it is proven optimal without the full model.
+ * The cheapest packing's cost (see the file comment). `upperCost` is the cost of a known feasible
+ * plan: when it meets a lower bound it is proven optimal, and it is the best packing known until
+ * the solver finds a cheaper one.
  */
 export async function optimumCost(
   allTypes: readonly MilpType[],
@@ -382,72 +327,50 @@ export async function optimumCost(
   const start = performance.now();
   const types = usefulTypes(allTypes, shapes);
   const elapsed = () => (performance.now() - start) / 1000;
+  const left = () => Math.max(1, timeLimitSeconds - elapsed());
   if (shapes.length === 0)
     return { cost: 0, exact: true, method: 'optimal', seconds: 0, types: 0, columns: 0, best: 0, gap: 0 };
-  const known = (incumbent: number, bound: number) => {
+  const result = (bound: number, incumbent: number, method: string, columns: number): MilpResult => {
     const best = Math.min(incumbent, upperCost);
-    return { best, gap: best > 0 ? Math.max(0, (best - bound) / best) : 0 };
-  };
-  const relaxed = await solve(aggregateModel(types, shapes), timeLimitSeconds);
-  if (upperCost <= relaxed.value * (1 + 1e-7) + 1e-9) {
-    const method = 'optimal (plan meets the relaxation bound)';
+    const exact = best <= bound * (1 + 1e-7) + 1e-9;
     return {
-      cost: upperCost,
-      exact: true,
-      method,
-      seconds: elapsed(),
-      types: types.length,
-      columns: 0,
-      best: upperCost,
-      gap: 0,
-    };
-  }
-  const patterns = maximalPatterns(types, shapes);
-  let bound = relaxed.value;
-  if (patterns) {
-    const byPattern = await solve(
-      patternModel(types, shapes, patterns),
-      Math.max(1, timeLimitSeconds - elapsed()),
-    );
-    const base = { seconds: elapsed(), types: types.length, columns: patterns.length };
-    if (byPattern.optimal)
-      return {
-        ...base,
-        cost: byPattern.value,
-        exact: true,
-        method: 'optimal (pattern model)',
-        best: byPattern.value,
-        gap: 0,
-      };
-    return {
-      ...base,
-      ...known(byPattern.incumbent, Math.max(byPattern.value, bound)),
-      cost: Math.max(byPattern.value, bound),
-      exact: false,
-      method: `lower bound (pattern model, time limit, solver status ${byPattern.status})`,
-    };
-  }
-  const { lp, columns } = packingModel(types, shapes, upperCost + 1e-6, bound);
-  const full = await solve(lp, Math.max(1, timeLimitSeconds - elapsed()));
-  if (full.optimal)
-    return {
-      cost: full.value,
-      exact: true,
-      method: 'optimal',
+      cost: exact ? best : bound,
+      exact,
+      method: exact ? `optimal (${method})` : `lower bound (${method})`,
       seconds: elapsed(),
       types: types.length,
       columns,
-      best: full.value,
-      gap: 0,
+      best,
+      gap: exact || best <= 0 ? 0 : Math.max(0, (best - bound) / best),
     };
-  bound = Math.max(full.value, bound);
-  return {
-    ...known(full.incumbent, bound),
-    cost: bound,
-    exact: false,
-    method: `lower bound (time limit, solver status ${full.status})`,
-    seconds: elapsed(),
-    types: types.length,
-    columns,
   };
+  const relaxed = await solve(aggregateModel(types, shapes), timeLimitSeconds / 4);
+  if (upperCost <= relaxed.value * (1 + 1e-7) + 1e-9)
+    return result(relaxed.value, upperCost, 'plan meets the aggregate relaxation', 0);
+  const patterns = maximalPatterns(types, shapes);
+  if (patterns) {
+    const byPattern = await solve(patternModel(types, shapes, patterns), left());
+    if (byPattern.optimal) return result(byPattern.value, byPattern.value, 'pattern model', patterns.length);
+    const bound = Math.max(byPattern.value, relaxed.value);
+    const why = `pattern model, time limit, solver status ${byPattern.status}`;
+    return result(bound, byPattern.incumbent, why, patterns.length);
+  }
+  if (compactColumns(types, shapes, upperCost) <= MAX_COMPACT_COLUMNS) {
+    const { lp, columns } = packingModel(types, shapes, upperCost + 1e-6, relaxed.value);
+    const full = await solve(lp, left());
+    if (full.optimal) return result(full.value, full.value, 'compact model', columns);
+    const why = `compact model, time limit, solver status ${full.status}`;
+    return result(Math.max(full.value, relaxed.value), full.incumbent, why, columns);
+  }
+  const deadline =
+    performance.now() + Math.max(1000, start + timeLimitSeconds * 1000 - performance.now()) * 0.6;
+  const generated = await columnGeneration(types, shapes, solveLp, deadline);
+  if (!generated) throw new Error('packing problem: a pod shape fits no instance type of the pool');
+  const bound = Math.max(generated.bound, relaxed.value);
+  const integer = await solve(patternModel(types, shapes, generated.patterns), left());
+  const how = generated.converged
+    ? 'the LP relaxation by column generation'
+    : 'column generation stopped at its time limit, Farley bound';
+  const why = `${how}, ${generated.iterations} rounds; packing from its patterns`;
+  return result(bound, integer.incumbent, why, generated.patterns.length);
 }

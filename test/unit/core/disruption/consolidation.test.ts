@@ -28,6 +28,10 @@ interface Cluster {
   nodes: Node[];
   pods: Pod[];
   pool: NodePool;
+  /** Hourly prices by type when not {@link SIZES}'. */
+  prices?: Record<string, number>;
+  /** Zones the pool launches in (default zone-a). */
+  zones?: string[];
 }
 
 const ON_DEMAND = { key: 'karpenter.sh/capacity-type', operator: 'In' as const, values: ['on-demand'] };
@@ -45,9 +49,11 @@ function addNode(
   type: string,
   pods: { name: string; cpu: string; extra?: Parameters<typeof pod>[0] }[],
   capacity: 'on-demand' | 'spot' = 'on-demand',
+  zone = 'zone-a',
 ): void {
   const size = SIZES[type];
-  const price = capacity === 'spot' ? size.price * 0.4 : size.price;
+  const listed = c.prices?.[type] ?? size.price;
+  const price = capacity === 'spot' ? listed * 0.4 : listed;
   const claim = newNodeClaim(
     {
       id: `default-${name}`,
@@ -59,7 +65,7 @@ function addNode(
       labels: {},
       taints: [],
       startupTaints: [],
-      options: [{ instanceType: type, zone: 'zone-a', capacityType: capacity, price }],
+      options: [{ instanceType: type, zone, capacityType: capacity, price }],
       pods: [],
       requests: {},
     },
@@ -71,13 +77,13 @@ function addNode(
     version: 1,
     nodeName: name,
     timers: {},
-    instance: { instanceId: `i-${name}`, instanceType: type, zone: 'zone-a', capacityType: capacity, price },
+    instance: { instanceId: `i-${name}`, instanceType: type, zone, capacityType: capacity, price },
     timestamps: { Pending: NOW - 2 * HOUR, Initialized: NOW - 2 * HOUR },
   });
   const n = node({
     name,
     instanceType: type,
-    zone: 'zone-a',
+    zone,
     nodePool: 'default',
     allocatable: { cpu: size.cpu, memory: size.memory, pods: '58' },
     labels: { 'karpenter.sh/capacity-type': capacity, 'karpenter.k8s.aws/instance-family': 'c' },
@@ -109,8 +115,8 @@ function schedulingPool(c: Cluster): SchedulingPool {
         t.name,
         Number(t.labels['karpenter.k8s.aws/instance-cpu']),
         t.capacity.memory / 2 ** 30,
-        SIZES[t.name]?.price ?? 1,
-        { zones: ['zone-a'] },
+        c.prices?.[t.name] ?? SIZES[t.name]?.price ?? 1,
+        { zones: c.zones ?? ['zone-a'] },
       ),
     );
   return { pool: c.pool, nodeClass: nodeClass(), instanceTypes: types };
@@ -181,6 +187,61 @@ describe('consolidation: what can go', () => {
     expect(move?.method).toBe('replace');
     expect(move?.replacement?.instanceTypeOptions.every((o) => o.price < 0.34)).toBe(true);
     expect(move?.replacement?.instanceTypeOptions[0]?.instanceType).toBe('c.xlarge');
+  });
+
+  it('replaces two nodes the candidate order does not put side by side with one cheaper node', () => {
+    // An xlarge costs less than two larges here. Neither large can go alone (its pods fit nowhere
+    // else, and no type is cheaper than a large); all three together need more than an xlarge.
+    // The greedy searches try the whole set, then one node at a time, and stop; a pair fits.
+    const c = cluster();
+    c.prices = { 'c.large': 0.085, 'c.xlarge': 0.15, 'c.2xlarge': 0.34 };
+    addNode(c, 'a', 'c.large', [{ name: 'web-1', cpu: '1500m' }]);
+    addNode(c, 'b', 'c.large', [
+      { name: 'api-1', cpu: '900m' },
+      { name: 'api-2', cpu: '900m' },
+    ]);
+    addNode(c, 'c', 'c.large', [
+      { name: 'job-1', cpu: '500m' },
+      { name: 'job-2', cpu: '500m' },
+      { name: 'job-3', cpu: '500m' },
+    ]);
+    const { move, candidates } = plan(c);
+    expect(candidates.map((x) => x.node.metadata.name)).toEqual(['a', 'b', 'c']);
+    expect(move?.method).toBe('replace');
+    expect(move?.candidates).toHaveLength(2);
+    expect(move?.replacement?.instanceTypeOptions[0]?.instanceType).toBe('c.xlarge');
+    expect(move?.savings).toBeCloseTo(0.17 - 0.15);
+  });
+
+  it('replaces a node a zone spread keeps, together with another node, by one cheaper node in its zone', () => {
+    // api is spread over zone-a and zone-b (maxSkew 1): node b holds the only api pod of zone-b,
+    // so it cannot go, and it is already the cheapest type. Its pod and node c's fit one new node in
+    // zone-b that costs less than both; the greedy searches (all three, then one at a time) miss it.
+    const c = cluster();
+    c.prices = { 'c.large': 0.085, 'c.xlarge': 0.15, 'c.2xlarge': 0.34 };
+    c.zones = ['zone-a', 'zone-b'];
+    const spread = {
+      topologySpreadConstraints: [
+        {
+          maxSkew: 1,
+          topologyKey: 'topology.kubernetes.io/zone',
+          whenUnsatisfiable: 'DoNotSchedule' as const,
+          labelSelector: { matchLabels: { app: 'api' } },
+        },
+      ],
+    };
+    addNode(c, 'a', 'c.xlarge', [
+      { name: 'api-1', cpu: '1', extra: spread },
+      { name: 'web-1', cpu: '1400m' },
+      { name: 'web-2', cpu: '1400m' },
+    ]);
+    addNode(c, 'b', 'c.large', [{ name: 'api-2', cpu: '1', extra: spread }], 'on-demand', 'zone-b');
+    addNode(c, 'c', 'c.large', [{ name: 'job-1', cpu: '1' }]);
+    const { move } = plan(c);
+    expect(move?.method).toBe('replace');
+    expect(move?.candidates.map((x) => x.node.metadata.name).sort()).toEqual(['b', 'c']);
+    expect(move?.replacement?.instanceTypeOptions.every((o) => o.zone === 'zone-b')).toBe(true);
+    expect(move?.savings).toBeCloseTo(0.17 - 0.15);
   });
 
   it('keeps a node that is already the cheapest fit', () => {
