@@ -135,7 +135,10 @@ export function createProvisionerHandler(getDeps: () => ProvisionerDeps) {
       {
         SchedulingTime: result.schedulingMs,
         [METRIC_NAMES.provisioningTime]: result.totalMs,
-        ...(result.deferred ? {} : { [METRIC_NAMES.oldestPendingPodAge]: result.oldestPendingPodAgeMs }),
+        // A deferred or absorbed run read no pod: the run that plans them reports their age.
+        ...(result.deferred || result.absorbed
+          ? {}
+          : { [METRIC_NAMES.oldestPendingPodAge]: result.oldestPendingPodAgeMs }),
       },
     );
     // Karpenter counts a nodeclaim when it is launched for pending pods (an adopted instance is not new).
@@ -144,7 +147,7 @@ export function createProvisionerHandler(getDeps: () => ProvisionerDeps) {
         nodepool: claim.nodePool,
         reason: 'provisioning',
       });
-    if (!result.deferred) {
+    if (!result.deferred && !result.absorbed) {
       recordDimensionedMetric(KARPENTER_METRICS.schedulingDuration, result.schedulingMs / 1000, 'Seconds', {
         controller: 'provisioner',
       });
