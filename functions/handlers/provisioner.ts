@@ -66,7 +66,8 @@ export function runSummary(result: ProvisionResult): Record<string, unknown> {
 /**
  * Builds the provisioner handler. A deferred run (another run held the lease too long) or an
  * incomplete one (a launch failed with an error and its claim waits for the next run) reports
- * every message as failed so the batch comes back.
+ * every message as failed so the batch comes back. A run absorbed by the run holding the lease
+ * (which plans every pending pod before it releases) is done.
  */
 export function createProvisionerHandler(getDeps: () => ProvisionerDeps) {
   return lambdaHandler<SQSEvent, SQSBatchResponse>(async (event, context) => {
@@ -108,11 +109,16 @@ export function createProvisionerHandler(getDeps: () => ProvisionerDeps) {
       {
         hints,
         events: batchEvents(sent),
-        options: { holder: context.awsRequestId || undefined },
+        // A batch's work is every pending pod: the run holding the lease takes it over.
+        options: { holder: context.awsRequestId || undefined, absorb: true },
       },
     );
     deps.log.info(
-      result.deferred ? 'provisioning deferred' : 'provisioning run finished',
+      result.deferred
+        ? 'provisioning deferred'
+        : result.absorbed
+          ? 'provisioning absorbed by the run in progress'
+          : 'provisioning run finished',
       runSummary(result),
     );
     recordMetrics(
@@ -129,7 +135,10 @@ export function createProvisionerHandler(getDeps: () => ProvisionerDeps) {
       {
         SchedulingTime: result.schedulingMs,
         [METRIC_NAMES.provisioningTime]: result.totalMs,
-        ...(result.deferred ? {} : { [METRIC_NAMES.oldestPendingPodAge]: result.oldestPendingPodAgeMs }),
+        // A deferred or absorbed run read no pod: the run that plans them reports their age.
+        ...(result.deferred || result.absorbed
+          ? {}
+          : { [METRIC_NAMES.oldestPendingPodAge]: result.oldestPendingPodAgeMs }),
       },
     );
     // Karpenter counts a nodeclaim when it is launched for pending pods (an adopted instance is not new).
@@ -138,7 +147,7 @@ export function createProvisionerHandler(getDeps: () => ProvisionerDeps) {
         nodepool: claim.nodePool,
         reason: 'provisioning',
       });
-    if (!result.deferred) {
+    if (!result.deferred && !result.absorbed) {
       recordDimensionedMetric(KARPENTER_METRICS.schedulingDuration, result.schedulingMs / 1000, 'Seconds', {
         controller: 'provisioner',
       });

@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { NodeClaim, NodeClaimState } from '../../core/nodeclaim/nodeclaim.js';
 import {
+  type ConditionalRelease,
   ConflictError,
   type Lease,
   type OfferingKey,
@@ -198,7 +199,13 @@ export class DynamoStateStore implements StateStore {
         }),
       );
       const a = out.Attributes ?? {};
-      return { name, holder, expiresAt: a.expiresAt as number, token: a.token as number };
+      return {
+        name,
+        holder,
+        expiresAt: a.expiresAt as number,
+        token: a.token as number,
+        requests: typeof a.requests === 'number' ? a.requests : 0,
+      };
     } catch (error) {
       if (isConditionFailed(error)) return undefined;
       throw error;
@@ -245,6 +252,52 @@ export class DynamoStateStore implements StateStore {
     } catch (error) {
       if (!isConditionFailed(error)) throw error;
     }
+  }
+
+  async requestLeaseRun(name: string, now: number): Promise<boolean> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: PK.lease, sk: name },
+          UpdateExpression: 'ADD requests :one',
+          ConditionExpression: 'attribute_exists(pk) AND expiresAt > :now',
+          ExpressionAttributeValues: { ':one': 1, ':now': now },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailed(error)) return false;
+      throw error;
+    }
+  }
+
+  async releaseLeaseUnlessRequested(lease: Lease, seen: number): Promise<ConditionalRelease> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: PK.lease, sk: lease.name },
+          UpdateExpression: 'SET expiresAt = :zero',
+          ConditionExpression: `holder = :h AND #t = :t AND ${seen === 0 ? '(attribute_not_exists(requests) OR requests = :seen)' : 'requests = :seen'}`,
+          ExpressionAttributeNames: { '#t': 'token' },
+          ExpressionAttributeValues: { ':h': lease.holder, ':t': lease.token, ':zero': 0, ':seen': seen },
+        }),
+      );
+      return { released: true };
+    } catch (error) {
+      if (!isConditionFailed(error)) throw error;
+      const held = await this.readLease(lease.name);
+      if (held?.holder !== lease.holder || held.token !== lease.token) return { released: true };
+      return { released: false, requests: typeof held.requests === 'number' ? held.requests : 0 };
+    }
+  }
+
+  private async readLease(name: string): Promise<Record<string, unknown> | undefined> {
+    const out = await this.doc.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: PK.lease, sk: name }, ConsistentRead: true }),
+    );
+    return out.Item;
   }
 
   async recordOnce(key: string, now: number, ttlMs: number): Promise<boolean> {

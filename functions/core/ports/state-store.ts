@@ -23,7 +23,17 @@ export interface Lease {
   readonly holder: string;
   readonly expiresAt: number;
   readonly token: number;
+  /** Requests for another run counted on the lease item when it was taken (see {@link StateStore.requestLeaseRun}). */
+  readonly requests?: number;
 }
+
+/**
+ * What {@link StateStore.releaseLeaseUnlessRequested} did: released, or not because requests came
+ * (the lease is still held; `requests` is the count now).
+ */
+export type ConditionalRelease =
+  | { readonly released: true }
+  | { readonly released: false; readonly requests: number };
 
 /** Thrown when an optimistic-concurrency write loses (the item changed since it was read). */
 export class ConflictError extends Error {
@@ -77,6 +87,18 @@ export interface StateStore {
   renewLease(lease: Lease, now: number, ttlMs: number): Promise<Lease | undefined>;
   /** Releases a lease if it is still the one held (same token); otherwise does nothing. */
   releaseLease(lease: Lease): Promise<void>;
+  /**
+   * Asks the holder of the lease `name` to run once more: adds one to the lease's `requests` if
+   * the lease is held and unexpired at `now`. Returns true when the request was counted (the holder
+   * sees it when it releases), false when the lease is free (the caller takes it itself).
+   */
+  requestLeaseRun(name: string, now: number): Promise<boolean>;
+  /**
+   * Releases `lease` unless its `requests` count is no longer `seen` (another run asked for a run
+   * since the holder last looked): then the lease stays held and the new count is returned. A lease
+   * no longer held (released, or taken by another run) counts as released.
+   */
+  releaseLeaseUnlessRequested(lease: Lease, seen: number): Promise<ConditionalRelease>;
 
   /**
    * Records that `key` was processed. Returns true the first time (until `now + ttlMs`), false

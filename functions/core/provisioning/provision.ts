@@ -27,6 +27,7 @@ import {
   releaseProvisioningLease,
 } from './provisioning-lease.js';
 import { claimsToResume } from './resume-claims.js';
+import { joinPasses, MAX_PASSES } from './run-passes.js';
 import { launchStaticPools } from './static-launch.js';
 import { staticLaunches } from './static-pools.js';
 import { splitSuperseded } from './superseded-claims.js';
@@ -65,6 +66,7 @@ function settingsOf(options: ProvisionOptions = {}, remainingMs?: number): Setti
       remainingMs === undefined ? Number.POSITIVE_INFINITY : Math.max(0, remainingMs - 2 * reserve),
     ),
     leaseRetryMs: options.leaseRetryMs ?? 100,
+    absorb: options.absorb ?? false,
     launchReserveMs: reserve,
     timeouts: options.timeouts ?? DEFAULT_TIMEOUTS,
     maxLaunchAttempts: options.maxLaunchAttempts,
@@ -98,6 +100,7 @@ export async function provision(deps: ProvisionDeps, input: ProvisionInput): Pro
   // The cluster is read while the lease is taken; a run that had to wait for the lease reads it again.
   const preparation = nodeClassPreparation(deps);
   const now = () => deps.clock.now();
+  const reread = () => readClusterSnapshot(deps.cluster, deps.log, undefined, deps.karpenterKinds, now);
   const early = readClusterSnapshot(
     deps.cluster,
     deps.log,
@@ -113,10 +116,13 @@ export async function provision(deps: ProvisionDeps, input: ProvisionInput): Pro
       ttlMs: settings.leaseTtlMs,
       waitMs: settings.leaseWaitMs,
       retryMs: settings.leaseRetryMs,
+      absorb: settings.absorb,
     },
   );
-  if (!acquired) {
+  if (!acquired || 'absorbed' in acquired) {
     await preparation.settled();
+    if (acquired)
+      return { ...emptyResult(hints.length), absorbed: true, batch, totalMs: performance.now() - started };
     deps.log.warn('another provisioning run holds the lease, deferring', { pods: hints.length });
     return { ...emptyResult(hints.length), deferred: true, batch, totalMs: performance.now() - started };
   }
@@ -128,18 +134,32 @@ export async function provision(deps: ProvisionDeps, input: ProvisionInput): Pro
       return remaining === undefined ? settings.leaseTtlMs : remaining + LEASE_GRACE_MS;
     },
   });
-  let outcome: RunOutcome;
+  let outcome: RunOutcome | undefined;
+  let held = true;
   try {
-    const snapshot = acquired.waited
-      ? readClusterSnapshot(deps.cluster, deps.log, undefined, deps.karpenterKinds, now)
-      : early;
-    outcome = await run({ ...deps, sleep, fence }, snapshot, preparation, hints, settings, started);
+    const runDeps = { ...deps, sleep, fence };
+    // Runs that asked for provisioning since the count `seen` was read are planned by another pass.
+    let seen = lease.requests ?? 0;
+    let snapshot = acquired.waited ? reread() : early;
+    for (let pass = 1; ; pass++) {
+      const done = await run(runDeps, snapshot, preparation, hints, settings, started);
+      outcome = outcome ? joinOutcomes(outcome, done) : done;
+      const next = await nextPass(runDeps, seen, pass);
+      if (next === 'released') held = false;
+      if (typeof next !== 'number') {
+        if (next === 'unserved') outcome = { ...outcome, result: { ...outcome.result, incomplete: true } };
+        break;
+      }
+      seen = next;
+      snapshot = reread();
+    }
   } finally {
-    await releaseProvisioningLease(deps, fence.lease);
+    if (held) await releaseProvisioningLease(deps, fence.lease);
     // Launches waited for the NodeClasses they use; a run that launched nothing lets it end here.
     await preparation.settled();
   }
   // Events are best effort and change no state: the next run need not wait for them.
+  if (!outcome) throw new Error('provisioning run made no pass');
   await outcome.report();
   return { ...outcome.result, batch, totalMs: performance.now() - started };
 }
@@ -364,6 +384,48 @@ async function staticCounted(
 ): Promise<readonly NodeClaim[]> {
   const limited = snapshot.nodePools.some((p) => isStatic(p) && p.limits.nodes !== undefined);
   return limited ? [...claims, ...(await deps.store.listNodeClaims(['Terminating']))] : claims;
+}
+
+/**
+ * After a pass: `released` when the lease's request count is still `seen` (the lease is free); the
+ * new count when runs asked for provisioning since and this run has the time to plan again (it
+ * reads the cluster after this); `unserved` when it has not (the caller then releases the lease
+ * and the run's batch comes back).
+ */
+async function nextPass(
+  deps: RunDeps,
+  seen: number,
+  pass: number,
+): Promise<'released' | 'unserved' | number> {
+  let release: Awaited<ReturnType<typeof deps.store.releaseLeaseUnlessRequested>>;
+  try {
+    release = await deps.store.releaseLeaseUnlessRequested(deps.fence.lease, seen);
+    if (release.released) return 'released';
+  } catch (error) {
+    deps.log.warn('could not release the provisioning lease after a pass, its batch comes back', {
+      error: (error as Error).message,
+    });
+    return 'unserved';
+  }
+  if (pass < MAX_PASSES && (await mayWrite(deps))) {
+    deps.log.info('another run asked for provisioning meanwhile, planning again', { pass: pass + 1 });
+    return release.requests;
+  }
+  deps.log.warn('another run asked for provisioning, this one has no time left: its batch comes back', {
+    reason: deps.fence.stopReason ?? `${pass} passes made`,
+  });
+  return 'unserved';
+}
+
+/** Two passes as one outcome (their pod events reported one after the other). */
+function joinOutcomes(first: RunOutcome, later: RunOutcome): RunOutcome {
+  return {
+    result: joinPasses(first.result, later.result),
+    report: async () => {
+      await first.report();
+      await later.report();
+    },
+  };
 }
 
 /** Whether the run still holds its lease with time to spare: only then it writes claims. */

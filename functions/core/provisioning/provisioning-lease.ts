@@ -2,6 +2,13 @@
  * The provisioning lease: one provisioning run at a time per cluster. A run that finds the lease
  * taken waits for it (runs take well under a second), then plans with the first run's nodeclaims
  * in flight, so it never plans the same pods again. A crashed run frees the lease when it expires.
+ *
+ * A run that may be absorbed (a batch of pod events: its work is "plan every pending pod") does
+ * not wait: it counts a request on the held lease and returns, as a trigger of Karpenter's one
+ * provisioning loop is absorbed by the loop in progress. The holder releases only when the count
+ * is the one it saw before its last read of the cluster, and otherwise plans again with a fresh
+ * read, so it sees the absorbed run's pods (they were pending before the request). A holder that
+ * crashes leaves its own batch to be delivered again, and that delivery plans every pending pod.
  */
 import type { Clock } from '../ports/clock.js';
 import type { Log } from '../ports/log.js';
@@ -24,11 +31,20 @@ export interface AcquiredLease {
   readonly waited: boolean;
 }
 
-/** Takes the lease, waiting up to `waitMs` (in `retryMs` steps); undefined when it stays taken. */
+/** The run in progress took this run's work: it plans every pending pod before it releases. */
+export interface AbsorbedRun {
+  readonly absorbed: true;
+}
+
+/**
+ * Takes the lease, waiting up to `waitMs` (in `retryMs` steps); undefined when it stays taken.
+ * With `absorb`, a run that finds the lease held asks its holder to run again and returns
+ * {@link AbsorbedRun} at once.
+ */
 export async function acquireProvisioningLease(
   deps: { store: StateStore; clock: Clock; log: Log; sleep: (ms: number) => Promise<void> },
-  wait: LeaseWait,
-): Promise<AcquiredLease | undefined> {
+  wait: LeaseWait & { readonly absorb?: boolean },
+): Promise<AcquiredLease | AbsorbedRun | undefined> {
   const tries = Math.max(1, Math.ceil(wait.waitMs / wait.retryMs) + 1);
   for (let n = 1; n <= tries; n++) {
     const lease = await deps.store.acquireLease(
@@ -38,6 +54,14 @@ export async function acquireProvisioningLease(
       wait.ttlMs,
     );
     if (lease) return { lease, waited: n > 1 };
+    if (wait.absorb) {
+      // Taken a moment ago: ask the holder to plan once more; freed since: take it now.
+      if (await deps.store.requestLeaseRun(PROVISIONING_LEASE, deps.clock.now())) {
+        deps.log.info('the provisioning run in progress plans these pods after it', { holder: wait.holder });
+        return { absorbed: true };
+      }
+      continue;
+    }
     if (n === 1) deps.log.debug('waiting for the provisioning run in progress', { holder: wait.holder });
     if (n < tries) await deps.sleep(wait.retryMs);
   }

@@ -74,6 +74,12 @@ export interface ProvisionOptions {
   readonly timeouts?: NodeClaimTimeouts;
   /** CreateFleet attempts per claim and run. Default 6. */
   readonly maxLaunchAttempts?: number;
+  /**
+   * A run that finds the lease held asks its holder to plan once more and returns at once
+   * (`absorbed`) instead of waiting: for runs whose work is every pending pod (a batch of pod
+   * events), not for runs that need their own pass (a drain's replacements). Default false.
+   */
+  readonly absorb?: boolean;
 }
 
 /** What a provisioning run is given. */
@@ -120,6 +126,8 @@ export interface FailedClaimResult {
  */
 export interface ProvisionResult {
   readonly deferred: boolean;
+  /** The run in progress took this run's work (it plans every pending pod before it releases). */
+  readonly absorbed?: boolean;
   /**
    * True when a launch ended with an error and left its claim Pending: the next run resumes it
    * (adopting an instance the attempt may have made), so the batch should be retried.

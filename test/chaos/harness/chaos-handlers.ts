@@ -54,8 +54,8 @@ export interface ChaosHandlers {
   readonly ledger: ChaosLedger;
   /**
    * Virtual start times of the provisioner's batches that planned (a provisioning cycle each): an
-   * invocation whose every delivery was deferred because another run held the provisioning lease
-   * planned nothing (the run holding the lease plans every pending pod, as Karpenter's single
+   * invocation whose every delivery was absorbed by (or deferred to) the run holding the
+   * provisioning lease planned nothing (that run plans every pending pod, as Karpenter's single
    * provisioning loop does), so it is no cycle of its own; a run that planned but whose launch
    * failed is one.
    */

@@ -64,6 +64,38 @@ describe('provisioner metrics the alarms read', () => {
     });
   });
 
+  it('a batch absorbed by the run holding the lease is done (no retry) and reports no pending pod age', async () => {
+    const h = harness(await seedCluster('examples/seed-004'));
+    await h.store.acquireLease('provisioner', 'run-in-progress', Date.now(), 60_000);
+    vi.stubEnv('AWS_LAMBDA_FUNCTION_NAME', 'joiner-provisioner');
+    const chunks: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      chunks.push(String(chunk));
+      return true;
+    });
+    const handler = createProvisionerHandler(() => h.deps);
+    const body = JSON.stringify({
+      id: 'e1',
+      'detail-type': 'PodUnschedulable',
+      source: 'joiner',
+      time: '2025-01-01T00:00:00Z',
+      detail: { namespace: 'default', name: 'x', uid: 'u' },
+    });
+    const out = await handler({ Records: [{ messageId: 'm1', body } as never] }, context());
+    expect(out).toEqual({ batchItemFailures: [] });
+    expect(h.log.messages()).toContain('provisioning absorbed by the run in progress');
+    expect(h.store.leases.get('provisioner')).toMatchObject({ holder: 'run-in-progress', requests: 1 });
+    expect(h.cloud.launches).toBe(0);
+    const emf = chunks
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .filter((l) => l._aws);
+    expect(emf.length).toBeGreaterThan(0);
+    expect(emf.some((l) => l[METRIC_NAMES.oldestPendingPodAge] !== undefined)).toBe(false);
+  });
+
   it('the oldest pending pod age: 0 without pods, unreadable creation times count as new', () => {
     const pod = (creationTimestamp?: string) =>
       ({ metadata: { name: 'p', creationTimestamp }, spec: {} }) as never;

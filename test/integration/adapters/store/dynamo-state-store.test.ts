@@ -179,6 +179,27 @@ describe('DynamoStateStore', () => {
     expect(await store.renewLease(held, T0 + 70_003, 30_000)).toBeUndefined();
   });
 
+  it('counts requests for another run on a held lease only, and releases only when none came since', async () => {
+    const store = await freshStore();
+    expect(await store.requestLeaseRun('provisioner', T0)).toBe(false); // no lease yet
+    const held = (await store.acquireLease('provisioner', 'inv-a', T0, 30_000))!;
+    expect(held.requests).toBe(0);
+    expect(await store.releaseLeaseUnlessRequested(held, 0)).toEqual({ released: true });
+    const again = (await store.acquireLease('provisioner', 'inv-a', T0 + 1, 30_000))!;
+    expect(await store.requestLeaseRun('provisioner', T0 + 2)).toBe(true);
+    expect(await store.requestLeaseRun('provisioner', T0 + 3)).toBe(true);
+    expect(await store.releaseLeaseUnlessRequested(again, 0)).toEqual({ released: false, requests: 2 });
+    expect(await store.acquireLease('provisioner', 'inv-b', T0 + 4, 30_000)).toBeUndefined(); // still held
+    expect(await store.releaseLeaseUnlessRequested(again, 2)).toEqual({ released: true });
+    expect(await store.requestLeaseRun('provisioner', T0 + 5)).toBe(false); // released: take it
+    const next = (await store.acquireLease('provisioner', 'inv-b', T0 + 6, 30_000))!;
+    expect(next.requests).toBe(2);
+    // An expired lease takes no request; a release by a holder that lost the lease does nothing.
+    expect(await store.requestLeaseRun('provisioner', T0 + 30_006)).toBe(false);
+    expect(await store.releaseLeaseUnlessRequested(again, 5)).toEqual({ released: true });
+    expect(await store.acquireLease('provisioner', 'inv-c', T0 + 30_006, 30_000)).toBeDefined();
+  });
+
   it('records an idempotency key once until it expires', async () => {
     const store = await freshStore();
     expect(await store.recordOnce('msg-1', T0, 1000)).toBe(true);

@@ -24,6 +24,7 @@ import type {
 import type { ConfigObjectRef } from '../../../../functions/core/ports/cluster-status.js';
 import type { Log } from '../../../../functions/core/ports/log.js';
 import {
+  type ConditionalRelease,
   ConflictError,
   type Lease,
   type OfferingKey,
@@ -276,7 +277,14 @@ export class MemoryStore implements StateStore {
   async acquireLease(name: string, holder: string, now: number, ttlMs: number) {
     const held = this.leases.get(name);
     if (held && held.holder !== holder && held.expiresAt > now) return undefined;
-    const lease = { name, holder, expiresAt: now + ttlMs, token: (held?.token ?? 0) + 1 };
+    const last = held ?? this.released.get(name);
+    const lease: Lease = {
+      name,
+      holder,
+      expiresAt: now + ttlMs,
+      token: (last?.token ?? 0) + 1,
+      requests: last?.requests ?? 0,
+    };
     this.leases.set(name, lease);
     return lease;
   }
@@ -288,7 +296,26 @@ export class MemoryStore implements StateStore {
     return renewed;
   }
   async releaseLease(lease: Lease) {
-    if (this.leases.get(lease.name)?.token === lease.token) this.leases.delete(lease.name);
+    const held = this.leases.get(lease.name);
+    if (held?.token !== lease.token) return;
+    this.leases.delete(lease.name);
+    this.released.set(lease.name, held);
+  }
+  /** Leases released, kept for their `requestedAt` and token (as the table keeps the item). */
+  private released = new Map<string, Lease>();
+  async requestLeaseRun(name: string, now: number) {
+    const held = this.leases.get(name);
+    if (!held || held.expiresAt <= now) return false;
+    this.leases.set(name, { ...held, requests: (held.requests ?? 0) + 1 });
+    return true;
+  }
+  async releaseLeaseUnlessRequested(lease: Lease, seen: number): Promise<ConditionalRelease> {
+    const held = this.leases.get(lease.name);
+    if (held?.holder !== lease.holder || held.token !== lease.token) return { released: true };
+    if ((held.requests ?? 0) !== seen) return { released: false, requests: held.requests ?? 0 };
+    this.leases.delete(lease.name);
+    this.released.set(lease.name, held);
+    return { released: true };
   }
   async recordOnce() {
     return true;
