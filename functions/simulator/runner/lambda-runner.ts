@@ -327,12 +327,16 @@ export class LambdaRunner {
     const clock = this.options.clock;
     const virtual = clock.autoSpeed !== undefined;
     const now = virtual ? () => clock.now() : Date.now;
-    // On the virtual clock, the context's remaining time and the timers the handler's early timeout
-    // arms are both virtual (a handler computing does not move virtual time; wall time would).
+    // On the virtual clock, the context's remaining time, the timers the handler's early timeout
+    // arms and the waits the handler makes are all virtual (a handler computing does not move
+    // virtual time; wall time would).
     const timers: RuntimeTimers | undefined = virtual
       ? {
           setTimeout: (fn, ms) => clock.setTimeout(fn, ms),
           clearTimeout: (h) => clock.clearTimeout(h as number),
+          now: () => clock.now(),
+          // The invocation's scope waits meanwhile (virtual time may run on).
+          sleep: (ms) => clock.sleep(ms),
         }
       : undefined;
     const context = createLambdaContext(this.env, name, timeoutMs, now, timers);
