@@ -70,7 +70,11 @@ function ensureSubscribed(): void {
     const scope = currentScope();
     registration?.activity.poke();
     const ledger = registration ? scope?.ledger : undefined;
-    const billing: Billing | undefined = ledger && { ledger, computeMs: ledger.takeForCall() };
+    const billing: Billing | undefined = ledger && {
+      ledger,
+      call: ledger.nextCall(),
+      computeMs: ledger.takeForCall(),
+    };
     if (billing) carry(request.socket, billing);
     scope?.suspend();
     let answered = false;
