@@ -2,8 +2,9 @@
  * Determinism check (outcomes independent of host load): plays one scale-out and consolidation
  * scenario twice, the second time next to CPU-burning neighbour processes, and compares the
  * decisions (launches and removals: nodes, types, reasons, order) and their virtual times. Prints
- * both logs and exits 1 when the decisions differ. `test/e2e/determinism.test.ts` runs the same
- * check in the suite; this prints the logs, and repeats it: `npm run bench:determinism -- 3`.
+ * both logs and exits 1 when the decisions differ; `npm run bench:determinism -- 3` repeats it.
+ * Not part of `npm test` yet: concurrent work at one virtual instant still interleaves with host
+ * load (README, Time in the simulation), and a test that fails at random would hide the rest.
  *
  * Run: npm run bench:determinism
  */

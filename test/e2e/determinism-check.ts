@@ -2,7 +2,7 @@
  * The determinism check (outcomes independent of host load): one scale-out and consolidation
  * scenario, played once on the machine as it is and once next to CPU-burning neighbour processes,
  * and the decisions of both runs (launches and removals: nodes, types, reasons, order) with their
- * virtual times. Shared by test/e2e/determinism.test.ts and `npm run bench:determinism`.
+ * virtual times, for `npm run bench:determinism` (and a suite test once decisions are load-independent).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
