@@ -18,6 +18,7 @@ import {
   karpenterReason,
 } from '../shared/karpenter-metrics.js';
 import { METRIC_NAMES } from '../shared/metrics.js';
+import { runtimeTimersOf } from '../shared/runtime-timers.js';
 import { type Dependencies, dependenciesFromEnv } from './runtime/dependencies.js';
 import { lambdaHandler, parseSqsBatch, recordDimensionedMetric, recordMetrics } from './runtime/lambda.js';
 
@@ -53,10 +54,14 @@ export function createDisruptionHandler(getDeps: () => DisruptionHandlerDeps) {
         ? () => context.getRemainingTimeInMillis()
         : undefined;
     const catalog = ports.catalogSource ? await ports.catalogSource.current() : ports.catalog;
+    // Leases and the drains' provisioning waits run on the runtime's time (virtual when simulated).
+    const runtime = runtimeTimersOf(context);
     const deps = sweepDepsFrom({
       ...ports,
       catalog,
       remainingMs,
+      leaseClock: { now: runtime.now },
+      sleep: runtime.sleep,
       nodeRoles: ports.settings?.nodeRoleArns,
       karpenterKinds: ports.settings?.karpenterKinds,
     });

@@ -18,6 +18,7 @@ import type { ProvisionResult } from '../core/provisioning/types.js';
 import { DETAIL_TYPES } from '../shared/event-rules.js';
 import { KARPENTER_METRICS } from '../shared/karpenter-metrics.js';
 import { METRIC_NAMES } from '../shared/metrics.js';
+import { runtimeTimersOf } from '../shared/runtime-timers.js';
 import { type Dependencies, dependenciesFromEnv } from './runtime/dependencies.js';
 import { lambdaHandler, parseSqsBatch, recordDimensionedMetric, recordMetrics } from './runtime/lambda.js';
 
@@ -97,11 +98,16 @@ export function createProvisionerHandler(getDeps: () => ProvisionerDeps) {
         : [],
     );
     if (changed.length > 0) deps.log.info('configuration changed, provisioning', { changed });
+    // The batch window's polls and the lease's retries wait on the runtime's time (wall time in
+    // AWS, the virtual clock in the simulated cloud), as does the lease itself.
+    const runtime = runtimeTimersOf(context);
     const result = await provision(
       {
         ...deps,
         catalog,
         remainingMs,
+        sleep: runtime.sleep,
+        leaseClock: { now: runtime.now },
         nodeRoles: deps.settings?.nodeRoleArns,
         karpenterKinds: deps.settings?.karpenterKinds,
         batchWindow: deps.settings?.batchWindow,

@@ -25,6 +25,8 @@ export interface Billing {
   readonly ledger: ComputeLedger;
   /** Virtual ms still to pay (0 once the service took it). */
   computeMs: number;
+  /** The call's rank among the invocation's calls, in the order it sent them (see ApiLatency.wait). */
+  readonly call: number;
 }
 
 /** One unit of tracked work (an invocation, a served request, a control-plane task). */

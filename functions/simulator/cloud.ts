@@ -233,7 +233,14 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
         tokenSigner: (key) =>
           key === SIMULATOR_ACCESS_KEY_ID ? 'cluster-creator' : authorizer?.principalOf(key),
       }),
-      startSqsSimulator({ region, delays: clock, latency, iam: authorizer, accountId: account }),
+      startSqsSimulator({
+        region,
+        delays: clock,
+        stamps: clock,
+        latency,
+        iam: authorizer,
+        accountId: account,
+      }),
       startDynamoDbSimulator({ latency, iam: authorizer, region, accountId: account }),
       startSsmSimulator({ region, faults, iam: authorizer, accountId: account }),
     ]);

@@ -7,7 +7,12 @@
  *   invocation behind them is a `joiner` scope of its own);
  * - a request sent from a scope suspends that scope until the answer arrives: a handler waiting for
  *   EC2 is not computing;
- * - every request and answer is a change the clock waits to settle;
+ * - every request and answer is a change the clock waits to settle, and a request counts as the
+ *   simulator's work while it crosses loopback, both ways: from the moment it is sent until the
+ *   service reads it, and from the moment the service has written its answer until the caller has
+ *   read all of it. Crossing takes a few turns of the event loop, more on a busy host; without this
+ *   the clock would see nobody working meanwhile and move on to its next timer, and how far it got
+ *   would depend on the host's load (a call to a service without modeled latency let it run on);
  * - a request sent by a joiner invocation brings the compute it owes (compute-ledger.ts) to the
  *   simulated service, whose modeled latency wait pays it first; the bytes of the answer are charged
  *   to the invocation (it parses them); a service that waits no latency hands the debt back.
@@ -16,7 +21,7 @@
 import { subscribe } from 'node:diagnostics_channel';
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { type Activity, type Billing, currentScope } from './activity.js';
+import { type Activity, type ActivityScope, type Billing, currentScope } from './activity.js';
 
 /** How requests to a port count. */
 export type PortRole = 'service' | 'function-url';
@@ -57,6 +62,9 @@ function ensureSubscribed(): void {
     if (!registration) return;
     registration.activity.poke();
     const billing = billingOf(socket);
+    const transit = transitOf(socket);
+    transit?.arrived();
+    response.once('finish', () => transit?.answered());
     if (registration.role === 'function-url' || isLongPoll(request)) return;
     const scope = registration.activity.enter('sim');
     scope.billing = billing;
@@ -70,8 +78,22 @@ function ensureSubscribed(): void {
     const scope = currentScope();
     registration?.activity.poke();
     const ledger = registration ? scope?.ledger : undefined;
-    const billing: Billing | undefined = ledger && { ledger, computeMs: ledger.takeForCall() };
+    const billing: Billing | undefined = ledger && {
+      ledger,
+      call: ledger.nextCall(),
+      computeMs: ledger.takeForCall(),
+    };
     if (billing) carry(request.socket, billing);
+    if (registration) {
+      const transit = new Transit(registration.activity);
+      onceConnected(request.socket, (port) => transits.set(port, transit));
+      request.once('response', (response: IncomingMessage) => {
+        response.once('end', () => transit.done());
+        response.once('close', () => transit.done());
+      });
+      request.once('close', () => transit.done());
+      request.once('error', () => transit.done());
+    }
     scope?.suspend();
     let answered = false;
     const answer = (response?: IncomingMessage): void => {
@@ -102,12 +124,60 @@ function ensureSubscribed(): void {
 const billings = new Map<number, Billing>();
 
 function carry(socket: Socket | null, billing: Billing): void {
+  onceConnected(socket, (port) => billings.set(port, billing));
+}
+
+/** Calls `put` with the client socket's local port once it is connected (at once if it is). */
+function onceConnected(socket: Socket | null, put: (port: number) => void): void {
   if (!socket) return;
-  const put = (): void => {
-    if (socket.localPort !== undefined) billings.set(socket.localPort, billing);
+  const ready = (): void => {
+    if (socket.localPort !== undefined) put(socket.localPort);
   };
-  if (socket.connecting || socket.localPort === undefined) socket.once('connect', put);
-  else put();
+  if (socket.connecting || socket.localPort === undefined) socket.once('connect', ready);
+  else ready();
+}
+
+/**
+ * One request on its way between a caller and a simulated service: the simulator's work (a scope
+ * of no one's) while it crosses loopback, out and back.
+ */
+class Transit {
+  private crossing?: ActivityScope;
+  private finished = false;
+
+  constructor(private readonly activity: Activity) {
+    this.crossing = activity.open('sim');
+  }
+
+  /** The service has read the request: its own scope (or the long poll) takes over. */
+  arrived(): void {
+    this.crossing?.end();
+    this.crossing = undefined;
+  }
+
+  /** The service has written its answer: it crosses back until the caller has read it. */
+  answered(): void {
+    if (this.finished || this.crossing) return;
+    this.crossing = this.activity.open('sim');
+  }
+
+  /** The caller has the whole answer (or gave up). */
+  done(): void {
+    this.finished = true;
+    this.crossing?.end();
+    this.crossing = undefined;
+  }
+}
+
+/** Requests crossing loopback, by the client socket's local port (the served request's remote port). */
+const transits = new Map<number, Transit>();
+
+function transitOf(socket: Socket): Transit | undefined {
+  const port = socket.remotePort;
+  if (port === undefined) return undefined;
+  const transit = transits.get(port);
+  transits.delete(port);
+  return transit;
 }
 
 /** The compute a request from a joiner invocation brings, if any. */

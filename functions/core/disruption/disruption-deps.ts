@@ -72,8 +72,10 @@ export interface DisruptionDeps {
   readonly catalog: Catalog;
   /** The node role ARNs joiner may pass (see ProvisionDeps.nodeRoles); default: not checked. */
   readonly nodeRoles?: readonly string[];
-  /** Clock of the provisioning and disruption leases (wall time; see ProvisionDeps.leaseClock). */
+  /** Clock of the provisioning and disruption leases (the runtime's; see ProvisionDeps.leaseClock). */
   readonly leaseClock?: Clock;
+  /** Waits of the drains' provisioning runs (the runtime's; see ProvisionDeps.sleep). */
+  readonly sleep?: (ms: number) => Promise<void>;
   readonly disruptionSettings?: Partial<DisruptionSettings>;
   /** Wall milliseconds left in the invocation (the provisioning runs of drains respect it). */
   readonly remainingMs?: () => number;

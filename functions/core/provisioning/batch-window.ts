@@ -23,7 +23,7 @@ export const DEFAULT_BATCH_WINDOW: BatchWindow = { idleMs: 1_000, maxMs: 10_000 
 /** Bounds of the settings (the provisioner's timeout must leave room to plan and launch). */
 export const BATCH_WINDOW_LIMITS = { maxSeconds: 30 } as const;
 
-/** When the batch's events were sent (epoch ms on the wall clock). */
+/** When the batch's events were sent (epoch ms on the runtime's clock). */
 export interface BatchEvents {
   readonly firstMs: number;
   readonly lastMs: number;
@@ -31,7 +31,7 @@ export interface BatchEvents {
 
 /** What the window did. */
 export interface GatherResult {
-  /** Wall milliseconds waited. */
+  /** Milliseconds waited (on the runtime's clock). */
   readonly waitedMs: number;
   /** Pods that turned pending while the window was open. */
   readonly newPods: number;
@@ -43,10 +43,10 @@ export interface GatherResult {
 export interface GatherDeps {
   readonly cluster: Pick<ClusterApi, 'listPendingPods'>;
   readonly log: Log;
-  /** Wall clock (epoch ms). */
+  /** The clock the events' send times are on (epoch ms): the runtime's. */
   readonly now: () => number;
   readonly sleep: (ms: number) => Promise<void>;
-  /** Latest wall time (epoch ms) the window may last until (the invocation's deadline less a reserve). */
+  /** Latest time (epoch ms, same clock) the window may last until (the invocation's deadline less a reserve). */
   readonly deadline?: number;
 }
 
@@ -68,8 +68,12 @@ export async function gatherPods(
   events: BatchEvents,
 ): Promise<GatherResult> {
   const started = deps.now();
-  const closeAt = Math.min(events.firstMs + window.maxMs, deps.deadline ?? Number.POSITIVE_INFINITY);
-  let last = events.lastMs;
+  // A send time ahead of this clock (another clock's: a message sent before the run's clock took
+  // over) counts as now, so the window never outlasts `maxMs` from the run's start.
+  const firstMs = Math.min(events.firstMs, started);
+  const maxAt = firstMs + window.maxMs;
+  const closeAt = Math.min(maxAt, deps.deadline ?? Number.POSITIVE_INFINITY);
+  let last = Math.min(events.lastMs, started);
   let seen: Set<string> | undefined;
   let newPods = 0;
   const result = (closedBy: GatherResult['closedBy']): GatherResult => ({
@@ -80,7 +84,7 @@ export async function gatherPods(
   for (;;) {
     const now = deps.now();
     if (window.idleMs <= 0 || now - last >= window.idleMs) return result('idle');
-    if (now >= closeAt) return result(closeAt === events.firstMs + window.maxMs ? 'max' : 'deadline');
+    if (now >= closeAt) return result(closeAt === maxAt ? 'max' : 'deadline');
     if (seen !== undefined)
       await deps.sleep(Math.min(pollMs(window), last + window.idleMs - now, closeAt - now));
     let uids: string[];

@@ -33,11 +33,15 @@ export interface ProvisionDeps {
    */
   readonly karpenterKinds?: KarpenterKinds;
   /**
-   * The clock of the provisioning lease. A lease guards a run while it executes, so it runs on
-   * wall time even where `clock` is virtual (the simulated cloud). Default: the system clock.
+   * The clock of the provisioning lease and the batch window: the time the invocation runs on (the
+   * Lambda runtime's: wall time in AWS, the virtual clock in the simulated cloud). Tests give
+   * `clock` a fixed time and this one a moving one. Default: the system clock.
    */
   readonly leaseClock?: Clock;
-  /** Waits `ms` of real time (between lease attempts). Default: setTimeout. */
+  /**
+   * Waits `ms` of the same time as `leaseClock` (batch-window polls, lease and launch retries).
+   * Default: setTimeout.
+   */
   readonly sleep?: (ms: number) => Promise<void>;
   /**
    * Wall milliseconds left before the invocation's deadline (Lambda's

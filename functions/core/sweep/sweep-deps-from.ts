@@ -25,8 +25,10 @@ export interface SweepPorts {
   readonly nodeRoles?: readonly string[];
   /** Whether NodePools of Karpenter's kinds are acted on; default `manage`. */
   readonly karpenterKinds?: KarpenterKinds;
-  /** Wall clock of the leases (the simulated cloud's clock is virtual). */
+  /** Clock of the leases: the Lambda runtime's (wall time in AWS, virtual in the simulated cloud). */
   readonly leaseClock?: Clock;
+  /** Waits (lease retries of the drains' provisioning runs) on the same time as `leaseClock`. */
+  readonly sleep?: (ms: number) => Promise<void>;
   /** Wall milliseconds left in the invocation. */
   readonly remainingMs?: () => number;
   /** The identity of this joiner's instances (see {@link SweepDeps.owner}); default: the table's name. */
@@ -50,6 +52,7 @@ export function sweepDepsFrom(ports: SweepPorts, settings?: Partial<SweepSetting
     catalog: ports.catalog,
     ...(ports.nodeRoles ? { nodeRoles: ports.nodeRoles } : {}),
     ...(ports.leaseClock ? { leaseClock: ports.leaseClock } : {}),
+    ...(ports.sleep ? { sleep: ports.sleep } : {}),
     ...(ports.remainingMs ? { remainingMs: ports.remainingMs } : {}),
     settings,
     ...ownerOf(ports),

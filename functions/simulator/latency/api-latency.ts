@@ -32,13 +32,16 @@ export class ApiLatency {
     return calls?.[call] ?? calls?.['*'];
   }
 
-  /** A latency drawn for one call, in ms (0 when the model has no entry). */
-  draw(service: string, call: string): number {
+  /**
+   * A latency drawn for one call, in ms (0 when the model has no entry), from the call's stream, or
+   * from `source` when given (see {@link wait}).
+   */
+  draw(service: string, call: string, source?: SeededRandom): number {
     const q = this.quantiles(service, call);
     if (!q) return 0;
     const mu = Math.log(q.p50Ms);
     const sigma = Math.max(0, (Math.log(q.p99Ms) - mu) / Z99);
-    const ms = Math.round(Math.exp(mu + sigma * this.normal(this.stream(service, call))));
+    const ms = Math.round(Math.exp(mu + sigma * this.normal(source ?? this.stream(service, call))));
     this.drawn.push({ service, call, ms });
     if (this.drawn.length > 10_000) this.drawn.shift();
     return ms;
@@ -60,6 +63,13 @@ export class ApiLatency {
    * invocation first waits the compute the invocation did before it (see compute-ledger.ts), and
    * both are recorded on the invocation's ledger. `latencyOf` draws the latency of another entry
    * (e.g. `*` for a call refused at the door, such as a throttled one), still counted as `call`.
+   *
+   * The latency of a call from a joiner invocation is drawn by the invocation (its ledger's
+   * `caller`) and the call's rank among the calls the invocation sent, in the order it sent them:
+   * an invocation often sends several calls at once, and several invocations run at one virtual
+   * instant; which call the service reads first depends on the host's load, so a stream shared in
+   * arrival order would hand one call another's latency on a busy host, and what follows would
+   * change.
    */
   async wait(service: string, call: string, latencyOf: string = call): Promise<void> {
     this.count(service, call);
@@ -67,7 +77,12 @@ export class ApiLatency {
     const billing = currentScope()?.billing;
     const compute = billing?.computeMs ?? 0;
     if (billing) billing.computeMs = 0;
-    const ms = this.draw(service, latencyOf);
+    const caller = billing?.ledger.caller;
+    const key = `${service}/${latencyOf}`;
+    const source = caller
+      ? new SeededRandom(hashSeed(this.seed, `${caller}|${billing.call}|${key}`))
+      : undefined;
+    const ms = this.draw(service, latencyOf, source);
     if (billing) {
       const now = this.clock.now();
       billing.ledger.record('compute', now, now + compute);
@@ -86,9 +101,7 @@ export class ApiLatency {
     const key = `${service}/${call}`;
     let stream = this.streams.get(key);
     if (!stream) {
-      let hash = (this.seed * 2654435761) >>> 0;
-      for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 16777619) >>> 0;
-      stream = new SeededRandom(hash);
+      stream = new SeededRandom(hashSeed(this.seed, key));
       this.streams.set(key, stream);
     }
     return stream;
@@ -100,4 +113,11 @@ export class ApiLatency {
     const v = random.next();
     return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
   }
+}
+
+/** A stream's seed from the run's seed and a key (FNV-1a over the key). */
+function hashSeed(seed: number, key: string): number {
+  let hash = (seed * 2654435761) >>> 0;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 16777619) >>> 0;
+  return hash;
 }

@@ -48,8 +48,18 @@ export class ComputeLedger {
   private debt: number;
   private charged = 0;
   private readonly list: Span[] = [];
+  private calls = 0;
 
-  constructor(readonly model: ComputeModel = DEFAULT_COMPUTE_MODEL) {
+  /**
+   * @param model the modeled cost
+   * @param caller who the invocation is (its function, virtual start and rank among that
+   *   function's invocations starting then): the modeled latencies of its calls are drawn by it
+   *   (see ApiLatency.wait)
+   */
+  constructor(
+    readonly model: ComputeModel = DEFAULT_COMPUTE_MODEL,
+    readonly caller?: string,
+  ) {
     if (!(model.invocationMs >= 0 && model.callMs >= 0 && model.perKiBMs >= 0))
       throw new Error(`compute model: every cost must be a number >= 0, got ${JSON.stringify(model)}`);
     this.debt = model.invocationMs;
@@ -73,6 +83,11 @@ export class ComputeLedger {
   /** Takes the debt left (the end of the invocation). */
   takeRest(): number {
     return this.take(0);
+  }
+
+  /** The rank of a call the invocation sends now (0 for its first). */
+  nextCall(): number {
+    return this.calls++;
   }
 
   /** Records a span of the invocation's virtual time. */

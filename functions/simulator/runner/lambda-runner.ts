@@ -113,6 +113,8 @@ export class LambdaRunner {
   private readonly env: LambdaEnvironment;
   private readonly schedules: RecurringTimer[];
   private running = false;
+  /** Invocations started at the latest virtual instant, per function (see callerOf). */
+  private starts: { at: number; counts: Map<FunctionName, number> } = { at: -1, counts: new Map() };
 
   constructor(private readonly options: LambdaRunnerOptions) {
     const scale = options.timeScale ?? 1;
@@ -327,12 +329,16 @@ export class LambdaRunner {
     const clock = this.options.clock;
     const virtual = clock.autoSpeed !== undefined;
     const now = virtual ? () => clock.now() : Date.now;
-    // On the virtual clock, the context's remaining time and the timers the handler's early timeout
-    // arms are both virtual (a handler computing does not move virtual time; wall time would).
+    // On the virtual clock, the context's remaining time, the timers the handler's early timeout
+    // arms and the waits the handler makes are all virtual (a handler computing does not move
+    // virtual time; wall time would).
     const timers: RuntimeTimers | undefined = virtual
       ? {
           setTimeout: (fn, ms) => clock.setTimeout(fn, ms),
           clearTimeout: (h) => clock.clearTimeout(h as number),
+          now: () => clock.now(),
+          // The invocation's scope waits meanwhile (virtual time may run on).
+          sleep: (ms) => clock.sleep(ms),
         }
       : undefined;
     const context = createLambdaContext(this.env, name, timeoutMs, now, timers);
@@ -349,7 +355,7 @@ export class LambdaRunner {
       }
     });
     // The invocation is joiner's compute: a scope of its own (see Activity), charged by the model.
-    const ledger = virtual ? new ComputeLedger(this.options.compute) : undefined;
+    const ledger = virtual ? new ComputeLedger(this.options.compute, this.callerOf(name)) : undefined;
     usage.ledger = ledger;
     const invocation = async (): Promise<unknown> => {
       const scope = currentScope();
@@ -369,6 +375,18 @@ export class LambdaRunner {
     } finally {
       cancel();
     }
+  }
+
+  /**
+   * Who an invocation starting now is: its function, the virtual instant and its rank among that
+   * function's invocations starting at that instant (the latencies of its calls are drawn by it).
+   */
+  private callerOf(name: FunctionName): string {
+    const at = this.options.clock.now();
+    if (this.starts.at !== at) this.starts = { at, counts: new Map() };
+    const rank = this.starts.counts.get(name) ?? 0;
+    this.starts.counts.set(name, rank + 1);
+    return `${name}@${at}#${rank}`;
   }
 
   private track<T>(promise: Promise<T>): Promise<T> {

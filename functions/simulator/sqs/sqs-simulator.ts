@@ -19,6 +19,7 @@ import { buildApp } from 'fauxqs';
 import type { ServiceAuthorizer } from '../iam/authorization/authorization-request.js';
 import { accessKeyOf, gateCall, SIMULATOR_ACCESS_KEY_ID } from '../iam/authorization/service-gate.js';
 import type { ApiLatency } from '../latency/api-latency.js';
+import { type StampClock, stampVirtualSendTimes } from './virtual-timestamps.js';
 
 /** A queue's URL and ARN. */
 export interface QueueRef {
@@ -64,8 +65,11 @@ export async function startSqsSimulator(options: {
   iam?: ServiceAuthorizer;
   /** The account queue ARNs are evaluated in. Default `000000000000` (fauxqs' own). */
   accountId?: string;
+  /** The clock received messages' `SentTimestamp` is on while it runs by itself (virtual-timestamps.ts). */
+  stamps?: StampClock;
 }): Promise<SqsSimulator> {
   const app = buildApp({ logger: false, defaultRegion: options.region });
+  if (options.stamps) stampVirtualSendTimes(app, options.stamps);
   const latency = options.latency;
   const iam = options.iam;
   if (iam) {

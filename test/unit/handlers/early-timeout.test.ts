@@ -14,6 +14,8 @@ function manualTimers() {
       return next++;
     },
     clearTimeout: (handle) => void armed.delete(handle as number),
+    now: () => 0,
+    sleep: () => Promise.resolve(),
   };
   return { timers, armed };
 }

@@ -62,6 +62,29 @@ describe('gatherPods (Karpenter-like batch window)', () => {
     expect(w.at()).toBe(10_000);
   });
 
+  it('counts send times ahead of its clock as now: the window lasts idle from the start, never the whole deadline', async () => {
+    // Sent at 900 s on another clock; this run's clock reads 1 s: pods arrive until 2.6 s.
+    const arrivals = Array.from({ length: 9 }, (_, i) => 1_000 + i * 200);
+    const w = world(arrivals, 1_000);
+    const r = await gatherPods({ ...w.deps, deadline: 60_000 }, window, {
+      firstMs: 900_000,
+      lastMs: 900_000,
+    });
+    expect(r.closedBy).toBe('idle');
+    expect(w.at()).toBeGreaterThanOrEqual(3_600);
+    expect(w.at()).toBeLessThanOrEqual(3_850);
+    const endless = world(
+      Array.from({ length: 400 }, (_, i) => 1_000 + i * 100),
+      1_000,
+    );
+    const capped = await gatherPods({ ...endless.deps, deadline: 60_000 }, window, {
+      firstMs: 900_000,
+      lastMs: 900_000,
+    });
+    expect(capped.closedBy).toBe('max');
+    expect(endless.at()).toBe(11_000);
+  });
+
   it('never outlasts the deadline', async () => {
     const arrivals = Array.from({ length: 200 }, (_, i) => i * 100);
     const w = world(arrivals, 1_000);
