@@ -31,7 +31,9 @@ const keyOf = (namespace: string | undefined, name: string): string => `${namesp
 export class ObjectStore {
   private version = 0;
   private readonly buckets = new Map<string, Map<string, KubeObject>>();
+  /** Changes still served to watch resumptions: `history` from index `historyStart` on. */
   private history: StoreEvent[] = [];
+  private historyStart = 0;
   /** Highest resourceVersion no longer in the history. */
   private compactedThrough = 0;
   private readonly listeners = new Set<StoreListener>();
@@ -122,13 +124,19 @@ export class ObjectStore {
   /** Events of a resource after `resourceVersion`, or 'expired' when history no longer reaches back. */
   eventsSince(resource: string, resourceVersion: number): StoreEvent[] | 'expired' {
     if (resourceVersion < this.compactedThrough) return 'expired';
-    return this.history.filter((e) => e.resource === resource && e.resourceVersion > resourceVersion);
+    const out: StoreEvent[] = [];
+    for (let i = this.historyStart; i < this.history.length; i++) {
+      const e = this.history[i];
+      if (e.resource === resource && e.resourceVersion > resourceVersion) out.push(e);
+    }
+    return out;
   }
 
   /** Drops the history (as etcd compaction does): older watch resumptions get 410 Gone. */
   compact(): void {
     this.compactedThrough = this.version;
     this.history = [];
+    this.historyStart = 0;
   }
 
   /** Calls `listener` synchronously after every change; returns an unsubscribe function. */
@@ -139,9 +147,15 @@ export class ObjectStore {
 
   private record(event: StoreEvent): void {
     this.history.push(event);
-    if (this.history.length > this.historyLimit) {
-      const dropped = this.history.splice(0, this.history.length - this.historyLimit);
-      this.compactedThrough = dropped[dropped.length - 1].resourceVersion;
+    if (this.history.length - this.historyStart > this.historyLimit) {
+      // The oldest change falls out of the window; the array is cut only once the dropped part is
+      // as long as the window, so a write costs O(1) amortized instead of shifting the window.
+      this.compactedThrough = this.history[this.historyStart].resourceVersion;
+      this.historyStart++;
+      if (this.historyStart >= this.historyLimit) {
+        this.history = this.history.slice(this.historyStart);
+        this.historyStart = 0;
+      }
     }
     for (const l of [...this.listeners]) l(event);
   }
