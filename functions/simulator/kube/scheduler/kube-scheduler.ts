@@ -23,7 +23,7 @@ import { schedule } from '../../../core/scheduling/schedule.js';
 import type { ExistingNode, SchedulePlan } from '../../../core/scheduling/types.js';
 import type { KubeApi } from '../api/kube-api.js';
 import { timestamp } from '../api/object-defaults.js';
-import type { KubeObject } from '../api/object-store.js';
+import type { KubeObject, StoreEvent } from '../api/object-store.js';
 import { bindPod } from '../api/pod-subresources.js';
 
 const SCHEDULER_USER = 'system:kube-scheduler';
@@ -42,6 +42,16 @@ function resources(list: Record<string, string> | undefined): Resources {
 }
 
 const isTerminal = (p: Pod): boolean => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
+
+/** Whether the default scheduler has to place `p`: unbound, not deleting, not finished. */
+const awaitsScheduling = (p: Pod): boolean =>
+  !p.spec.nodeName &&
+  !p.metadata.deletionTimestamp &&
+  (p.spec.schedulerName ?? 'default-scheduler') === 'default-scheduler' &&
+  !isTerminal(p);
+
+/** The store's order of objects: by namespace, then name. */
+const byStoreKey = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The pods bound to each node that are not finished, by node name (one pass over the pods). */
 export function podsByNode(pods: readonly Pod[]): Map<string, Pod[]> {
@@ -145,14 +155,33 @@ interface Marked {
 /** Runs scheduling passes against the API. */
 export class KubeScheduler {
   private readonly lastMarked = new Map<string, Marked>();
+  /**
+   * The store keys (`namespace/name`) of the pods awaiting scheduling, kept from the store's
+   * changes as the real scheduler's queue is kept from its informer: a pass with nothing pending
+   * costs nothing, however many pods are bound.
+   */
+  private readonly queue = new Set<string>();
 
   constructor(
     private readonly api: KubeApi,
     private readonly refreshMs: number,
-  ) {}
+  ) {
+    for (const p of api.view(api.typeOf('v1', 'Pod')) as unknown as readonly Pod[])
+      if (awaitsScheduling(p)) this.queue.add(`${p.metadata.namespace ?? ''}/${p.metadata.name}`);
+    api.store.subscribe((e) => this.onEvent(e));
+  }
+
+  private onEvent(e: StoreEvent): void {
+    if (e.resource !== '/pods') return;
+    const pod = e.object as unknown as Pod;
+    const key = `${pod.metadata.namespace ?? ''}/${pod.metadata.name}`;
+    if (e.type !== 'DELETED' && awaitsScheduling(pod)) this.queue.add(key);
+    else this.queue.delete(key);
+  }
 
   /** One pass: bind what fits, mark the rest Unschedulable. */
   async pass(): Promise<void> {
+    if (this.queue.size === 0) return;
     const podType = this.api.typeOf('v1', 'Pod');
     const pods = this.api.view(podType) as unknown as readonly Pod[];
     const pvs = this.api.view(
@@ -164,13 +193,13 @@ export class KubeScheduler {
     const classes = this.api.view(
       this.api.typeOf('storage.k8s.io/v1', 'StorageClass'),
     ) as unknown as readonly StorageClass[];
-    const pending = pods.filter(
-      (p) =>
-        !p.spec.nodeName &&
-        !p.metadata.deletionTimestamp &&
-        (p.spec.schedulerName ?? 'default-scheduler') === 'default-scheduler' &&
-        !isTerminal(p),
-    );
+    const pending = [...this.queue]
+      .sort(byStoreKey)
+      .map((key) => {
+        const slash = key.indexOf('/');
+        return this.api.peek(podType, key.slice(0, slash), key.slice(slash + 1)) as unknown as Pod;
+      })
+      .filter((p) => p !== undefined && awaitsScheduling(p));
     if (pending.length === 0) return;
     const bound = podsByNode(pods);
     const nodes = (this.api.view(this.api.typeOf('v1', 'Node')) as unknown as readonly Node[]).map((n) =>
