@@ -27,6 +27,18 @@ export type StoreListener = (event: StoreEvent) => void;
 
 const keyOf = (namespace: string | undefined, name: string): string => `${namespace ?? ''}/${name}`;
 
+/** The index of the first key of the sorted `keys` that is not below `key` (binary search). */
+function insertionPoint(keys: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid] < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** In-memory storage with resourceVersions and a change history. */
 export class ObjectStore {
   private version = 0;
@@ -37,7 +49,7 @@ export class ObjectStore {
   /** Highest resourceVersion no longer in the history. */
   private compactedThrough = 0;
   private readonly listeners = new Set<StoreListener>();
-  /** Per resource, its keys in order; dropped when an object is added or removed. */
+  /** Per resource, its keys in order; kept in order as objects are added or removed. */
   private readonly sortedKeys = new Map<string, string[]>();
   /** Per resource, its stored objects in key order; dropped on every change. */
   private readonly sorted = new Map<string, KubeObject[]>();
@@ -96,7 +108,10 @@ export class ObjectStore {
     stored.metadata.resourceVersion = String(++this.version);
     bucket.set(key, stored);
     this.sorted.delete(resource);
-    if (!old) this.sortedKeys.delete(resource);
+    if (!old) {
+      const keys = this.sortedKeys.get(resource);
+      if (keys) keys.splice(insertionPoint(keys, key), 0, key);
+    }
     this.record({
       type: old ? 'MODIFIED' : 'ADDED',
       resource,
@@ -112,9 +127,11 @@ export class ObjectStore {
     const bucket = this.buckets.get(resource);
     const old = bucket?.get(keyOf(namespace, name));
     if (!bucket || !old) return undefined;
-    bucket.delete(keyOf(namespace, name));
+    const key = keyOf(namespace, name);
+    bucket.delete(key);
     this.sorted.delete(resource);
-    this.sortedKeys.delete(resource);
+    const keys = this.sortedKeys.get(resource);
+    if (keys) keys.splice(insertionPoint(keys, key), 1);
     const gone = structuredClone(old);
     gone.metadata.resourceVersion = String(++this.version);
     this.record({ type: 'DELETED', resource, object: gone, oldObject: old, resourceVersion: this.version });
