@@ -3,7 +3,8 @@
  * test/suites/scale) as shipped scenarios, run through joiner's real handlers and the simulated
  * cloud with the account's IAM enforced. Per scenario it prints the nodes and pods, the virtual
  * seconds the run took, the wall seconds split into joiner computing and the simulator working
- * (and the process's CPU seconds, which do not grow with the machine's load), each Lambda
+ * (and the process's CPU seconds, which do not grow with the machine's load, and the wall time an
+ * idle machine would take: wall time minus the main thread's wait for a CPU), each Lambda
  * function's invocations with the longest and its timeout and the heap high-water mark, and the
  * DynamoDB / SQS / EventBridge / EC2 calls per node launched and removed, and the EC2 calls its
  * token buckets refused (RequestLimitExceeded; the SDK retried them).
@@ -17,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { FUNCTIONS } from '../functions/shared/event-sources.js';
 import { loadScenario } from '../functions/simulator/scenario/load-scenario.js';
 import { runScenario } from '../functions/simulator/scenario/run-scenario.js';
+import { runQueueSeconds } from './lib/run-queue.js';
 import { type ScaleRow, scaleRow } from './lib/scale-row.js';
 import { scaledScenario } from './lib/scaled-scenario.js';
 
@@ -65,6 +67,7 @@ function parseArgs(argv: readonly string[]): Options {
 async function runOne(name: string, factor: number): Promise<ScaleRow> {
   const scenario = scaledScenario(await loadScenario(scenarioFile(name)), factor);
   const cpu = process.cpuUsage();
+  const queued = runQueueSeconds();
   const wall = Date.now();
   let row: ScaleRow | undefined;
   const result = await runScenario(scenario, {
@@ -74,14 +77,19 @@ async function runOne(name: string, factor: number): Promise<ScaleRow> {
       row = scaleRow(scenario.name, cloud, outcome);
     },
   });
+  const wallSeconds = (Date.now() - wall) / 1000;
   const used = process.cpuUsage(cpu);
+  const queuedAfter = runQueueSeconds();
   if (!row) throw new Error(`${name}: the run ended before its summary`);
   return {
     ...row,
     ok: result.ok,
     failures: [...result.failures, ...result.notes.filter((n) => n.includes('timed out'))],
-    wallSeconds: (Date.now() - wall) / 1000,
+    wallSeconds,
     cpuSeconds: (used.user + used.system) / 1e6,
+    ...(queued !== undefined && queuedAfter !== undefined
+      ? { idleWallSeconds: wallSeconds - (queuedAfter - queued) }
+      : {}),
   };
 }
 
@@ -89,13 +97,16 @@ const fmt = (n: number, digits = 1): string => n.toFixed(digits);
 
 function print(rows: readonly ScaleRow[]): void {
   console.log(
-    'scenario                   nodes   pods  virtual s  wall s (joiner / simulator)  CPU s  result',
+    'scenario                   nodes   pods  launched removed  virtual s  wall s (joiner / simulator)  CPU s  idle wall s  result',
   );
   for (const r of rows) {
     console.log(
-      `${r.scenario.padEnd(26)} ${String(r.nodes).padStart(5)} ${String(r.pods).padStart(6)} ${fmt(r.virtualSeconds).padStart(10)}  ${`${fmt(r.wallSeconds)} (${fmt(r.joinerSeconds)} / ${fmt(r.simulatorSeconds)})`.padEnd(27)} ${fmt(r.cpuSeconds).padStart(6)}  ${r.ok ? 'ok' : 'FAILED'}`,
+      `${r.scenario.padEnd(26)} ${String(r.nodes).padStart(5)} ${String(r.pods).padStart(6)} ${String(r.nodesLaunched).padStart(9)} ${String(r.nodesRemoved).padStart(7)} ${fmt(r.virtualSeconds).padStart(10)}  ${`${fmt(r.wallSeconds)} (${fmt(r.joinerSeconds)} / ${fmt(r.simulatorSeconds)})`.padEnd(27)} ${fmt(r.cpuSeconds).padStart(6)} ${(r.idleWallSeconds === undefined ? '-' : fmt(r.idleWallSeconds)).padStart(12)}  ${r.ok ? 'ok' : 'FAILED'}`,
     );
   }
+  console.log(
+    '(nodes and pods at the end; idle wall s: wall time minus the time the process waited for a CPU, what an idle machine would take)',
+  );
   for (const r of rows) {
     console.log(`\n${r.scenario}: ${r.nodesLaunched} node(s) launched, ${r.nodesRemoved} removed`);
     console.log(

@@ -54,6 +54,11 @@ export interface ScaleRow {
   readonly simulatorSeconds: number;
   /** CPU seconds of the whole process (user + system) while the scenario ran. */
   readonly cpuSeconds: number;
+  /**
+   * Wall seconds the run would take on an idle machine: its wall time minus the time its main
+   * thread waited for a CPU (see bench/lib/run-queue.ts); undefined where that is not known.
+   */
+  readonly idleWallSeconds?: number;
   readonly functions: readonly FunctionRow[];
   readonly services: readonly ServiceRow[];
   /** EC2 calls by action, most frequent first (throttled ones included: they count against the quota). */

@@ -34,6 +34,17 @@ class Placer {
   private readonly minReq: Float64Array;
   private readonly claimIndex = new Map<string, number>();
   private readonly targetIndex = new Map<string, number>();
+  /**
+   * Counts the pods placed so far. Targets, claims and topology change only when a pod is placed,
+   * so a class's verdict at one version holds for every pod of the class until the next placement:
+   * the two caches below keep such verdicts, and pending pods of one class cost one scan of the
+   * targets per placement instead of one each.
+   */
+  private version = 0;
+  /** Per class variant, the version at which no existing target took it (least-allocated mode). */
+  private readonly noTargetAt = new Map<Variant, number>();
+  /** Per class, the version and the reason its last unplaced pod got. */
+  private readonly explained = new Map<PodClass, { version: number; reason: string }>();
   readonly env: ClaimEnv;
 
   constructor(
@@ -66,6 +77,12 @@ class Placer {
 
   /** Places one pod; returns false (and records the reason) when it cannot be placed. */
   place(entry: PodEntry): boolean {
+    if (!this.tryPlace(entry)) return false;
+    this.version++;
+    return true;
+  }
+
+  private tryPlace(entry: PodEntry): boolean {
     const cls = entry.cls;
     if (cls.error) {
       this.unschedulable.push({ pod: entry.id, reason: `invalid pod: ${cls.error}` });
@@ -112,6 +129,7 @@ class Placer {
     only: number[] | undefined,
   ): boolean {
     const { targets, dims, topology } = this.s;
+    if (!only && this.noTargetAt.get(v) === this.version) return false;
     const cpu = dims.names.indexOf('cpu');
     let best: ExistingTarget | undefined;
     let bestScore = Number.NEGATIVE_INFINITY;
@@ -124,8 +142,12 @@ class Placer {
         bestScore = score;
       }
     }
-    best?.place(entry, req, topology);
-    return best !== undefined;
+    if (!best) {
+      if (!only) this.noTargetAt.set(v, this.version);
+      return false;
+    }
+    best.place(entry, req, topology);
+    return true;
   }
 
   private onClaims(entry: PodEntry, v: Variant, store: number[], slot: number, mono: boolean): boolean {
@@ -195,6 +217,14 @@ class Placer {
   }
 
   private explain(entry: PodEntry): string {
+    const known = this.explained.get(entry.cls);
+    if (known?.version === this.version) return known.reason;
+    const reason = this.reasonFor(entry);
+    this.explained.set(entry.cls, { version: this.version, reason });
+    return reason;
+  }
+
+  private reasonFor(entry: PodEntry): string {
     const v = entry.cls.variants[entry.cls.variants.length - 1];
     const nodeReasons = new Map<string, number>();
     const req = this.s.vectors.get(entry.cls)!;

@@ -21,6 +21,15 @@ const WATCHED = new Set([
   'policy/poddisruptionbudgets',
 ]);
 
+/** Resources whose deletion can leave garbage (pods on a gone node, objects of a gone owner). */
+const OWNERS = new Set([
+  '/nodes',
+  'apps/replicasets',
+  'apps/deployments',
+  'apps/daemonsets',
+  'apps/statefulsets',
+]);
+
 /** The loop; `stop()` ends it. */
 export class ControlLoop {
   private pending?: NodeJS.Immediate;
@@ -28,6 +37,11 @@ export class ControlLoop {
   private passQueued = false;
   private stopped = false;
   private readonly unsubscribe: () => void;
+  /**
+   * What garbage collection must look at in the next pass: every pod (at the start, and after a
+   * node or an owner went), or only the pods that changed since the last pass.
+   */
+  private garbage: { all: boolean; pods: Set<string> } = { all: true, pods: new Set() };
 
   constructor(
     private readonly api: KubeApi,
@@ -62,7 +76,11 @@ export class ControlLoop {
   }
 
   private onEvent(e: StoreEvent): void {
-    if (this.stopped || !WATCHED.has(e.resource) || this.pending || this.passQueued) return;
+    if (this.stopped) return;
+    if (e.resource === '/pods')
+      this.garbage.pods.add(`${e.object.metadata.namespace ?? ''}/${e.object.metadata.name}`);
+    else if (e.type === 'DELETED' && OWNERS.has(e.resource)) this.garbage.all = true;
+    if (!WATCHED.has(e.resource) || this.pending || this.passQueued) return;
     this.pending = setImmediate(() => {
       this.pending = undefined;
       this.passQueued = true;
@@ -71,9 +89,12 @@ export class ControlLoop {
         // are covered by it, later ones (its own writes included) queue one more pass.
         await new Promise((r) => setImmediate(r));
         this.passQueued = false;
+        // Changes from here on (this pass's own writes included) are the next pass's to collect.
+        const garbage = this.garbage;
+        this.garbage = { all: false, pods: new Set() };
         await reconcileReplicas(this.api);
         await reconcileDaemonSets(this.api);
-        await collectGarbage(this.api);
+        await collectGarbage(this.api, garbage.all ? undefined : garbage.pods);
         await updateBudgets(this.api);
         await this.scheduler.pass();
       });

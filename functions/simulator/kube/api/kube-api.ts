@@ -99,6 +99,22 @@ export class KubeApi {
   }
 
   /**
+   * {@link list} for a reader that only serializes the page (the HTTP list handler): the items are
+   * the stored objects under the requested apiVersion and kind, shallow copies that share every
+   * nested value with the store, so a list costs no deep copy of each object. Callers must not
+   * modify them.
+   */
+  listForSerialization(type: ResourceType, options: ListOptions = {}): ListPage {
+    const namespace = type.namespaced ? options.namespace : undefined;
+    const all = this.store.view(storageKey(type), namespace);
+    const filter =
+      options.labelSelector || options.fieldSelector ? selectorFilter({ ...options, namespace }) : undefined;
+    const page = paginate(all, options, this.store.currentVersion(), filter);
+    const apiVersion = apiVersionOf(type);
+    return { ...page, items: page.items.map((o) => ({ ...o, apiVersion, kind: type.kind })) };
+  }
+
+  /**
    * The stored objects matching `options` (namespace and selectors; no pagination), ordered by
    * namespace and name, without copies: for the simulator's own read-only passes. Callers must not
    * modify the objects (writes go through the verbs, which copy).

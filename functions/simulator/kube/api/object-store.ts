@@ -27,15 +27,29 @@ export type StoreListener = (event: StoreEvent) => void;
 
 const keyOf = (namespace: string | undefined, name: string): string => `${namespace ?? ''}/${name}`;
 
+/** The index of the first key of the sorted `keys` that is not below `key` (binary search). */
+function insertionPoint(keys: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid] < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** In-memory storage with resourceVersions and a change history. */
 export class ObjectStore {
   private version = 0;
   private readonly buckets = new Map<string, Map<string, KubeObject>>();
+  /** Changes still served to watch resumptions: `history` from index `historyStart` on. */
   private history: StoreEvent[] = [];
+  private historyStart = 0;
   /** Highest resourceVersion no longer in the history. */
   private compactedThrough = 0;
   private readonly listeners = new Set<StoreListener>();
-  /** Per resource, its keys in order; dropped when an object is added or removed. */
+  /** Per resource, its keys in order; kept in order as objects are added or removed. */
   private readonly sortedKeys = new Map<string, string[]>();
   /** Per resource, its stored objects in key order; dropped on every change. */
   private readonly sorted = new Map<string, KubeObject[]>();
@@ -94,7 +108,10 @@ export class ObjectStore {
     stored.metadata.resourceVersion = String(++this.version);
     bucket.set(key, stored);
     this.sorted.delete(resource);
-    if (!old) this.sortedKeys.delete(resource);
+    if (!old) {
+      const keys = this.sortedKeys.get(resource);
+      if (keys) keys.splice(insertionPoint(keys, key), 0, key);
+    }
     this.record({
       type: old ? 'MODIFIED' : 'ADDED',
       resource,
@@ -110,9 +127,11 @@ export class ObjectStore {
     const bucket = this.buckets.get(resource);
     const old = bucket?.get(keyOf(namespace, name));
     if (!bucket || !old) return undefined;
-    bucket.delete(keyOf(namespace, name));
+    const key = keyOf(namespace, name);
+    bucket.delete(key);
     this.sorted.delete(resource);
-    this.sortedKeys.delete(resource);
+    const keys = this.sortedKeys.get(resource);
+    if (keys) keys.splice(insertionPoint(keys, key), 1);
     const gone = structuredClone(old);
     gone.metadata.resourceVersion = String(++this.version);
     this.record({ type: 'DELETED', resource, object: gone, oldObject: old, resourceVersion: this.version });
@@ -122,13 +141,19 @@ export class ObjectStore {
   /** Events of a resource after `resourceVersion`, or 'expired' when history no longer reaches back. */
   eventsSince(resource: string, resourceVersion: number): StoreEvent[] | 'expired' {
     if (resourceVersion < this.compactedThrough) return 'expired';
-    return this.history.filter((e) => e.resource === resource && e.resourceVersion > resourceVersion);
+    const out: StoreEvent[] = [];
+    for (let i = this.historyStart; i < this.history.length; i++) {
+      const e = this.history[i];
+      if (e.resource === resource && e.resourceVersion > resourceVersion) out.push(e);
+    }
+    return out;
   }
 
   /** Drops the history (as etcd compaction does): older watch resumptions get 410 Gone. */
   compact(): void {
     this.compactedThrough = this.version;
     this.history = [];
+    this.historyStart = 0;
   }
 
   /** Calls `listener` synchronously after every change; returns an unsubscribe function. */
@@ -139,9 +164,15 @@ export class ObjectStore {
 
   private record(event: StoreEvent): void {
     this.history.push(event);
-    if (this.history.length > this.historyLimit) {
-      const dropped = this.history.splice(0, this.history.length - this.historyLimit);
-      this.compactedThrough = dropped[dropped.length - 1].resourceVersion;
+    if (this.history.length - this.historyStart > this.historyLimit) {
+      // The oldest change falls out of the window; the array is cut only once the dropped part is
+      // as long as the window, so a write costs O(1) amortized instead of shifting the window.
+      this.compactedThrough = this.history[this.historyStart].resourceVersion;
+      this.historyStart++;
+      if (this.historyStart >= this.historyLimit) {
+        this.history = this.history.slice(this.historyStart);
+        this.historyStart = 0;
+      }
     }
     for (const l of [...this.listeners]) l(event);
   }

@@ -78,8 +78,9 @@ export async function evictPod(
     phase === 'Pending' ||
     Boolean(pod.metadata.deletionTimestamp);
   if (!terminal) {
-    const pods = api.list(podType, { namespace }).items;
-    const budgets = (api.list(pdbType, { namespace }).items as unknown as PodDisruptionBudget[]).filter(
+    // Read without copies: an eviction reads every pod of the namespace only when a budget covers
+    // the pod, and copies none of them.
+    const budgets = (api.view(pdbType, { namespace }) as unknown as PodDisruptionBudget[]).filter(
       (b) => podsOfBudget(b, [pod]).length > 0,
     );
     if (budgets.length > 1) {
@@ -91,6 +92,7 @@ export async function evictPod(
     }
     const pdb = budgets[0];
     if (pdb) {
+      const pods = api.view(podType, { namespace });
       const status = budgetStatus(pdb, pods, controllerScales(api, namespace));
       const healthy = isHealthyPod(pod);
       if (status.disruptionsAllowed <= 0 && (healthy || status.currentHealthy < status.desiredHealthy)) {

@@ -8,8 +8,12 @@ import { budgetStatus, pendingDisruptedPods } from '../api/disruption-budget.js'
 import type { KubeApi } from '../api/kube-api.js';
 import type { KubeObject } from '../api/object-store.js';
 
-/** Removes pods whose node is gone, and objects whose controller owner is gone. */
-export async function collectGarbage(api: KubeApi): Promise<void> {
+/**
+ * Removes pods whose node is gone, and objects whose controller owner is gone. With `changedPods`
+ * (store keys, `namespace/name`) only those pods are checked: the caller knows no node or owner
+ * went away since every other pod was last checked.
+ */
+export async function collectGarbage(api: KubeApi, changedPods?: ReadonlySet<string>): Promise<void> {
   const podType = api.typeOf('v1', 'Pod');
   const nodes = new Set(api.view(api.typeOf('v1', 'Node')).map((n) => n.metadata.name));
   const owners = new Set<string>();
@@ -28,7 +32,15 @@ export async function collectGarbage(api: KubeApi): Promise<void> {
         ['ReplicaSet', 'Deployment', 'DaemonSet', 'StatefulSet'].includes(r.kind) &&
         !owners.has(r.uid ?? ''),
     );
-  for (const pod of api.view(podType)) {
+  const pods =
+    changedPods === undefined
+      ? api.view(podType)
+      : [...changedPods].sort().flatMap((key) => {
+          const slash = key.indexOf('/');
+          const pod = api.peek(podType, key.slice(0, slash), key.slice(slash + 1));
+          return pod ? [pod] : [];
+        });
+  for (const pod of pods) {
     const nodeName = (pod as unknown as Pod).spec.nodeName;
     if (nodeName && !nodes.has(nodeName)) api.remove(podType, pod, 'node-gone');
     else if (orphaned(pod)) api.remove(podType, pod, 'owner');

@@ -143,21 +143,27 @@ async function reconcileReplicaSet(api: KubeApi, rs: Workload): Promise<void> {
       { user: USER },
     );
   }
-  const surplus = [...active]
-    .sort(
-      (a, b) =>
-        Number(Boolean(a.spec.nodeName)) - Number(Boolean(b.spec.nodeName)) ||
-        String(b.metadata.creationTimestamp).localeCompare(String(a.metadata.creationTimestamp)) ||
-        // Same second: the name decides, so the choice never rests on the store's order.
-        a.metadata.name.localeCompare(b.metadata.name),
-    )
-    .slice(0, Math.max(0, active.length - want));
+  // Sorted only when there is a surplus: a pass over a ReplicaSet at its size (most passes) stays
+  // linear in its pods.
+  const surplus =
+    active.length > want
+      ? [...active]
+          .sort(
+            (a, b) =>
+              Number(Boolean(a.spec.nodeName)) - Number(Boolean(b.spec.nodeName)) ||
+              String(b.metadata.creationTimestamp).localeCompare(String(a.metadata.creationTimestamp)) ||
+              // Same second: the name decides, so the choice never rests on the store's order.
+              a.metadata.name.localeCompare(b.metadata.name),
+          )
+          .slice(0, active.length - want)
+      : [];
   for (const p of surplus)
     await api.delete(podType, p.metadata.namespace, p.metadata.name, { user: USER, cause: 'owner' });
+  const ready = active.filter(isReady).length;
   const status = {
     replicas: Math.min(active.length, Math.max(want, active.length - surplus.length)),
-    readyReplicas: active.filter(isReady).length,
-    availableReplicas: active.filter(isReady).length,
+    readyReplicas: ready,
+    availableReplicas: ready,
     observedGeneration: rs.metadata.generation,
   };
   await setStatus(api, rs, status);

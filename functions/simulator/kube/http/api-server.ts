@@ -211,7 +211,7 @@ function asTable(
 
 function listBody(api: KubeApi, p: ResourcePath, q: URLSearchParams): Record<string, unknown> {
   const limit = q.get('limit');
-  const page = api.list(p.type, {
+  const page = api.listForSerialization(p.type, {
     namespace: p.namespace,
     labelSelector: q.get('labelSelector') ?? undefined,
     fieldSelector: q.get('fieldSelector') ?? undefined,

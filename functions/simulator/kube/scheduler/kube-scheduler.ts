@@ -23,7 +23,7 @@ import { schedule } from '../../../core/scheduling/schedule.js';
 import type { ExistingNode, SchedulePlan } from '../../../core/scheduling/types.js';
 import type { KubeApi } from '../api/kube-api.js';
 import { timestamp } from '../api/object-defaults.js';
-import type { KubeObject } from '../api/object-store.js';
+import type { KubeObject, StoreEvent } from '../api/object-store.js';
 import { bindPod } from '../api/pod-subresources.js';
 
 const SCHEDULER_USER = 'system:kube-scheduler';
@@ -42,6 +42,37 @@ function resources(list: Record<string, string> | undefined): Resources {
 }
 
 const isTerminal = (p: Pod): boolean => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
+
+/** Whether the default scheduler has to place `p`: unbound, not deleting, not finished. */
+const awaitsScheduling = (p: Pod): boolean =>
+  !p.spec.nodeName &&
+  !p.metadata.deletionTimestamp &&
+  (p.spec.schedulerName ?? 'default-scheduler') === 'default-scheduler' &&
+  !isTerminal(p);
+
+/** Resources besides pods whose every change can change where pods fit. */
+const PLACEMENT_INPUTS = new Set([
+  '/nodes',
+  '/persistentvolumes',
+  '/persistentvolumeclaims',
+  'storage.k8s.io/storageclasses',
+]);
+
+/**
+ * Whether a pod's update can change any pod's placement: anything but its status, or its status
+ * turning it finished (its resources free) or back.
+ */
+function placementChanged(old: Pod, now: Pod): boolean {
+  return (
+    isTerminal(old) !== isTerminal(now) ||
+    old.metadata.deletionTimestamp !== now.metadata.deletionTimestamp ||
+    JSON.stringify(old.metadata.labels) !== JSON.stringify(now.metadata.labels) ||
+    JSON.stringify(old.spec) !== JSON.stringify(now.spec)
+  );
+}
+
+/** The store's order of objects: by namespace, then name. */
+const byStoreKey = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The pods bound to each node that are not finished, by node name (one pass over the pods). */
 export function podsByNode(pods: readonly Pod[]): Map<string, Pod[]> {
@@ -145,14 +176,53 @@ interface Marked {
 /** Runs scheduling passes against the API. */
 export class KubeScheduler {
   private readonly lastMarked = new Map<string, Marked>();
+  /**
+   * The store keys (`namespace/name`) of the pods awaiting scheduling, kept from the store's
+   * changes as the real scheduler's queue is kept from its informer: a pass with nothing pending
+   * costs nothing, however many pods are bound.
+   */
+  private readonly queue = new Set<string>();
+  /**
+   * Whether something a placement depends on changed since the last full pass: a node, a volume, a
+   * pod added, removed, bound, deleting, finished or with new labels or spec. Status updates of
+   * pods (Running, Ready, the scheduler's own Unschedulable marks) change no placement, so until
+   * one of those changes a pass re-uses the last pass's verdicts ({@link unplaced}) instead of
+   * running the scheduler again over every pending pod, as the real scheduler re-queues
+   * unschedulable pods only on the cluster events that can make them fit.
+   */
+  private stale = true;
+  /** The unschedulable pods of the last full pass and why (store key, message). */
+  private unplaced: readonly { readonly pod: string; readonly reason: string }[] = [];
 
   constructor(
     private readonly api: KubeApi,
     private readonly refreshMs: number,
-  ) {}
+  ) {
+    for (const p of api.view(api.typeOf('v1', 'Pod')) as unknown as readonly Pod[])
+      if (awaitsScheduling(p)) this.queue.add(`${p.metadata.namespace ?? ''}/${p.metadata.name}`);
+    api.store.subscribe((e) => this.onEvent(e));
+  }
+
+  private onEvent(e: StoreEvent): void {
+    if (PLACEMENT_INPUTS.has(e.resource)) this.stale = true;
+    if (e.resource !== '/pods') return;
+    const pod = e.object as unknown as Pod;
+    const key = `${pod.metadata.namespace ?? ''}/${pod.metadata.name}`;
+    if (e.type !== 'DELETED' && awaitsScheduling(pod)) this.queue.add(key);
+    else this.queue.delete(key);
+    if (e.type !== 'MODIFIED' || !e.oldObject || placementChanged(e.oldObject as unknown as Pod, pod))
+      this.stale = true;
+  }
 
   /** One pass: bind what fits, mark the rest Unschedulable. */
   async pass(): Promise<void> {
+    if (this.queue.size === 0) return;
+    if (!this.stale) {
+      await this.markAll(this.unplaced);
+      return;
+    }
+    // Changes from here on (this pass's own bindings included) make the next pass a full one.
+    this.stale = false;
     const podType = this.api.typeOf('v1', 'Pod');
     const pods = this.api.view(podType) as unknown as readonly Pod[];
     const pvs = this.api.view(
@@ -164,14 +234,17 @@ export class KubeScheduler {
     const classes = this.api.view(
       this.api.typeOf('storage.k8s.io/v1', 'StorageClass'),
     ) as unknown as readonly StorageClass[];
-    const pending = pods.filter(
-      (p) =>
-        !p.spec.nodeName &&
-        !p.metadata.deletionTimestamp &&
-        (p.spec.schedulerName ?? 'default-scheduler') === 'default-scheduler' &&
-        !isTerminal(p),
-    );
-    if (pending.length === 0) return;
+    const pending = [...this.queue]
+      .sort(byStoreKey)
+      .map((key) => {
+        const slash = key.indexOf('/');
+        return this.api.peek(podType, key.slice(0, slash), key.slice(slash + 1)) as unknown as Pod;
+      })
+      .filter((p) => p !== undefined && awaitsScheduling(p));
+    if (pending.length === 0) {
+      this.unplaced = [];
+      return;
+    }
     const bound = podsByNode(pods);
     const nodes = (this.api.view(this.api.typeOf('v1', 'Node')) as unknown as readonly Node[]).map((n) =>
       schedulerNode(n, bound),
@@ -183,13 +256,22 @@ export class KubeScheduler {
         await this.tryBind(namespace, name, node);
       }
     }
-    // Like kube-scheduler, status updates of failed pods go out in parallel (each passes admission).
-    const queue = [...plan.unschedulable];
+    this.unplaced = plan.unschedulable;
+    await this.markAll(plan.unschedulable);
+  }
+
+  /** Like kube-scheduler, status updates of failed pods go out in parallel (each passes admission). */
+  private async markAll(
+    unplaced: readonly { readonly pod: string; readonly reason: string }[],
+  ): Promise<void> {
+    let next = 0;
     const worker = async (): Promise<void> => {
-      for (let next = queue.shift(); next; next = queue.shift())
-        await this.markUnschedulable(next.pod, next.reason);
+      while (next < unplaced.length) {
+        const u = unplaced[next++];
+        await this.markUnschedulable(u.pod, u.reason);
+      }
     };
-    await Promise.all(Array.from({ length: Math.min(STATUS_PARALLELISM, queue.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(STATUS_PARALLELISM, unplaced.length) }, worker));
   }
 
   private async tryBind(namespace: string, name: string, node: string): Promise<void> {
@@ -204,6 +286,7 @@ export class KubeScheduler {
       this.lastMarked.delete(`${namespace}/${name}`);
     } catch {
       // The pod changed or went away meanwhile (or a webhook refused): the next pass retries.
+      this.stale = true;
     }
   }
 

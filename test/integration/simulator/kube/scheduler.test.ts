@@ -248,4 +248,42 @@ describe('the simulated kube-scheduler uses joiner scheduling predicates', () =>
     await h.sim.scheduleNow();
     expect(unschedulableMessage(h, 'big')).toMatch(/^0\/3 nodes are available/);
   });
+
+  it('binds a waiting pod once a bound pod finishes or takes the labels its affinity needs', async () => {
+    await h.sim.store.create(nodeBody('n1', { cpu: '1' }));
+    await h.sim.store.create(podBody('first', {}, '800m'));
+    await h.sim.scheduleNow();
+    expect(nodeOf(h, 'first')).toBe('n1');
+    await h.sim.store.create(podBody('second', {}, '800m'));
+    await h.sim.scheduleNow();
+    expect(unschedulableMessage(h, 'second')).toMatch(/Insufficient cpu/);
+    // Status updates that free nothing leave it waiting.
+    await h.sim.store.patch('v1', 'Pod', 'first', 'default', { status: { phase: 'Running' } }, 'status');
+    await h.sim.scheduleNow();
+    expect(nodeOf(h, 'second')).toBeUndefined();
+    // A finished pod's resources are free: the next pass binds the waiting pod.
+    await h.sim.store.patch('v1', 'Pod', 'first', 'default', { status: { phase: 'Succeeded' } }, 'status');
+    await h.sim.scheduleNow();
+    expect(nodeOf(h, 'second')).toBe('n1');
+    // A pod that must join app=web waits until a bound pod is labelled so.
+    const follower = podBody('follower', {}, '100m');
+    await h.sim.store.create({
+      ...follower,
+      spec: {
+        ...follower.spec,
+        affinity: {
+          podAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: [
+              { labelSelector: { matchLabels: { app: 'web' } }, topologyKey: 'kubernetes.io/hostname' },
+            ],
+          },
+        },
+      },
+    });
+    await h.sim.scheduleNow();
+    expect(nodeOf(h, 'follower')).toBeUndefined();
+    await h.sim.store.patch('v1', 'Pod', 'second', 'default', { metadata: { labels: { app: 'web' } } });
+    await h.sim.scheduleNow();
+    expect(nodeOf(h, 'follower')).toBe('n1');
+  });
 });
