@@ -6,8 +6,14 @@
 // `tsc -b` decides from the project's own files: it does not notice a change of the types under
 // node_modules. npm rewrites node_modules/.package-lock.json on every install, so when that file
 // is newer than the build info, the build info is dropped and the check starts from scratch.
+//
+// `tsc -b` also leaves the build info untouched when a check changes nothing in it (a checkout or
+// an edit that was undone makes sources newer without changing them): every later run would then
+// find the build info older than its inputs and check again (about 20 s of CPU instead of 1). So
+// after a clean check the build info is dated to when the check started: a source saved during the
+// check stays newer and is checked next time.
 import { spawnSync } from 'node:child_process';
-import { rmSync, statSync } from 'node:fs';
+import { rmSync, statSync, utimesSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -27,10 +33,13 @@ const built = mtime(buildInfo);
 const install = mtime(installed);
 if (built !== undefined && (install === undefined || install > built)) rmSync(buildInfo, { force: true });
 
+const started = new Date();
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const { status, error } = spawnSync(process.execPath, [tsc, '-b', ...process.argv.slice(2)], {
   cwd: root,
   stdio: 'inherit',
 });
 if (error) throw error;
+const after = mtime(buildInfo);
+if (status === 0 && after !== undefined && after < started.getTime()) utimesSync(buildInfo, started, started);
 process.exit(status ?? 1);

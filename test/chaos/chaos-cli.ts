@@ -3,13 +3,18 @@
  * `--replicas=6` or `--replicas=4,6,8,10`, each from 1 to 10; `--speed=10` runs the clock at 10
  * virtual seconds per wall second while everything waits, default Infinity), printing the table of invariant
  * violations (every column must be 0), the violations and losses traced to the spot reclaims,
- * and the faults each run met. `--log=<file>` writes every log line of the runs. Exits 1 when an
+ * and the faults each run met. Runs go side by side, each in a process of its own, `--jobs` at once
+ * (default: one more than the cores, as a run waits much of its wall time; `--jobs=1` runs them one
+ * after the other in this process). `--log=<file>` writes every log line of the runs (each line
+ * prefixed with its run when runs go side by side). Exits 1 when an
  * invariant was violated by joiner (PDB violations, lost and late pods count where the attribution
  * traces them to joiner, not to a spot reclaim or an injected fault), 2 on bad arguments.
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { formatTable } from './harness/format-table.js';
 import { type ChaosReport, checkReplicas, runChaos } from './harness/run-chaos.js';
+import { runSideBySide } from './harness/side-by-side.js';
 
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 
@@ -30,6 +35,7 @@ function numbers(option: string, text: string): number[] {
 let seeds: number[];
 let replicas: number[];
 let speed: number | undefined;
+let jobs: number;
 try {
   seeds = numbers('seeds', arg('seeds') ?? '1,2,3');
   replicas = numbers('replicas', arg('replicas') ?? '6');
@@ -39,22 +45,35 @@ try {
     speed = speedArg === 'Infinity' ? Number.POSITIVE_INFINITY : Number(speedArg);
     if (!(speed > 0)) throw new Error(`--speed: "${speedArg}" is not a positive number or Infinity`);
   }
+  const jobsArg = arg('jobs');
+  jobs = jobsArg === undefined ? availableParallelism() + 1 : Number(jobsArg);
+  if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs: "${jobsArg}" is not a positive integer`);
 } catch (error) {
   console.error((error as Error).message);
   process.exit(2);
 }
 const logFile = arg('log');
 if (logFile) writeFileSync(logFile, '');
-const onLog = logFile ? (line: string) => appendFileSync(logFile, `${line}\n`) : undefined;
-const reports: ChaosReport[] = [];
-for (const r of replicas) {
-  for (const seed of seeds) {
-    process.stderr.write(`chaos run: seed ${seed}, ${r} replicas x 3 deployments...\n`);
-    const report = await runChaos({ seed, replicas: r, onLog, ...(speed ? { speed } : {}) });
+const runs = replicas.flatMap((r) => seeds.map((seed) => ({ seed, replicas: r })));
+const started = (run: { seed: number; replicas: number }) =>
+  process.stderr.write(`chaos run: seed ${run.seed}, ${run.replicas} replicas x 3 deployments...\n`);
+// Each row as it is measured (a long sweep shows its progress; the table follows at the end).
+const measured = (report: ChaosReport) =>
+  process.stderr.write(`${formatTable([report]).split('\n').slice(2).join('\n')}\n`);
+let reports: ChaosReport[] = [];
+if (jobs === 1 || runs.length === 1) {
+  const onLog = logFile ? (line: string) => appendFileSync(logFile, `${line}\n`) : undefined;
+  for (const run of runs) {
+    started(run);
+    const report = await runChaos({ ...run, onLog, ...(speed ? { speed } : {}) });
     reports.push(report);
-    // Each row as it is measured (a long sweep shows its progress; the table follows at the end).
-    process.stderr.write(`${formatTable([report]).split('\n').slice(2).join('\n')}\n`);
+    measured(report);
   }
+} else {
+  reports = await runSideBySide(
+    runs.map((run) => ({ ...run, speed, logFile })),
+    { jobs, onStart: started, onReport: measured },
+  );
 }
 console.log(formatTable(reports));
 // PDB violations, lost pods and late pods count against joiner where the attribution says they
