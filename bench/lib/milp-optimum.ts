@@ -344,7 +344,7 @@ export async function optimumCost(
       gap: exact || best <= 0 ? 0 : Math.max(0, (best - bound) / best),
     };
   };
-  const relaxed = await solve(aggregateModel(types, shapes), timeLimitSeconds / 4);
+  const relaxed = await solve(aggregateModel(types, shapes), Math.max(1, timeLimitSeconds / 4));
   if (upperCost <= relaxed.value * (1 + 1e-7) + 1e-9)
     return result(relaxed.value, upperCost, 'plan meets the aggregate relaxation', 0);
   const patterns = maximalPatterns(types, shapes);

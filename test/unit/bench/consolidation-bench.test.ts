@@ -13,5 +13,5 @@ describe('consolidation benchmark', () => {
       expect(loop.nodesAfter).toBeLessThan(loop.nodesBefore);
       expect(loop.costAfter).toBeLessThanOrEqual(loop.costBefore);
     }
-  }, 10_000);
+  }, 30_000);
 });
