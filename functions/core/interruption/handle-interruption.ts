@@ -8,23 +8,32 @@
  * interruption timer an earlier release armed still drains when it fires: disruption/decide.ts.)
  * Instances already shutting down or terminated: retire the claim and delete the node. A claim
  * whose node never registered is retired at once. Rebalance recommendations: log and an event
- * only. Instances joiner does not know are ignored.
+ * only. An instance of this table whose claim record is missing is adopted before a notice that
+ * drains it (adopt-interrupted.ts); other instances joiner does not know are ignored.
  */
 import { type BeginDrainDeps, beginDrain } from '../disruption/begin-drain.js';
 import { disruptionSettings } from '../disruption/disruption-deps.js';
 import type { RetireDeps } from '../lifecycle/retire-claim.js';
 import { retireClaim } from '../lifecycle/retire-claim.js';
 import type { NodeClaim, NodeClaimFailure } from '../nodeclaim/nodeclaim.js';
+import type { CloudProvider } from '../ports/cloud-provider.js';
 import type { ClusterApi } from '../ports/cluster-api.js';
 import type { StateStore } from '../ports/state-store.js';
+import { adoptInterrupted } from './adopt-interrupted.js';
 import type { InterruptionNotice } from './interruption-notice.js';
 
 /** What the interruption core needs. */
 export interface InterruptionDeps extends RetireDeps, Omit<BeginDrainDeps, 'store' | 'cluster'> {
-  readonly cluster: RetireDeps['cluster'] & BeginDrainDeps['cluster'] & Pick<ClusterApi, 'getNode'>;
+  readonly cluster: RetireDeps['cluster'] &
+    BeginDrainDeps['cluster'] &
+    Pick<ClusterApi, 'getNode' | 'listNodes'>;
   readonly store: RetireDeps['store'] &
     BeginDrainDeps['store'] &
-    Pick<StateStore, 'findNodeClaimByInstanceId' | 'markOfferingsUnavailable'>;
+    Pick<StateStore, 'findNodeClaimByInstanceId' | 'markOfferingsUnavailable' | 'createNodeClaim'>;
+  /** Reads instances joiner has no claim of (adopt-interrupted.ts). */
+  readonly cloud: RetireDeps['cloud'] & Pick<CloudProvider, 'get'>;
+  /** The identity this joiner tags its instances with (its state table's name); unknown: none is adopted. */
+  readonly owner?: string;
 }
 
 /** What was done about one notice. */
@@ -50,7 +59,13 @@ export async function handleInterruption(
   deps: InterruptionDeps,
   notice: InterruptionNotice,
 ): Promise<InterruptionOutcome> {
-  const claim = await deps.store.findNodeClaimByInstanceId(notice.instanceId);
+  const known = await deps.store.findNodeClaimByInstanceId(notice.instanceId);
+  const claim =
+    known && (LIVE as readonly string[]).includes(known.state)
+      ? known
+      : drains(notice)
+        ? ((await adoptInterrupted(deps, notice.instanceId)) ?? known)
+        : known;
   const fields = {
     instance: notice.instanceId,
     kind: notice.kind,
@@ -109,6 +124,12 @@ export async function handleInterruption(
     ...deadlines,
   });
   return 'draining';
+}
+
+/** Whether `notice` drains its node (a rebalance recommendation does not; nor does an instance already going). */
+function drains(notice: InterruptionNotice): boolean {
+  if (notice.kind === 'rebalance') return false;
+  return notice.kind !== 'state-change' || notice.state === 'stopping';
 }
 
 async function markUnavailable(deps: InterruptionDeps, claim: NodeClaim): Promise<void> {
