@@ -54,7 +54,7 @@ function spotWarning(instanceId: string): SQSEvent {
 }
 
 async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 800; i++) {
     if (await check()) return;
     await sim?.cloud.runner.idle();
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -175,5 +175,5 @@ describe('a spot interruption for an instance whose claim record is lost', () =>
     expect(evicted).toBe(before.length);
     expect(s.log.messages()).toContain('disruption budgets refused eviction(s), retrying at the next step');
     expect(s.log.messages()).not.toContain('deleting pod(s) at the end of the termination grace period');
-  });
+  }, 120_000);
 });
