@@ -70,8 +70,8 @@ export async function adoptInterrupted(
 }
 
 /** The Node of `instanceId` (by providerID: node names are reused by later instances). */
-async function nodeOf(
-  deps: AdoptInterruptedDeps,
+export async function nodeOf(
+  deps: Pick<AdoptInterruptedDeps, 'cluster'>,
   instanceId: string,
   privateDnsName: string | undefined,
 ): Promise<Node | undefined> {

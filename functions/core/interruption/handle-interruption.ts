@@ -15,11 +15,13 @@ import { type BeginDrainDeps, beginDrain } from '../disruption/begin-drain.js';
 import { disruptionSettings } from '../disruption/disruption-deps.js';
 import type { RetireDeps } from '../lifecycle/retire-claim.js';
 import { retireClaim } from '../lifecycle/retire-claim.js';
+import { updateClaim } from '../lifecycle/update-claim.js';
 import type { NodeClaim, NodeClaimFailure } from '../nodeclaim/nodeclaim.js';
+import { transition } from '../nodeclaim/state-machine.js';
 import type { CloudProvider } from '../ports/cloud-provider.js';
 import type { ClusterApi } from '../ports/cluster-api.js';
 import type { StateStore } from '../ports/state-store.js';
-import { adoptInterrupted } from './adopt-interrupted.js';
+import { adoptInterrupted, nodeOf } from './adopt-interrupted.js';
 import type { InterruptionNotice } from './interruption-notice.js';
 
 /** What the interruption core needs. */
@@ -60,7 +62,7 @@ export async function handleInterruption(
   notice: InterruptionNotice,
 ): Promise<InterruptionOutcome> {
   const known = await deps.store.findNodeClaimByInstanceId(notice.instanceId);
-  const claim =
+  let claim =
     known && (LIVE as readonly string[]).includes(known.state)
       ? known
       : drains(notice)
@@ -101,6 +103,7 @@ export async function handleInterruption(
       : '';
   if (notice.kind === 'spot-interruption') await markUnavailable(deps, claim);
   await nodeEvent(deps, claim, 'Warning', failure.reason, `${failure.message}${startsAt}`);
+  if (claim.state === 'Launched') claim = (await registerLate(deps, claim)) ?? claim;
   if (!DRAINABLE.includes(claim.state)) {
     deps.log.info('interrupted instance has no node yet, retiring its nodeclaim', fields);
     await retireClaim(deps, claim.id, failure, { from: [...LIVE] });
@@ -124,6 +127,33 @@ export async function handleInterruption(
     ...deadlines,
   });
   return 'draining';
+}
+
+/**
+ * A `Launched` claim whose node has registered (its registration event was lost or not yet
+ * handled) is registered on it now, so the notice drains the node rather than terminating an
+ * instance that runs pods. Returns the claim as stored, or undefined when it has no node.
+ */
+async function registerLate(deps: InterruptionDeps, claim: NodeClaim): Promise<NodeClaim | undefined> {
+  const instanceId = claim.instance?.instanceId;
+  if (!instanceId) return undefined;
+  const node = await nodeOf(deps, instanceId, undefined);
+  if (!node) return undefined;
+  const stored = await updateClaim(deps.store, claim.id, (c) =>
+    c.state === 'Launched'
+      ? transition(c, 'Registered', deps.clock.now(), { nodeName: node.metadata.name })
+      : undefined,
+  );
+  if (stored?.state === 'Registered')
+    deps.log.info(
+      'interrupted instance registered its node meanwhile: its nodeclaim is registered to drain it',
+      {
+        nodeclaim: claim.id,
+        instance: instanceId,
+        node: node.metadata.name,
+      },
+    );
+  return stored;
 }
 
 /** Whether `notice` drains its node (a rebalance recommendation does not; nor does an instance already going). */

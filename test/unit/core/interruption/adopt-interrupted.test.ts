@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { handleInterruption } from '../../../../functions/core/interruption/handle-interruption.js';
 import { kubeletNode, markReady, podOn } from '../lifecycle/fakes.js';
-import { harness } from '../lifecycle/harness.js';
+import { harness, launchedClaim } from '../lifecycle/harness.js';
 
 const OWNER = 'joiner-state';
 const ADOPTED = 'interruption for an instance whose nodeclaim record was missing: its claim is rebuilt';
@@ -97,5 +97,23 @@ describe('an interruption for an instance whose claim record is missing', () => 
     h.store.put({ ...stored, state: 'Gone' });
     expect(await handleInterruption(deps, spot)).toBe('ignored');
     expect((await h.store.getNodeClaim('default-abc'))?.state).toBe('Gone');
+  });
+
+  it('drains, not terminates, a Launched claim whose node registered meanwhile (its registration lost)', async () => {
+    const h = harness();
+    h.store.put(launchedClaim(h, 'default-abc', 'i-0a'));
+    const node = kubeletNode('ip-1', 'i-0a');
+    markReady(node);
+    h.cluster.nodes.set('ip-1', node);
+    h.cluster.pods.push(podOn('ip-1', 'web-1'));
+    expect(await handleInterruption(h.interruption, spot)).toBe('draining');
+    expect(await h.store.getNodeClaim('default-abc')).toMatchObject({ state: 'Draining', nodeName: 'ip-1' });
+    expect(h.cloud.terminated).toEqual([]);
+    expect(await handleInterruption(h.interruption, spot)).toBe('draining');
+
+    // Without a node, a Launched claim is still retired at once.
+    const bare = harness();
+    bare.store.put(launchedClaim(bare, 'default-abc', 'i-0a'));
+    expect(await handleInterruption(bare.interruption, spot)).toBe('cleaned-up');
   });
 });
