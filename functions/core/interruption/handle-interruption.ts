@@ -7,7 +7,8 @@
  * time: waiting for the start would leave the drain no time before the maintenance. (A claim whose
  * interruption timer an earlier release armed still drains when it fires: disruption/decide.ts.)
  * Instances already shutting down or terminated: retire the claim and delete the node. A claim
- * whose node never registered is retired at once. Rebalance recommendations: log and an event
+ * whose node never registered is retired at once; one still `Launched` whose node has registered
+ * (the registration event lost) is registered on it first and drained. Rebalance recommendations: log and an event
  * only. An instance of this table whose claim record is missing is adopted before a notice that
  * drains it (adopt-interrupted.ts); other instances joiner does not know are ignored.
  */
