@@ -19,11 +19,16 @@ import { METRIC_NAMES } from '../shared/metrics.js';
 import { lambdaHandler, parseSqsBatch, recordDimensionedMetric, recordMetrics } from './runtime/lambda.js';
 import { type PortDependencies, portDependenciesFromEnv } from './runtime/port-dependencies.js';
 
-/** What the interruption function needs. */
+/**
+ * What the interruption function needs; the settings give the state table's name, the identity
+ * joiner tags its instances with (an instance of this table whose claim record is missing is
+ * adopted before a notice drains it; without it none is).
+ */
 export type InterruptionHandlerDeps = Pick<
   PortDependencies,
   'clock' | 'log' | 'cluster' | 'store' | 'cloud' | 'timers'
->;
+> &
+  Partial<Pick<PortDependencies, 'settings'>>;
 
 /** One message of the interruption queue: an EventBridge event (its detail is read per detail-type). */
 export const interruptionMessage = z
@@ -39,7 +44,9 @@ export const interruptionMessage = z
 /** Builds the interruption handler. */
 export function createInterruptionHandler(getDeps: () => InterruptionHandlerDeps) {
   return lambdaHandler<SQSEvent, SQSBatchResponse>(async (event, context) => {
-    const deps: InterruptionDeps = getDeps();
+    const ports = getDeps();
+    const owner = tableNameOf(ports);
+    const deps: InterruptionDeps = owner ? withOwner(ports, owner) : ports;
     const batch = parseSqsBatch(event, interruptionMessage, deps.log);
     const failures = [...batch.failures];
     const read: { messageId: string; notices: InterruptionNotice[] }[] = [];
@@ -103,6 +110,20 @@ export function createInterruptionHandler(getDeps: () => InterruptionHandlerDeps
     });
     return { batchItemFailures: failures };
   });
+}
+
+/** The state table's name, or undefined when it is not configured. */
+function tableNameOf(ports: InterruptionHandlerDeps): string | undefined {
+  try {
+    return ports.settings?.tableName;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `ports` with `owner` (its members stay built on first use). */
+function withOwner(ports: InterruptionHandlerDeps, owner: string): InterruptionDeps {
+  return Object.assign(Object.create(ports) as InterruptionHandlerDeps, { owner });
 }
 
 /** The Lambda entry point. */

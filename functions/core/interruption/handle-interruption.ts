@@ -7,24 +7,36 @@
  * time: waiting for the start would leave the drain no time before the maintenance. (A claim whose
  * interruption timer an earlier release armed still drains when it fires: disruption/decide.ts.)
  * Instances already shutting down or terminated: retire the claim and delete the node. A claim
- * whose node never registered is retired at once. Rebalance recommendations: log and an event
- * only. Instances joiner does not know are ignored.
+ * whose node never registered is retired at once; one still `Launched` whose node has registered
+ * (the registration event lost) is registered on it first and drained. Rebalance recommendations: log and an event
+ * only. An instance of this table whose claim record is missing is adopted before a notice that
+ * drains it (adopt-interrupted.ts); other instances joiner does not know are ignored.
  */
 import { type BeginDrainDeps, beginDrain } from '../disruption/begin-drain.js';
 import { disruptionSettings } from '../disruption/disruption-deps.js';
 import type { RetireDeps } from '../lifecycle/retire-claim.js';
 import { retireClaim } from '../lifecycle/retire-claim.js';
+import { updateClaim } from '../lifecycle/update-claim.js';
 import type { NodeClaim, NodeClaimFailure } from '../nodeclaim/nodeclaim.js';
+import { transition } from '../nodeclaim/state-machine.js';
+import type { CloudProvider } from '../ports/cloud-provider.js';
 import type { ClusterApi } from '../ports/cluster-api.js';
 import type { StateStore } from '../ports/state-store.js';
+import { adoptInterrupted, nodeOf } from './adopt-interrupted.js';
 import type { InterruptionNotice } from './interruption-notice.js';
 
 /** What the interruption core needs. */
 export interface InterruptionDeps extends RetireDeps, Omit<BeginDrainDeps, 'store' | 'cluster'> {
-  readonly cluster: RetireDeps['cluster'] & BeginDrainDeps['cluster'] & Pick<ClusterApi, 'getNode'>;
+  readonly cluster: RetireDeps['cluster'] &
+    BeginDrainDeps['cluster'] &
+    Pick<ClusterApi, 'getNode' | 'listNodes'>;
   readonly store: RetireDeps['store'] &
     BeginDrainDeps['store'] &
-    Pick<StateStore, 'findNodeClaimByInstanceId' | 'markOfferingsUnavailable'>;
+    Pick<StateStore, 'findNodeClaimByInstanceId' | 'markOfferingsUnavailable' | 'createNodeClaim'>;
+  /** Reads instances joiner has no claim of (adopt-interrupted.ts). */
+  readonly cloud: RetireDeps['cloud'] & Pick<CloudProvider, 'get'>;
+  /** The identity this joiner tags its instances with (its state table's name); unknown: none is adopted. */
+  readonly owner?: string;
 }
 
 /** What was done about one notice. */
@@ -50,7 +62,13 @@ export async function handleInterruption(
   deps: InterruptionDeps,
   notice: InterruptionNotice,
 ): Promise<InterruptionOutcome> {
-  const claim = await deps.store.findNodeClaimByInstanceId(notice.instanceId);
+  const known = await deps.store.findNodeClaimByInstanceId(notice.instanceId);
+  let claim =
+    known && (LIVE as readonly string[]).includes(known.state)
+      ? known
+      : drains(notice)
+        ? ((await adoptInterrupted(deps, notice.instanceId)) ?? known)
+        : known;
   const fields = {
     instance: notice.instanceId,
     kind: notice.kind,
@@ -86,6 +104,7 @@ export async function handleInterruption(
       : '';
   if (notice.kind === 'spot-interruption') await markUnavailable(deps, claim);
   await nodeEvent(deps, claim, 'Warning', failure.reason, `${failure.message}${startsAt}`);
+  if (claim.state === 'Launched') claim = (await registerLate(deps, claim)) ?? claim;
   if (!DRAINABLE.includes(claim.state)) {
     deps.log.info('interrupted instance has no node yet, retiring its nodeclaim', fields);
     await retireClaim(deps, claim.id, failure, { from: [...LIVE] });
@@ -109,6 +128,39 @@ export async function handleInterruption(
     ...deadlines,
   });
   return 'draining';
+}
+
+/**
+ * A `Launched` claim whose node has registered (its registration event was lost or not yet
+ * handled) is registered on it now, so the notice drains the node rather than terminating an
+ * instance that runs pods. Returns the claim as stored, or undefined when it has no node.
+ */
+async function registerLate(deps: InterruptionDeps, claim: NodeClaim): Promise<NodeClaim | undefined> {
+  const instanceId = claim.instance?.instanceId;
+  if (!instanceId) return undefined;
+  const node = await nodeOf(deps, instanceId, undefined);
+  if (!node) return undefined;
+  const stored = await updateClaim(deps.store, claim.id, (c) =>
+    c.state === 'Launched'
+      ? transition(c, 'Registered', deps.clock.now(), { nodeName: node.metadata.name })
+      : undefined,
+  );
+  if (stored?.state === 'Registered')
+    deps.log.info(
+      'interrupted instance registered its node meanwhile: its nodeclaim is registered to drain it',
+      {
+        nodeclaim: claim.id,
+        instance: instanceId,
+        node: node.metadata.name,
+      },
+    );
+  return stored;
+}
+
+/** Whether `notice` drains its node (a rebalance recommendation does not; nor does an instance already going). */
+function drains(notice: InterruptionNotice): boolean {
+  if (notice.kind === 'rebalance') return false;
+  return notice.kind !== 'state-change' || notice.state === 'stopping';
 }
 
 async function markUnavailable(deps: InterruptionDeps, claim: NodeClaim): Promise<void> {

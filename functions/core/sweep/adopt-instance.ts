@@ -9,90 +9,14 @@
  * resumed: the node loses the disrupted taint and goes back to service.
  */
 import { TAG } from '../launch/tags.js';
-import {
-  ANNOTATION_NODECLASS_HASH,
-  ANNOTATION_NODECLASS_HASH_VERSION,
-  ANNOTATION_NODEPOOL_HASH,
-  ANNOTATION_NODEPOOL_HASH_VERSION,
-  DISRUPTED_TAINT,
-  hasTaint,
-  taintsOf,
-} from '../lifecycle/node-labels.js';
+import { DISRUPTED_TAINT, hasTaint, taintsOf } from '../lifecycle/node-labels.js';
 import { reconcileNode } from '../lifecycle/reconcile-node.js';
 import type { Node } from '../model/kube-objects.js';
 import type { NodePool } from '../model/node-pool.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
-import { DEFAULT_TIMEOUTS } from '../nodeclaim/state-machine.js';
 import type { CloudInstance } from '../ports/cloud-provider.js';
+import { rebuildClaim } from './rebuild-claim.js';
 import type { SweepDeps } from './sweep-deps.js';
-
-/**
- * The claim of `instance` rebuilt from what survives outside the table (see the file comment):
- * `Registered` on `node`, its NodePool's labels, taints and requirements (when the pool still
- * exists), the drift hashes its node was annotated with, the registration timeout armed so a
- * node that never initializes is still retired, and no pods (it was planned for none it knows).
- */
-export function rebuildClaim(input: {
-  readonly id: string;
-  readonly instance: CloudInstance;
-  readonly node: Node;
-  readonly nodeClass: string;
-  readonly pool?: {
-    readonly labels: NodeClaim['labels'];
-    readonly taints: NodeClaim['taints'];
-    readonly startupTaints: NodeClaim['startupTaints'];
-    readonly requirements: NodeClaim['requirements'];
-    readonly expireAfterMs: number | null;
-  };
-  readonly price?: number;
-  readonly now: number;
-}): NodeClaim {
-  const { instance, node, pool, now } = input;
-  const annotations = node.metadata.annotations ?? {};
-  const launchedAt = Math.min(instance.launchTime, now);
-  const option = {
-    instanceType: instance.instanceType,
-    zone: instance.zone,
-    capacityType: instance.capacityType,
-    price: input.price ?? 0,
-  };
-  const expiration = pool && pool.expireAfterMs !== null ? launchedAt + pool.expireAfterMs : undefined;
-  return {
-    id: input.id,
-    nodePool: instance.nodePool ?? node.metadata.labels?.['karpenter.sh/nodepool'] ?? '',
-    nodeClass: input.nodeClass,
-    nodePoolHash: annotations[ANNOTATION_NODEPOOL_HASH] ?? '',
-    nodeClassHash: annotations[ANNOTATION_NODECLASS_HASH] ?? '',
-    ...optional('nodePoolHashVersion', annotations[ANNOTATION_NODEPOOL_HASH_VERSION]),
-    ...optional('nodeClassHashVersion', annotations[ANNOTATION_NODECLASS_HASH_VERSION]),
-    requirements: pool?.requirements ?? [],
-    labels: pool?.labels ?? {},
-    taints: pool?.taints ?? [],
-    startupTaints: pool?.startupTaints ?? [],
-    options: [option],
-    pods: [],
-    requests: {},
-    launchToken: `joiner-${input.id}`,
-    launchAttempts: 1,
-    state: 'Registered',
-    version: 0,
-    timestamps: { Pending: launchedAt, Launched: launchedAt, Registered: now },
-    timers: {
-      registrationTimeout: now + DEFAULT_TIMEOUTS.registrationMs,
-      ...(expiration === undefined ? {} : { expiration: Math.max(expiration, now) }),
-    },
-    instance: {
-      instanceId: instance.instanceId,
-      instanceType: instance.instanceType,
-      zone: instance.zone,
-      capacityType: instance.capacityType,
-      ...(input.price === undefined ? {} : { price: input.price }),
-      ...(instance.imageId ? { imageId: instance.imageId } : {}),
-      providerId: `aws:///${instance.zone}/${instance.instanceId}`,
-    },
-    nodeName: node.metadata.name,
-  };
-}
 
 /**
  * The claim `id` rebuilt for `instance` on `node` (rebuildClaim) with its NodePool as configured
@@ -143,7 +67,10 @@ export async function adoptInstance(
     nodepool: claim.nodePool,
   });
   const stored = (await reconcileNode(deps, claim, node.metadata.name)) ?? claim;
-  await untaint(deps, node.metadata.name);
+  // An interruption may have started a drain of the adopted claim meanwhile: its taint stays.
+  const now = await deps.store.getNodeClaim(id);
+  if (!now || now.state === 'Registered' || now.state === 'Initialized')
+    await untaint(deps, node.metadata.name);
   return stored;
 }
 
@@ -159,8 +86,4 @@ async function untaint(deps: SweepDeps, nodeName: string): Promise<void> {
       (t) => !(t.key === DISRUPTED_TAINT.key && t.effect === DISRUPTED_TAINT.effect),
     ),
   });
-}
-
-function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
-  return value === undefined ? {} : ({ [key]: value } as Record<K, string>);
 }

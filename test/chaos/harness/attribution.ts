@@ -3,9 +3,11 @@
  * traced to the node its pod ran on and that node's instance, then to its cause —
  * - `reclaim`: the instance was one the spot storm reclaimed (EC2 took it two minutes after its
  *   warning, whatever the drain had managed by then: a PDB that allowed no eviction in time, or
- *   pods deleted at the deadline, are the reclaim's doing, not a choice joiner made);
+ *   pods deleted at the deadline, are the reclaim's doing, not a choice joiner made) and joiner
+ *   drained its node (drained-instances.ts);
  * - `joiner`: anything else (a drain joiner started of its own accord, an instance joiner
- *   terminated): a bug, which the suite requires to be 0.
+ *   terminated, a reclaimed instance whose node joiner never drained: the warning was dropped):
+ *   a bug, which the suite requires to be 0.
  *
  * Every late pod (more than MAX_CYCLES provisioning cycles before its capacity) is traced to the
  * cycles it waited through:
@@ -29,6 +31,8 @@ export interface TracedFault {
   readonly node?: string;
   readonly instance?: string;
   readonly cause: FaultCause;
+  /** The instance was reclaimed but its node never drained (the cause is then joiner). */
+  readonly undrained?: boolean;
   /** Virtual ms since the run started. */
   readonly atMs: number;
   /** How the pod went (eviction, deletion, its node gone), for PDB violations. */
@@ -65,7 +69,9 @@ export interface Attribution {
 
 /**
  * Traces the summary's violations and lost pods and the late pods (see the file comment).
- * `reclaimed` holds the instances the storm interrupted; `startedAt` is the run's start (virtual).
+ * `reclaimed` holds the instances the storm interrupted; `startedAt` is the run's start (virtual);
+ * `drained`, the instances whose node joiner drained (when not given, every reclaimed one counts
+ * as drained).
  */
 export function attribute(
   summary: ScenarioSummary,
@@ -73,6 +79,7 @@ export function attribute(
   reclaimed: ReadonlyMap<string, number>,
   latePods: readonly LatePod[] = [],
   startedAt = 0,
+  drained?: ReadonlySet<string>,
 ): Attribution {
   const nodeOfPod = new Map<string, string>();
   // The instance a pod ran on, as of its binding (node names are reused by later instances).
@@ -84,8 +91,10 @@ export function attribute(
   const trace = (node: string | undefined, pod?: string) => {
     const instance =
       (pod ? instanceOfPod.get(pod) : undefined) ?? (node ? latency.nodeInstances.get(node) : undefined);
-    const cause: FaultCause = instance && reclaimed.has(instance) ? 'reclaim' : 'joiner';
-    return { node, instance, cause };
+    const wasReclaimed = instance !== undefined && reclaimed.has(instance);
+    const undrained = wasReclaimed && drained !== undefined && !drained.has(instance);
+    const cause: FaultCause = wasReclaimed && !undrained ? 'reclaim' : 'joiner';
+    return { node, instance, cause, ...(undrained ? { undrained } : {}) };
   };
   const faults: TracedFault[] = [
     ...summary.violations.map((v) => ({
@@ -141,7 +150,7 @@ export function describeFaults(attribution: Attribution): string[] {
   return [
     ...attribution.faults.map(
       (f) =>
-        `${f.kind} ${f.pod}${f.how ? ` (${f.how})` : ''} on ${f.node ?? '?'} / ${f.instance ?? '?'} at ${seconds(f.atMs)}: ${f.cause === 'reclaim' ? 'the spot reclaim of its instance' : "joiner's own action"}`,
+        `${f.kind} ${f.pod}${f.how ? ` (${f.how})` : ''} on ${f.node ?? '?'} / ${f.instance ?? '?'} at ${seconds(f.atMs)}: ${f.cause === 'reclaim' ? 'the spot reclaim of its instance' : f.undrained ? 'the spot reclaim of an instance joiner never drained' : "joiner's own action"}`,
     ),
     ...attribution.late.map(
       (l) =>

@@ -24,6 +24,7 @@ import { type Attribution, attribute } from './attribution.js';
 import { installChaosHandlers } from './chaos-handlers.js';
 import { type ChaosLedger, CRASH_POINTS } from './chaos-ports.js';
 import { CPU_LIMIT, chaosNodePool, chaosWorkloads, INSTANCE_TYPES } from './chaos-workloads.js';
+import { DrainedInstances } from './drained-instances.js';
 import { countInvariants, type Invariants, type LatePod } from './invariants.js';
 
 /**
@@ -118,6 +119,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const now = () => cloud.clock.now();
   const latency = new LatencyRecorder(cloud.kube.store.api.store, cloud.ec2, now);
   const disruptions = new DisruptionRecorder(cloud.kube.store.api.store, now);
+  const drained = new DrainedInstances(cloud.kube.store.api.store);
   const limits = sampleLimits(cloud);
   try {
     await installJoinerHandlers(cloud, sink);
@@ -174,7 +176,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       limits,
       latePods,
     });
-    const attribution = attribute(summary, latency, reclaimed, latePods, started.virtual);
+    const attribution = attribute(
+      summary,
+      latency,
+      reclaimed,
+      latePods,
+      started.virtual,
+      drained.instances(),
+    );
     const { ledger } = chaos;
     return {
       seed: options.seed,
@@ -204,6 +213,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     limits.stop();
     latency.stop();
     disruptions.stop();
+    drained.stop();
     await cloud.close();
   }
 }

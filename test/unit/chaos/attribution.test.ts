@@ -43,6 +43,37 @@ describe('chaos attribution', () => {
     expect(traced.faults[0]).toMatchObject({ instance: 'i-reclaimed', cause: 'reclaim' });
   });
 
+  it("counts a loss on a reclaimed instance whose node joiner never drained as joiner's", () => {
+    const pod = (name: string, instanceId: string): PodTimeline => ({
+      namespace: 'default',
+      name,
+      uid: name,
+      nodeName: `node-${instanceId}`,
+      instanceId,
+      bound: stamp(10_000),
+    });
+    const input = summary({
+      lostPods: [
+        { pod: 'default/drained', node: 'node-i-drained', atMs: 200_000 },
+        { pod: 'default/undrained', node: 'node-i-undrained', atMs: 200_000 },
+      ] as never,
+    });
+    const latency = recorder([pod('drained', 'i-drained'), pod('undrained', 'i-undrained')], {});
+    const reclaimed = new Map([
+      ['i-drained', START + 80_000],
+      ['i-undrained', START + 80_000],
+    ]);
+    const traced = attribute(input, latency, reclaimed, [], START, new Set(['i-drained']));
+    expect(traced.podsLost).toEqual({ reclaim: 1, joiner: 1 });
+    expect(traced.faults.map((f) => [f.pod, f.cause, f.undrained ?? false])).toEqual([
+      ['default/drained', 'reclaim', false],
+      ['default/undrained', 'joiner', true],
+    ]);
+    expect(describeFaults(traced)[1]).toContain('the spot reclaim of an instance joiner never drained');
+    // Without the drained set (an older caller), a reclaimed instance counts as the reclaim's.
+    expect(attribute(input, latency, reclaimed).podsLost).toEqual({ reclaim: 2, joiner: 0 });
+  });
+
   it('blames a late pod on the injected faults when at most 3 of the cycles it waited were clean, on joiner otherwise', () => {
     const late: LatePod[] = [
       {
