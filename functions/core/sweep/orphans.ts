@@ -20,6 +20,7 @@ import { DEFAULT_TIMEOUTS } from '../nodeclaim/state-machine.js';
 import type { CloudInstance } from '../ports/cloud-provider.js';
 import { adoptInstance } from './adopt-instance.js';
 import { drainOrphan } from './drain-orphan.js';
+import { registerLateNodes } from './late-registrations.js';
 import type { SweepDeps } from './sweep-deps.js';
 import { sweepSettings } from './sweep-deps.js';
 
@@ -33,6 +34,8 @@ export interface OrphanOutcome {
   readonly adoptedInstances: readonly string[];
   /** Instances whose claim was retired but whose node ran pods: a drain started (adopted to drain). */
   readonly drainingInstances: readonly string[];
+  /** Launched claims whose node had joined before the launch was recorded, now registered. */
+  readonly registeredClaims: readonly string[];
 }
 
 const LIVE_STATES = ['Pending', 'Launched', 'Registered', 'Initialized', 'Draining', 'Terminating'] as const;
@@ -67,6 +70,7 @@ export async function collectOrphans(deps: SweepDeps): Promise<OrphanOutcome> {
       return id ? [[id, n] as const] : [];
     }),
   );
+  const registered = await registerLateNodes(deps, claims, nodeOf);
   const unowned = instances.filter(
     (i) =>
       !owns(i.nodeClaimId ? byId.get(i.nodeClaimId) : undefined, i) &&
@@ -133,6 +137,7 @@ export async function collectOrphans(deps: SweepDeps): Promise<OrphanOutcome> {
     retiredClaims: retired,
     adoptedInstances: adopted,
     drainingInstances: draining,
+    registeredClaims: registered,
   };
 }
 

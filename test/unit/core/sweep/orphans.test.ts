@@ -3,7 +3,7 @@ import { transition } from '../../../../functions/core/nodeclaim/state-machine.j
 import type { CloudInstance } from '../../../../functions/core/ports/cloud-provider.js';
 import { collectOrphans } from '../../../../functions/core/sweep/orphans.js';
 import { kubeletNode, markReady, pendingClaim, podOn } from '../lifecycle/fakes.js';
-import { harness } from '../lifecycle/harness.js';
+import { harness, launchedClaim } from '../lifecycle/harness.js';
 
 const MIN = 60_000;
 const OWNER = 'joiner-state-table-a';
@@ -185,5 +185,33 @@ describe('orphan GC: lost state is recovered, not punished', () => {
     instance(h, 'i-idle', 20 * MIN, { nodeClaimId: 'default-retired', owner: OWNER, nodePool: 'default' });
     registeredNode(h, 'ip-idle', 'i-idle', []);
     expect((await collectOrphans(h.sweep)).terminatedInstances).toEqual(['i-idle']);
+  });
+});
+
+describe('sweep: a node that joined before its launch was recorded', () => {
+  it('registers and initializes a Launched claim whose node is already there, once, without touching the instance', async () => {
+    const h = ownedHarness();
+    const claim = launchedClaim(h, 'default-late', 'i-late');
+    // The node joined while the claim was still Pending: its registration event was dropped.
+    const node = kubeletNode('ip-late', 'i-late');
+    markReady(node);
+    h.cluster.nodes.set('ip-late', node);
+    const outcome = await collectOrphans(h.sweep);
+    expect(outcome.registeredClaims).toEqual([claim.id]);
+    expect(h.store.claims.get(claim.id)).toMatchObject({ state: 'Initialized', nodeName: 'ip-late' });
+    expect(outcome.terminatedInstances).toEqual([]);
+    expect(h.log.messages()).toContain(
+      'registered a nodeclaim whose node joined before its launch was recorded',
+    );
+    // Twice, or beside the lifecycle function: nothing moves again.
+    expect((await collectOrphans(h.sweep)).registeredClaims).toEqual([]);
+  });
+
+  it('leaves a Launched claim whose node has not joined as it is (the registration timeout still applies)', async () => {
+    const h = ownedHarness();
+    const claim = launchedClaim(h, 'default-booting', 'i-booting');
+    const outcome = await collectOrphans(h.sweep);
+    expect(outcome.registeredClaims).toEqual([]);
+    expect(h.store.claims.get(claim.id)?.state).toBe('Launched');
   });
 });
