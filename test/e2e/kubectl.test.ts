@@ -138,6 +138,12 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
     expect(pods).toContain(nodeName);
 
     expect(await kubectl('scale', 'deployment', 'web', '--replicas=5')).toBe('deployment.apps/web scaled\n');
+    // The pods run as soon as the node is Ready; the claim turns Ready once the lifecycle function
+    // has handled the node's event and mirrored the claim, a moment later.
+    await eventually(
+      async () => / True /.test((await kubectl('get', 'nodeclaims')).split('\n')[1] ?? ''),
+      'the first NodeClaim Ready',
+    );
     const claims = await kubectl('get', 'nodeclaims');
     expect(header(claims)).toEqual(['NAME', 'TYPE', 'CAPACITY', 'ZONE', 'NODE', 'READY', 'AGE']);
     expect(claims.split('\n')[1]).toMatch(
