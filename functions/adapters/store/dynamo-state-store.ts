@@ -19,6 +19,11 @@ import {
 import { TABLE } from '../../shared/table.js';
 import { claimFromItem, nodeClaimItem, offeringSortKey, PK, ttlSeconds } from './items.js';
 
+/** The run requests counted on a lease item (none before the first). */
+function requestsOf(item: Record<string, unknown>): number {
+  return typeof item.requests === 'number' ? item.requests : 0;
+}
+
 /** Whether an SDK error is a failed condition. */
 export function isConditionFailed(error: unknown): boolean {
   return (error as { name?: string })?.name === 'ConditionalCheckFailedException';
@@ -35,19 +40,13 @@ export class DynamoStateStore implements StateStore {
   ) {}
 
   async createNodeClaim(claim: NodeClaim): Promise<boolean> {
-    try {
-      await this.doc.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: nodeClaimItem({ ...claim, version: 1 }),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailed(error)) return false;
-      throw error;
-    }
+    return this.sendIf(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: nodeClaimItem({ ...claim, version: 1 }),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
   }
 
   async getNodeClaim(id: string): Promise<NodeClaim | undefined> {
@@ -204,7 +203,7 @@ export class DynamoStateStore implements StateStore {
         holder,
         expiresAt: a.expiresAt as number,
         token: a.token as number,
-        requests: typeof a.requests === 'number' ? a.requests : 0,
+        requests: requestsOf(a),
       };
     } catch (error) {
       if (isConditionFailed(error)) return undefined;
@@ -213,84 +212,66 @@ export class DynamoStateStore implements StateStore {
   }
 
   async renewLease(lease: Lease, now: number, ttlMs: number): Promise<Lease | undefined> {
-    try {
-      await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { pk: PK.lease, sk: lease.name },
-          UpdateExpression: 'SET expiresAt = :e, #ttl = :ttl',
-          ConditionExpression: 'holder = :h AND #t = :t AND expiresAt > :zero',
-          ExpressionAttributeNames: { '#t': 'token', '#ttl': TABLE.ttlAttribute },
-          ExpressionAttributeValues: {
-            ':h': lease.holder,
-            ':t': lease.token,
-            ':e': now + ttlMs,
-            ':zero': 0,
-            ':ttl': ttlSeconds(now + ttlMs + 86_400_000),
-          },
-        }),
-      );
-      return { ...lease, expiresAt: now + ttlMs };
-    } catch (error) {
-      if (isConditionFailed(error)) return undefined;
-      throw error;
-    }
+    const renewed = await this.sendIf(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: PK.lease, sk: lease.name },
+        UpdateExpression: 'SET expiresAt = :e, #ttl = :ttl',
+        ConditionExpression: 'holder = :h AND #t = :t AND expiresAt > :zero',
+        ExpressionAttributeNames: { '#t': 'token', '#ttl': TABLE.ttlAttribute },
+        ExpressionAttributeValues: {
+          ':h': lease.holder,
+          ':t': lease.token,
+          ':e': now + ttlMs,
+          ':zero': 0,
+          ':ttl': ttlSeconds(now + ttlMs + 86_400_000),
+        },
+      }),
+    );
+    return renewed ? { ...lease, expiresAt: now + ttlMs } : undefined;
   }
 
   async releaseLease(lease: Lease): Promise<void> {
-    try {
-      await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { pk: PK.lease, sk: lease.name },
-          UpdateExpression: 'SET expiresAt = :zero',
-          ConditionExpression: 'holder = :h AND #t = :t',
-          ExpressionAttributeNames: { '#t': 'token' },
-          ExpressionAttributeValues: { ':h': lease.holder, ':t': lease.token, ':zero': 0 },
-        }),
-      );
-    } catch (error) {
-      if (!isConditionFailed(error)) throw error;
-    }
+    // A lease taken over since, or already released, is left as it is.
+    await this.sendIf(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: PK.lease, sk: lease.name },
+        UpdateExpression: 'SET expiresAt = :zero',
+        ConditionExpression: 'holder = :h AND #t = :t',
+        ExpressionAttributeNames: { '#t': 'token' },
+        ExpressionAttributeValues: { ':h': lease.holder, ':t': lease.token, ':zero': 0 },
+      }),
+    );
   }
 
   async requestLeaseRun(name: string, now: number): Promise<boolean> {
-    try {
-      await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { pk: PK.lease, sk: name },
-          UpdateExpression: 'ADD requests :one',
-          ConditionExpression: 'attribute_exists(pk) AND expiresAt > :now',
-          ExpressionAttributeValues: { ':one': 1, ':now': now },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailed(error)) return false;
-      throw error;
-    }
+    return this.sendIf(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: PK.lease, sk: name },
+        UpdateExpression: 'ADD requests :one',
+        ConditionExpression: 'attribute_exists(pk) AND expiresAt > :now',
+        ExpressionAttributeValues: { ':one': 1, ':now': now },
+      }),
+    );
   }
 
   async releaseLeaseUnlessRequested(lease: Lease, seen: number): Promise<ConditionalRelease> {
-    try {
-      await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { pk: PK.lease, sk: lease.name },
-          UpdateExpression: 'SET expiresAt = :zero',
-          ConditionExpression: `holder = :h AND #t = :t AND ${seen === 0 ? '(attribute_not_exists(requests) OR requests = :seen)' : 'requests = :seen'}`,
-          ExpressionAttributeNames: { '#t': 'token' },
-          ExpressionAttributeValues: { ':h': lease.holder, ':t': lease.token, ':zero': 0, ':seen': seen },
-        }),
-      );
-      return { released: true };
-    } catch (error) {
-      if (!isConditionFailed(error)) throw error;
-      const held = await this.readLease(lease.name);
-      if (held?.holder !== lease.holder || held.token !== lease.token) return { released: true };
-      return { released: false, requests: typeof held.requests === 'number' ? held.requests : 0 };
-    }
+    const released = await this.sendIf(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: PK.lease, sk: lease.name },
+        UpdateExpression: 'SET expiresAt = :zero',
+        ConditionExpression: `holder = :h AND #t = :t AND ${seen === 0 ? '(attribute_not_exists(requests) OR requests = :seen)' : 'requests = :seen'}`,
+        ExpressionAttributeNames: { '#t': 'token' },
+        ExpressionAttributeValues: { ':h': lease.holder, ':t': lease.token, ':zero': 0, ':seen': seen },
+      }),
+    );
+    if (released) return { released: true };
+    const held = await this.readLease(lease.name);
+    if (held?.holder !== lease.holder || held.token !== lease.token) return { released: true };
+    return { released: false, requests: requestsOf(held) };
   }
 
   private async readLease(name: string): Promise<Record<string, unknown> | undefined> {
@@ -301,20 +282,26 @@ export class DynamoStateStore implements StateStore {
   }
 
   async recordOnce(key: string, now: number, ttlMs: number): Promise<boolean> {
+    return this.sendIf(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          pk: PK.idempotency,
+          sk: key,
+          expiresAt: now + ttlMs,
+          [TABLE.ttlAttribute]: ttlSeconds(now + ttlMs),
+        },
+        ConditionExpression: 'attribute_not_exists(pk) OR expiresAt <= :now',
+        ExpressionAttributeValues: { ':now': now },
+      }),
+    );
+  }
+
+  /** Sends a conditional write: false when its condition failed; any other error is thrown. */
+  private async sendIf(command: PutCommand | UpdateCommand): Promise<boolean> {
     try {
-      await this.doc.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: {
-            pk: PK.idempotency,
-            sk: key,
-            expiresAt: now + ttlMs,
-            [TABLE.ttlAttribute]: ttlSeconds(now + ttlMs),
-          },
-          ConditionExpression: 'attribute_not_exists(pk) OR expiresAt <= :now',
-          ExpressionAttributeValues: { ':now': now },
-        }),
-      );
+      // Two calls, one per command type: the client's send is overloaded by command.
+      await (command instanceof PutCommand ? this.doc.send(command) : this.doc.send(command));
       return true;
     } catch (error) {
       if (isConditionFailed(error)) return false;
