@@ -15,7 +15,11 @@ import { runSweep } from '../../functions/core/sweep/run-sweep.js';
 import { sweepDepsFrom } from '../../functions/core/sweep/sweep-deps-from.js';
 import { dependenciesFromEnv } from '../../functions/handlers/runtime/dependencies.js';
 import { ENV } from '../../functions/shared/env.js';
-import { type SimProvisioning, startWithSeed } from '../integration/provisioning/sim-harness.js';
+import {
+  manualClockPort,
+  type SimProvisioning,
+  startWithSeed,
+} from '../integration/provisioning/sim-harness.js';
 
 let sim: SimProvisioning | undefined;
 
@@ -28,7 +32,8 @@ describe('lifecycle chaos in the simulated cloud', () => {
   it('orphans, vanished instances and a half-done retire converge under 30% EC2 throttling', async () => {
     const s = await startWithSeed('examples/seed-004');
     sim = s;
-    const ports = dependenciesFromEnv(s.cloud.env(), { clock: s.cloud.clock, log: s.log });
+    // The sweeps' EC2 calls retry under the throttling with a short wall backoff (see manualClockPort).
+    const ports = dependenciesFromEnv(s.cloud.env(), { clock: manualClockPort(s.cloud.clock), log: s.log });
     const deps = sweepDepsFrom(ports);
     await provision(ports, { hints: [] });
     for (const step of [50_000, 20_000]) {

@@ -7,6 +7,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseYamlDocuments } from '../../../functions/core/model/config/raw-document.js';
+import type { Clock } from '../../../functions/core/ports/clock.js';
 import type { ProvisionDeps } from '../../../functions/core/provisioning/types.js';
 import { type Dependencies, dependenciesFromEnv } from '../../../functions/handlers/runtime/dependencies.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../../../functions/simulator/cloud.js';
@@ -23,6 +24,20 @@ export async function seedManifests(dir: string): Promise<Manifest[]> {
     out.push(...documents.map((d) => d.object as Manifest));
   }
   return out;
+}
+
+/**
+ * The clock port of a test that moves the simulated cloud's clock by hand (`clock.advance`): its
+ * time, and the SDK's retry backoff waited as at most 20 ms of wall time. Nothing there runs on
+ * wall time (EC2's token buckets refill on the virtual clock, injected faults are drawn per
+ * call), so the full backoff (seconds under throttling) would only make the test wait; every
+ * retry is still made.
+ */
+export function manualClockPort(clock: Clock): Clock {
+  return {
+    now: () => clock.now(),
+    wait: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 20))),
+  };
 }
 
 /** A simulated cloud with a seed applied, and provisioning deps on the real adapters. */
