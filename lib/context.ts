@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import type { Node } from 'constructs';
 import { JOINER_API_GROUP } from '../functions/core/install/kube-manifest.js';
+import { installsJoinerNodePools } from '../functions/core/install/manifests.js';
 import { nodeRoleProblem, parseRoleReference } from '../functions/core/launch/node-role.js';
 import { formatDiagnostic } from '../functions/core/model/config/diagnostic.js';
 import { type KarpenterKinds, parseKarpenterKinds } from '../functions/core/model/config/karpenter-kinds.js';
@@ -164,6 +165,7 @@ export function joinerPropsFromContext(node: Node, baseDir = process.cwd()): Con
   if (alarmEmail && alarmTopicArn) {
     problem(CONTEXT_KEYS.alarmEmail, `set either it or ${CONTEXT_KEYS.alarmTopicArn}, not both`);
   }
+  const kinds = karpenterKinds(node.tryGetContext(CONTEXT_KEYS.karpenterKinds), problems);
   const props: ContextProps = {
     clusterName: clusterName ?? '',
     env: { account: text('account'), region: text('region') },
@@ -182,13 +184,13 @@ export function joinerPropsFromContext(node: Node, baseDir = process.cwd()): Con
     logLevel: logLevel(node.tryGetContext(CONTEXT_KEYS.logLevel), problem),
     lambdaGroup: text('lambdaGroup'),
     nodeRoleArns: nodeRoleArns(node.tryGetContext(CONTEXT_KEYS.nodeRoleArns), problems),
-    karpenterKinds: karpenterKinds(node.tryGetContext(CONTEXT_KEYS.karpenterKinds), problems),
+    karpenterKinds: kinds,
     reservedConcurrency: reservedConcurrency(node.tryGetContext(CONTEXT_KEYS.reservedConcurrency), problems),
     functionSubnetIds: subnetIds(node.tryGetContext(CONTEXT_KEYS.functionSubnetIds), problems),
     clusterSecurityGroupId: text('clusterSecurityGroupId'),
     alarmEmail,
     alarmTopicArn,
-    ...nodePoolDocuments(node.tryGetContext(CONTEXT_KEYS.nodePoolFiles), baseDir, problems),
+    ...nodePoolDocuments(node.tryGetContext(CONTEXT_KEYS.nodePoolFiles), baseDir, problems, kinds),
   };
   if (props.documents && props.documents.length > 0) {
     const roles = passableRoleProblems(props.documents, props.nodeRoleArns, props.stackName ?? 'Joiner');
@@ -307,6 +309,7 @@ function nodePoolDocuments(
   value: unknown,
   baseDir: string,
   problems: string[],
+  kinds: KarpenterKinds | undefined,
 ): { documents: ClusterDocument[]; warnings: string[] } {
   const key = CONTEXT_KEYS.nodePoolFiles;
   if (value === undefined || value === null || value === '') return { documents: [], warnings: [] };
@@ -339,10 +342,19 @@ function nodePoolDocuments(
       problems.push(`${key}: ${documents[i]?.file}: holds no YAML document`);
   });
   for (const { source, ok } of loaded.documents) {
-    const group = source.apiVersion.split('/')[0];
-    if (ok && (group === 'karpenter.sh' || group === 'karpenter.k8s.aws')) {
+    const where = `${key}: ${source.file}: ${source.kind}/${source.name}`;
+    if (!ok) continue;
+    if (
+      source.apiVersion === `${JOINER_API_GROUP}/v1` &&
+      source.kind === 'NodePool' &&
+      !installsJoinerNodePools(kinds)
+    ) {
+      problems.push(
+        `${where}: ${source.apiVersion} NodePool is installed only with ${CONTEXT_KEYS.karpenterKinds}=ignore (beside a running Karpenter): write it as karpenter.sh/v1 NodePool, which joiner manages`,
+      );
+    } else if (!JOINER_SERVED.has(`${source.apiVersion} ${source.kind}`)) {
       foreign.push(
-        `${key}: ${source.file}: ${source.kind}/${source.name}: ${source.apiVersion} is applied only if Karpenter's CRDs are installed in the cluster (joiner installs the ${JOINER_API_GROUP} kinds); write it as ${JOINER_API_GROUP}/v1 otherwise`,
+        `${where}: ${source.apiVersion} is applied only where Karpenter's CRDs serve it (the ones joiner installs where Karpenter is absent serve karpenter.sh/v1 and karpenter.k8s.aws/v1, as Karpenter v1.1 and later do); write it as v1 otherwise`,
       );
     }
   }
@@ -351,6 +363,15 @@ function nodePoolDocuments(
     .map((x) => `${key}: ${formatDiagnostic(x)}`);
   return { documents, warnings: [...warnings, ...foreign] };
 }
+
+/** The kinds whose CRDs joiner installs (Karpenter's where absent): they apply on any cluster. */
+const JOINER_SERVED = new Set([
+  'karpenter.sh/v1 NodePool',
+  'karpenter.k8s.aws/v1 EC2NodeClass',
+  'karpenter.sh/v1alpha1 NodeOverlay',
+  `${JOINER_API_GROUP}/v1 NodePool`,
+  `${JOINER_API_GROUP}/v1 NodeClass`,
+]);
 
 const DOCUMENT_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
 

@@ -42,7 +42,7 @@ export interface JoinerProps {
   /**
    * Whether joiner acts on NodePools of Karpenter's kinds (karpenter.sh NodePool, Provisioner):
    * `manage`, or `ignore` while a Karpenter controller runs in the cluster (joiner then acts only
-   * on joiner.sh NodePools). @default 'manage'
+   * on joiner.sh NodePools, and only then installs joiner's own NodePool kind). @default 'manage'
    */
   readonly karpenterKinds?: KarpenterKinds;
   /**
@@ -170,7 +170,11 @@ export class Joiner extends Construct {
     this.installer = new ClusterInstaller(this, 'Install', {
       function: fns.installer,
       clusterName: props.clusterName,
-      manifests: joinerManifests({ webhookUrl: this.webhook.webhookUrl, lambdaGroup: props.lambdaGroup }),
+      manifests: joinerManifests({
+        webhookUrl: this.webhook.webhookUrl,
+        lambdaGroup: props.lambdaGroup,
+        karpenterKinds: props.karpenterKinds,
+      }),
       documents: props.documents,
       webhookSecretArn: this.webhook.secret.secretArn,
       webhookSecretRotation: props.webhookSecretRotation,

@@ -135,8 +135,20 @@ async function removeDropped(
   }
   const keep = new Set(kept.map(manifestKey));
   const dropped = [...old.manifests, ...old.documents].filter((m) => !keep.has(manifestKey(m)));
-  await removeAll(api, log, dropped);
+  // A CRD an update no longer installs (joiner's NodePool kind once joiner manages Karpenter's
+  // kinds) stays: deleting it would delete every object of its kind, the user's NodePools.
+  for (const crd of dropped.filter(isCrd))
+    log.warn('left in place: deleting this CRD would delete its objects; move them and delete it', {
+      object: manifestKey(crd),
+    });
+  await removeAll(
+    api,
+    log,
+    dropped.filter((m) => !isCrd(m)),
+  );
 }
+
+const isCrd = (m: KubeManifest) => m.kind === 'CustomResourceDefinition';
 
 /**
  * True when `manifest` is installed only where absent (Karpenter's CRDs) and the live object is not

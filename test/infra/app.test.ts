@@ -231,20 +231,49 @@ describe('the CDK app', () => {
     ]);
   });
 
-  it('warns at synth about Karpenter kinds, which the deploy applies only where their CRDs exist', () => {
+  it('warns at synth about Karpenter kinds the CRDs joiner installs do not serve (v1beta1), not about v1', () => {
     writeFileSync(join(dir, 'karpenter.yaml'), readFileSync('examples/seed-003-drift/nodepool.yaml', 'utf8'));
-    const { stack } = createJoinerApp({
-      context: { ...context, 'joiner:nodePoolFiles': 'karpenter.yaml' },
-      baseDir: dir,
-      ...stubbed,
-    });
-    const warnings = Annotations.fromStack(stack).findWarning('*', Match.anyValue());
-    const texts = warnings.map((w) => String(w.entry.data));
-    expect(texts).toContainEqual(
+    const v1beta1 = readFileSync('examples/seed-003-drift/nodepool.yaml', 'utf8').replace(
+      /^apiVersion: karpenter\.sh\/v1$/m,
+      'apiVersion: karpenter.sh/v1beta1',
+    );
+    writeFileSync(join(dir, 'old.yaml'), v1beta1);
+    const texts = (file: string) => {
+      const { stack } = createJoinerApp({
+        context: { ...context, 'joiner:nodePoolFiles': file },
+        baseDir: dir,
+        ...stubbed,
+      });
+      return Annotations.fromStack(stack)
+        .findWarning('*', Match.anyValue())
+        .map((w) => String(w.entry.data));
+    };
+    expect(texts('karpenter.yaml').filter((t) => t.includes('is applied only where'))).toEqual([]);
+    expect(texts('old.yaml')).toContainEqual(
       expect.stringMatching(
-        /^joiner:nodePoolFiles: karpenter\.yaml: NodePool\/\S+: karpenter\.sh\/v1 is applied only if Karpenter's CRDs are installed/,
+        /^joiner:nodePoolFiles: old\.yaml: NodePool\/\S+: karpenter\.sh\/v1beta1 is applied only where Karpenter's CRDs serve it/,
       ),
     );
+  });
+
+  it("refuses a joiner.sh NodePool unless joiner:karpenterKinds=ignore installs joiner's NodePool kind", () => {
+    const pools = readFileSync('examples/seed-000/nodepool.yaml', 'utf8').replace(
+      /^apiVersion: karpenter\.sh\/v1$/m,
+      'apiVersion: joiner.sh/v1',
+    );
+    writeFileSync(join(dir, 'ours.yaml'), pools);
+    expect(problemsOf({ 'joiner:nodePoolFiles': 'ours.yaml' })).toEqual([
+      expect.stringMatching(
+        /^joiner:nodePoolFiles: ours\.yaml: NodePool\/multus: joiner\.sh\/v1 NodePool is installed only with joiner:karpenterKinds=ignore/,
+      ),
+    ]);
+    expect(() =>
+      createJoinerApp({
+        context: { ...context, 'joiner:nodePoolFiles': 'ours.yaml', 'joiner:karpenterKinds': 'ignore' },
+        baseDir: dir,
+        ...stubbed,
+      }),
+    ).not.toThrow();
   });
 
   it('the app entry prints the problems without a stack trace and exits 1', () => {

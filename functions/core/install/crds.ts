@@ -11,10 +11,10 @@ import type { StructuralSchema } from './crd-schema/structural-schema.js';
 import { JOINER_API_GROUP, type KubeManifest } from './kube-manifest.js';
 
 /**
- * The categories of joiner's CRDs: `joiner`, and Karpenter's `karpenter`. `nodepools` names both
- * joiner's and Karpenter's NodePools and kubectl resolves it to one group (the first in discovery:
- * `joiner.sh`); `kubectl get karpenter` lists the objects of every CRD in the category, of both
- * groups, whoever installed Karpenter's CRDs.
+ * The categories of joiner's CRDs: `joiner`, and Karpenter's `karpenter`: `kubectl get karpenter`
+ * lists the objects of every CRD in the category, of both groups, whoever installed Karpenter's
+ * CRDs. (`nodepools.joiner.sh` is installed only beside a running Karpenter, so a bare `nodepools`
+ * names the pools joiner manages: see `installsJoinerNodePools`.)
  */
 export const JOINER_CATEGORIES: readonly string[] = ['joiner', 'karpenter'];
 
@@ -36,7 +36,8 @@ export const NODE_POOL_SCALE = { specReplicasPath: '.spec.replicas', statusRepli
 
 /**
  * The `nodepools.joiner.sh` CRD: Karpenter's v1 NodePool, its schema generated from the zod schema
- * joiner validates NodePools with, so the API server refuses what joiner would refuse.
+ * joiner validates NodePools with, so the API server refuses what joiner would refuse. Installed
+ * with `karpenterKinds: ignore` only (see `installsJoinerNodePools`).
  */
 export function nodePoolCrd(): KubeManifest {
   return crdManifest(

@@ -7,6 +7,7 @@ export {
 } from './karpenter-crds.js';
 export { JOINER_API_GROUP, JOINER_MANAGED_LABELS, type KubeManifest } from './kube-manifest.js';
 export {
+  installsJoinerNodePools,
   type JoinerManifestOptions,
   joinerManifests,
   WEBHOOK_SECRET_PLACEHOLDER,

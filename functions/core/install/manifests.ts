@@ -1,3 +1,4 @@
+import type { KarpenterKinds } from '../model/config/karpenter-kinds.js';
 import { nodeClaimCrd, nodeClassCrd, nodePoolCrd } from './crds.js';
 import { karpenterCrds } from './karpenter-crds.js';
 import type { KubeManifest } from './kube-manifest.js';
@@ -12,12 +13,31 @@ export interface JoinerManifestOptions {
   readonly caBundle?: string;
   /** Kubernetes group of the Lambda role's EKS access entry. Default `joiner-controllers`. */
   readonly lambdaGroup?: string;
+  /**
+   * Whether joiner acts on Karpenter's NodePools (`manage`, the default) or only on its own
+   * (`ignore`, beside a running Karpenter): decides whether joiner's own NodePool kind is installed.
+   */
+  readonly karpenterKinds?: KarpenterKinds;
+}
+
+/**
+ * Whether `nodepools.joiner.sh` is installed: only where joiner leaves Karpenter's NodePools to a
+ * running Karpenter (`karpenterKinds: ignore`) and so needs a NodePool kind Karpenter never reads.
+ * Where joiner manages Karpenter's kinds, its pools are `nodepools.karpenter.sh` (Karpenter's CRD,
+ * or the copy joiner installs), and a second `nodepools` resource would hide them: kubectl resolves
+ * a bare `kubectl get nodepools` to the group first in API discovery, which orders equal-priority
+ * CRD groups by name, so `joiner.sh` before `karpenter.sh`. With one `nodepools` resource per
+ * cluster, a bare `kubectl get nodepools` lists every pool joiner manages under either setting.
+ */
+export function installsJoinerNodePools(karpenterKinds: KarpenterKinds | undefined): boolean {
+  return karpenterKinds === 'ignore';
 }
 
 /**
  * Every Kubernetes object joiner installs into a cluster, in apply order: the CRDs (Karpenter's
  * NodePool, EC2NodeClass and NodeOverlay, which the installer creates only where Karpenter's own
- * are absent, then joiner's), the RBAC of the Lambda functions, then the webhook configuration
+ * are absent, then joiner's: its NodePool only beside Karpenter, see {@link installsJoinerNodePools}),
+ * the RBAC of the Lambda functions, then the webhook configuration
  * (last, so events only flow once joiner can act on them).
  */
 export function joinerManifests(options: JoinerManifestOptions): KubeManifest[] {
@@ -25,7 +45,7 @@ export function joinerManifests(options: JoinerManifestOptions): KubeManifest[] 
   if (!isUnresolved(options.webhookUrl)) assertWebhookEndpoint(endpoint);
   return [
     ...karpenterCrds(),
-    nodePoolCrd(),
+    ...(installsJoinerNodePools(options.karpenterKinds) ? [nodePoolCrd()] : []),
     nodeClassCrd(),
     nodeClaimCrd(),
     controllerClusterRole(),

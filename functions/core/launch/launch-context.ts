@@ -41,6 +41,11 @@ export interface InstanceFacts {
    * `vpc.amazonaws.com/efa` capacity on this NodeClass); absent when it has none.
    */
   readonly efaInterfaces?: number;
+  /**
+   * The type's labels (instance type, arch, os, region, family, size, cpu, memory...), which its
+   * nodes carry as Karpenter's do: set on the node when it registers.
+   */
+  readonly labels?: Readonly<Record<string, string>>;
 }
 
 /**

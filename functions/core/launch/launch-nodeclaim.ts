@@ -116,7 +116,7 @@ export async function launchNodeClaim(
       if (existing)
         return {
           outcome: 'launched',
-          claim: await markLaunched(deps, claim, fromCloud(existing, claim)),
+          claim: await markLaunched(deps, claim, withTypeLabels(fromCloud(existing, claim), config)),
           adopted: true,
           marked,
         };
@@ -182,7 +182,7 @@ async function attempt(
   await markUnavailable(deps, classified.unavailable);
   marked.push(...classified.unavailable.map((u) => u.offering));
   if (outcome.ok) {
-    const instance = withPlannedPrice(outcome.instance, claim);
+    const instance = withTypeLabels(withPlannedPrice(outcome.instance, claim), config);
     return { outcome: 'launched', claim: await markLaunched(deps, claim, instance), adopted: false, marked };
   }
   if (classified.unavailable.length > 0) return undefined;
@@ -224,6 +224,12 @@ async function markUnavailable(
   for (const m of marks) byReason.set(m.reason, [...(byReason.get(m.reason) ?? []), m.offering]);
   for (const [reason, offerings] of byReason)
     await deps.store.markOfferingsUnavailable(offerings, reason, deps.clock.now());
+}
+
+/** The instance with its type's labels (see {@link LaunchedInstance.labels}), when the config knows the type. */
+function withTypeLabels(instance: LaunchedInstance, config: LaunchConfig): LaunchedInstance {
+  const labels = config.instanceFacts(instance.instanceType)?.labels;
+  return labels === undefined ? instance : { ...instance, labels: { ...labels } };
 }
 
 async function markLaunched(

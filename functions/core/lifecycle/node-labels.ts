@@ -55,9 +55,17 @@ export function instanceIdOf(providerId: string | undefined): string | undefined
   return match?.[1];
 }
 
-/** The labels a node of `claim` must carry. */
+/**
+ * The labels a node of `claim` must carry, the set Karpenter puts on its nodes: its launched
+ * type's labels (instance type, arch, os, region, family, category, generation, size, cpu, memory,
+ * tenancy...), the claim's labels (the NodePool's template labels, `karpenter.sh/nodepool`, the
+ * NodeClass label such as `karpenter.k8s.aws/ec2nodeclass`, and every requirement with one
+ * value), zone, zone ID, capacity type, capacity reservation, and `karpenter.sh/registered`
+ * (`karpenter.sh/initialized` follows once the node is initialized).
+ */
 export function claimNodeLabels(claim: NodeClaim): Record<string, string> {
   const labels: Record<string, string> = {
+    ...claim.instance?.labels,
     ...claim.labels,
     [LABEL_NODEPOOL]: claim.nodePool,
     [LABEL_NODECLAIM]: claim.id,

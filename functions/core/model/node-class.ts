@@ -103,8 +103,6 @@ export interface NodeClass {
   readonly detailedMonitoring: boolean;
   /** Extra ENIs for Multus, attached at launch. Empty when not used. */
   readonly multusInterfaces: readonly MultusInterface[];
-  /** A launch template to launch from instead of one joiner builds (v1alpha5 `provider.launchTemplate`). */
-  readonly launchTemplateName?: string;
   /** Startup taint joiner itself clears when the Multus daemonset pod on the node is Ready. */
   readonly multusReadyTaint?: Taint;
 }

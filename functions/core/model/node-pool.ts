@@ -81,3 +81,15 @@ export interface NodePool {
 export function isStatic(pool: Pick<NodePool, 'replicas'>): boolean {
   return pool.replicas !== undefined;
 }
+
+/**
+ * Karpenter's label naming the NodeClass a node was launched from, `<group>/<kind in lower case>`
+ * (`karpenter.k8s.aws/ec2nodeclass: default`, `joiner.sh/nodeclass: multus`): Karpenter adds it
+ * to every NodePool's template labels, so every node carries it and a pod may select it. A
+ * v1alpha5 Provisioner's nodes never had it (Karpenter v0.32 did not set it): none for those.
+ */
+export function nodeClassLabel(pool: Pick<NodePool, 'nodeClassRef' | 'source'>): Record<string, string> {
+  if (pool.source.apiVersion.endsWith('/v1alpha5')) return {};
+  const { group, kind, name } = pool.nodeClassRef;
+  return { [`${group}/${kind.toLowerCase()}`]: name };
+}

@@ -102,6 +102,12 @@ export interface LaunchedInstance {
   readonly reservationId?: string;
   readonly reservationType?: 'default' | 'capacity-block';
   readonly reservationEndTime?: number;
+  /**
+   * The launched type's labels from the catalog (family, size, cpu, memory...), put on the node at
+   * registration as Karpenter puts its instance type's labels; absent on an instance adopted
+   * without its pool's instance types at hand.
+   */
+  readonly labels?: Readonly<Record<string, string>>;
 }
 
 /** Why a nodeclaim stopped (launch failed, timeout, interruption, disruption...). */

@@ -65,6 +65,7 @@ export function instanceFactsOf(sp: SchedulingPool): (type: string) => InstanceF
       variant: variantOfLabels(t.labels),
       maxPods: t.allocatable.pods ?? 110,
       ...(t.capacity[EFA] ? { efaInterfaces: t.capacity[EFA] } : {}),
+      labels: t.labels,
     };
   };
 }

@@ -11,6 +11,7 @@ import {
 } from '../catalog/well-known-labels.js';
 import type { ResolvedInstanceType, ResolvedOffering } from '../model/instance-type.js';
 import type { DaemonSet, Pod } from '../model/kube-objects.js';
+import { nodeClassLabel } from '../model/node-pool.js';
 import type { Resources } from '../model/resources.js';
 import type { Taint } from '../model/taint.js';
 import { type HostPort, hostPortsOf } from './host-ports.js';
@@ -46,7 +47,7 @@ export interface PoolContext {
   readonly name: string;
   readonly weight: number;
   readonly taints: readonly Taint[];
-  /** Pool requirements, its labels as `In` requirements, and `karpenter.sh/nodepool`. */
+  /** Pool requirements, its labels as `In` requirements, `karpenter.sh/nodepool` and its NodeClass label. */
   readonly reqs: Requirements;
   readonly types: readonly TypeEntry[];
   /** Label keys any of its instance types carries. */
@@ -177,7 +178,9 @@ function poolContext(
   let reqs = Requirements.EMPTY;
   let problem = sp.problem;
   try {
-    reqs = Requirements.of(p.requirements).and(Requirements.fromLabels({ ...p.labels, [NODEPOOL]: p.name }));
+    reqs = Requirements.of(p.requirements).and(
+      Requirements.fromLabels({ ...p.labels, [NODEPOOL]: p.name, ...nodeClassLabel(p) }),
+    );
   } catch (error) {
     problem ??= (error as Error).message;
   }

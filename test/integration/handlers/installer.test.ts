@@ -53,11 +53,17 @@ spec:
       requirements: []
 `;
 
-function properties(documents: { file: string; content: string }[]) {
+/** Install properties; joiner's own NodePool kind (these documents') exists with `karpenterKinds: ignore`. */
+function properties(
+  documents: { file: string; content: string }[],
+  karpenterKinds: 'manage' | 'ignore' = 'ignore',
+) {
   return {
     ServiceToken: 'arn:aws:lambda:us-west-2:111111111111:function:provider',
     ClusterName: 'prod',
-    Manifests: JSON.stringify(joinerManifests({ webhookUrl: `${URL_BASE}${WEBHOOK_SECRET_PLACEHOLDER}` })),
+    Manifests: JSON.stringify(
+      joinerManifests({ webhookUrl: `${URL_BASE}${WEBHOOK_SECRET_PLACEHOLDER}`, karpenterKinds }),
+    ),
     Documents: JSON.stringify(documents),
     WebhookSecretArn: 'arn:aws:secretsmanager:us-west-2:111111111111:secret:webhook',
   };
@@ -197,6 +203,19 @@ describe('installer handler against the simulated API server', () => {
     await handleInstallerEvent(deps, event('Update', after, before));
     expect(get('joiner.sh/v1', 'NodePool', 'gpu')).toBeUndefined();
     expect(get('joiner.sh/v1', 'NodePool', 'default')).toBeDefined();
+  });
+
+  it("an update that stops installing joiner's NodePool kind (karpenterKinds ignore -> manage) leaves its CRD and objects in place", async () => {
+    const before = properties([{ file: 'pools.yaml', content: poolsYaml }], 'ignore');
+    await handleInstallerEvent(deps, event('Create', before));
+    expect(get('joiner.sh/v1', 'NodePool', 'default')).toBeDefined();
+    const after = properties([{ file: 'karpenter.yaml', content: karpenterPoolYaml('In') }], 'manage');
+    await handleInstallerEvent(deps, event('Update', after, before));
+    expect(deletions).not.toContain('CustomResourceDefinition/nodepools.joiner.sh');
+    expect(get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'nodepools.joiner.sh')).toBeDefined();
+    expect(get('karpenter.sh/v1', 'NodePool', 'spot')).toBeDefined();
+    // The documents the update dropped still go (here the NodeClass and NodePool of pools.yaml).
+    expect(deletions).toContain('NodePool/default');
   });
 
   it('deletes the webhook configuration first, then everything else, and tolerates a second delete', async () => {

@@ -91,6 +91,21 @@ describe('nodeclaim lifecycle in the simulated cloud', () => {
         'karpenter.sh/capacity-type': 'on-demand',
         'node.kubernetes.io/instance-type': 'c6i.2xlarge',
         'karpenter.sh/initialized': 'true',
+        // The rest of the labels Karpenter puts on its nodes: NodeClass, registered, zone, and the
+        // launched type's labels (which no kubelet sets: joiner does at registration).
+        'joiner.sh/nodeclass': 'multus',
+        'karpenter.sh/registered': 'true',
+        'topology.kubernetes.io/zone': expect.stringMatching(/^us-west-2[a-d]$/),
+        'topology.kubernetes.io/region': 'us-west-2',
+        'kubernetes.io/arch': 'amd64',
+        'kubernetes.io/os': 'linux',
+        'karpenter.k8s.aws/instance-family': 'c6i',
+        'karpenter.k8s.aws/instance-category': 'c',
+        'karpenter.k8s.aws/instance-generation': '6',
+        'karpenter.k8s.aws/instance-size': '2xlarge',
+        'karpenter.k8s.aws/instance-cpu': '8',
+        'karpenter.k8s.aws/instance-memory': '16384',
+        'karpenter.k8s.aws/instance-tenancy': 'default',
       });
       expect(node.metadata.annotations?.['joiner.sh/managed-by']).toBe('joiner');
       expect(hasMultusTaint(node)).toBe(false);

@@ -56,7 +56,6 @@ export function providerToNodeClass(name: string, source: DocumentSource, p: Aws
     kubelet: {},
     detailedMonitoring: p.detailedMonitoring ?? false,
     multusInterfaces: [],
-    launchTemplateName: p.launchTemplate,
   });
 }
 

@@ -66,7 +66,7 @@ function unknownFieldDiagnostic(
       ...base,
       severity: 'error',
       path: formatPath(path),
-      message: `field "${name}" is not supported: ${refused}`,
+      message: `field "${name}" is not supported, joiner does not implement it: ${refused}`,
       hint: 'remove the field (joiner refuses what it would otherwise ignore)',
     };
   }

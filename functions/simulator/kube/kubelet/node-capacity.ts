@@ -1,6 +1,6 @@
 /**
  * What a kubelet reports for an instance type: capacity and allocatable as Kubernetes quantities,
- * and the node labels. The numbers and the instance labels come from joiner's catalog (the same
+ * and the node labels. The numbers and the kubelet's labels come from joiner's catalog (the same
  * formulas the scheduler plans with: VM overhead, kube-reserved, system-reserved, eviction
  * thresholds, ENI-limited max pods); the kubelet adds only what a real kubelet adds itself (the
  * deprecated beta labels) and honours the overrides its user data asks for.
@@ -51,10 +51,18 @@ export function nodeResources(type: InstanceType, kubelet: KubeletOverrides = {}
   return { capacity: quantities(capacity), allocatable: quantities(allocatable) };
 }
 
-/** The labels a node of this type carries (zone and hostname are added by the kubelet at registration). */
+/**
+ * The labels a node of this type registers with, as the kubelet and the AWS cloud controller set
+ * them: instance type, arch, os, region and their deprecated beta forms (zone and hostname are
+ * added at registration). Not Karpenter's `karpenter.k8s.aws/*` instance labels: no kubelet sets
+ * those, the autoscaler puts them on the node (joiner does when the node registers).
+ */
 export function nodeLabels(type: InstanceType, region: string): Record<string, string> {
+  const fromCatalog = Object.entries(instanceTypeLabels(type, region)).filter(
+    ([key]) => !key.startsWith('karpenter.k8s.aws/'),
+  );
   return {
-    ...instanceTypeLabels(type, region),
+    ...Object.fromEntries(fromCatalog),
     'beta.kubernetes.io/instance-type': type.name,
     'beta.kubernetes.io/arch': type.arch,
     'beta.kubernetes.io/os': 'linux',

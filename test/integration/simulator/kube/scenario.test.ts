@@ -145,9 +145,11 @@ describe('scenario: unschedulable pods, a webhook, a new node', () => {
       'topology.kubernetes.io/region': 'us-west-2',
       'kubernetes.io/hostname': 'ip-10-0-1-23.us-west-2.compute.internal',
       'kubernetes.io/arch': 'amd64',
-      'karpenter.k8s.aws/instance-family': 'm5',
-      'karpenter.k8s.aws/instance-cpu': '8',
     });
+    // Karpenter's instance labels are the autoscaler's to set (joiner's lifecycle), never the kubelet's.
+    expect(
+      Object.keys(node.metadata?.labels ?? {}).filter((k) => k.startsWith('karpenter.k8s.aws/')),
+    ).toEqual([]);
     expect(node.spec?.taints).toEqual([
       MULTUS_TAINT,
       { key: 'dedicated', value: 'web', effect: 'NoSchedule' },

@@ -6,16 +6,33 @@ import {
 } from '../../../../functions/core/install/index.js';
 
 const byKind = (kind: string) =>
-  joinerManifests({ webhookUrl: 'https://hook.example/x' }).filter((m) => m.kind === kind);
+  joinerManifests({ webhookUrl: 'https://hook.example/x', karpenterKinds: 'ignore' }).filter(
+    (m) => m.kind === kind,
+  );
 
 describe('joinerManifests', () => {
   it('installs CRDs first and the webhook configuration last', () => {
     const kinds = joinerManifests({ webhookUrl: 'https://hook.example/x' }).map((m) => m.kind);
     expect(kinds).toEqual([
-      ...Array(6).fill('CustomResourceDefinition'),
+      ...Array(5).fill('CustomResourceDefinition'),
       'ClusterRole',
       'ClusterRoleBinding',
       'ValidatingWebhookConfiguration',
+    ]);
+  });
+
+  it("installs joiner's own NodePool kind only beside a Karpenter that keeps Karpenter's kinds (karpenterKinds: ignore), so one `nodepools` resource lists every pool joiner manages", () => {
+    const crdNames = (karpenterKinds?: 'manage' | 'ignore') =>
+      joinerManifests({ webhookUrl: 'https://hook.example/x', karpenterKinds })
+        .filter((m) => m.kind === 'CustomResourceDefinition')
+        .map((m) => m.metadata.name);
+    for (const names of [crdNames(), crdNames('manage')]) {
+      expect(names.filter((n) => n.startsWith('nodepools.'))).toEqual(['nodepools.karpenter.sh']);
+      expect(names).toContain('nodeclasses.joiner.sh');
+    }
+    expect(crdNames('ignore').filter((n) => n.startsWith('nodepools.'))).toEqual([
+      'nodepools.karpenter.sh',
+      'nodepools.joiner.sh',
     ]);
   });
 

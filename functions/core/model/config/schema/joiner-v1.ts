@@ -15,12 +15,16 @@ export const MAX_MULTUS_INTERFACES = 150;
 /** One extra ENI for Multus (joiner.sh/v1 NodeClass `spec.multusInterfaces[]`). */
 const multusInterface = () =>
   z.object({
+    // At most 30 terms, as an EC2NodeClass's: besides the limit, maxItems bounds how often a real
+    // API server counts each term's CEL rules when it estimates their cost at CRD create.
     subnetSelectorTerms: z
       .array(selectorTerm)
-      .min(1, 'a Multus interface needs at least one subnet selector term'),
+      .min(1, 'a Multus interface needs at least one subnet selector term')
+      .max(30),
     securityGroupSelectorTerms: z
       .array(selectorTerm)
-      .min(1, 'a Multus interface needs at least one security group selector term'),
+      .min(1, 'a Multus interface needs at least one security group selector term')
+      .max(30),
     deviceIndex: z
       .number()
       .int()

@@ -18,7 +18,6 @@ export const awsProviderShape = () => ({
   securityGroupSelector: stringMap.optional(),
   amiSelector: stringMap.optional(),
   instanceProfile: z.string().optional(),
-  launchTemplate: z.string().optional(),
   amiFamily: z.enum(['AL2', 'Bottlerocket', 'Windows2019', 'Windows2022', 'Custom']).optional(),
   tags: stringMap.optional(),
   userData: z.string().optional(),
@@ -65,7 +64,9 @@ export const awsNodeTemplateV1alpha1 = lazySchema(() =>
     apiVersion: z.string(),
     kind: z.string(),
     metadata,
-    spec: z.object(awsProviderShape()),
+    // apiVersion / kind: the Go type metadata of the provider struct Karpenter's CRD exposes in
+    // the spec; they describe the block and change nothing, in Karpenter as here.
+    spec: z.object({ apiVersion: z.string().optional(), kind: z.string().optional(), ...awsProviderShape() }),
     status: z.unknown().optional(),
   }),
 );

@@ -208,7 +208,7 @@ describe('v1beta1 and v1alpha5 conversion', () => {
     );
   });
 
-  it('provider aws-ids become id terms; kubeletConfiguration and startupTaints carry over; launchTemplate is kept', () => {
+  it('provider aws-ids become id terms; kubeletConfiguration and startupTaints carry over', () => {
     const loaded = load(
       provisioner({
         startupTaints: [{ key: 's', effect: 'NoSchedule' }],
@@ -217,7 +217,6 @@ describe('v1beta1 and v1alpha5 conversion', () => {
         provider: {
           subnetSelector: { 'aws-ids': 'subnet-1, subnet-2' },
           securityGroupSelector: { Name: 'sg' },
-          launchTemplate: 'lt',
           amiFamily: 'Bottlerocket',
         },
       }),
@@ -232,7 +231,6 @@ describe('v1beta1 and v1alpha5 conversion', () => {
       name: 'prov',
       subnetSelectorTerms: [{ id: 'subnet-1' }, { id: 'subnet-2' }],
       securityGroupSelectorTerms: [{ tags: { Name: 'sg' } }],
-      launchTemplateName: 'lt',
       amiFamily: 'Bottlerocket',
     });
   });

@@ -13,6 +13,14 @@ import { unimplementedKarpenterField } from '../../../../../functions/core/model
 import { loadDocuments } from '../../../../../functions/core/model/config/load.js';
 import { ec2NodeClassV1, nodePoolV1 } from '../../../../../functions/core/model/config/schema/v1.js';
 import { nodeOverlayV1alpha1 } from '../../../../../functions/core/model/config/schema/v1alpha1-overlay.js';
+import {
+  awsNodeTemplateV1alpha1,
+  provisionerV1alpha5,
+} from '../../../../../functions/core/model/config/schema/v1alpha5.js';
+import {
+  ec2NodeClassV1beta1,
+  nodePoolV1beta1,
+} from '../../../../../functions/core/model/config/schema/v1beta1.js';
 
 interface Fixture {
   readonly kinds: Readonly<Record<string, readonly string[]>>;
@@ -25,6 +33,10 @@ const SCHEMAS: Record<string, () => z.ZodType> = {
   'karpenter.sh/v1 NodePool': nodePoolV1,
   'karpenter.sh/v1alpha1 NodeOverlay': nodeOverlayV1alpha1,
   'karpenter.k8s.aws/v1 EC2NodeClass': ec2NodeClassV1,
+  'karpenter.sh/v1beta1 NodePool': nodePoolV1beta1,
+  'karpenter.k8s.aws/v1beta1 EC2NodeClass': ec2NodeClassV1beta1,
+  'karpenter.sh/v1alpha5 Provisioner': provisionerV1alpha5,
+  'karpenter.k8s.aws/v1alpha1 AWSNodeTemplate': awsNodeTemplateV1alpha1,
 };
 
 /**
@@ -89,9 +101,71 @@ const POINTERS: Record<string, Record<string, string>> = {
   },
 };
 
+const KUBELET_POINTERS = (at: string, file: string): Record<string, string> => ({
+  [at]: file,
+  [`${at}.kubeReserved`]: 'functions/core/catalog/allocatable.ts',
+  [`${at}.systemReserved`]: 'functions/core/catalog/allocatable.ts',
+  [`${at}.evictionHard`]: 'functions/core/catalog/allocatable.ts',
+  [`${at}.evictionSoftGracePeriod`]: 'functions/core/launch/user-data-bottlerocket.ts',
+});
+
+/** The AWS provider fields of v1alpha5 (a Provisioner's `provider`, an AWSNodeTemplate's `spec`). */
+const PROVIDER_POINTERS = (at: string): Record<string, string> => ({
+  [`${at}.amiFamily`]: 'functions/core/model/ami-family.ts',
+  [`${at}.amiSelector`]: 'functions/core/model/config/convert-provisioner.ts',
+  [`${at}.blockDeviceMappings`]: 'functions/core/launch/launch-template.ts',
+  [`${at}.detailedMonitoring`]: 'functions/core/launch/launch-template.ts',
+  [`${at}.instanceProfile`]: 'functions/core/launch/launch-template.ts',
+  [`${at}.metadataOptions`]: 'functions/core/launch/launch-template.ts',
+  [`${at}.securityGroupSelector`]: 'functions/core/model/config/convert-provisioner.ts',
+  [`${at}.subnetSelector`]: 'functions/core/model/config/convert-provisioner.ts',
+  [`${at}.tags`]: 'functions/core/launch/tags.ts',
+  [`${at}.userData`]: 'functions/core/launch/user-data.ts',
+});
+
+const V1_POOL = POINTERS['karpenter.sh/v1 NodePool'];
+POINTERS['karpenter.sh/v1beta1 NodePool'] = {
+  ...V1_POOL,
+  'spec.disruption.expireAfter': 'functions/core/model/config/convert-node-pool.ts',
+  'spec.template.spec.nodeClassRef': 'functions/core/model/config/convert-node-pool.ts',
+  ...KUBELET_POINTERS('spec.template.spec.kubelet', 'functions/core/model/config/convert-node-pool.ts'),
+};
+POINTERS['karpenter.k8s.aws/v1beta1 EC2NodeClass'] = POINTERS['karpenter.k8s.aws/v1 EC2NodeClass'];
+POINTERS['karpenter.sh/v1alpha5 Provisioner'] = {
+  'spec.annotations': 'functions/core/model/config/convert-provisioner.ts',
+  'spec.consolidation': 'functions/core/model/config/convert-provisioner.ts',
+  'spec.labels': 'functions/core/lifecycle/node-labels.ts',
+  'spec.limits': 'functions/core/scheduling/pool-context.ts',
+  'spec.provider': 'functions/core/model/config/convert-provisioner.ts',
+  'spec.providerRef': 'functions/core/model/config/convert-provisioner.ts',
+  'spec.requirements': 'functions/core/scheduling/pool-context.ts',
+  'spec.startupTaints': 'functions/core/scheduling/finalize.ts',
+  'spec.taints': 'functions/core/scheduling/pool-context.ts',
+  'spec.taints[].timeAdded': 'functions/core/model/config/convert-common.ts',
+  'spec.startupTaints[].timeAdded': 'functions/core/model/config/convert-common.ts',
+  'spec.ttlSecondsAfterEmpty': 'functions/core/model/config/convert-provisioner.ts',
+  'spec.ttlSecondsUntilExpired': 'functions/core/model/config/convert-provisioner.ts',
+  'spec.weight': 'functions/core/scheduling/pool-context.ts',
+  ...KUBELET_POINTERS('spec.kubeletConfiguration', 'functions/core/model/config/convert-provisioner.ts'),
+  ...PROVIDER_POINTERS('spec.provider'),
+};
+POINTERS['karpenter.k8s.aws/v1alpha1 AWSNodeTemplate'] = PROVIDER_POINTERS('spec');
+
+/**
+ * Go type metadata Karpenter's v1alpha5 CRDs expose inside the provider block: they describe the
+ * block and change nothing in Karpenter either, so joiner's schema takes them and nothing reads them.
+ */
+const TYPE_META: Record<string, readonly string[]> = {
+  'karpenter.sh/v1alpha5 Provisioner': ['spec.provider.apiVersion', 'spec.provider.kind'],
+  'karpenter.k8s.aws/v1alpha1 AWSNodeTemplate': ['spec.apiVersion', 'spec.kind'],
+};
+
 /** Fields joiner's schema reads but refuses with an error at validate, with a value to try. */
 const REFUSED_AT_VALIDATE: Record<string, Record<string, unknown>> = {
   'karpenter.k8s.aws/v1 EC2NodeClass': { 'spec.context': 'cr-group-1' },
+  'karpenter.k8s.aws/v1beta1 EC2NodeClass': { 'spec.context': 'cr-group-1' },
+  'karpenter.sh/v1alpha5 Provisioner': { 'spec.provider.context': 'cr-group-1' },
+  'karpenter.k8s.aws/v1alpha1 AWSNodeTemplate': { 'spec.context': 'cr-group-1' },
 };
 
 /** The field paths a structural schema knows, written as the fixture writes them. */
@@ -128,9 +202,55 @@ const NODE_CLASS = {
   },
 };
 
-/** Loads the default EC2NodeClass with `value` at `path` (array steps as one-element lists). */
-function nodeClassWith(path: string, value: unknown) {
-  const doc = structuredClone(NODE_CLASS) as Record<string, unknown>;
+/** A valid document of each kind the fixture lists (loaded alone, so NodePools refer to nothing). */
+const BASE: Record<string, Record<string, unknown>> = {
+  'karpenter.sh/v1 NodePool': {
+    apiVersion: 'karpenter.sh/v1',
+    kind: 'NodePool',
+    metadata: { name: 'pool' },
+    spec: {
+      template: { spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'x' } } },
+    },
+  },
+  'karpenter.sh/v1alpha1 NodeOverlay': {
+    apiVersion: 'karpenter.sh/v1alpha1',
+    kind: 'NodeOverlay',
+    metadata: { name: 'overlay' },
+    spec: { requirements: [], price: '1' },
+  },
+  'karpenter.k8s.aws/v1 EC2NodeClass': NODE_CLASS,
+  'karpenter.sh/v1beta1 NodePool': {
+    apiVersion: 'karpenter.sh/v1beta1',
+    kind: 'NodePool',
+    metadata: { name: 'pool' },
+    spec: { template: { spec: { nodeClassRef: { name: 'x' } } } },
+  },
+  'karpenter.k8s.aws/v1beta1 EC2NodeClass': {
+    apiVersion: 'karpenter.k8s.aws/v1beta1',
+    kind: 'EC2NodeClass',
+    metadata: { name: 'default' },
+    spec: { amiFamily: 'AL2023', ...NODE_CLASS.spec },
+  },
+  'karpenter.sh/v1alpha5 Provisioner': {
+    apiVersion: 'karpenter.sh/v1alpha5',
+    kind: 'Provisioner',
+    metadata: { name: 'prov' },
+    spec: { provider: { subnetSelector: { a: 'b' }, securityGroupSelector: { a: 'b' } } },
+  },
+  'karpenter.k8s.aws/v1alpha1 AWSNodeTemplate': {
+    apiVersion: 'karpenter.k8s.aws/v1alpha1',
+    kind: 'AWSNodeTemplate',
+    metadata: { name: 'tpl' },
+    spec: { subnetSelector: { a: 'b' }, securityGroupSelector: { a: 'b' } },
+  },
+};
+
+/** The EC2NodeClass the base NodePools refer to, loaded beside them. */
+const REFERRED = { ...NODE_CLASS, metadata: { name: 'x' } };
+
+/** Loads the base document of `kind` with `value` at `path` (array steps as one-element lists). */
+function documentWith(kind: string, path: string, value: unknown) {
+  const doc = structuredClone(BASE[kind]);
   let cur: Record<string, unknown> = doc;
   const parts = path.split('.');
   parts.forEach((raw, i) => {
@@ -147,8 +267,19 @@ function nodeClassWith(path: string, value: unknown) {
       cur = cur[key] as Record<string, unknown>;
     }
   });
-  return loadDocuments([{ file: 'class.yaml', index: 0, object: doc }]);
+  const docs = [{ file: 'doc.yaml', index: 0, object: doc }];
+  if (kind.endsWith(' NodePool')) docs.push({ file: 'class.yaml', index: 0, object: REFERRED });
+  return loadDocuments(docs);
 }
+
+const nodeClassWith = (path: string, value: unknown) =>
+  documentWith('karpenter.k8s.aws/v1 EC2NodeClass', path, value);
+
+/** The objects loaded from the document under test (not the EC2NodeClass beside a NodePool). */
+const loadedObjects = (loaded: ReturnType<typeof loadDocuments>) =>
+  [...loaded.nodePools, ...loaded.nodeClasses, ...loaded.nodeOverlays].filter(
+    (o) => o.source.file === 'doc.yaml',
+  );
 
 describe("Karpenter's CRD fields: implemented or refused, never ignored", () => {
   for (const [kind, fields] of Object.entries(fixture.kinds)) {
@@ -163,7 +294,7 @@ describe("Karpenter's CRD fields: implemented or refused, never ignored", () => 
             unclassified.push(field);
           continue;
         }
-        if (REFUSED_AT_VALIDATE[kind]?.[field] !== undefined) continue;
+        if (REFUSED_AT_VALIDATE[kind]?.[field] !== undefined || TYPE_META[kind]?.includes(field)) continue;
         const pointer = nearest(POINTERS[kind], field);
         if (!pointer) {
           unclassified.push(field);
@@ -180,26 +311,87 @@ describe("Karpenter's CRD fields: implemented or refused, never ignored", () => 
     });
   }
 
-  it('every refused EC2NodeClass field is an error naming it when a document sets it', () => {
-    const kind = 'karpenter.k8s.aws/v1 EC2NodeClass';
+  for (const kind of Object.keys(fixture.kinds)) {
     const known = schemaPaths(structuralSchema(SCHEMAS[kind]()), '', new Set());
     const refused = fixture.kinds[kind].filter((f) => !known.has(f));
-    expect(refused.length).toBeGreaterThan(5);
-    for (const field of refused) {
-      const loaded = nodeClassWith(field, field.endsWith('[]') ? {} : 1);
-      const top = field.split('.').slice(0, 2).join('.').replace('[]', '');
-      expect(
-        loaded.diagnostics.some(
-          (d) => d.severity === 'error' && d.path.startsWith(top) && /not supported/.test(d.message),
-        ),
-        `${field}: ${JSON.stringify(loaded.diagnostics)}`,
-      ).toBe(true);
-      expect(loaded.nodeClasses).toEqual([]);
+    it(`${kind}: each of the ${refused.length} refused field(s) is an error naming it and saying joiner does not implement it`, () => {
+      expect(BASE[kind], `a base document of ${kind}`).toBeDefined();
+      expect(loadedObjects(documentWith(kind, 'metadata.name', 'ok')).length).toBeGreaterThan(0);
+      for (const field of refused) {
+        const loaded = documentWith(kind, field, field.endsWith('[]') ? {} : 1);
+        const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
+        expect(
+          errors.some(
+            (d) =>
+              field.startsWith(d.path.replace(/\[\d+\]/g, '[]')) &&
+              d.document === `${kind.split(' ')[1]}/${(BASE[kind].metadata as { name: string }).name}` &&
+              /^field "[^"]+" is not supported, joiner does not implement it: /.test(d.message),
+          ),
+          `${field}: ${JSON.stringify(loaded.diagnostics)}`,
+        ).toBe(true);
+        expect(loadedObjects(loaded)).toEqual([]);
+      }
+      for (const [field, value] of Object.entries(REFUSED_AT_VALIDATE[kind] ?? {})) {
+        const loaded = documentWith(kind, field, value);
+        expect(loaded.diagnostics.some((d) => d.severity === 'error' && d.path === field)).toBe(true);
+        expect(loadedObjects(loaded)).toEqual([]);
+      }
+    });
+  }
+
+  it('the refused fields of the older versions are the ones named in the README', () => {
+    const refusedOf = (kind: string) => {
+      const known = schemaPaths(structuralSchema(SCHEMAS[kind]()), '', new Set());
+      return fixture.kinds[kind].filter((f) => !known.has(f));
+    };
+    expect(refusedOf('karpenter.sh/v1beta1 NodePool')).toEqual([
+      'spec.template.spec.resources',
+      'spec.template.spec.resources.requests',
+    ]);
+    expect(refusedOf('karpenter.sh/v1alpha5 Provisioner')).toEqual([
+      'spec.kubeletConfiguration.containerRuntime',
+      'spec.provider.launchTemplate',
+    ]);
+    expect(refusedOf('karpenter.k8s.aws/v1alpha1 AWSNodeTemplate')).toEqual(['spec.launchTemplate']);
+    const readme = readFileSync(new URL('../../../../../README.md', import.meta.url), 'utf8');
+    for (const name of ['resources', 'containerRuntime', 'launchTemplate'])
+      expect(readme).toMatch(new RegExp(`\`${name}\``));
+  });
+
+  it('a KubeletConfiguration field joiner does not pass is refused under a v1beta1 NodePool and a v1alpha5 Provisioner, as under v1', () => {
+    for (const [kind, at] of [
+      ['karpenter.sh/v1beta1 NodePool', 'spec.template.spec.kubelet'],
+      ['karpenter.sh/v1alpha5 Provisioner', 'spec.kubeletConfiguration'],
+      ['karpenter.k8s.aws/v1 EC2NodeClass', 'spec.kubelet'],
+    ]) {
+      const loaded = documentWith(kind, at, { maxPods: 20, shutdownGracePeriod: '30s' });
+      expect(loaded.diagnostics, kind).toContainEqual(
+        expect.objectContaining({
+          severity: 'error',
+          path: `${at}.shutdownGracePeriod`,
+          message: expect.stringMatching(
+            /^field "shutdownGracePeriod" is not supported, joiner does not implement it: joiner passes clusterDNS/,
+          ),
+        }),
+      );
+      expect(loadedObjects(loaded), kind).toEqual([]);
     }
-    for (const [field, value] of Object.entries(REFUSED_AT_VALIDATE['karpenter.k8s.aws/v1 EC2NodeClass'])) {
-      const loaded = nodeClassWith(field, value);
-      expect(loaded.diagnostics.some((d) => d.severity === 'error' && d.path === field)).toBe(true);
-    }
+  });
+
+  it('a misspelt field of a v1beta1 NodePool or a v1alpha5 Provisioner still only warns', () => {
+    const pool = documentWith('karpenter.sh/v1beta1 NodePool', 'spec.wieght', 3);
+    expect(pool.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'warning', message: 'unknown field "wieght" is ignored' }),
+    ]);
+    expect(pool.nodePools).toHaveLength(1);
+    const prov = documentWith('karpenter.sh/v1alpha5 Provisioner', 'spec.ttlSecondsAfterEmty', 30);
+    expect(prov.diagnostics).toContainEqual(
+      expect.objectContaining({
+        severity: 'warning',
+        message: 'unknown field "ttlSecondsAfterEmty" is ignored',
+      }),
+    );
+    expect(prov.nodePools).toHaveLength(1);
   });
 
   it('a KubeletConfiguration field joiner does not pass is refused; a misspelt top-level field only warns', () => {
@@ -209,7 +401,7 @@ describe("Karpenter's CRD fields: implemented or refused, never ignored", () => 
         severity: 'error',
         path: 'spec.kubelet.shutdownGracePeriod',
         message: expect.stringMatching(
-          /^field "shutdownGracePeriod" is not supported: joiner passes clusterDNS/,
+          /^field "shutdownGracePeriod" is not supported, joiner does not implement it: joiner passes clusterDNS/,
         ),
       }),
     ]);
