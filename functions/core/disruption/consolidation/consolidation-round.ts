@@ -88,7 +88,8 @@ export async function consolidate(
   };
   if (due.length > 0) return act(deps, view, due, candidates, context, allowed, options.stillHeld);
   const memory = deps.consolidationMemory;
-  const fingerprint = memory && searchFingerprint({ cluster, candidates, allowed });
+  // Hashed only when there is an empty search to compare with, or one to remember.
+  const fingerprint = memory?.emptySearch ? searchFingerprint({ cluster, candidates, allowed }) : undefined;
   if (fingerprint && memory?.emptySearch === fingerprint) {
     deps.log.debug('consolidation: nothing changed since the last search found no move, not searched again');
     return NONE;
@@ -100,7 +101,9 @@ export async function consolidate(
     expired: () => (cut ||= performance.now() - started > SEARCH_BUDGET_MS),
   });
   // A search cut short by its budget may have missed a move: only a complete one is remembered.
-  if (memory) memory.emptySearch = !move && !cut ? fingerprint : undefined;
+  if (memory)
+    memory.emptySearch =
+      !move && !cut ? (fingerprint ?? searchFingerprint({ cluster, candidates, allowed })) : undefined;
   if (!move) return NONE;
   await propose(deps, view, move);
   return { proposed: move, started: [], dropped: 0 };

@@ -49,18 +49,26 @@ export function pairOrder(
   const needs = candidates.map(needOf);
   const fits = new Map(pools.map((p) => [p.pool.name, fitsOf(p)] as const));
   let scored: { i: number; j: number; score: number }[] = [];
+  // Once `limit` pairs are kept, a pair must beat the least of them to matter.
+  let floor = 0;
   const trim = () => {
     scored.sort((a, b) => b.score - a.score || a.i - b.i || a.j - b.j);
     scored = scored.slice(0, limit);
+    if (scored.length === limit) floor = scored[limit - 1].score;
   };
-  for (let i = 0; i < candidates.length; i++)
+  for (let i = 0; i < candidates.length; i++) {
+    const a = needs[i];
+    const own = fits.get(a.pool);
     for (let j = i + 1; j < candidates.length; j++) {
+      const b = needs[j];
       const price = candidates[i].price + candidates[j].price;
-      const fit = cheapestFit(needs[i], needs[j], fits, price);
-      if (fit >= price) continue;
+      let fit = cheapestFit(a, b, own, price);
+      if (b.pool !== a.pool) fit = Math.min(fit, cheapestFit(a, b, fits.get(b.pool), price));
+      if (price - fit <= floor) continue;
       scored.push({ i, j, score: price - fit });
       if (scored.length >= 4 * limit) trim();
     }
+  }
   trim();
   const order: [number, number][] = scored.map((s) => [s.i, s.j]);
   const taken = new Set(scored.map((s) => s.i * candidates.length + s.j));
@@ -121,15 +129,24 @@ function fitsOf(p: SchedulingPool): PoolFits {
     const noSpot = usable.filter((o) => o.capacityType !== 'spot');
     if (noSpot.length > 0) onDemand.push({ ...shape, price: cheapest(noSpot) });
   }
-  any.sort((a, b) => a.price - b.price);
-  onDemand.sort((a, b) => a.price - b.price);
   const most = { cpu: 0, memory: 0, pods: 0 };
   for (const t of any) {
     most.cpu = Math.max(most.cpu, t.cpu);
     most.memory = Math.max(most.memory, t.memory);
     most.pods = Math.max(most.pods, t.pods);
   }
-  return { any, onDemand, most };
+  return { any: frontier(any), onDemand: frontier(onDemand), most };
+}
+
+/**
+ * The types by price, less those a type at most as dear holds as much of every resource as: the
+ * cheapest type that holds a need is always among the rest.
+ */
+function frontier(types: Fit[]): Fit[] {
+  const kept: Fit[] = [];
+  for (const t of [...types].sort((a, b) => a.price - b.price))
+    if (!kept.some((k) => k.cpu >= t.cpu && k.memory >= t.memory && k.pods >= t.pods)) kept.push(t);
+  return kept;
 }
 
 /** The capacity types the pool's requirements allow (undefined: any). */
@@ -148,22 +165,15 @@ function capacityTypesOf(p: SchedulingPool): ReadonlySet<string> | undefined {
   return allowed;
 }
 
-/** The cheapest price of one node holding both needs, stopping at `below` (Infinity: none). */
-function cheapestFit(a: Need, b: Need, fits: ReadonlyMap<string, PoolFits>, below: number): number {
+/** The cheapest price of one node of the pool holding both needs, if below `below` (else Infinity). */
+function cheapestFit(a: Need, b: Need, f: PoolFits | undefined, below: number): number {
   const cpu = a.cpu + b.cpu;
   const memory = a.memory + b.memory;
   const pods = a.pods + b.pods;
-  let best = Number.POSITIVE_INFINITY;
-  for (const pool of a.pool === b.pool ? [a.pool] : [a.pool, b.pool]) {
-    const f = fits.get(pool);
-    if (!f || cpu > f.most.cpu || memory > f.most.memory || pods > f.most.pods) continue;
-    for (const t of a.spot || b.spot ? f.onDemand : f.any) {
-      if (t.price >= Math.min(best, below)) break;
-      if (t.cpu >= cpu && t.memory >= memory && t.pods >= pods) {
-        best = t.price;
-        break;
-      }
-    }
+  if (!f || cpu > f.most.cpu || memory > f.most.memory || pods > f.most.pods) return Number.POSITIVE_INFINITY;
+  for (const t of a.spot || b.spot ? f.onDemand : f.any) {
+    if (t.price >= below) break;
+    if (t.cpu >= cpu && t.memory >= memory && t.pods >= pods) return t.price;
   }
-  return best;
+  return Number.POSITIVE_INFINITY;
 }

@@ -9,7 +9,6 @@
  * resourceVersion, heartbeats, status conditions) does not change the answer and is left out.
  */
 import { createHash } from 'node:crypto';
-import { stableStringify } from '../../launch/hash.js';
 import type { Node, Pod } from '../../model/kube-objects.js';
 import type { Candidate } from './candidates.js';
 import type { SimulationCluster } from './removal-simulation.js';
@@ -34,7 +33,9 @@ export function searchFingerprint(inputs: SearchInputs): string {
   const hash = createHash('sha256');
   const add = (part: string, value: unknown): void => {
     hash.update(part);
-    hash.update(stableStringify(value));
+    // Plain JSON: the same objects read the same way serialize the same; should a list or a
+    // map come back in another order, the fingerprint differs and the round only searches again.
+    hash.update(JSON.stringify(value) ?? 'null');
     hash.update('\n');
   };
   add(
