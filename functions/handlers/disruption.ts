@@ -7,6 +7,7 @@
 
 import type { ScheduledEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import * as z from 'zod';
+import type { ConsolidationMemory } from '../core/disruption/consolidation/search-fingerprint.js';
 import type { DisruptionOutcome } from '../core/disruption/run-disruption.js';
 import { sweepWindow } from '../core/status/pod-startup.js';
 import { handleTimerMessage, runSweep } from '../core/sweep/run-sweep.js';
@@ -46,6 +47,8 @@ function isScheduledEvent(event: unknown): event is ScheduledEvent {
 
 /** Builds the disruption handler. */
 export function createDisruptionHandler(getDeps: () => DisruptionHandlerDeps) {
+  // Lives as long as the function instance: a search of an unchanged cluster is not repeated.
+  const consolidationMemory: ConsolidationMemory = {};
   return lambdaHandler<ScheduledEvent | SQSEvent, SQSBatchResponse | undefined>(async (event, context) => {
     const ports = getDeps();
     // Drains launch replacement capacity: their provisioning runs keep clear of the deadline.
@@ -64,6 +67,7 @@ export function createDisruptionHandler(getDeps: () => DisruptionHandlerDeps) {
       sleep: runtime.sleep,
       nodeRoles: ports.settings?.nodeRoleArns,
       karpenterKinds: ports.settings?.karpenterKinds,
+      consolidationMemory,
     });
     if (isScheduledEvent(event)) {
       // The minute before the scheduled time (EventBridge's `time`): consecutive sweeps measure

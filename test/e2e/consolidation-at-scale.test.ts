@@ -44,14 +44,20 @@ describe('consolidation at scale', () => {
     expect(peak).toBeLessThanOrEqual(Math.ceil(0.1 * (removals.length + result.summary.nodes.length)));
     expect(result.log.some((l) => l.includes('disrupting node(s) via'))).toBe(true);
     const ratio = result.summary.hourlyCost / milp.cost;
+    // The numbers, for the README's table (a run prints them; the bar below is the check).
+    console.info(
+      `consolidation-at-scale: $${result.summary.hourlyCost.toFixed(3)}/h, ${(ratio).toFixed(3)} x the MILP ${milp.method} $${milp.cost.toFixed(3)}/h, ${removals.length} removals`,
+    );
     expect(
       ratio,
       `cluster $${result.summary.hourlyCost.toFixed(3)}/h, MILP ${milp.method} $${milp.cost.toFixed(3)}/h, scheduler re-pack $${repackCost.toFixed(3)}/h`,
       // The bar was 1.05 until earlier merges: since them, about half of the full-suite runs ended
       // one move short (1.11 x), depending on which pods the scale-in removed and when (outcomes
       // still move with host load). Consolidation now also tries pairs of nodes as one cheaper
-      // replacement (a node kept for a zone spread with another node's pods); the bar returns to
-      // 1.05 once several full-suite runs in a row meet it. bench:consolidation keeps 1.05.
+      // replacement (a node kept for a zone spread with another node's pods), scored by requests
+      // over every pair; runs still end either near the optimum (1.00-1.04 x) or one move short
+      // (1.11 x). The bar returns to 1.05 once several full-suite runs in a row meet it.
+      // bench:consolidation keeps 1.05.
     ).toBeLessThanOrEqual(1.12);
   }, 600_000);
 });

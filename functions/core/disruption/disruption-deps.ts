@@ -7,6 +7,7 @@ import type { ClusterApi } from '../ports/cluster-api.js';
 import type { TimerScheduler } from '../ports/event-publisher.js';
 import type { Log } from '../ports/log.js';
 import type { StateStore } from '../ports/state-store.js';
+import type { ConsolidationMemory } from './consolidation/search-fingerprint.js';
 
 /** Tuning of the disruption engine; every field has a default. */
 export interface DisruptionSettings {
@@ -79,6 +80,11 @@ export interface DisruptionDeps {
   readonly disruptionSettings?: Partial<DisruptionSettings>;
   /** Wall milliseconds left in the invocation (the provisioning runs of drains respect it). */
   readonly remainingMs?: () => number;
+  /**
+   * Kept by the function instance across its invocations: lets consolidation skip a search of a
+   * cluster unchanged since a search found nothing in it. Absent: every round searches.
+   */
+  readonly consolidationMemory?: ConsolidationMemory;
 }
 
 /** The settings of `deps` with defaults filled in. */

@@ -1,3 +1,4 @@
+import type { ConsolidationMemory } from '../disruption/consolidation/search-fingerprint.js';
 import { readClusterConfig } from '../lifecycle/cluster-config.js';
 import { lifecycleDeps } from '../lifecycle/lifecycle-deps.js';
 import type { KarpenterKinds } from '../model/config/karpenter-kinds.js';
@@ -33,6 +34,8 @@ export interface SweepPorts {
   readonly remainingMs?: () => number;
   /** The identity of this joiner's instances (see {@link SweepDeps.owner}); default: the table's name. */
   readonly owner?: string;
+  /** What consolidation remembers between the instance's invocations (see DisruptionDeps). */
+  readonly consolidationMemory?: ConsolidationMemory;
   /** The handler settings, for the state table's name. */
   readonly settings?: { readonly tableName?: string };
 }
@@ -54,6 +57,7 @@ export function sweepDepsFrom(ports: SweepPorts, settings?: Partial<SweepSetting
     ...(ports.leaseClock ? { leaseClock: ports.leaseClock } : {}),
     ...(ports.sleep ? { sleep: ports.sleep } : {}),
     ...(ports.remainingMs ? { remainingMs: ports.remainingMs } : {}),
+    ...(ports.consolidationMemory ? { consolidationMemory: ports.consolidationMemory } : {}),
     settings,
     ...ownerOf(ports),
   };

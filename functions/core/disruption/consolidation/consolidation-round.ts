@@ -7,7 +7,9 @@
  * launching or draining), so consolidation never takes capacity a pod is waiting for. A search
  * runs in every sweep, and also when a `consolidation` timer without a proposal is due: the
  * lifecycle arms one when a pod leaves a node (debounced: one timer per node, `consolidateAfter`
- * later), so a scale-in is looked at then rather than at the next sweep.
+ * later), so a scale-in is looked at then rather than at the next sweep. A complete search that
+ * found nothing is remembered by its cluster's fingerprint (search-fingerprint.ts), and the next
+ * search on the same cluster is skipped: a large steady cluster does not pay a search every minute.
  */
 import { updateClaim } from '../../lifecycle/update-claim.js';
 import type { NodeClass } from '../../model/node-class.js';
@@ -24,7 +26,8 @@ import type { DisruptionView } from '../disruption-view.js';
 import { type Candidate, consolidationCandidates } from './candidates.js';
 import { withOverlaidPrices } from './overlaid-prices.js';
 import { type ConsolidationMove, evaluate, planConsolidation } from './plan-consolidation.js';
-import { prepareCluster } from './removal-simulation.js';
+import { prepareCluster, type SimulationCluster } from './removal-simulation.js';
+import { searchFingerprint } from './search-fingerprint.js';
 
 /** How long a proposal waits before it is re-validated and acted on (Karpenter: 15 s). */
 export const REVALIDATE_AFTER_MS = 15_000;
@@ -69,7 +72,7 @@ export async function consolidate(
   }
   const found = consolidationCandidates(view, options.settleMs).candidates;
   if (found.length === 0) return { started: [], dropped: await drop(deps, due) };
-  const { prepared: context, pools } = await simulationContext(deps, view);
+  const { prepared: context, pools, cluster } = await simulationContext(deps, view);
   const candidates = withOverlaidPrices(found, pools);
   const counts = poolCounts(view);
   const allowed = (pool: string): number => {
@@ -84,11 +87,23 @@ export async function consolidate(
       : 0;
   };
   if (due.length > 0) return act(deps, view, due, candidates, context, allowed, options.stillHeld);
+  const memory = deps.consolidationMemory;
+  // Hashed only when there is an empty search to compare with, or one to remember.
+  const fingerprint = memory?.emptySearch ? searchFingerprint({ cluster, candidates, allowed }) : undefined;
+  if (fingerprint && memory?.emptySearch === fingerprint) {
+    deps.log.debug('consolidation: nothing changed since the last search found no move, not searched again');
+    return NONE;
+  }
   const started = performance.now();
+  let cut = false;
   const move = planConsolidation(context, candidates, {
     allowed,
-    expired: () => performance.now() - started > SEARCH_BUDGET_MS,
+    expired: () => (cut ||= performance.now() - started > SEARCH_BUDGET_MS),
   });
+  // A search cut short by its budget may have missed a move: only a complete one is remembered.
+  if (memory)
+    memory.emptySearch =
+      !move && !cut ? (fingerprint ?? searchFingerprint({ cluster, candidates, allowed })) : undefined;
   if (!move) return NONE;
   await propose(deps, view, move);
   return { proposed: move, started: [], dropped: 0 };
@@ -123,7 +138,7 @@ async function simulationContext(deps: DisruptionDeps, view: DisruptionView) {
     overlays: view.config.nodeOverlays,
   });
   const boundPods = view.nodes.flatMap((n) => [...view.podsOn(n.metadata.name)]);
-  const prepared = prepareCluster({
+  const cluster: SimulationCluster = {
     nodes: view.nodes,
     boundPods,
     daemonSets,
@@ -132,8 +147,8 @@ async function simulationContext(deps: DisruptionDeps, view: DisruptionView) {
     storageClasses,
     pools,
     leaving: new Set(),
-  });
-  return { prepared, pools };
+  };
+  return { prepared: prepareCluster(cluster), pools, cluster };
 }
 
 /**

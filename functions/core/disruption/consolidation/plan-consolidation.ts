@@ -14,13 +14,15 @@
  * node allowed, starting from every candidate at once as Karpenter's multi-node search does (so
  * several nodes can go into one cheaper one). The move each search finds is then checked with all
  * its pods planned at once, as its drain will plan them; a replace wins only when it saves more,
- * since a delete launches nothing. When both find nothing, pairs of the cheapest-to-disrupt
- * candidates are tried for a two-into-one replace the greedy order passed by.
+ * since a delete launches nothing. When both find nothing, pairs of candidates are tried for a
+ * two-into-one replace the greedy order passed by: those whose pods could fit one cheaper node
+ * first, wherever they are in the order, within a fixed number of trials (pair-order.ts).
  */
 
 import type { RemovalRuns, TrialOutcome } from '../../scheduling/removal-runs.js';
 import type { PlannedNodeClaim } from '../../scheduling/types.js';
 import type { Candidate } from './candidates.js';
+import { pairOrder } from './pair-order.js';
 import type { PreparedCluster } from './removal-simulation.js';
 
 /** A consolidation move. */
@@ -59,37 +61,35 @@ export function planConsolidation(
   ];
   const [deletes, replaces] = found.map((f) => f && verified(runs, f, limits));
   if (!replaces || (deletes && deletes.savings >= replaces.savings - 1e-9))
-    return deletes ?? pairs(runs, candidates, limits);
+    return deletes ?? pairs(runs, candidates, prepared.pools, limits);
   return replaces;
 }
 
-/** Candidates the pair search looks at (the cheapest to disrupt): at most this many, so pairs stay few. */
-export const PAIR_CANDIDATES = 48;
-
 /**
- * When the greedy searches find nothing: every pair of the first {@link PAIR_CANDIDATES}
- * candidates replaced by one cheaper node, the pair that saves most. The greedy searches only grow
- * sets along the candidate order (prefixes, then runs past a candidate that did not fit), so two
- * nodes that fit one cheaper node together but neither alone (a lightly used node and a
- * differently shaped one further down the order, or a node kept for a zone spread whose pods a new
- * node in that zone can take with another node's) are missed. A trial costs the two nodes' pods.
+ * When the greedy searches find nothing: pairs of candidates replaced by one cheaper node, the pair
+ * that saves most. The greedy searches only grow sets along the candidate order (prefixes, then
+ * runs past a candidate that did not fit), so two nodes that fit one cheaper node together but
+ * neither alone (a lightly used node and a differently shaped one further down the order, or a node
+ * kept for a zone spread whose pods a new node in that zone can take with another node's) are
+ * missed. Which pairs, in which order, and how many: pair-order.ts (a fixed number of trials, each
+ * costing the two nodes' pods).
  */
 function pairs(
   runs: RemovalRuns,
   candidates: readonly Candidate[],
+  pools: PreparedCluster['pools'],
   limits: SearchLimits,
 ): ConsolidationMove | undefined {
-  const head = candidates.slice(0, PAIR_CANDIDATES).filter((c) => runs.canRemove(c.node.metadata.name));
   let best: ConsolidationMove | undefined;
-  for (let i = 0; i < head.length; i++)
-    for (let j = i + 1; j < head.length; j++) {
-      if (limits.expired?.()) return best;
-      const set = [head[i], head[j]];
-      if (withinBudget(set, new Map(), limits).length < 2) continue;
-      const move = moveOf(runs.trial(names(set)), set, 1, limits);
-      runs.rollback();
-      if (move && move.savings > (best?.savings ?? 0) + 1e-9) best = move;
-    }
+  for (const [i, j] of pairOrder(candidates, pools)) {
+    if (limits.expired?.()) return best;
+    const set = [candidates[i], candidates[j]];
+    if (!set.every((c) => runs.canRemove(c.node.metadata.name))) continue;
+    if (withinBudget(set, new Map(), limits).length < 2) continue;
+    const move = moveOf(runs.trial(names(set)), set, 1, limits);
+    runs.rollback();
+    if (move && move.savings > (best?.savings ?? 0) + 1e-9) best = move;
+  }
   return best;
 }
 

@@ -26,6 +26,8 @@ export type SimulationCluster = Pick<
 /** A prepared cluster: each call of `runs` starts a fresh set of removal trials on it. */
 export interface PreparedCluster {
   readonly runs: () => RemovalRuns;
+  /** The NodePools a replacement may come from. */
+  readonly pools: readonly SchedulingPool[];
 }
 
 /** Prepares `cluster` for the searches of a round. */
@@ -34,6 +36,7 @@ export function prepareCluster(cluster: SimulationCluster): PreparedCluster {
   const nodes = existingNodes(staying, cluster.boundPods);
   const movable = new Map(nodes.map((n) => [n.name, displacedPods(n.pods, new Set([n.name]))] as const));
   return {
+    pools: cluster.pools,
     runs: () =>
       new RemovalRuns({
         nodes,

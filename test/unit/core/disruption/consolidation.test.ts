@@ -244,6 +244,31 @@ describe('consolidation: what can go', () => {
     expect(move?.savings).toBeCloseTo(0.17 - 0.15);
   });
 
+  it('finds a two-into-one replace of nodes past the 48 cheapest to disrupt', () => {
+    // 48 full xlarge nodes (one pod each) come first in the disruption-cost order; no two of them
+    // fit one node cheaper than both. The two larges (two pods each) come after them, and their
+    // pods fit one xlarge, which costs less than the two. Only pairs of the first 48 candidates
+    // were tried before; the pairs are now scored by requests first, wherever they stand.
+    const c = cluster();
+    c.prices = { 'c.large': 0.085, 'c.xlarge': 0.15, 'c.2xlarge': 0.34 };
+    for (let n = 0; n < 48; n++)
+      addNode(c, `full-${String(n).padStart(2, '0')}`, 'c.xlarge', [{ name: `batch${n}-1`, cpu: '3500m' }]);
+    addNode(c, 'x', 'c.large', [
+      { name: 'api-1', cpu: '900m' },
+      { name: 'api-2', cpu: '900m' },
+    ]);
+    addNode(c, 'y', 'c.large', [
+      { name: 'job-1', cpu: '700m' },
+      { name: 'job-2', cpu: '700m' },
+    ]);
+    const { move, candidates } = plan(c);
+    expect(candidates.slice(48).map((x) => x.node.metadata.name)).toEqual(['x', 'y']);
+    expect(move?.method).toBe('replace');
+    expect(move?.candidates.map((x) => x.node.metadata.name)).toEqual(['x', 'y']);
+    expect(move?.replacement?.instanceTypeOptions[0]?.instanceType).toBe('c.xlarge');
+    expect(move?.savings).toBeCloseTo(0.17 - 0.15);
+  });
+
   it('keeps a node that is already the cheapest fit', () => {
     const c = cluster();
     addNode(c, 'a', 'c.xlarge', [
