@@ -350,10 +350,13 @@ export class Claim {
     for (let i = 0; i < all.length; i++) if (!zone || valueAllowed(zone, all[i])) wanted |= 1 << i;
     const spot = !ct || valueAllowed(ct, 'spot');
     const onDemand = !ct || valueAllowed(ct, 'on-demand');
+    const reserved = !ct || valueAllowed(ct, 'reserved');
     let mask = 0;
     for (const i of this.options) {
       const t = this.pool.types[i];
-      mask |= ((spot ? t.spotZones : 0) | (onDemand ? t.onDemandZones : 0)) & wanted;
+      mask |=
+        ((spot ? t.spotZones : 0) | (onDemand ? t.onDemandZones : 0) | (reserved ? t.reservedZones : 0)) &
+        wanted;
       if (mask === wanted) break;
     }
     return all.filter((_, i) => (mask & (1 << i)) !== 0);

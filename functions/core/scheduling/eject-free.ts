@@ -11,7 +11,8 @@
  * of the same pool, itself included, charged the rise of that claim's cheapest price, or onto a
  * new claim of its own), and keeps the move only when the pool's plan gets cheaper; otherwise every claim is
  * restored. Unconstrained pods are those no topology group counts, so moving them changes no
- * topology count. Pools with limits are left alone (their claims' reservations are not recomputed).
+ * topology count. Pools with limits are left alone (their claims' reservations are not recomputed),
+ * and so are reservation-only pools (a new claim would need an instance of a reservation).
  */
 import { Claim, type ClaimEnv, type ClaimSnapshot } from './claim.js';
 import { claimPrice } from './finalize.js';
@@ -158,7 +159,7 @@ export function ejectUnconstrained(
   env: ClaimEnv,
   budget: WorkBudget,
 ): Claim[] {
-  if (Object.keys(pool.limits).length > 0) return claims;
+  if (Object.keys(pool.limits).length > 0 || pool.reservedOnly) return claims;
   const ejector = new Ejector(pool, claims, env, budget);
   for (const claim of claims) {
     if (!budget.open) break;

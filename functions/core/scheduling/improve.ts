@@ -54,16 +54,12 @@ function improvePool(pool: PoolContext, claims: Claim[], state: RunState, budget
  * Improves the packing of new claims where it lowers the plan's cost. Deterministic unless
  * `limits` sets a deadline.
  */
-export function improvePacking(
-  planned: Claim[],
-  state: RunState,
-  limits: ImprovementLimits = {},
-): Claim[] {
+export function improvePacking(planned: Claim[], state: RunState, limits: ImprovementLimits = {}): Claim[] {
   const claims = ejectAll(planned, state, limits);
   const out: Claim[] = [];
   const free = new Map<PoolContext, Claim[]>();
   for (const c of claims) {
-    if (Object.keys(c.pool.limits).length === 0 && c.pods.every(isUnconstrained)) {
+    if (Object.keys(c.pool.limits).length === 0 && !c.pool.reservedOnly && c.pods.every(isUnconstrained)) {
       const list = free.get(c.pool) ?? [];
       list.push(c);
       free.set(c.pool, list);
