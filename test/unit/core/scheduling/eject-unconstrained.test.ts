@@ -43,7 +43,9 @@ function antiAffine(name: string, cpu: string, app = 'web'): Pod {
 
 /** Per node: `type: pods`, sorted. */
 const layout = (plan: SchedulePlan) =>
-  plan.nodeClaims.map((c) => `${c.instanceTypeOptions[0].instanceType}: ${[...c.pods].sort().join(',')}`).sort();
+  plan.nodeClaims
+    .map((c) => `${c.instanceTypeOptions[0].instanceType}: ${[...c.pods].sort().join(',')}`)
+    .sort();
 
 describe('unconstrained pods off constrained claims', () => {
   const pods = [
