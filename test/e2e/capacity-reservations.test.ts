@@ -68,6 +68,32 @@ describe('capacity reservations in the simulated cloud', () => {
   }, 300_000);
 });
 
+describe('a reservation-only NodePool in the simulated cloud', () => {
+  it('launches into its reservation and nowhere else; the pod beyond it waits until the reservation grows', async () => {
+    let instances: Ec2Instance[] = [];
+    const result = await runShippedScenario('capacity-reservation-only', {
+      inspect: async (cloud) => {
+        instances = [...cloud.ec2.state.instances.values()].filter((i) => i.state === 'running');
+      },
+    });
+    expect(result.failures, explain(result)).toEqual([]);
+    expect(result.summary.iam.denied).toEqual([]);
+    expect(instances.map((i) => i.capacityReservationId)).toEqual([
+      'cr-0f1e2d3c4b5a69788',
+      'cr-0f1e2d3c4b5a69788',
+      'cr-0f1e2d3c4b5a69788',
+    ]);
+    // While the reservation was full, the third pod's reason named it (nothing else was launched).
+    expect(
+      result.log.some((l) =>
+        l.includes(
+          'nodepool reserved: allows only capacity type reserved and its capacity reservations (cr-0f1e2d3c4b5a69788) have no instances left',
+        ),
+      ),
+    ).toBe(true);
+  }, 300_000);
+});
+
 describe('a Capacity Block ending in the simulated cloud', () => {
   it('drains the block nodes 40 minutes before the end and the pods move to on-demand, before EC2 reclaims the block', async () => {
     let instances: Ec2Instance[] = [];

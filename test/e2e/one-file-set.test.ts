@@ -113,8 +113,14 @@ describe('joiner plan, the provisioner and joiner simulate place one file set al
     const plan = await computePlan(files);
     expect(plan.unschedulable).toEqual([]);
     const byPlan = planned(plan.nodeClaims);
-    expect(byPlan.join('\n').match(/web/g)).toHaveLength(3);
-    expect(byPlan.join('\n')).toContain('batch');
+    // The batch pod gets a node of its own: 3 x m5.large + m5.xlarge ($0.48/h), not an m5.2xlarge
+    // shared with a replica + 2 x m5.large ($0.576/h).
+    expect(byPlan).toEqual([
+      'm5.large/on-demand: web',
+      'm5.large/on-demand: web',
+      'm5.large/on-demand: web',
+      'm5.xlarge/on-demand: batch',
+    ]);
 
     const provisioner = planRun(snapshotFromFiles(await loadFiles(files)), [], [], bundledCatalog, {
       now: 0,

@@ -46,6 +46,7 @@ export function withReservedOfferings(
         reservationId: r.id,
         reservationType: r.reservationType,
         ...(r.endTime === undefined ? {} : { reservationEndTime: r.endTime }),
+        reservationInstances: Math.max(0, r.availableInstanceCount),
         available:
           r.availableInstanceCount > 0 &&
           reservationState(r, options.now) === 'active' &&

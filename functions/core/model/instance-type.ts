@@ -94,6 +94,8 @@ export interface ResolvedOffering extends Offering {
   readonly reservationType?: 'default' | 'capacity-block';
   /** Epoch ms the reservation ends, when it has an end. */
   readonly reservationEndTime?: number;
+  /** A `reserved` offering's instances left in its reservation (when known). */
+  readonly reservationInstances?: number;
 }
 
 /**

@@ -104,7 +104,10 @@ export function planRun(
   catalog: Catalog,
   options: RunPoolOptions = {},
 ): RunPlan {
-  const pools = runPools(snapshot.nodePools, snapshot, unavailable, catalog, options);
+  const pools = runPools(snapshot.nodePools, snapshot, unavailable, catalog, {
+    ...options,
+    ...(options.reservations ? { reservations: afterPending(options.reservations, claims) } : {}),
+  });
   const leaving = leavingNodes(claims, snapshot.nodes);
   const pending = [
     ...withoutBound(pendingPods(snapshot.pendingPods), snapshot.boundPods),
@@ -188,6 +191,33 @@ export function planRun(
     schedulingMs,
     nodeUsage: usage,
   };
+}
+
+/**
+ * The reservations with the instances that Pending claims of earlier runs will launch into taken
+ * off (EC2's count already holds the launched ones), so this run plans only what is left.
+ */
+function afterPending(
+  reservations: ReadonlyMap<string, readonly CapacityReservation[]>,
+  claims: readonly NodeClaim[],
+): ReadonlyMap<string, readonly CapacityReservation[]> {
+  const pending = new Map<string, number>();
+  for (const c of claims) {
+    const id = c.state === 'Pending' ? c.options[0]?.reservationId : undefined;
+    if (id !== undefined) pending.set(id, (pending.get(id) ?? 0) + 1);
+  }
+  if (pending.size === 0) return reservations;
+  const out = new Map<string, readonly CapacityReservation[]>();
+  for (const [nodeClass, list] of reservations)
+    out.set(
+      nodeClass,
+      list.map((r) =>
+        pending.has(r.id)
+          ? { ...r, availableInstanceCount: Math.max(0, r.availableInstanceCount - (pending.get(r.id) ?? 0)) }
+          : r,
+      ),
+    );
+  return out;
 }
 
 /** Adds the NodePools joiner does not manage to the reasons of the unschedulable pods. */

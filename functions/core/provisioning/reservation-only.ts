@@ -1,11 +1,11 @@
 /**
  * Reservation-only NodePools (Karpenter v1.3+): a NodePool whose `karpenter.sh/capacity-type`
- * requirement allows only `reserved` may launch into its NodeClass's capacity reservations and
- * nowhere else. joiner's scheduler plans reserved capacity as the preferred offering of a pool
- * that also allows on-demand or spot; it does not plan a reservation-only pool yet. Such a pool's
- * pods stay pending with a reason that says which of the two holds them: the reservations it
- * selects have no instances left (as in Karpenter), or joiner does not plan reservation-only pools.
- * The scheduler's own reason ("no instance type with an available offering") names neither.
+ * requirement allows only `reserved` launches into its NodeClass's capacity reservations and
+ * nowhere else. The scheduler plans such a pool onto the reservations' instances left (see
+ * scheduling/pool-context.ts and reserved-options.ts); when there are none, its pods stay pending
+ * with a reason that says why: the NodeClass selects no active reservation, the reservations have
+ * no instances left (as in Karpenter), or none is of an instance type the pool allows. The
+ * scheduler's own reason ("no instance type with an available offering") names none of these.
  */
 import type { NodePool } from '../model/node-pool.js';
 import type { SchedulePlan, SchedulingPool } from '../scheduling/types.js';
@@ -26,7 +26,10 @@ export function isReservationOnly(pool: NodePool): boolean {
   return allowed.size === 1 && allowed.has('reserved');
 }
 
-/** Why a reservation-only pool places no pod: its reservations are full (or none), or it is not planned. */
+/**
+ * Why a reservation-only pool has no instance type to offer: no reservation, reservations full, or
+ * none of a type (or zone) its requirements allow.
+ */
 export function reservationOnlyReason(pool: SchedulingPool): string {
   const ids = new Set<string>();
   let available = false;
@@ -42,7 +45,7 @@ export function reservationOnlyReason(pool: SchedulingPool): string {
     return `nodepool ${name}: allows only capacity type reserved and its NodeClass selects no active capacity reservation`;
   if (!available)
     return `nodepool ${name}: allows only capacity type reserved and its capacity reservations (${list}) have no instances left`;
-  return `nodepool ${name}: allows only capacity type reserved, which joiner does not plan yet (its capacity reservations ${list} have instances left); allow on-demand or spot too and reserved capacity is still used first`;
+  return `nodepool ${name}: allows only capacity type reserved and none of its capacity reservations (${list}) is of an instance type and zone its requirements allow`;
 }
 
 /** The plan with the scheduler's "no available offering" reason of reservation-only pools explained. */

@@ -121,6 +121,25 @@ export class Claim {
     this.ports = undefined;
   }
 
+  /**
+   * Takes out pods that no topology group counts and that bind no host port (the caller checks),
+   * then widens the options back ({@link reopen}). The requirements the pods narrowed stay: the
+   * pods left still meet them. Not for pools with limits (their reservations are not recomputed).
+   */
+  removeUncounted(out: ReadonlySet<PodEntry>, env: ClaimEnv): void {
+    const kept = this.pods.filter((p) => !out.has(p));
+    for (const p of this.pods) {
+      if (!out.has(p)) continue;
+      const req = env.vectorOf(p.cls);
+      for (let i = 0; i < req.length; i++) this.used[i] -= req[i];
+    }
+    this.pods.length = 0;
+    this.pods.push(...kept);
+    this.closed = false;
+    this.ports = undefined;
+    this.reopen();
+  }
+
   /** Widens the options back to every pool type that meets the requirements and holds the pods. */
   reopen(): void {
     const options = this.pool.baseOptions.filter((i) => {
@@ -331,10 +350,13 @@ export class Claim {
     for (let i = 0; i < all.length; i++) if (!zone || valueAllowed(zone, all[i])) wanted |= 1 << i;
     const spot = !ct || valueAllowed(ct, 'spot');
     const onDemand = !ct || valueAllowed(ct, 'on-demand');
+    const reserved = !ct || valueAllowed(ct, 'reserved');
     let mask = 0;
     for (const i of this.options) {
       const t = this.pool.types[i];
-      mask |= ((spot ? t.spotZones : 0) | (onDemand ? t.onDemandZones : 0)) & wanted;
+      mask |=
+        ((spot ? t.spotZones : 0) | (onDemand ? t.onDemandZones : 0) | (reserved ? t.reservedZones : 0)) &
+        wanted;
       if (mask === wanted) break;
     }
     return all.filter((_, i) => (mask & (1 << i)) !== 0);

@@ -12,8 +12,12 @@ import { CAPACITY_TYPE, HOSTNAME, INSTANCE_TYPE, ZONE } from './well-known.js';
 
 type CapacityType = InstanceTypeOption['capacityType'];
 
-/** The capacity type a claim launches with: spot when allowed and offered, else on-demand. */
+/**
+ * The capacity type a claim launches with: `reserved` in a reservation-only pool, else spot when
+ * allowed and offered, else on-demand.
+ */
 function capacityTypeOf(claim: Claim): CapacityType {
+  if (claim.pool.reservedOnly) return 'reserved';
   const ct = claim.reqs.get(CAPACITY_TYPE);
   if (ct && !valueAllowed(ct, 'spot')) return 'on-demand';
   const zone = claim.reqs.get(ZONE);
@@ -272,7 +276,9 @@ export function claimPrice(claim: Claim): number {
     const price = anyZone
       ? ct === 'spot'
         ? t.spotPrice
-        : t.onDemandPrice
+        : ct === 'reserved'
+          ? t.reservedPrice
+          : t.onDemandPrice
       : (bestOffering(t, claim, ct)?.price ?? Number.POSITIVE_INFINITY);
     if (price < best) best = price;
   }
@@ -314,8 +320,10 @@ export function finalizeClaim(
   const overhead = ranked[0]?.type.overhead ?? {};
   for (const [k, v] of Object.entries(overhead)) requests[k] = (requests[k] ?? 0) + v;
   const reserved = reservedOptions(claim);
+  // A reservation-only claim launches into its reservations and nowhere else.
+  const others = claim.pool.reservedOnly ? [] : ranked;
   const typeNames = [
-    ...new Set([...reserved.map((o) => o.instanceType), ...ranked.map((r) => r.option.instanceType)]),
+    ...new Set([...reserved.map((o) => o.instanceType), ...others.map((r) => r.option.instanceType)]),
   ];
   const requirements = claim.reqs.toList().filter((r) => r.key !== INSTANCE_TYPE && r.key !== HOSTNAME);
   const typeMin = claim.reqs.get(INSTANCE_TYPE)?.minValues;
@@ -335,7 +343,7 @@ export function finalizeClaim(
     startupTaints: [...claim.pool.sp.pool.startupTaints],
     instanceTypeOptions: [
       ...reserved,
-      ...ranked.map((r) => {
+      ...others.map((r) => {
         const labels = minValuesLabels(claim, r.type);
         return labels ? { ...r.option, labels } : r.option;
       }),

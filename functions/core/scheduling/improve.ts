@@ -8,8 +8,8 @@
  */
 import type { Claim, ClaimEnv } from './claim.js';
 import { coverPacking, type PackContext } from './cover-packing.js';
+import { ejectUnconstrained, isUnconstrained } from './eject-free.js';
 import { claimPrice } from './finalize.js';
-import type { PodEntry } from './pod-class.js';
 import type { PoolContext } from './pool-context.js';
 import type { RunState } from './setup.js';
 import { type ImprovementLimits, WorkBudget } from './work-budget.js';
@@ -24,18 +24,9 @@ const BASE_UNITS = 20_000;
 const UNITS_PER_POD = 400;
 const UNITS_PER_KIND = 1500;
 const MAX_UNITS = 120_000;
-
-function isFree(entry: PodEntry): boolean {
-  const c = entry.cls;
-  if (c.selecting.length > 0 || c.owned.length > 0 || c.variants.length !== 1 || c.hostPorts.length > 0)
-    return false;
-  const v = c.variants[0];
-  const t = v.topology;
-  return (
-    v.alternatives.length === 1 &&
-    t.spreads.length + t.affinities.length + t.antis.length + t.repelledBy.length === 0
-  );
-}
+/** Work units (trial additions of a pod to a claim) of the ejection pass: per claim, and at most. */
+const EJECT_UNITS_PER_CLAIM = 400;
+const MAX_EJECT_UNITS = 200_000;
 
 function cost(claims: readonly Claim[]): number {
   return claims.reduce((sum, c) => sum + claimPrice(c), 0);
@@ -63,11 +54,12 @@ function improvePool(pool: PoolContext, claims: Claim[], state: RunState, budget
  * Improves the packing of new claims where it lowers the plan's cost. Deterministic unless
  * `limits` sets a deadline.
  */
-export function improvePacking(claims: Claim[], state: RunState, limits: ImprovementLimits = {}): Claim[] {
+export function improvePacking(planned: Claim[], state: RunState, limits: ImprovementLimits = {}): Claim[] {
+  const claims = ejectAll(planned, state, limits);
   const out: Claim[] = [];
   const free = new Map<PoolContext, Claim[]>();
   for (const c of claims) {
-    if (Object.keys(c.pool.limits).length === 0 && c.pods.every(isFree)) {
+    if (Object.keys(c.pool.limits).length === 0 && !c.pool.reservedOnly && c.pods.every(isUnconstrained)) {
       const list = free.get(c.pool) ?? [];
       list.push(c);
       free.set(c.pool, list);
@@ -92,6 +84,31 @@ export function improvePacking(claims: Claim[], state: RunState, limits: Improve
     out.push(...improvePool(pool, list, state, mine));
   }
   return out;
+}
+
+/**
+ * {@link ejectUnconstrained} on each pool that has a claim mixing unconstrained pods with
+ * constrained ones; the claims keep their order, new ones follow.
+ */
+function ejectAll(claims: Claim[], state: RunState, limits: ImprovementLimits): Claim[] {
+  const byPool = new Map<PoolContext, Claim[]>();
+  for (const c of claims) {
+    const list = byPool.get(c.pool) ?? [];
+    list.push(c);
+    byPool.set(c.pool, list);
+  }
+  const mixed = [...byPool].filter(([, list]) =>
+    list.some((c) => c.pods.some(isUnconstrained) && !c.pods.every(isUnconstrained)),
+  );
+  if (mixed.length === 0) return claims;
+  const budget = new WorkBudget(Math.min(MAX_EJECT_UNITS, EJECT_UNITS_PER_CLAIM * claims.length), limits);
+  const added: Claim[] = [];
+  for (const [pool, list] of mixed) {
+    if (!budget.open) break;
+    const after = ejectUnconstrained(pool, list, env(state), budget);
+    added.push(...after.slice(list.length));
+  }
+  return added.length > 0 ? [...claims, ...added] : claims;
 }
 
 function podCount(claims: readonly Claim[]): number {

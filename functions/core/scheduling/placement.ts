@@ -7,6 +7,7 @@ import { Claim, type ClaimEnv } from './claim.js';
 import type { ExistingTarget } from './existing-target.js';
 import type { PodClass, PodEntry, Variant } from './pod-class.js';
 import { unschedulableReason } from './reasons.js';
+import { reservationsFullReason } from './reserved-options.js';
 import type { RunState } from './setup.js';
 import { formatTaint, untoleratedTaint } from './tolerations.js';
 import { HOSTNAME } from './well-known.js';
@@ -202,6 +203,10 @@ class Placer {
         continue;
       }
       const n = (this.counters.get(pool.name) ?? 0) + 1;
+      if (pool.reservedOnly && n > pool.reservedInstances) {
+        reasons.push(reservationsFullReason(pool));
+        continue;
+      }
       const claim = new Claim(`${pool.name}-${n}`, pool, pool.reqs, pool.baseOptions, this.s.dims);
       const why = claim.tryAdd(entry, v, this.env);
       if (why === undefined) {

@@ -36,9 +36,13 @@ export interface TypeEntry {
   /** Cheapest available price per capacity type in any zone (Infinity when not offered). */
   readonly spotPrice: number;
   readonly onDemandPrice: number;
+  /** Cheapest available `reserved` price (reservation-only pools; Infinity elsewhere). */
+  readonly reservedPrice: number;
   /** Bit masks (bit = index in `PoolContext.allZones`) of zones with a spot / on-demand offering. */
   readonly spotZones: number;
   readonly onDemandZones: number;
+  /** Zones with an available `reserved` offering (reservation-only pools; 0 elsewhere). */
+  readonly reservedZones: number;
 }
 
 /** A pool ready for scheduling. */
@@ -58,6 +62,13 @@ export interface PoolContext {
   /** Every zone any offering is in (sorted); the bit positions of the zone masks. */
   readonly allZones: readonly string[];
   readonly limits: Readonly<Record<string, number>>;
+  /**
+   * Whether the pool allows only capacity type `reserved` (Karpenter v1.3+): its types offer only
+   * the available reserved offerings of its NodeClass's capacity reservations, and it opens at most
+   * `reservedInstances` claims (the instances its reservations have left).
+   */
+  readonly reservedOnly: boolean;
+  readonly reservedInstances: number;
   /** Host ports the pool's daemonsets bind on each of its nodes. */
   readonly daemonPorts: readonly HostPort[];
   /** Resources (and `nodes`) already used by existing and in-flight nodes of the pool. */
@@ -191,27 +202,43 @@ function poolContext(
     const i = allZones.indexOf(zone);
     return i < 0 ? 0 : 1 << i;
   };
+  const ct = reqs.get(CAPACITY_TYPE);
+  const reservedOnly =
+    ct !== undefined &&
+    valueAllowed(ct, 'reserved') &&
+    !valueAllowed(ct, 'spot') &&
+    !valueAllowed(ct, 'on-demand');
+  const offered = (o: ResolvedOffering) =>
+    o.available &&
+    (reservedOnly
+      ? o.capacityType === 'reserved' && o.reservationId !== undefined
+      : o.capacityType === 'spot' || o.capacityType === 'on-demand');
+  const reservations = new Map<string, number>();
   const types: TypeEntry[] = [];
   for (const it of sp.instanceTypes) {
-    const offerings = it.offerings.filter(
-      (o) => o.available && (o.capacityType === 'spot' || o.capacityType === 'on-demand'),
-    );
+    const offerings = it.offerings.filter(offered);
     if (offerings.length === 0) continue;
+    for (const o of offerings)
+      if (o.reservationId !== undefined)
+        reservations.set(o.reservationId, o.reservationInstances ?? Number.POSITIVE_INFINITY);
     const overhead = daemonOverhead(daemonSets, p.taints, { ...it.labels, ...p.labels }, reqs);
     const alloc = dims.vector(it.allocatable);
     const over = dims.vector(overhead);
     for (let i = 0; i < alloc.length; i++) alloc[i] -= over[i];
     let spotZones = 0;
     let onDemandZones = 0;
+    let reservedZones = 0;
     for (const o of offerings) {
       if (o.capacityType === 'spot') spotZones |= bit(o.zone);
+      else if (o.capacityType === 'reserved') reservedZones |= bit(o.zone);
       else onDemandZones |= bit(o.zone);
     }
     const cheapest = (ct: string) =>
       Math.min(...offerings.filter((o) => o.capacityType === ct).map((o) => o.price));
     const spotPrice = cheapest('spot');
     const onDemandPrice = cheapest('on-demand');
-    const minPrice = Math.min(spotPrice, onDemandPrice);
+    const reservedPrice = cheapest('reserved');
+    const minPrice = Math.min(spotPrice, onDemandPrice, reservedPrice);
     types.push({
       it,
       alloc,
@@ -220,8 +247,10 @@ function poolContext(
       minPrice,
       spotPrice,
       onDemandPrice,
+      reservedPrice,
       spotZones,
       onDemandZones,
+      reservedZones,
     });
   }
   types.sort((a, b) => a.minPrice - b.minPrice || a.it.name.localeCompare(b.it.name));
@@ -241,6 +270,8 @@ function poolContext(
     zones: [],
     allZones,
     limits: p.limits as Record<string, number>,
+    reservedOnly,
+    reservedInstances: [...reservations.values()].reduce((n, v) => n + v, 0),
     daemonPorts: daemonSets.flatMap((ds) => {
       const pod = daemonPod(ds);
       return daemonRuns(pod, p.taints, p.labels, reqs) ? hostPortsOf(pod) : [];

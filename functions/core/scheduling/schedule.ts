@@ -7,6 +7,7 @@ import type { Claim } from './claim.js';
 import { finalizeClaim } from './finalize.js';
 import { improvePacking } from './improve.js';
 import { placeAll } from './placement.js';
+import { reservationsFullReason, takeReservation } from './reserved-options.js';
 import type { Dims } from './resource-vector.js';
 import { setupRun } from './setup.js';
 import type {
@@ -63,6 +64,8 @@ function withZoneIdsAsZones(input: ScheduleInput): ScheduleInput {
 /**
  * The planned nodeclaims of a placement's claims, named `<pool>-<n>` in order. The pods of a claim
  * whose options, cut to `maxInstanceTypeOptions`, miss a `minValues` requirement are unschedulable.
+ * Capacity reservations are counted across the claims (see {@link takeReservation}): the pods of a
+ * reservation-only claim that finds its reservations used up are unschedulable, with the reason.
  */
 export function finalizeClaims(
   claims: readonly Claim[],
@@ -72,14 +75,22 @@ export function finalizeClaims(
   const counters = new Map<string, number>();
   const nodeClaims: PlannedNodeClaim[] = [];
   const unschedulable: UnschedulablePod[] = [];
+  const reservationsLeft = new Map<string, number>();
   for (const claim of claims) {
     const n = (counters.get(claim.pool.name) ?? 0) + 1;
-    const planned = finalizeClaim(claim, `${claim.pool.name}-${n}`, dims, maxInstanceTypeOptions);
+    let planned = finalizeClaim(claim, `${claim.pool.name}-${n}`, dims, maxInstanceTypeOptions);
     if (typeof planned === 'string') {
       for (const p of claim.pods)
         unschedulable.push({ pod: p.id, reason: `nodepool ${claim.pool.name}: ${planned}` });
       continue;
     }
+    const taken = takeReservation(planned, claim.pool, reservationsLeft);
+    if (!taken) {
+      const reason = reservationsFullReason(claim.pool);
+      for (const p of claim.pods) unschedulable.push({ pod: p.id, reason });
+      continue;
+    }
+    planned = taken;
     counters.set(claim.pool.name, n);
     nodeClaims.push(planned);
   }

@@ -55,6 +55,7 @@ describe('reserved capacity (Karpenter v1.3+)', () => {
       price: 0.096 / 10_000_000,
       reservationId: ODCR,
       reservationType: 'default',
+      reservationInstances: 1,
       available: true,
     });
     const [full] = withReservedOfferings([type('m5.large')], [{ ...r, availableInstanceCount: 0 }], {

@@ -1,12 +1,14 @@
 /**
- * Reservation-only NodePools: their pods stay pending with a reason naming the reservations (used
- * up, none selected, or not planned yet by joiner); a pool that also allows on-demand falls back.
+ * Reservation-only NodePools: planned onto the instances their reservations have left and nowhere
+ * else; beyond that, or without a reservation they may use, their pods stay pending with a reason
+ * naming the reservations. A pool that also allows on-demand falls back.
  */
 import { describe, expect, it } from 'vitest';
 import { bundledCatalog } from '../../../../functions/core/catalog/bundled.js';
 import type { CapacityReservation } from '../../../../functions/core/model/capacity-reservation.js';
 import type { Pod } from '../../../../functions/core/model/kube-objects.js';
 import type { NodePool } from '../../../../functions/core/model/node-pool.js';
+import { newNodeClaim } from '../../../../functions/core/nodeclaim/create.js';
 import type { ClusterSnapshot } from '../../../../functions/core/provisioning/cluster-snapshot.js';
 import { planRun } from '../../../../functions/core/provisioning/plan-run.js';
 import { isReservationOnly } from '../../../../functions/core/provisioning/reservation-only.js';
@@ -87,13 +89,72 @@ describe('reservation-only NodePools', () => {
       );
   });
 
-  it('with instances left the pool is not planned yet, and the reason says so and how to get reserved capacity', () => {
+  it('with 2 instances left: two claims launch into the reservation and nowhere else, the third pod waits with the reason', () => {
     const p = plan(2);
+    expect(p.nodeClaims).toHaveLength(2);
+    for (const c of p.nodeClaims) {
+      expect(c.instanceTypeOptions.map((o) => [o.instanceType, o.capacityType, o.reservationId])).toEqual([
+        ['c5.xlarge', 'reserved', ODCR],
+      ]);
+      expect(c.pods).toHaveLength(1);
+    }
+    expect(p.unschedulable).toHaveLength(1);
+    expect(p.unschedulable[0].reason).toContain(
+      `nodepool reserved: allows only capacity type reserved and its capacity reservations (${ODCR}) have no instances left`,
+    );
+  });
+
+  it('counts the instances Pending claims of earlier runs will take', () => {
+    const earlier = newNodeClaim(
+      {
+        id: 'reserved-x',
+        nodePool: 'reserved',
+        nodeClass: 'default',
+        nodePoolHash: 'p',
+        nodeClassHash: 'c',
+        requirements: [],
+        labels: {},
+        taints: [],
+        startupTaints: [],
+        options: [
+          {
+            instanceType: 'c5.xlarge',
+            zone: 'us-west-2a',
+            capacityType: 'reserved',
+            price: 0,
+            reservationId: ODCR,
+          },
+        ],
+        pods: [],
+        requests: { cpu: 3000, pods: 1 },
+      },
+      NOW,
+    );
+    const p = planRun(snapshot(pods, ['reserved']), [earlier], [], bundledCatalog, {
+      now: NOW,
+      reservations: new Map([['default', [reservation(2)]]]),
+    }).plan;
+    // One instance is the earlier claim's; one is left for this run's claims.
+    expect(p.nodeClaims).toHaveLength(1);
+    expect(p.nodeClaims[0].instanceTypeOptions[0].reservationId).toBe(ODCR);
+    expect(p.unschedulable.length).toBeGreaterThan(0);
+    for (const u of p.unschedulable) expect(u.reason).toContain('have no instances left');
+  });
+
+  it('a reservation of a type the pool does not allow: the reason says so', () => {
+    const other = { ...TYPE, values: ['m5.large'] };
+    const s = snapshot(pods, ['reserved']);
+    const p = planRun(
+      { ...s, nodePools: [nodePool({ name: 'reserved', requirements: [other, capacityType('reserved')] })] },
+      [],
+      [],
+      bundledCatalog,
+      { now: NOW, reservations: new Map([['default', [reservation(2)]]]) },
+    ).plan;
     expect(p.nodeClaims).toEqual([]);
-    for (const u of p.unschedulable)
-      expect(u.reason).toContain(
-        `nodepool reserved: allows only capacity type reserved, which joiner does not plan yet (its capacity reservations ${ODCR} have instances left)`,
-      );
+    expect(p.unschedulable[0].reason).toContain(
+      `nodepool reserved: allows only capacity type reserved and none of its capacity reservations (${ODCR}) is of an instance type and zone its requirements allow`,
+    );
   });
 
   it('a reservation-only pool whose NodeClass selects no reservation says that', () => {

@@ -35,6 +35,30 @@ describe('pods requesting vpc.amazonaws.com/efa', () => {
     ]);
   });
 
+  it('of one GPU and one EFA each get the cheapest nodes that hold them, not one large multi-GPU node', () => {
+    const ranks = [0, 1, 2, 3].map((i) =>
+      pod({
+        name: `rank-${i}`,
+        requests: { cpu: '8', memory: '32Gi', 'nvidia.com/gpu': '1', [EFA]: '1' },
+      }),
+    );
+    const onDemand = { key: 'karpenter.sh/capacity-type', operator: 'In' as const, values: ['on-demand'] };
+    const plan = schedule(
+      input({ pods: ranks, pools: [pool(nodePool({ requirements: [onDemand] }), types)] }),
+    );
+    expect(plan.unschedulable).toEqual([]);
+    const cost = plan.nodeClaims.reduce((s, c) => s + c.instanceTypeOptions[0].price, 0);
+    // One p4d.24xlarge (8 GPUs, 4 EFA) would hold all four; four single-GPU EFA nodes cost less.
+    const p4d = types.find((t) => t.name === 'p4d.24xlarge')!;
+    const p4dPrice = Math.min(
+      ...p4d.offerings.filter((o) => o.capacityType === 'on-demand').map((o) => o.price),
+    );
+    expect(cost).toBeLessThan(p4dPrice);
+    expect(plan.nodeClaims).toHaveLength(4);
+    for (const c of plan.nodeClaims)
+      expect(efaOf(c.instanceTypeOptions[0].instanceType)).toBeGreaterThanOrEqual(1);
+  });
+
   it('stay unschedulable when they ask for more EFA devices than any type has', () => {
     const plan = schedule(
       input({ pods: [pod({ name: 'huge', requests: { [EFA]: '33' } })], pools: [pool(nodePool(), types)] }),
