@@ -43,6 +43,11 @@ export async function ensureReplacements(
   // drifted one waits for its replacement to come up, as Karpenter's static drift does.
   const replacedNode = claim.static === true && claim.disruption?.cause === 'drifted';
   if (moving.length === 0 && !claim.static) return { status: 'ready' };
+  // Every pod that must move already listed on a claim still on its way (an earlier step's run,
+  // or another drain's, planned it there): a run would keep them there, so this step only waits.
+  // With hundreds of nodes draining at once (an interruption of the whole pool), each step would
+  // otherwise read and plan the whole cluster under the provisioning lease.
+  if (!claim.static && (await allOnTheirWay(deps, moving))) return { status: 'waiting', pods: moving.length };
   const result = await provision(
     { ...deps, leaseClock: deps.leaseClock },
     {
@@ -78,4 +83,11 @@ export async function ensureReplacements(
     return { status: 'unschedulable', pods: stuck.map((u) => u.pod), reason: stuck[0].reason };
   }
   return { status: 'ready' };
+}
+
+/** Whether every pod of `moving` is listed on a nodeclaim that is still launching or starting. */
+async function allOnTheirWay(deps: DisruptionDeps, moving: readonly Pod[]): Promise<boolean> {
+  const inFlight = await deps.store.listNodeClaims(IN_FLIGHT_STATES);
+  const listed = new Set(inFlight.flatMap((c) => c.pods.map((p) => p.uid)));
+  return moving.every((p) => listed.has(p.metadata.uid ?? ''));
 }

@@ -9,6 +9,7 @@ import type { StoreEvent } from './api/object-store.js';
 import { reconcileDaemonSets } from './controllers/daemonset-controller.js';
 import { collectGarbage, updateBudgets } from './controllers/housekeeping.js';
 import { reconcileReplicas } from './controllers/replica-controllers.js';
+import { ReplicaIndex } from './controllers/replica-index.js';
 import type { KubeScheduler } from './scheduler/kube-scheduler.js';
 import type { TaskRunner } from './task-runner.js';
 
@@ -37,6 +38,8 @@ export class ControlLoop {
   private passQueued = false;
   private stopped = false;
   private readonly unsubscribe: () => void;
+  /** The ReplicaSet controller's pods by owner, kept from the store's changes. */
+  private readonly replicaPods: ReplicaIndex;
   /**
    * What garbage collection must look at in the next pass: every pod (at the start, and after a
    * node or an owner went), or only the pods that changed since the last pass.
@@ -51,6 +54,7 @@ export class ControlLoop {
     private readonly intervalMs: number,
   ) {
     this.unsubscribe = api.store.subscribe((e) => this.onEvent(e));
+    this.replicaPods = new ReplicaIndex(api);
     const tick = (): void => {
       if (this.stopped) return;
       void this.tasks.run('scheduler', () => this.scheduler.pass());
@@ -71,6 +75,7 @@ export class ControlLoop {
   stop(): void {
     this.stopped = true;
     this.unsubscribe();
+    this.replicaPods.stop();
     if (this.pending) clearImmediate(this.pending);
     this.pending = undefined;
   }
@@ -92,7 +97,7 @@ export class ControlLoop {
         // Changes from here on (this pass's own writes included) are the next pass's to collect.
         const garbage = this.garbage;
         this.garbage = { all: false, pods: new Set() };
-        await reconcileReplicas(this.api);
+        await reconcileReplicas(this.api, this.replicaPods);
         await reconcileDaemonSets(this.api);
         await collectGarbage(this.api, garbage.all ? undefined : garbage.pods);
         await updateBudgets(this.api);

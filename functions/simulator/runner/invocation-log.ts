@@ -1,4 +1,5 @@
 /** The runner's record of finished invocations and of its pollers' SQS errors. */
+import { getHeapStatistics } from 'node:v8';
 import type { FunctionName, QueueName } from '../../shared/event-sources.js';
 import type { ComputeLedger, Span } from './compute-ledger.js';
 
@@ -46,7 +47,8 @@ const ERROR_LIMIT = 100;
 
 /** Bounded logs: the last 10 000 invocations and the last 100 poller errors. */
 export class InvocationLog {
-  readonly invocations: InvocationRecord[] = [];
+  /** The records, up to twice the limit: cut back to the limit at once, so a record costs O(1). */
+  private kept: InvocationRecord[] = [];
   readonly pollErrors: string[] = [];
   private readonly perFunction = new Map<FunctionName, FunctionTotals>();
 
@@ -62,7 +64,7 @@ export class InvocationLog {
   ): void {
     const message = error === undefined ? undefined : error instanceof Error ? error.message : String(error);
     const durationMs = Date.now() - started;
-    this.invocations.push({
+    this.kept.push({
       functionName,
       trigger,
       ...counts,
@@ -71,15 +73,24 @@ export class InvocationLog {
       startedAt,
       ...(ledger ? { computeMs: ledger.computeMs, spans: ledger.spans } : {}),
     });
-    if (this.invocations.length > INVOCATION_LIMIT) this.invocations.shift();
+    if (this.kept.length >= 2 * INVOCATION_LIMIT) this.kept = this.kept.slice(-INVOCATION_LIMIT);
     const t = this.perFunction.get(functionName);
     this.perFunction.set(functionName, {
       invocations: (t?.invocations ?? 0) + 1,
       failed: (t?.failed ?? 0) + (message !== undefined || counts.failed > 0 ? 1 : 0),
       timedOut: (t?.timedOut ?? 0) + (message?.includes('Task timed out') ? 1 : 0),
       maxDurationMs: Math.max(t?.maxDurationMs ?? 0, durationMs),
-      maxHeapMiB: Math.max(t?.maxHeapMiB ?? 0, process.memoryUsage().heapUsed / 2 ** 20),
+      // The V8 heap's statistics alone: process.memoryUsage() also reads the resident set size
+      // from the OS on every call, which cost more than the bookkeeping itself at thousands of
+      // invocations.
+      maxHeapMiB: Math.max(t?.maxHeapMiB ?? 0, getHeapStatistics().used_heap_size / 2 ** 20),
     });
+  }
+
+  /** The last 10 000 invocations, oldest first. */
+  get invocations(): InvocationRecord[] {
+    if (this.kept.length > INVOCATION_LIMIT) this.kept = this.kept.slice(-INVOCATION_LIMIT);
+    return this.kept;
   }
 
   /** Per function, totals over the whole run. */

@@ -3,10 +3,11 @@
  * its pod template; a ReplicaSet keeps `spec.replicas` pods `<rs>-<5 chars>` alive, recreating
  * deleted or evicted pods (Pending) and deleting surplus ones (pending first, newest first).
  */
-import type { LabelSelector, Pod, PodTemplate } from '../../../core/model/kube-objects.js';
+import type { LabelSelector, PodTemplate } from '../../../core/model/kube-objects.js';
 import type { KubeApi } from '../api/kube-api.js';
 import { matchesLabelSelector } from '../api/label-selector.js';
 import type { KubeObject } from '../api/object-store.js';
+import { isActive, isReady, type ReplicaIndex } from './replica-index.js';
 
 const USER = 'system:serviceaccount:kube-system:replicaset-controller';
 
@@ -41,17 +42,16 @@ const ownerRef = (o: KubeObject) => ({
 });
 const ownedBy = (o: KubeObject, owner: KubeObject): boolean =>
   (o.metadata.ownerReferences ?? []).some((r) => r.uid === owner.metadata.uid);
-const isActive = (p: Pod): boolean =>
-  !p.metadata.deletionTimestamp && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed';
-const isReady = (p: Pod): boolean =>
-  (p.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 
-/** Reconciles every Deployment and ReplicaSet once. */
-export async function reconcileReplicas(api: KubeApi): Promise<void> {
+/**
+ * Reconciles every Deployment and ReplicaSet once; `pods` is the pod index the caller keeps from
+ * the store's changes.
+ */
+export async function reconcileReplicas(api: KubeApi, pods: ReplicaIndex): Promise<void> {
   const rsType = api.typeOf('apps/v1', 'ReplicaSet');
   const deployType = api.typeOf('apps/v1', 'Deployment');
   for (const d of api.view(deployType) as readonly Workload[]) await reconcileDeployment(api, d);
-  for (const rs of api.view(rsType) as readonly Workload[]) await reconcileReplicaSet(api, rs);
+  for (const rs of api.view(rsType) as readonly Workload[]) await reconcileReplicaSet(api, rs, pods);
   for (const d of api.view(deployType) as readonly Workload[])
     await writeStatus(
       api,
@@ -116,16 +116,17 @@ async function reconcileDeployment(api: KubeApi, d: Workload): Promise<void> {
   }
 }
 
-async function reconcileReplicaSet(api: KubeApi, rs: Workload): Promise<void> {
+async function reconcileReplicaSet(api: KubeApi, rs: Workload, index: ReplicaIndex): Promise<void> {
   const podType = api.typeOf('v1', 'Pod');
-  const pods = (api.view(podType, { namespace: rs.metadata.namespace }) as unknown as readonly Pod[]).filter(
-    (p) =>
-      ownedBy(p as unknown as KubeObject, rs) ||
-      (!p.metadata.ownerReferences?.length && matchesLabelSelector(rs.spec.selector, p.metadata.labels)),
-  );
-  const active = pods.filter(isActive);
+  const uid = rs.metadata.uid ?? '';
+  // Pods with no owner that the selector matches count too (read from the index, usually none).
+  const adopted = index
+    .unownedPods(rs.metadata.namespace)
+    .filter((p) => isActive(p) && matchesLabelSelector(rs.spec.selector, p.metadata.labels));
+  const activeCount = index.activeCount(uid) + adopted.length;
+  const ready = index.readyCount(uid) + adopted.filter(isReady).length;
   const want = rs.metadata.deletionTimestamp ? 0 : (rs.spec.replicas ?? 1);
-  for (let i = active.length; i < want; i++) {
+  for (let i = activeCount; i < want; i++) {
     await api.create(
       podType,
       rs.metadata.namespace,
@@ -143,11 +144,11 @@ async function reconcileReplicaSet(api: KubeApi, rs: Workload): Promise<void> {
       { user: USER },
     );
   }
-  // Sorted only when there is a surplus: a pass over a ReplicaSet at its size (most passes) stays
-  // linear in its pods.
+  // The pods are listed and sorted only when there is a surplus: a pass over a ReplicaSet at its
+  // size (most passes) reads two counts.
   const surplus =
-    active.length > want
-      ? [...active]
+    activeCount > want
+      ? [...index.activePods(uid), ...adopted]
           .sort(
             (a, b) =>
               Number(Boolean(a.spec.nodeName)) - Number(Boolean(b.spec.nodeName)) ||
@@ -155,13 +156,12 @@ async function reconcileReplicaSet(api: KubeApi, rs: Workload): Promise<void> {
               // Same second: the name decides, so the choice never rests on the store's order.
               a.metadata.name.localeCompare(b.metadata.name),
           )
-          .slice(0, active.length - want)
+          .slice(0, activeCount - want)
       : [];
   for (const p of surplus)
     await api.delete(podType, p.metadata.namespace, p.metadata.name, { user: USER, cause: 'owner' });
-  const ready = active.filter(isReady).length;
   const status = {
-    replicas: Math.min(active.length, Math.max(want, active.length - surplus.length)),
+    replicas: Math.min(activeCount, Math.max(want, activeCount - surplus.length)),
     readyReplicas: ready,
     availableReplicas: ready,
     observedGeneration: rs.metadata.generation,

@@ -71,6 +71,21 @@ function placementChanged(old: Pod, now: Pod): boolean {
   );
 }
 
+/** The PodScheduled condition of a pod's status, as JSON (for comparing two versions). */
+const scheduledCondition = (p: Pod): string =>
+  JSON.stringify((p.status?.conditions ?? []).find((c) => c.type === 'PodScheduled') ?? null);
+
+/**
+ * Whether a status update changed a pod's PodScheduled condition to something other than
+ * Unschedulable (which only the scheduler writes): someone else's write, which the scheduler's
+ * next pass must look at.
+ */
+function otherScheduledCondition(old: Pod, now: Pod): boolean {
+  const condition = (now.status?.conditions ?? []).find((c) => c.type === 'PodScheduled');
+  if (condition?.status === 'False' && condition.reason === 'Unschedulable') return false;
+  return scheduledCondition(old) !== scheduledCondition(now);
+}
+
 /** The store's order of objects: by namespace, then name. */
 const byStoreKey = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -193,6 +208,12 @@ export class KubeScheduler {
   private stale = true;
   /** The unschedulable pods of the last full pass and why (store key, message). */
   private unplaced: readonly { readonly pod: string; readonly reason: string }[] = [];
+  /**
+   * Until when (virtual ms) no pod of {@link unplaced} needs its status written again (its refresh
+   * or backoff is not due): a pass that re-uses the last verdicts before then writes nothing, so
+   * it skips going over them. Reset when another writer changes a pod's PodScheduled condition.
+   */
+  private quietUntil = 0;
 
   constructor(
     private readonly api: KubeApi,
@@ -212,13 +233,14 @@ export class KubeScheduler {
     else this.queue.delete(key);
     if (e.type !== 'MODIFIED' || !e.oldObject || placementChanged(e.oldObject as unknown as Pod, pod))
       this.stale = true;
+    else if (otherScheduledCondition(e.oldObject as unknown as Pod, pod)) this.quietUntil = 0;
   }
 
   /** One pass: bind what fits, mark the rest Unschedulable. */
   async pass(): Promise<void> {
     if (this.queue.size === 0) return;
     if (!this.stale) {
-      await this.markAll(this.unplaced);
+      if (this.api.clock.now() >= this.quietUntil) await this.markAll(this.unplaced);
       return;
     }
     // Changes from here on (this pass's own bindings included) make the next pass a full one.
@@ -265,13 +287,15 @@ export class KubeScheduler {
     unplaced: readonly { readonly pod: string; readonly reason: string }[],
   ): Promise<void> {
     let next = 0;
+    let quietUntil = Number.POSITIVE_INFINITY;
     const worker = async (): Promise<void> => {
       while (next < unplaced.length) {
         const u = unplaced[next++];
-        await this.markUnschedulable(u.pod, u.reason);
+        quietUntil = Math.min(quietUntil, await this.markUnschedulable(u.pod, u.reason));
       }
     };
     await Promise.all(Array.from({ length: Math.min(STATUS_PARALLELISM, unplaced.length) }, worker));
+    this.quietUntil = quietUntil;
   }
 
   private async tryBind(namespace: string, name: string, node: string): Promise<void> {
@@ -290,18 +314,23 @@ export class KubeScheduler {
     }
   }
 
-  private async markUnschedulable(key: string, message: string): Promise<void> {
+  /**
+   * Writes the pod's Unschedulable condition when it changed (after the pod's backoff) or its
+   * refresh is due; returns when it is next due (virtual ms; now when it should be tried again at
+   * once).
+   */
+  private async markUnschedulable(key: string, message: string): Promise<number> {
     const [namespace, name] = key.split('/');
     const podType = this.api.typeOf('v1', 'Pod');
     const pod = this.api.peek(podType, namespace, name) as unknown as Pod | undefined;
-    if (!pod) return;
+    if (!pod) return Number.POSITIVE_INFINITY;
     const conditions = pod.status?.conditions ?? [];
     const current = conditions.find((c) => c.type === 'PodScheduled');
     const unchanged =
       current?.status === 'False' && current.reason === 'Unschedulable' && current.message === message;
     const last = this.lastMarked.get(key);
     const now = this.api.clock.now();
-    if (unchanged && last !== undefined && now - last.at < this.refreshMs) return;
+    if (unchanged && last !== undefined && now - last.at < this.refreshMs) return last.at + this.refreshMs;
     // A pod already marked Unschedulable is retried after its backoff (and a new reason, e.g. a
     // new node count in the message, is written then), not on every cluster change: with
     // hundreds of pods pending while nodes join one by one, re-writing every pod's status at
@@ -313,7 +342,7 @@ export class KubeScheduler {
       last !== undefined &&
       now - last.at < schedulingBackoffMs(last.attempts)
     )
-      return;
+      return last.at + schedulingBackoffMs(last.attempts);
     const condition = {
       type: 'PodScheduled',
       status: 'False' as const,
@@ -339,8 +368,10 @@ export class KubeScheduler {
         },
       );
       this.lastMarked.set(key, { at: now, attempts: (last?.attempts ?? 0) + 1 });
+      return now + this.refreshMs;
     } catch {
       // Changed meanwhile: retried on the next pass.
+      return now;
     }
   }
 }

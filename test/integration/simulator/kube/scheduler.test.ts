@@ -249,6 +249,31 @@ describe('the simulated kube-scheduler uses joiner scheduling predicates', () =>
     expect(unschedulableMessage(h, 'big')).toMatch(/^0\/3 nodes are available/);
   });
 
+  it('re-writes an unchanged Unschedulable condition at its refresh, and at once when another writer clears it', async () => {
+    await h.sim.store.create(nodeBody('n1', { cpu: '1' }));
+    await h.sim.store.create(podBody('big', {}, '4'));
+    await h.sim.scheduleNow();
+    const version = () => pods(h).find((p) => p.metadata?.name === 'big')?.metadata?.resourceVersion;
+    const marked = version();
+    expect(unschedulableMessage(h, 'big')).toMatch(/^0\/1 nodes are available/);
+    await h.clock.advance(5_000);
+    await h.sim.scheduleNow();
+    expect(version()).toBe(marked);
+    // Another writer drops the condition: the next pass writes it again, refresh due or not.
+    await h.sim.store.patch('v1', 'Pod', 'big', 'default', { status: { conditions: [] } }, 'status');
+    expect(unschedulableMessage(h, 'big')).toBeUndefined();
+    await h.sim.scheduleNow();
+    expect(unschedulableMessage(h, 'big')).toMatch(/^0\/1 nodes are available/);
+    const rewritten = version();
+    // Unchanged, it is written again once the refresh (60 s) is due, not before.
+    await h.clock.advance(30_000);
+    await h.sim.scheduleNow();
+    expect(version()).toBe(rewritten);
+    await h.clock.advance(31_000);
+    await h.sim.scheduleNow();
+    expect(version()).not.toBe(rewritten);
+  });
+
   it('binds a waiting pod once a bound pod finishes or takes the labels its affinity needs', async () => {
     await h.sim.store.create(nodeBody('n1', { cpu: '1' }));
     await h.sim.store.create(podBody('first', {}, '800m'));

@@ -641,6 +641,31 @@ describe('drain: pods that cannot be rescheduled', () => {
 });
 
 describe('drain: the same step delivered twice, and crashes', () => {
+  it('a step whose pods are all listed on a replacement still on its way waits without a provisioning run', async () => {
+    const h = await setup(inflate);
+    const runs: string[] = [];
+    const acquire = h.store.acquireLease.bind(h.store);
+    h.store.acquireLease = async (name, holder, now, ttlMs) => {
+      runs.push(name);
+      return acquire(name, holder, now, ttlMs);
+    };
+    await beginDrain(h.deps, OLD, DRIFT);
+    expect(await step(h, OLD)).toBe('replacing');
+    const planned = runs.filter((n) => n !== 'disruption').length;
+    expect(planned).toBeGreaterThan(0);
+    toNextStep(h);
+    expect(await step(h, OLD)).toBe('replacing');
+    toNextStep(h);
+    expect(await step(h, OLD)).toBe('replacing');
+    expect(runs.filter((n) => n !== 'disruption')).toHaveLength(planned);
+    expect(h.cloud.launches).toBe(1);
+    // Its replacement up, the next step plans again (room on initialized capacity) and evicts.
+    initializeLaunched(h);
+    toNextStep(h);
+    expect(await step(h, OLD)).toBe('evicting');
+    expect(runs.filter((n) => n !== 'disruption').length).toBeGreaterThan(planned);
+  });
+
   it('two steps in a row at the same time launch one replacement and evict each pod once', async () => {
     const h = await setup(inflate);
     h.cluster.podsLinger = true;
