@@ -2,6 +2,7 @@
  * The real kubectl against `joiner sim up`'s system (the simulated cloud with joiner installed):
  * the commands a Karpenter user types, as they type them (no --validate=false).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -49,17 +50,82 @@ async function kubectlOutcome(...args: string[]): Promise<{ code: number; stdout
   }
 }
 
-async function eventually(check: () => Promise<boolean>, what: string, tries = 150): Promise<void> {
-  for (let i = 0; i < tries; i++) {
+/**
+ * Wall milliseconds between two tries of {@link eventually}: each try starts a kubectl process
+ * (tens of milliseconds of CPU); every state waited for below lasts longer than that.
+ */
+const POLL_MS = 500;
+
+async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+  for (let i = 0; i < timeoutMs / POLL_MS; i++) {
     if (await check()) return;
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, POLL_MS));
   }
   throw new Error(`timed out waiting for ${what}`);
 }
 
 /**
- * The drain of a deleted claim started within seconds of virtual time of the delete, from the
- * webhook's hint: no sweep of the disruption function (every minute) ran in between.
+ * What woke the disruption invocation running now: `sweep` (the 1-minute schedule) or `timer` (a
+ * message of the timers queue, such as the wake-up a deletion hint schedules).
+ */
+const disruptionTrigger = new AsyncLocalStorage<'sweep' | 'timer'>();
+/** The disruption function's drain starts (Karpenter's `disrupting node(s) via delete` line), with their trigger. */
+const drainStarts: { trigger: string; line: string }[] = [];
+
+/** joiner's log sink: keeps every line, and notes which invocation started each drain. */
+function onLog(line: string): void {
+  log.push(line);
+  if (line.includes(' disruption disrupting node(s) via delete'))
+    drainStarts.push({ trigger: disruptionTrigger.getStore() ?? 'none', line });
+}
+
+/**
+ * Wraps the disruption function's real handler so its log lines know what invoked it (the
+ * handler runs unchanged; only the invocation's trigger is remembered for {@link onLog}).
+ */
+function observeDisruptionTriggers(): void {
+  const handler = cloud.runner.handler('disruption');
+  if (!handler) throw new Error('the system runs no disruption function');
+  cloud.runner.setHandler('disruption', (event, context) =>
+    disruptionTrigger.run('Records' in event ? 'timer' : 'sweep', () => handler(event, context)),
+  );
+}
+
+/**
+ * Runs `kubectl delete KIND NAME` and returns its output and the virtual time the API server marked
+ * the object deleted (a slow kubectl start on a loaded host is not counted: the system's clock
+ * runs meanwhile).
+ */
+async function deleteObject(kind: 'nodeclaim' | 'node', name: string): Promise<{ out: string; at: number }> {
+  let at: number | undefined;
+  const stop = cloud.kube.store.api.store.subscribe((event) => {
+    if (at === undefined && event.object.metadata.name === name && event.object.metadata.deletionTimestamp)
+      at = cloud.clock.now();
+  });
+  try {
+    const out = await kubectl('delete', kind, name);
+    if (at === undefined) throw new Error(`the API server never marked ${kind} ${name} deleted`);
+    return { out, at };
+  } finally {
+    stop();
+  }
+}
+
+/** Resolves once a sweep of the disruption function (every virtual minute) has finished. */
+async function afterASweep(): Promise<void> {
+  const sweeps = () =>
+    cloud.runner.invocations().filter((i) => i.functionName === 'disruption' && i.trigger === 'schedule')
+      .length;
+  const before = sweeps();
+  for (let i = 0; i < 1_500 && sweeps() === before; i++) await new Promise((r) => setTimeout(r, 20));
+}
+
+/**
+ * The drain of a deleted claim was started by the webhook's hint, within seconds of virtual time
+ * of the delete: the lifecycle function armed the claim's deletion timer ("termination
+ * requested"), and the disruption invocation woken by that timer's message, not a minute's sweep,
+ * logged the drain's start. (The delete is sent just after a sweep, so the next one is a virtual
+ * minute away; the sweep would also find the deletion, that is the hint's fallback.)
  */
 async function expectDrainedAtOnce(claimId: string, deletedAt: number): Promise<void> {
   const stored = await cloud.stateStore.getNodeClaim(claimId);
@@ -67,16 +133,17 @@ async function expectDrainedAtOnce(claimId: string, deletedAt: number): Promise<
   expect(stored?.disruption?.cause).toBe('deleted');
   expect(startedAt).toBeDefined();
   expect(Number(startedAt) - deletedAt).toBeLessThan(10_000);
-  const sweeps = cloud.runner
-    .invocations()
-    .filter(
-      (i) =>
-        i.functionName === 'disruption' &&
-        i.trigger === 'schedule' &&
-        (i.startedAt ?? 0) >= deletedAt &&
-        (i.startedAt ?? 0) <= Number(startedAt),
-    );
-  expect(sweeps).toEqual([]);
+  const ofClaim = (line: string) => line.includes(`"nodeclaim":"${claimId}"`);
+  const requested = log.findIndex(
+    (line) => line.includes(' lifecycle termination requested') && ofClaim(line),
+  );
+  expect(requested, 'the lifecycle function handled the deletion hint').toBeGreaterThanOrEqual(0);
+  const starts = drainStarts.filter((s) => ofClaim(s.line));
+  expect(
+    starts.map((s) => s.trigger),
+    starts.map((s) => s.line).join('\n'),
+  ).toEqual(['timer']);
+  expect(log.indexOf(starts[0].line)).toBeGreaterThan(requested);
 }
 
 const header = (table: string): string[] =>
@@ -89,7 +156,8 @@ const header = (table: string): string[] =>
 describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up', () => {
   beforeAll(async () => {
     cacheDir = await mkdtemp(join(tmpdir(), 'kubectl-cache-'));
-    cloud = await startSystem({ catalog: smallCatalog, seed: 3, speed: 20, onLog: (line) => log.push(line) });
+    cloud = await startSystem({ catalog: smallCatalog, seed: 3, speed: 20, onLog });
+    observeDisruptionTriggers();
     // Start-up runs the catalog refresh and the installer function (slow on a loaded machine).
   }, 120_000);
   afterAll(async () => {
@@ -222,11 +290,10 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
     );
 
     // kubectl waits until the finalizer is removed: the node was drained and terminated by then.
-    const claimDeletedAt = cloud.clock.now();
-    expect(await kubectl('delete', 'nodeclaim', String(claim))).toBe(
-      `nodeclaim.joiner.sh "${claim}" deleted\n`,
-    );
-    await expectDrainedAtOnce(String(claim), claimDeletedAt);
+    await afterASweep();
+    const claimDeleted = await deleteObject('nodeclaim', String(claim));
+    expect(claimDeleted.out).toBe(`nodeclaim.joiner.sh "${claim}" deleted\n`);
+    await expectDrainedAtOnce(String(claim), claimDeleted.at);
     await expect(kubectl('get', 'node', first)).rejects.toThrow(/not found/);
     expect(cloud.ec2.state.instances.get(firstInstance)?.state).toMatch(/shutting-down|terminated/);
     await eventually(async () => {
@@ -237,9 +304,10 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
     const secondInstance = instanceOf(second);
     const secondClaim = await claimOf(second);
 
-    const nodeDeletedAt = cloud.clock.now();
-    expect(await kubectl('delete', 'node', second)).toBe(`node "${second}" deleted\n`);
-    await expectDrainedAtOnce(String(secondClaim), nodeDeletedAt);
+    await afterASweep();
+    const nodeDeleted = await deleteObject('node', second);
+    expect(nodeDeleted.out).toBe(`node "${second}" deleted\n`);
+    await expectDrainedAtOnce(String(secondClaim), nodeDeleted.at);
     expect(cloud.ec2.state.instances.get(secondInstance)?.state).toMatch(/shutting-down|terminated/);
     await eventually(
       async () => !(await kubectl('get', 'nodeclaims', '-o', 'name')).includes(String(secondClaim)),
@@ -484,23 +552,23 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
         ].join('\n'),
       );
       await kubectl('apply', '-f', file);
-      await eventually(async () => (await poolNodes()) === 1, "the static pool's one node", 600);
+      await eventually(async () => (await poolNodes()) === 1, "the static pool's one node", 120_000);
       expect(await kubectl('scale', 'nodepool.karpenter.sh', 'fixed', '--replicas=3')).toBe(
         'nodepool.karpenter.sh/fixed scaled\n',
       );
       expect(await kubectl('get', 'nodepool.karpenter.sh', 'fixed', '-o', 'jsonpath={.spec.replicas}')).toBe(
         '3',
       );
-      await eventually(async () => (await poolNodes()) === 3, 'three nodes after scaling to 3', 600);
+      await eventually(async () => (await poolNodes()) === 3, 'three nodes after scaling to 3', 120_000);
       await eventually(
         async () =>
           (await kubectl('get', 'nodepool.karpenter.sh', 'fixed', '-o', 'jsonpath={.status.nodes}')) === '3',
         'status.nodes 3',
-        600,
+        120_000,
       );
       await expect(kubectl('scale', 'nodepool.karpenter.sh', 'fixed', '--replicas=-1')).rejects.toThrow();
       await kubectl('scale', 'nodepool.karpenter.sh', 'fixed', '--replicas=1');
-      await eventually(async () => (await poolNodes()) === 1, 'one node after scaling to 1', 600);
+      await eventually(async () => (await poolNodes()) === 1, 'one node after scaling to 1', 120_000);
       // A static pool's nodes are never consolidated: the empty node stays.
       await new Promise((r) => setTimeout(r, 4_000));
       expect(await poolNodes()).toBe(1);

@@ -1,7 +1,7 @@
 /**
  * The README's quickstart stays true: it starts with the newcomer commands, the report it tells
  * you to open is the one `npm start` writes, and its local commands run as it says (the scenario
- * itself is played by test/e2e/seed-000-multus.test.ts, kubectl by test/e2e/kubectl.test.ts).
+ * itself is played by test/e2e/seed-000-multus.cases.ts, kubectl by test/e2e/kubectl.test.ts).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -140,6 +140,11 @@ export class LambdaRunner {
     for (const schedule of this.schedules) schedule.start();
   }
 
+  /** The handler set for a function, if any (a harness wraps it to observe its invocations). */
+  handler(name: FunctionName): FunctionHandler | undefined {
+    return this.handlers.get(name);
+  }
+
   /** Registers (or replaces) a function's handler; starts its event source when running. */
   setHandler(name: FunctionName, handler: FunctionHandler): void {
     this.handlers.set(name, handler);
