@@ -25,11 +25,10 @@ import { type Candidate, consolidationCandidates } from './candidates.js';
 import { withOverlaidPrices } from './overlaid-prices.js';
 import { type ConsolidationMove, evaluate, planConsolidation } from './plan-consolidation.js';
 import { prepareCluster } from './removal-simulation.js';
+import { SearchBudget } from './search-budget.js';
 
 /** How long a proposal waits before it is re-validated and acted on (Karpenter: 15 s). */
 export const REVALIDATE_AFTER_MS = 15_000;
-/** Time a search may take before it settles for the best set found. */
-const SEARCH_BUDGET_MS = 20_000;
 
 /** What consolidation did in a round. */
 export interface ConsolidationOutcome {
@@ -84,11 +83,15 @@ export async function consolidate(
       : 0;
   };
   if (due.length > 0) return act(deps, view, due, candidates, context, allowed, options.stillHeld);
-  const started = performance.now();
-  const move = planConsolidation(context, candidates, {
-    allowed,
-    expired: () => performance.now() - started > SEARCH_BUDGET_MS,
-  });
+  // A count of candidate evaluations, not a time: the same search on any host (search-budget.ts).
+  const budget = new SearchBudget({ remainingMs: deps.remainingMs });
+  const move = planConsolidation(budget.counting(context), candidates, { allowed, expired: budget.expired });
+  if (budget.cutBy)
+    deps.log.info('consolidation search stopped before it looked at every set', {
+      by: budget.cutBy,
+      evaluations: budget.spent,
+      candidates: candidates.length,
+    });
   if (!move) return NONE;
   await propose(deps, view, move);
   return { proposed: move, started: [], dropped: 0 };
