@@ -200,14 +200,14 @@ function isLongPoll(request: IncomingMessage): boolean {
 }
 
 /**
- * What a request is, as far as its latency draw goes: its service (port), method, path and target
- * header. Concurrent calls of an invocation reach this module in an order that depends on the
- * host (a call on a pooled socket is published at once, one that needs a new connection after it
- * connects), so their latency is drawn by what they are and their rank among the same requests,
- * not by their rank among all of the invocation's calls.
+ * What a request is, as far as its latency draw goes: its method, path and target header (not its
+ * port, which differs from run to run; the draw is by service already). Concurrent calls of an
+ * invocation reach this module in an order that depends on the host (a call on a pooled socket is
+ * published at once, one that needs a new connection after it connects), so their latency is drawn
+ * by what they are and their rank among the same requests, not among all of the invocation's calls.
  */
 function requestKey(request: ClientRequest): string {
-  return `${portOf(request)} ${request.method} ${request.path} ${String(request.getHeader('x-amz-target') ?? '')}`;
+  return `${request.method} ${request.path} ${String(request.getHeader('x-amz-target') ?? '')}`;
 }
 
 function portOf(request: ClientRequest): number {
