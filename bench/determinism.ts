@@ -3,8 +3,8 @@
  * scenario twice, the second time next to CPU-burning neighbour processes, and compares the
  * decisions (launches and removals: nodes, types, reasons, order) and their virtual times. Prints
  * both logs and exits 1 when the decisions differ; `npm run bench:determinism -- 3` repeats it.
- * Not part of `npm test` yet: concurrent work at one virtual instant still interleaves with host
- * load (README, Time in the simulation), and a test that fails at random would hide the rest.
+ * The same check runs in `npm test` (test/e2e/determinism.test.ts, at speed Infinity); this one
+ * runs at speed 1000 and prints the virtual times.
  *
  * Run: npm run bench:determinism
  */

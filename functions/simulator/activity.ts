@@ -25,7 +25,9 @@ export interface Billing {
   readonly ledger: ComputeLedger;
   /** Virtual ms still to pay (0 once the service took it). */
   computeMs: number;
-  /** The call's rank among the invocation's calls, in the order it sent them (see ApiLatency.wait). */
+  /** What the request is (method, path, target; see http-activity.ts); absent: any call. */
+  readonly request?: string;
+  /** The call's rank among the invocation's calls of that request, in the order sent (see ApiLatency.wait). */
   readonly call: number;
 }
 

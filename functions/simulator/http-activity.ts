@@ -78,9 +78,11 @@ function ensureSubscribed(): void {
     const scope = currentScope();
     registration?.activity.poke();
     const ledger = registration ? scope?.ledger : undefined;
+    const what = requestKey(request);
     const billing: Billing | undefined = ledger && {
       ledger,
-      call: ledger.nextCall(),
+      request: what,
+      call: ledger.nextCall(what),
       computeMs: ledger.takeForCall(),
     };
     if (billing) carry(request.socket, billing);
@@ -195,6 +197,17 @@ function isLongPoll(request: IncomingMessage): boolean {
     request.headers['x-amz-target'] === 'AmazonSQS.ReceiveMessage' ||
     /[?&]watch=(true|1)\b/.test(request.url ?? '')
   );
+}
+
+/**
+ * What a request is, as far as its latency draw goes: its method, path and target header (not its
+ * port, which differs from run to run; the draw is by service already). Concurrent calls of an
+ * invocation reach this module in an order that depends on the host (a call on a pooled socket is
+ * published at once, one that needs a new connection after it connects), so their latency is drawn
+ * by what they are and their rank among the same requests, not among all of the invocation's calls.
+ */
+function requestKey(request: ClientRequest): string {
+  return `${request.method} ${request.path} ${String(request.getHeader('x-amz-target') ?? '')}`;
 }
 
 function portOf(request: ClientRequest): number {

@@ -12,8 +12,19 @@ export interface LoopbackEndpoint {
   readonly close: () => Promise<void>;
 }
 
-/** Starts `server` listening on 127.0.0.1. */
+/**
+ * Keeps `server`'s idle keep-alive connections open until it closes. Node closes a connection idle
+ * for 5 wall seconds by default; a client that reuses it just then gets a reset and its SDK retries
+ * after a wall-time backoff. How often that happens depends on how busy the host is (wall time
+ * between two calls of a simulated minute), so a simulated service never closes idle connections.
+ */
+export function keepIdleConnections(server: Server): void {
+  server.keepAliveTimeout = 0;
+}
+
+/** Starts `server` listening on 127.0.0.1 (its idle connections kept, see {@link keepIdleConnections}). */
 export async function listenOnLoopback(server: Server, port = 0): Promise<LoopbackEndpoint> {
+  keepIdleConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());

@@ -18,6 +18,11 @@ export interface AwsClientOptions {
    * passes its virtual clock's wait.
    */
   readonly retrySleep?: RetrySleep;
+  /**
+   * The jitter of that backoff, a float in [0, 1): `Math.random` in Lambda (default); the
+   * simulated cloud passes a source seeded by the run's seed.
+   */
+  readonly retryRandom?: () => number;
 }
 
 /**
@@ -32,7 +37,7 @@ function common(options: AwsClientOptions) {
   return {
     region: options.region,
     maxAttempts,
-    retryStrategy: new SleepingRetryStrategy(maxAttempts, options.retrySleep),
+    retryStrategy: new SleepingRetryStrategy(maxAttempts, options.retrySleep, options.retryRandom),
     ...(options.credentials ? { credentials: options.credentials } : {}),
   };
 }

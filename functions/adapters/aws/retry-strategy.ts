@@ -3,9 +3,11 @@
  * (throttling such as EC2's `RequestLimitExceeded`, transient 5xx and network errors), its
  * attempts, and the client's retry quota (a throttled retry costs 5 of 500 tokens, a success gives
  * them back) — with its exponential backoff and full jitter (throttling from a 1 s base, others
- * from 50 ms, at most 20 s) waited by a `sleep` joiner passes. A Lambda function waits on the wall
- * clock; the simulated cloud's functions wait on its virtual clock, so that a throttled call is
- * retried after the virtual time EC2's token bucket needs to refill, whatever the host's speed.
+ * from 50 ms, at most 20 s) waited by a `sleep` joiner passes, its jitter drawn from a `random`
+ * joiner passes. A Lambda function waits on the wall clock with `Math.random`'s jitter; the
+ * simulated cloud's functions wait on its virtual clock, so that a throttled call is retried after
+ * the virtual time EC2's token bucket needs to refill, whatever the host's speed, with a jitter
+ * drawn from the run's seed, so that it is retried at the same virtual instant on every run.
  */
 import { MAXIMUM_RETRY_DELAY, Retry, StandardRetryStrategy } from '@smithy/core/retry';
 import type {

@@ -10,6 +10,12 @@ export interface Clock {
    * The simulated cloud's clock waits virtual time while the simulation runs.
    */
   wait?(ms: number): Promise<void>;
+  /**
+   * A float in [0, 1) for the jitter of that backoff. Absent: `Math.random` (real randomness, as
+   * in Lambda). The simulated cloud draws it from the run's seed, so a throttled call is retried
+   * after the same virtual wait on every run of a scenario and seed.
+   */
+  random?(): number;
 }
 
 /** The wall clock. */

@@ -54,6 +54,22 @@ export interface ClusterSnapshot {
 export const CLUSTER_SOURCE = 'cluster';
 
 /**
+ * Reads the valid NodeClasses (of NodeClass documents and of Provisioners with an inline provider)
+ * and nothing else; invalid documents are left to the run's full read to report. Used to resolve
+ * them in the cloud while the batch window is still open (see provision.ts).
+ */
+export async function readNodeClasses(
+  cluster: ClusterApi,
+  karpenterKinds: KarpenterKinds = DEFAULT_KARPENTER_KINDS,
+): Promise<readonly NodeClass[]> {
+  const [pools, classes] = await Promise.all([
+    cluster.listNodePoolDocuments(),
+    cluster.listNodeClassDocuments(),
+  ]);
+  return parseConfiguration([...pools, ...classes], silentLog, karpenterKinds).nodeClasses;
+}
+
+/**
  * Reads pending pods, nodes, bound pods, daemonsets, PVs/PVCs and the NodePool / NodeClass
  * documents in parallel. Invalid documents are logged with their diagnostics and skipped.
  * `onNodeClasses` is given the valid NodeClasses (of NodeClass documents and of Provisioners with

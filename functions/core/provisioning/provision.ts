@@ -10,7 +10,7 @@ import { DEFAULT_TIMEOUTS } from '../nodeclaim/state-machine.js';
 import { systemClock } from '../ports/clock.js';
 import type { OfferingKey } from '../ports/state-store.js';
 import { DEFAULT_BATCH_WINDOW, type GatherResult, gatherPods } from './batch-window.js';
-import { type ClusterSnapshot, readClusterSnapshot } from './cluster-snapshot.js';
+import { type ClusterSnapshot, readClusterSnapshot, readNodeClasses } from './cluster-snapshot.js';
 import { IN_FLIGHT_STATES } from './in-flight.js';
 import { type LaunchClaimsOutcome, launchClaims, mergeOutcomes } from './launch-claims.js';
 import { launchLimits } from './launch-limits.js';
@@ -92,13 +92,21 @@ export function dedupeHints(hints: readonly PodRefDetail[]): PodRefDetail[] {
 export async function provision(deps: ProvisionDeps, input: ProvisionInput): Promise<ProvisionResult> {
   const sleep = deps.sleep ?? realSleep;
   const leaseClock = deps.leaseClock ?? systemClock;
+  const preparation = nodeClassPreparation(deps);
+  // While the batch window is open the NodeClasses are read and resolved in the cloud (subnets,
+  // security groups, AMIs, the cluster's details): a cold function's Describe calls overlap the
+  // wait instead of delaying the plan after it. Never rejects; the run's read starts it otherwise.
+  if (input.events && input.hints.length > 0)
+    readNodeClasses(deps.cluster, deps.karpenterKinds).then(preparation.start, () => {});
   // Karpenter-like batching: the run waits for the end of the burst before anything else.
-  const batch = await gatherBatch(deps, input, sleep, leaseClock);
+  const batch = await gatherBatch(deps, input, sleep, leaseClock).catch(async (error: unknown) => {
+    await preparation.settled();
+    throw error;
+  });
   const started = performance.now();
   const settings = settingsOf(input.options, deps.remainingMs?.());
   const hints = dedupeHints(input.hints);
   // The cluster is read while the lease is taken; a run that had to wait for the lease reads it again.
-  const preparation = nodeClassPreparation(deps);
   const now = () => deps.clock.now();
   const reread = () => readClusterSnapshot(deps.cluster, deps.log, undefined, deps.karpenterKinds, now);
   const early = readClusterSnapshot(

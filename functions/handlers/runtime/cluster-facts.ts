@@ -1,6 +1,7 @@
 import type { ClusterLookup } from '../../adapters/aws/ec2-cloud-provider.js';
 import type { EksAddress } from '../../adapters/kube/kube-clients.js';
 import type { ClusterInfo } from '../../core/launch/cluster-info.js';
+import { cachedUntilFailure } from '../../shared/cached-until-failure.js';
 import type { Settings } from './settings.js';
 
 /** What the functions need to know of the cluster they scale. */
@@ -16,6 +17,14 @@ export interface ClusterFacts {
 }
 
 type FactName = keyof ClusterFacts;
+
+/**
+ * The EKS lookup's module, imported on the first lookup only: one import per process, then the
+ * same settled promise (an `import()` per call would go through the module loader every time).
+ */
+const clusterDescriptionModule = cachedUntilFailure(
+  () => import('../../adapters/aws/cluster-description.js'),
+);
 
 /** The facts the environment gives (JOINER_CLUSTER_ENDPOINT, JOINER_CLUSTER_CA, ...). */
 function givenFacts(settings: Settings): Partial<ClusterFacts> {
@@ -49,7 +58,7 @@ export async function clusterFacts<K extends FactName>(
   const complete = givenOnly(settings, wanted);
   if (complete) return complete;
   // Loaded only when a fact is missing: with the facts configured, no cold start loads the EKS client.
-  const { cachedClusterDescription } = await import('../../adapters/aws/cluster-description.js');
+  const { cachedClusterDescription } = await clusterDescriptionModule();
   const described = await cachedClusterDescription({
     clusterName: clusterName ?? settings.clusterName,
     region: settings.region,

@@ -7,6 +7,7 @@ import type { EventPublisher, TimerScheduler } from '../../core/ports/event-publ
 import type { Log } from '../../core/ports/log.js';
 import type { StateStore } from '../../core/ports/state-store.js';
 import { mirroredStore } from '../../core/status/mirrored-store.js';
+import { cachedUntilFailure } from '../../shared/cached-until-failure.js';
 import { ENV } from '../../shared/env.js';
 import { clusterInfoOf, kubernetesVersionOf } from './cluster-facts.js';
 import { kubeConnectionOf } from './kube-connection.js';
@@ -33,13 +34,15 @@ export interface PortDependencies {
 
 /**
  * The adapter module of each port over an AWS service, imported on the port's first call (see
- * {@link BUILDERS}). A warm function has imported the ones it called.
+ * {@link BUILDERS}). A warm function has imported the ones it called. Each is imported once and its
+ * settled promise reused (a second `import()` would go through the module loader again: off the
+ * main thread under a loader hook, as in the simulated cloud, whose clock cannot see that wait).
  */
 export const ADAPTER_MODULES = {
-  store: () => import('../../adapters/store/create-state-store.js'),
-  cloud: () => import('../../adapters/aws/create-cloud-provider.js'),
-  events: () => import('./event-publisher-for.js'),
-  timers: () => import('../../adapters/aws/timer-queue.js'),
+  store: cachedUntilFailure(() => import('../../adapters/store/create-state-store.js')),
+  cloud: cachedUntilFailure(() => import('../../adapters/aws/create-cloud-provider.js')),
+  events: cachedUntilFailure(() => import('./event-publisher-for.js')),
+  timers: cachedUntilFailure(() => import('../../adapters/aws/timer-queue.js')),
 } as const;
 
 type Builders = { [K in keyof PortDependencies]: (deps: PortDependencies) => PortDependencies[K] };
@@ -85,8 +88,9 @@ const BUILDERS: Builders = {
       nodeRoleArns: d.settings.nodeRoleArns,
       owner: tableNameOf(d.settings),
       now: () => d.clock.now(),
-      // The SDK's retry backoff (throttling) is waited on the handler's clock.
+      // The SDK's retry backoff (throttling) is waited on the handler's clock, with its jitter.
       ...(d.clock.wait ? { retrySleep: (ms: number) => d.clock.wait?.(ms) ?? Promise.resolve() } : {}),
+      ...(d.clock.random ? { retryRandom: () => d.clock.random?.() ?? Math.random() } : {}),
     };
     return lazyPort(async () => {
       const { createCloudProvider } = await ADAPTER_MODULES.cloud();

@@ -11,6 +11,7 @@ import type { FaultInjector } from '../faults.js';
 import type { ServiceAuthorizer } from '../iam/authorization/authorization-request.js';
 import { accessKeyOf, callerOf } from '../iam/authorization/service-gate.js';
 import type { ApiLatency } from '../latency/api-latency.js';
+import { keepIdleConnections } from '../loopback-server.js';
 import type { Ec2Action } from './actions/action.js';
 import { describeCapacityReservations } from './actions/capacity-reservation-actions.js';
 import {
@@ -114,6 +115,7 @@ export async function startEc2Server(
   const server = createServer((req, res) => {
     void handle(ctx, options, req, res);
   });
+  keepIdleConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());

@@ -11,6 +11,7 @@ import { Ec2Error } from '../ec2/ec2-error.js';
 import { parseQueryBody, type QueryParams, readQueryBody } from '../ec2/query.js';
 import { sendXml, writeXml, XML_HEADER, type XmlValue, xmlElement } from '../ec2/xml-response.js';
 import type { FaultInjector } from '../faults.js';
+import { keepIdleConnections } from '../loopback-server.js';
 import type { ServiceAuthorizer } from './authorization/authorization-request.js';
 import { accessKeyOf, gateCall } from './authorization/service-gate.js';
 import { IamError } from './iam-error.js';
@@ -79,6 +80,7 @@ export async function startIamServer(
   const server = createServer((req, res) => {
     void handle(state, faults, req, res, iam);
   });
+  keepIdleConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());

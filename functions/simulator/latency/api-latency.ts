@@ -65,11 +65,13 @@ export class ApiLatency {
    * (e.g. `*` for a call refused at the door, such as a throttled one), still counted as `call`.
    *
    * The latency of a call from a joiner invocation is drawn by the invocation (its ledger's
-   * `caller`) and the call's rank among the calls the invocation sent, in the order it sent them:
-   * an invocation often sends several calls at once, and several invocations run at one virtual
-   * instant; which call the service reads first depends on the host's load, so a stream shared in
-   * arrival order would hand one call another's latency on a busy host, and what follows would
-   * change.
+   * `caller`), what the request is (service, method, path, target) and its rank among the
+   * invocation's requests of that kind, in the order it sent them: an invocation often sends several
+   * calls at once, and several invocations run at one virtual instant; which call the service reads
+   * first, and even which of an invocation's concurrent calls goes out first (a pooled socket or a
+   * new connection), depends on the host's load, so a stream shared in arrival order, or a rank
+   * among all of its calls, would hand one call another's latency on a busy host, and what follows
+   * would change.
    */
   async wait(service: string, call: string, latencyOf: string = call): Promise<void> {
     this.count(service, call);
@@ -80,7 +82,7 @@ export class ApiLatency {
     const caller = billing?.ledger.caller;
     const key = `${service}/${latencyOf}`;
     const source = caller
-      ? new SeededRandom(hashSeed(this.seed, `${caller}|${billing.call}|${key}`))
+      ? new SeededRandom(hashSeed(this.seed, `${caller}|${billing.request ?? ''}|${billing.call}|${key}`))
       : undefined;
     const ms = this.draw(service, latencyOf, source);
     if (billing) {
@@ -89,6 +91,18 @@ export class ApiLatency {
       billing.ledger.record(isReadCall(service, call) ? 'read' : 'write', now + compute, now + compute + ms);
     }
     if (compute + ms > 0) await this.clock.sleep(compute + ms);
+  }
+
+  /**
+   * A float in [0, 1) for the jitter of a joiner call's retry backoff (the SDK's full jitter), drawn
+   * from the run's seed: by the invocation (its ledger's `caller`) and the rank of the draw among
+   * its draws, so a throttled call waits the same virtual time on every run of a scenario and seed,
+   * whatever other invocations retry meanwhile. Outside an invocation, from a stream of its own.
+   */
+  retryJitter(): number {
+    const ledger = currentScope()?.ledger;
+    if (!ledger?.caller) return this.stream('retry', 'jitter').next();
+    return new SeededRandom(hashSeed(this.seed, `${ledger.caller}|retry|${ledger.nextDraw()}`)).next();
   }
 
   /** Latencies drawn so far (the last 10 000), for summaries. */

@@ -48,7 +48,8 @@ export class ComputeLedger {
   private debt: number;
   private charged = 0;
   private readonly list: Span[] = [];
-  private calls = 0;
+  private readonly calls = new Map<string, number>();
+  private draws = 0;
 
   /**
    * @param model the modeled cost
@@ -85,9 +86,16 @@ export class ComputeLedger {
     return this.take(0);
   }
 
-  /** The rank of a call the invocation sends now (0 for its first). */
-  nextCall(): number {
-    return this.calls++;
+  /** The rank of a call of `request` the invocation sends now (0 for its first of that request). */
+  nextCall(request = ''): number {
+    const rank = this.calls.get(request) ?? 0;
+    this.calls.set(request, rank + 1);
+    return rank;
+  }
+
+  /** The rank of a random draw the invocation makes now (0 for its first; see ApiLatency.retryJitter). */
+  nextDraw(): number {
+    return this.draws++;
   }
 
   /** Records a span of the invocation's virtual time. */

@@ -53,10 +53,11 @@ export async function installJoinerHandlers(
     import('../../adapters/kube/kubeconfig-file.js'),
     ...Object.values(ADAPTER_MODULES).map((load) => load()),
   ]);
+  const clock = functionClock(cloud.clock, () => cloud.latency.retryJitter());
   for (const name of SIMULATED_FUNCTIONS) {
     const log = lineLog({ clock: cloud.clock, sink, name, level: options.level });
     // Each function signs with its own role's credentials, as Lambda gives them.
-    const deps = dependenciesFromEnv(cloud.envFor(name), { clock: functionClock(cloud.clock), log });
+    const deps = dependenciesFromEnv(cloud.envFor(name), { clock, log });
     const handler = FACTORIES[name](() => deps);
     cloud.runner.setHandler(name, handler as FunctionHandler);
   }

@@ -19,6 +19,7 @@ import { buildApp } from 'fauxqs';
 import type { ServiceAuthorizer } from '../iam/authorization/authorization-request.js';
 import { accessKeyOf, gateCall, SIMULATOR_ACCESS_KEY_ID } from '../iam/authorization/service-gate.js';
 import type { ApiLatency } from '../latency/api-latency.js';
+import { keepIdleConnections } from '../loopback-server.js';
 import { type StampClock, stampVirtualSendTimes } from './virtual-timestamps.js';
 
 /** A queue's URL and ARN. */
@@ -123,6 +124,7 @@ export async function startSqsSimulator(options: {
       return reply.send({ MessageId: randomUUID(), MD5OfMessageBody: md5 });
     });
   }
+  keepIdleConnections(app.server);
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const url = address.replace('localhost', '127.0.0.1');
   const client = new SQSClient({ region: options.region, endpoint: url, credentials: SIMULATOR_CREDENTIALS });

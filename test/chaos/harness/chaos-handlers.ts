@@ -15,6 +15,7 @@ import { lineLog } from '../../../functions/handlers/runtime/log.js';
 import { createWebhookHandler } from '../../../functions/handlers/webhook.js';
 import type { SeededRandom } from '../../../functions/simulator/clock.js';
 import type { SimulatedCloud } from '../../../functions/simulator/cloud.js';
+import { functionClock } from '../../../functions/simulator/runner/function-clock.js';
 import type { FunctionHandler } from '../../../functions/simulator/runner/lambda-runner.js';
 import { ChaosLedger, type ChaosRates, chaosCloud, chaosCluster, chaosStore } from './chaos-ports.js';
 
@@ -93,10 +94,12 @@ export function installChaosHandlers(
     },
   };
   const draw = () => random.next();
+  // The functions' clock: the SDK's retry backoff waits virtual time, its jitter from the seed.
+  const clock = functionClock(cloud.clock, () => cloud.latency.retryJitter());
   // Each function signs with its own role's credentials, as Lambda gives them (IAM enforced).
   const webhook = createWebhookHandler(() =>
     dependenciesFromEnv(cloud.envFor('webhook'), {
-      clock: cloud.clock,
+      clock,
       log: lineLog({ clock: cloud.clock, sink, name: 'webhook' }),
     }),
   );
@@ -122,9 +125,9 @@ export function installChaosHandlers(
   for (const name of Object.keys(FACTORIES) as (keyof typeof FACTORIES)[]) {
     const log = lineLog({ clock: cloud.clock, sink: name === 'provisioner' ? tap : sink, name });
     const env = cloud.envFor(name);
-    const base = dependenciesFromEnv(env, { clock: cloud.clock, log });
+    const base = dependenciesFromEnv(env, { clock, log });
     const deps = dependenciesFromEnv(env, {
-      clock: cloud.clock,
+      clock,
       log,
       cluster: chaosCluster(base.cluster, ledger),
       store: chaosStore(base.store, draw, rates, ledger),

@@ -27,12 +27,11 @@ import { type Candidate, consolidationCandidates } from './candidates.js';
 import { withOverlaidPrices } from './overlaid-prices.js';
 import { type ConsolidationMove, evaluate, planConsolidation } from './plan-consolidation.js';
 import { prepareCluster, type SimulationCluster } from './removal-simulation.js';
+import { SearchBudget } from './search-budget.js';
 import { searchFingerprint } from './search-fingerprint.js';
 
 /** How long a proposal waits before it is re-validated and acted on (Karpenter: 15 s). */
 export const REVALIDATE_AFTER_MS = 15_000;
-/** Time a search may take before it settles for the best set found. */
-const SEARCH_BUDGET_MS = 20_000;
 
 /** What consolidation did in a round. */
 export interface ConsolidationOutcome {
@@ -94,16 +93,21 @@ export async function consolidate(
     deps.log.debug('consolidation: nothing changed since the last search found no move, not searched again');
     return NONE;
   }
-  const started = performance.now();
-  let cut = false;
-  const move = planConsolidation(context, candidates, {
-    allowed,
-    expired: () => (cut ||= performance.now() - started > SEARCH_BUDGET_MS),
-  });
+  // A count of candidate evaluations, not a time: the same search on any host (search-budget.ts).
+  const budget = new SearchBudget({ remainingMs: deps.remainingMs });
+  const move = planConsolidation(budget.counting(context), candidates, { allowed, expired: budget.expired });
+  if (budget.cutBy)
+    deps.log.info('consolidation search stopped before it looked at every set', {
+      by: budget.cutBy,
+      evaluations: budget.spent,
+      candidates: candidates.length,
+    });
   // A search cut short by its budget may have missed a move: only a complete one is remembered.
   if (memory)
     memory.emptySearch =
-      !move && !cut ? (fingerprint ?? searchFingerprint({ cluster, candidates, allowed })) : undefined;
+      !move && !budget.cutBy
+        ? (fingerprint ?? searchFingerprint({ cluster, candidates, allowed }))
+        : undefined;
   if (!move) return NONE;
   await propose(deps, view, move);
   return { proposed: move, started: [], dropped: 0 };

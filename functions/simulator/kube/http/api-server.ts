@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { FaultInjector } from '../../faults.js';
 import type { ApiLatency } from '../../latency/api-latency.js';
+import { keepIdleConnections } from '../../loopback-server.js';
 import { ApiError, badRequest } from '../api/api-error.js';
 import type { KubeApi, WriteOptions } from '../api/kube-api.js';
 import type { KubeObject } from '../api/object-store.js';
@@ -59,6 +60,7 @@ export async function startApiHttpServer(
     }
     handle(api, authorizer, req, res, watches, latency).catch((err: unknown) => sendError(res, err));
   });
+  keepIdleConnections(server);
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const { port: bound } = server.address() as AddressInfo;
   return {
