@@ -49,6 +49,9 @@ export class ComputeLedger {
   private charged = 0;
   private readonly list: Span[] = [];
   private calls = 0;
+  private read = 0;
+  /** Virtual ms from the handler's start to its end (known once it has ended). */
+  durationMs?: number;
 
   /**
    * @param model the modeled cost
@@ -72,6 +75,7 @@ export class ComputeLedger {
 
   /** Adds the compute of parsing and working on an answer of `bytes`. */
   chargeBytes(bytes: number): void {
+    this.read += bytes;
     this.charge((bytes / 1024) * this.model.perKiBMs);
   }
 
@@ -99,6 +103,11 @@ export class ComputeLedger {
   /** Virtual ms of compute charged so far. */
   get computeMs(): number {
     return this.charged;
+  }
+
+  /** Bytes of the answers the invocation received so far (what it parsed and held). */
+  get bytesRead(): number {
+    return this.read;
   }
 
   /** The spans recorded so far, in the order they were recorded. */

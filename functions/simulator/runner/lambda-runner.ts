@@ -357,6 +357,7 @@ export class LambdaRunner {
     // The invocation is joiner's compute: a scope of its own (see Activity), charged by the model.
     const ledger = virtual ? new ComputeLedger(this.options.compute, this.callerOf(name)) : undefined;
     usage.ledger = ledger;
+    const began = clock.now();
     const invocation = async (): Promise<unknown> => {
       const scope = currentScope();
       if (scope && ledger) scope.ledger = ledger;
@@ -374,6 +375,7 @@ export class LambdaRunner {
       return await clock.activity.run('joiner', () => Promise.race([invocation(), timeout]), true);
     } finally {
       cancel();
+      if (ledger) ledger.durationMs = clock.now() - began;
     }
   }
 
