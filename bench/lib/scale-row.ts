@@ -3,9 +3,10 @@
  * wall time, each Lambda function's totals and the AWS calls joiner's bill and quotas see.
  */
 import { TAG } from '../../functions/core/launch/tags.js';
-import type { FunctionName } from '../../functions/shared/event-sources.js';
+import { FUNCTIONS, type FunctionName } from '../../functions/shared/event-sources.js';
 import type { SimulatedCloud } from '../../functions/simulator/cloud.js';
 import type { ScenarioResult } from '../../functions/simulator/scenario/run-scenario.js';
+import { estimatedMemoryMiB } from './memory-estimate.js';
 
 /** The services whose calls are the user's bill and API quota, by the latency model's names. */
 const SERVICES = [
@@ -24,8 +25,30 @@ export interface FunctionRow {
   readonly invocations: number;
   readonly failed: number;
   readonly timedOut: number;
+  /** Longest invocation on the wall clock (ms): the host's speed, not Lambda's. */
   readonly maxDurationMs: number;
+  /** Longest invocation on the virtual clock (ms), against {@link timeoutMs}. */
+  readonly maxVirtualMs: number;
+  readonly timeoutMs: number;
+  /** Most bytes of answers one invocation read. */
+  readonly maxBytesRead: number;
+  /** The largest invocation's estimated memory (MiB, see memory-estimate.ts), against {@link memoryMiB}. */
+  readonly maxMemoryMiB: number;
+  readonly memoryMiB: number;
+  /** The whole process's heap when one of its invocations ended: an upper bound, shared with the simulator. */
   readonly maxHeapMiB: number;
+}
+
+/** A function's invocations that went past its configured timeout or memory, as failure lines. */
+export function limitBreaches(functions: readonly FunctionRow[]): string[] {
+  return functions.flatMap((f) => [
+    ...(f.timedOut > 0 || f.maxVirtualMs > f.timeoutMs
+      ? [`${f.name}: an invocation ran ${f.maxVirtualMs} virtual ms, its timeout is ${f.timeoutMs} ms`]
+      : []),
+    ...(f.maxMemoryMiB > f.memoryMiB
+      ? [`${f.name}: an invocation needed about ${Math.round(f.maxMemoryMiB)} MiB, it has ${f.memoryMiB} MiB`]
+      : []),
+  ]);
 }
 
 /** A service's line of the table. */
@@ -83,13 +106,20 @@ export function scaleRow(scenario: string, cloud: SimulatedCloud, result: Scenar
     };
   });
   const functions = [...cloud.runner.functionTotals()]
-    .map(([name, t]) => ({ name, ...t }))
+    .map(([name, t]) => ({
+      name,
+      ...t,
+      timeoutMs: FUNCTIONS[name].timeoutSeconds * 1000,
+      maxMemoryMiB: estimatedMemoryMiB(t.maxBytesRead),
+      memoryMiB: FUNCTIONS[name].memoryMiB,
+    }))
     .sort((a, b) => a.name.localeCompare(b.name));
   const { summary } = result;
+  const breaches = limitBreaches(functions);
   return {
     scenario,
-    ok: result.ok,
-    failures: result.failures,
+    ok: result.ok && breaches.length === 0,
+    failures: [...result.failures, ...breaches],
     nodes: summary.nodes.length,
     nodesLaunched: launched,
     nodesRemoved: removed,

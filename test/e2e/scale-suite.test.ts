@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { limitBreaches } from '../../bench/lib/scale-row.js';
 import { runScaled } from './scale-run.js';
 
 // Karpenter's scale suite at a fiftieth of its size (the benchmark, `npm run bench:scale`, runs
 // the whole 500 nodes): the same workload, NodePool and expectations, through joiner's handlers
 // and the simulated cloud with the account's IAM enforced.
 describe("Karpenter's scale suite, small", () => {
-  it('node-dense: 10 one-pod nodes (hostname anti-affinity), the NodePool applied 20 s after the pods; no Lambda timeout or failure', async () => {
+  it('node-dense: 10 one-pod nodes (hostname anti-affinity), the NodePool applied 20 s after the pods; no Lambda timeout or failure, every function within its timeout and memory', async () => {
     const { result, row, explain } = await runScaled('scale-node-dense', 0.02);
     expect(result.failures, explain).toEqual([]);
     expect(result.summary.pods).toEqual({ total: 10, running: 10, pending: 0 });
@@ -13,6 +14,7 @@ describe("Karpenter's scale suite, small", () => {
     expect(result.summary.iam.enforced).toBe(true);
     expect(row?.nodesLaunched).toBe(10);
     for (const f of row?.functions ?? []) expect(f.timedOut, `${f.name} timed out`).toBe(0);
+    expect(limitBreaches(row?.functions ?? [])).toEqual([]);
     // One CreateFleet per node: no launch was retried or doubled.
     expect(row?.ec2Calls.find(([call]) => call === 'CreateFleet')?.[1]).toBe(10);
   }, 120_000);
@@ -21,12 +23,13 @@ describe("Karpenter's scale suite, small", () => {
     ['scale-pod-dense', 1 / 30],
     ['scale-consolidation-empty', 0.02],
   ] as const) {
-    it(`${name} at 1/${Math.round(1 / factor)} of its size: its own expectations hold with IAM enforced, no Lambda timeout`, async () => {
+    it(`${name} at 1/${Math.round(1 / factor)} of its size: its own expectations hold with IAM enforced, no Lambda timeout, every function within its limits`, async () => {
       const { result, row, explain } = await runScaled(name, factor);
       expect(result.failures, explain).toEqual([]);
       expect(result.summary.iam.denied).toEqual([]);
       expect(row?.nodesLaunched).toBeGreaterThan(0);
       for (const f of row?.functions ?? []) expect(f.timedOut, `${f.name} timed out`).toBe(0);
+      expect(limitBreaches(row?.functions ?? [])).toEqual([]);
     }, 300_000);
   }
 });

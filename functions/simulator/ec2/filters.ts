@@ -22,9 +22,25 @@ export type FilterFields = Readonly<Record<string, readonly (string | number | b
 /** Tags of a resource, for `tag:<key>` and `tag-key`. */
 export type TagMap = Readonly<Record<string, string>>;
 
-/** Whether a resource passes every filter. */
-export function matchesFilters(filters: readonly Filter[], fields: FilterFields, tags: TagMap = {}): boolean {
-  return filters.every((filter) => matchesFilter(filter, fields, tags));
+const isTagFilter = (filter: Filter): boolean => filter.name.startsWith('tag:') || filter.name === 'tag-key';
+
+/**
+ * Whether a resource passes every filter. `fields` may be given as a function: it is then called
+ * only if a filter other than a tag filter is left once the tag filters (checked first) pass, so a
+ * describe filtered by tags over many resources builds the fields of its matches only.
+ */
+export function matchesFilters(
+  filters: readonly Filter[],
+  fields: FilterFields | (() => FilterFields),
+  tags: TagMap = {},
+): boolean {
+  if (!filters.every((filter) => !isTagFilter(filter) || matchesFilter(filter, {}, tags))) return false;
+  let resolved = typeof fields === 'function' ? undefined : fields;
+  return filters.every((filter) => {
+    if (isTagFilter(filter)) return true;
+    resolved ??= (fields as () => FilterFields)();
+    return matchesFilter(filter, resolved, tags);
+  });
 }
 
 /** Checks the filter names before matching, so an unsupported name fails even on empty results. */

@@ -50,6 +50,9 @@ export class ComputeLedger {
   private readonly list: Span[] = [];
   private readonly calls = new Map<string, number>();
   private draws = 0;
+  private read = 0;
+  /** Virtual ms from the handler's start to its end (known once it has ended). */
+  durationMs?: number;
 
   /**
    * @param model the modeled cost
@@ -73,6 +76,7 @@ export class ComputeLedger {
 
   /** Adds the compute of parsing and working on an answer of `bytes`. */
   chargeBytes(bytes: number): void {
+    this.read += bytes;
     this.charge((bytes / 1024) * this.model.perKiBMs);
   }
 
@@ -107,6 +111,11 @@ export class ComputeLedger {
   /** Virtual ms of compute charged so far. */
   get computeMs(): number {
     return this.charged;
+  }
+
+  /** Bytes of the answers the invocation received so far (what it parsed and held). */
+  get bytesRead(): number {
+    return this.read;
   }
 
   /** The spans recorded so far, in the order they were recorded. */

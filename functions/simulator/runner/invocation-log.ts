@@ -36,6 +36,13 @@ export interface FunctionTotals {
   /** Longest invocation, wall milliseconds. */
   readonly maxDurationMs: number;
   /**
+   * Longest invocation on the virtual clock (ms), the time Lambda's timeout applies to: from the
+   * handler's start to its end (0 when the run is not on a virtual clock).
+   */
+  readonly maxVirtualMs: number;
+  /** Most bytes of AWS and Kubernetes answers one invocation received (0 off the virtual clock). */
+  readonly maxBytesRead: number;
+  /**
    * Highest V8 heap in use (MiB) when one of its invocations ended. The handlers share one process
    * with the simulator and each other, so this is an upper bound of what one invocation held.
    */
@@ -80,6 +87,8 @@ export class InvocationLog {
       failed: (t?.failed ?? 0) + (message !== undefined || counts.failed > 0 ? 1 : 0),
       timedOut: (t?.timedOut ?? 0) + (message?.includes('Task timed out') ? 1 : 0),
       maxDurationMs: Math.max(t?.maxDurationMs ?? 0, durationMs),
+      maxVirtualMs: Math.max(t?.maxVirtualMs ?? 0, ledger?.durationMs ?? 0),
+      maxBytesRead: Math.max(t?.maxBytesRead ?? 0, ledger?.bytesRead ?? 0),
       // The V8 heap's statistics alone: process.memoryUsage() also reads the resident set size
       // from the OS on every call, which cost more than the bookkeeping itself at thousands of
       // invocations.

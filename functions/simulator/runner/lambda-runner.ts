@@ -32,6 +32,7 @@ import {
   visibilityTimeoutSeconds,
 } from '../../shared/event-sources.js';
 import type { RuntimeTimers } from '../../shared/runtime-timers.js';
+import { Semaphore } from '../../shared/semaphore.js';
 import { targetPayload } from '../../shared/target-input.js';
 import { currentScope } from '../activity.js';
 import type { VirtualClock } from '../clock.js';
@@ -46,7 +47,6 @@ import { type FunctionTotals, InvocationLog, type InvocationRecord } from './inv
 import { createLambdaContext, deployedFunctionName, type LambdaEnvironment } from './lambda-context.js';
 import { QueuePoller } from './queue-poller.js';
 import { RecurringTimer, scheduledEvent } from './schedules.js';
-import { Semaphore } from './semaphore.js';
 
 export type { InvocationRecord, Trigger } from './invocation-log.js';
 
@@ -314,7 +314,7 @@ export class LambdaRunner {
     if (limit === undefined) return this.callNow(name, event, usage);
     let semaphore = this.reserved.get(name);
     if (!semaphore) {
-      semaphore = new Semaphore(limit);
+      semaphore = new Semaphore(limit, `reserved concurrency of ${name}`);
       this.reserved.set(name, semaphore);
     }
     return semaphore.run(() => this.callNow(name, event, usage));
@@ -362,6 +362,7 @@ export class LambdaRunner {
     // The invocation is joiner's compute: a scope of its own (see Activity), charged by the model.
     const ledger = virtual ? new ComputeLedger(this.options.compute, this.callerOf(name)) : undefined;
     usage.ledger = ledger;
+    const began = clock.now();
     const invocation = async (): Promise<unknown> => {
       const scope = currentScope();
       if (scope && ledger) scope.ledger = ledger;
@@ -379,6 +380,7 @@ export class LambdaRunner {
       return await clock.activity.run('joiner', () => Promise.race([invocation(), timeout]), true);
     } finally {
       cancel();
+      if (ledger) ledger.durationMs = clock.now() - began;
     }
   }
 

@@ -138,13 +138,14 @@ export const describeInstances: Ec2Action = (ctx, params) => {
   if (missing.length > 0) {
     throw new Ec2Error('InvalidInstanceID.NotFound', `The instance IDs '${missing.join(', ')}' do not exist`);
   }
+  const wanted = ids.length > 0 ? new Set(ids) : undefined;
   const instances = [...ctx.state.instances.values()].filter(
     (instance) =>
-      (ids.length === 0 || ids.includes(instance.instanceId)) &&
+      (!wanted || wanted.has(instance.instanceId)) &&
       describable(ctx.consistency, instance.instanceId) &&
       matchesFilters(
         filters,
-        instanceFields(instance),
+        () => instanceFields(instance),
         describedTags(ctx.consistency, instance.instanceId, instance.tags),
       ),
   );

@@ -86,7 +86,7 @@ export function validatingWebhookAdmission(
       );
     if (webhooks.length === 0) return;
     const nsObject = a.namespace
-      ? api.find(api.typeOf('v1', 'Namespace'), undefined, a.namespace)
+      ? api.peek(api.typeOf('v1', 'Namespace'), undefined, a.namespace)
       : undefined;
     const uid = randomUid(random);
     const request = admissionRequest(a, uid);

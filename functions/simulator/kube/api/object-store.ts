@@ -39,20 +39,69 @@ function insertionPoint(keys: readonly string[], key: string): number {
   return lo;
 }
 
+/**
+ * One resource's objects in key order (namespace, then name: etcd's order), kept in order as they
+ * change: an update replaces its object in place (a binary search), a creation or removal splices
+ * one slot. The array handed to readers is never changed afterwards: the first change after a read
+ * copies it (copy on write), so a reader iterating it while writing sees a consistent snapshot.
+ */
+class OrderedBucket {
+  readonly byKey = new Map<string, KubeObject>();
+  private keys: string[] = [];
+  private objects: KubeObject[] = [];
+  /** Whether `objects` was handed to a reader since it was last copied. */
+  private shared = false;
+
+  set(key: string, object: KubeObject, isNew: boolean): void {
+    this.byKey.set(key, object);
+    const at = insertionPoint(this.keys, key);
+    this.own();
+    if (isNew) {
+      this.keys.splice(at, 0, key);
+      this.objects.splice(at, 0, object);
+    } else this.objects[at] = object;
+  }
+
+  delete(key: string): void {
+    if (!this.byKey.delete(key)) return;
+    const at = insertionPoint(this.keys, key);
+    this.own();
+    this.keys.splice(at, 1);
+    this.objects.splice(at, 1);
+  }
+
+  /** Every object, in key order (read-only: later changes do not touch it). */
+  all(): readonly KubeObject[] {
+    this.shared = true;
+    return this.objects;
+  }
+
+  /** The objects of one namespace: a contiguous run of the key order, found by binary search. */
+  inNamespace(namespace: string): readonly KubeObject[] {
+    // Keys are `<namespace>/<name>`: those of the namespace lie from `<namespace>/` up to
+    // `<namespace>0`, '0' being the character right after '/'.
+    const from = insertionPoint(this.keys, `${namespace}/`);
+    const to = insertionPoint(this.keys, `${namespace}0`);
+    return this.objects.slice(from, to);
+  }
+
+  private own(): void {
+    if (!this.shared) return;
+    this.objects = this.objects.slice();
+    this.shared = false;
+  }
+}
+
 /** In-memory storage with resourceVersions and a change history. */
 export class ObjectStore {
   private version = 0;
-  private readonly buckets = new Map<string, Map<string, KubeObject>>();
+  private readonly buckets = new Map<string, OrderedBucket>();
   /** Changes still served to watch resumptions: `history` from index `historyStart` on. */
   private history: StoreEvent[] = [];
   private historyStart = 0;
   /** Highest resourceVersion no longer in the history. */
   private compactedThrough = 0;
   private readonly listeners = new Set<StoreListener>();
-  /** Per resource, its keys in order; kept in order as objects are added or removed. */
-  private readonly sortedKeys = new Map<string, string[]>();
-  /** Per resource, its stored objects in key order; dropped on every change. */
-  private readonly sorted = new Map<string, KubeObject[]>();
 
   constructor(private readonly historyLimit = 5000) {}
 
@@ -63,7 +112,7 @@ export class ObjectStore {
 
   /** A copy of the object, or undefined. */
   get(resource: string, namespace: string | undefined, name: string): KubeObject | undefined {
-    const obj = this.buckets.get(resource)?.get(keyOf(namespace, name));
+    const obj = this.buckets.get(resource)?.byKey.get(keyOf(namespace, name));
     return obj && structuredClone(obj);
   }
 
@@ -74,44 +123,31 @@ export class ObjectStore {
 
   /**
    * The stored objects themselves (no copies), ordered by namespace and name: for read-only use.
-   * Stored objects are never changed in place (a write stores a new object), so the array is a
-   * consistent snapshot; callers must not modify the objects.
+   * Stored objects are never changed in place (a write stores a new object), and the array is
+   * never changed once returned, so it is a consistent snapshot; callers must not modify either.
+   * Costs nothing for the whole resource and a binary search plus the namespace's objects for one
+   * namespace, however many writes came since the last read.
    */
   view(resource: string, namespace?: string): readonly KubeObject[] {
     const bucket = this.buckets.get(resource);
     if (!bucket) return [];
-    let all = this.sorted.get(resource);
-    if (!all) {
-      let keys = this.sortedKeys.get(resource);
-      if (!keys) {
-        keys = [...bucket.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-        this.sortedKeys.set(resource, keys);
-      }
-      all = Object.freeze(keys.map((k) => bucket.get(k) as KubeObject)) as KubeObject[];
-      this.sorted.set(resource, all);
-    }
-    return namespace === undefined ? all : all.filter((o) => o.metadata.namespace === namespace);
+    return namespace === undefined ? bucket.all() : bucket.inNamespace(namespace);
   }
 
   /** The stored object itself (no copy), or undefined: for read-only use. */
   peek(resource: string, namespace: string | undefined, name: string): KubeObject | undefined {
-    return this.buckets.get(resource)?.get(keyOf(namespace, name));
+    return this.buckets.get(resource)?.byKey.get(keyOf(namespace, name));
   }
 
   /** Stores a new or changed object, stamping a new resourceVersion; returns the stored copy. */
   put(resource: string, object: KubeObject): KubeObject {
-    const bucket = this.buckets.get(resource) ?? new Map<string, KubeObject>();
+    const bucket = this.buckets.get(resource) ?? new OrderedBucket();
     this.buckets.set(resource, bucket);
     const key = keyOf(object.metadata.namespace, object.metadata.name);
-    const old = bucket.get(key);
+    const old = bucket.byKey.get(key);
     const stored = structuredClone(object);
     stored.metadata.resourceVersion = String(++this.version);
-    bucket.set(key, stored);
-    this.sorted.delete(resource);
-    if (!old) {
-      const keys = this.sortedKeys.get(resource);
-      if (keys) keys.splice(insertionPoint(keys, key), 0, key);
-    }
+    bucket.set(key, stored, !old);
     this.record({
       type: old ? 'MODIFIED' : 'ADDED',
       resource,
@@ -125,13 +161,10 @@ export class ObjectStore {
   /** Removes an object; the DELETED event carries a new resourceVersion. */
   remove(resource: string, namespace: string | undefined, name: string): KubeObject | undefined {
     const bucket = this.buckets.get(resource);
-    const old = bucket?.get(keyOf(namespace, name));
-    if (!bucket || !old) return undefined;
     const key = keyOf(namespace, name);
+    const old = bucket?.byKey.get(key);
+    if (!bucket || !old) return undefined;
     bucket.delete(key);
-    this.sorted.delete(resource);
-    const keys = this.sortedKeys.get(resource);
-    if (keys) keys.splice(insertionPoint(keys, key), 1);
     const gone = structuredClone(old);
     gone.metadata.resourceVersion = String(++this.version);
     this.record({ type: 'DELETED', resource, object: gone, oldObject: old, resourceVersion: this.version });

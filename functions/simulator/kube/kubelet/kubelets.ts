@@ -161,7 +161,7 @@ export class Kubelets implements InstanceObserver {
       '',
       { user: 'system:serviceaccount:kube-system:node-controller' },
     );
-    for (const pod of this.api.list(this.podType(), { fieldSelector: `spec.nodeName=${name}` }).items)
+    for (const pod of this.api.view(this.podType(), { fieldSelector: `spec.nodeName=${name}` }))
       this.maybeStart(pod as unknown as Pod);
   }
 
@@ -246,8 +246,12 @@ export class Kubelets implements InstanceObserver {
     this.clock.setTimeout(() => void this.tasks.run(name, fn), draw(stage, this.random));
   }
 
+  /**
+   * The stored Node itself, not a copy: the kubelets only read it (their writes go through the
+   * API's verbs, which copy), and a copy per pod change of a large cluster is the kubelets' main cost.
+   */
   private node(name: string): Node | undefined {
-    return this.api.find(this.nodeType(), undefined, name) as unknown as Node | undefined;
+    return this.api.peek(this.nodeType(), undefined, name) as unknown as Node | undefined;
   }
 
   private nodeType() {

@@ -38,6 +38,33 @@ describe('object store order and history', () => {
     expect(store.view('/configmaps', 'ns-1').every((o) => o.metadata.namespace === 'ns-1')).toBe(true);
   });
 
+  it('lists one namespace exactly, next to namespaces whose names share its prefix', () => {
+    const store = new ObjectStore();
+    for (const ns of ['ns', 'ns-a', 'ns.b', 'ns0', 'ns1', 'n', 'nt'])
+      for (const name of ['a', 'b']) store.put('/configmaps', obj(ns, name));
+    const names = (ns: string) =>
+      store.view('/configmaps', ns).map((o) => `${o.metadata.namespace}/${o.metadata.name}`);
+    expect(names('ns')).toEqual(['ns/a', 'ns/b']);
+    expect(names('ns0')).toEqual(['ns0/a', 'ns0/b']);
+    expect(names('n')).toEqual(['n/a', 'n/b']);
+    expect(names('none')).toEqual([]);
+  });
+
+  it('leaves a list already read as it was while later writes change, add and remove objects', () => {
+    const store = new ObjectStore();
+    for (const name of ['a', 'b', 'c']) store.put('/configmaps', obj('default', name, 1));
+    const before = store.view('/configmaps');
+    const inNamespace = store.view('/configmaps', 'default');
+    store.put('/configmaps', obj('default', 'b', 2));
+    store.put('/configmaps', obj('default', 'aa', 2));
+    store.remove('/configmaps', 'default', 'c');
+    const values = (list: readonly { metadata: { name: string }; data?: unknown }[]) =>
+      list.map((o) => `${o.metadata.name}=${(o.data as { n: string }).n}`);
+    expect(values(before)).toEqual(['a=1', 'b=1', 'c=1']);
+    expect(values(inNamespace)).toEqual(['a=1', 'b=1', 'c=1']);
+    expect(values(store.view('/configmaps'))).toEqual(['a=1', 'aa=2', 'b=2']);
+  });
+
   it('keeps the last `limit` changes and answers an older resourceVersion as expired', () => {
     const store = new ObjectStore(5);
     for (let i = 0; i < 23; i++) store.put('/configmaps', obj('default', `cm-${i}`));
