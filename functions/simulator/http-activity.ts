@@ -61,8 +61,9 @@ function ensureSubscribed(): void {
     const registration = ports.get(socket.localPort ?? -1);
     if (!registration) return;
     registration.activity.poke();
-    const billing = billingOf(socket);
-    const transit = transitOf(socket);
+    // The compute a request from a joiner invocation brings, and its crossing, if any.
+    const billing = takeByPort(billings, socket);
+    const transit = takeByPort(transits, socket);
     transit?.arrived();
     response.once('finish', () => transit?.answered());
     if (registration.role === 'function-url' || isLongPoll(request)) return;
@@ -174,21 +175,16 @@ class Transit {
 /** Requests crossing loopback, by the client socket's local port (the served request's remote port). */
 const transits = new Map<number, Transit>();
 
-function transitOf(socket: Socket): Transit | undefined {
+/**
+ * Takes what the client socket's side left for this request in `byPort` (by its local port, the
+ * served request's remote port), if anything.
+ */
+function takeByPort<T>(byPort: Map<number, T>, socket: Socket): T | undefined {
   const port = socket.remotePort;
   if (port === undefined) return undefined;
-  const transit = transits.get(port);
-  transits.delete(port);
-  return transit;
-}
-
-/** The compute a request from a joiner invocation brings, if any. */
-function billingOf(socket: Socket): Billing | undefined {
-  const port = socket.remotePort;
-  if (port === undefined) return undefined;
-  const billing = billings.get(port);
-  billings.delete(port);
-  return billing;
+  const value = byPort.get(port);
+  byPort.delete(port);
+  return value;
 }
 
 /** SQS long polls and Kubernetes watches wait for news; they do no work while open. */

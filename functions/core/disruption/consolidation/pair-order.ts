@@ -13,15 +13,15 @@
  */
 import type { Pod } from '../../model/kube-objects.js';
 import { podRequests } from '../../scheduling/pod-requests.js';
+import { intersectSets, type ValueSet, valueAllowed, valueSetOf } from '../../scheduling/requirement-set.js';
 import type { SchedulingPool } from '../../scheduling/types.js';
+import { CAPACITY_TYPE } from '../../scheduling/well-known.js';
 import type { Candidate } from './candidates.js';
 
 /** Pairs tried at most in one search (all pairs of 48 candidates). */
 export const PAIR_TRIALS = (48 * 47) / 2;
 /** The candidates whose pairs are tried after the scored ones: the cheapest to disrupt. */
 export const PAIR_HEAD = 48;
-
-const CAPACITY_TYPE = 'karpenter.sh/capacity-type';
 
 /** One type a replacement could be: what it holds and its cheapest usable price. */
 interface Fit {
@@ -118,7 +118,9 @@ function fitsOf(p: SchedulingPool): PoolFits {
   const any: Fit[] = [];
   const onDemand: Fit[] = [];
   for (const t of p.instanceTypes) {
-    const usable = t.offerings.filter((o) => o.available && (!allowed || allowed.has(o.capacityType)));
+    const usable = t.offerings.filter(
+      (o) => o.available && (!allowed || valueAllowed(allowed, o.capacityType)),
+    );
     const shape = {
       cpu: t.allocatable.cpu ?? 0,
       memory: t.allocatable.memory ?? 0,
@@ -150,18 +152,10 @@ function frontier(types: Fit[]): Fit[] {
 }
 
 /** The capacity types the pool's requirements allow (undefined: any). */
-function capacityTypesOf(p: SchedulingPool): ReadonlySet<string> | undefined {
-  let allowed: Set<string> | undefined;
-  for (const r of p.pool.requirements ?? []) {
-    if (r.key !== CAPACITY_TYPE) continue;
-    if (r.operator === 'In') {
-      const values = new Set(r.values ?? []);
-      allowed = allowed ? new Set([...allowed].filter((v) => values.has(v))) : values;
-    } else if (r.operator === 'NotIn') {
-      const out = new Set(r.values ?? []);
-      allowed = new Set([...(allowed ?? ['on-demand', 'spot', 'reserved'])].filter((v) => !out.has(v)));
-    }
-  }
+function capacityTypesOf(p: SchedulingPool): ValueSet | undefined {
+  let allowed: ValueSet | undefined;
+  for (const r of p.pool.requirements ?? [])
+    if (r.key === CAPACITY_TYPE) allowed = allowed ? intersectSets(allowed, valueSetOf(r)) : valueSetOf(r);
   return allowed;
 }
 
