@@ -74,6 +74,7 @@ const ALIAS_FAMILIES: Readonly<Record<string, AmiFamily>> = {
   bottlerocket: 'Bottlerocket',
   windows2019: 'Windows2019',
   windows2022: 'Windows2022',
+  windows2025: 'Windows2025',
 };
 
 /** The written AMI family, else the family of the alias term (`al2023@latest` -> AL2023). */

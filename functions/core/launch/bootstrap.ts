@@ -38,7 +38,7 @@ export function bootstrapFamily(
     bottlerocket: 'Bottlerocket',
   };
   const family = amiFamily ?? (alias ? fromAlias[alias] : undefined) ?? 'AL2023';
-  if (family === 'Windows2019' || family === 'Windows2022') {
+  if (family === 'Windows2019' || family === 'Windows2022' || family === 'Windows2025') {
     throw new Error(
       `amiFamily ${family}: joiner does not launch Windows nodes (use AL2023, AL2 or Bottlerocket)`,
     );

@@ -7,6 +7,7 @@ export const ALIAS_FAMILIES: Readonly<Record<string, AmiFamily>> = {
   bottlerocket: 'Bottlerocket',
   windows2019: 'Windows2019',
   windows2022: 'Windows2022',
+  windows2025: 'Windows2025',
 };
 
 /** The family part of an alias (`Bottlerocket@v1.20.0` -> `bottlerocket`). */

@@ -22,7 +22,14 @@ export interface AmiSelectorTerm {
   readonly ssmParameter?: string;
 }
 
-export type AmiFamily = 'AL2' | 'AL2023' | 'Bottlerocket' | 'Windows2019' | 'Windows2022' | 'Custom';
+export type AmiFamily =
+  | 'AL2'
+  | 'AL2023'
+  | 'Bottlerocket'
+  | 'Windows2019'
+  | 'Windows2022'
+  | 'Windows2025'
+  | 'Custom';
 
 export interface BlockDeviceMapping {
   readonly deviceName: string;

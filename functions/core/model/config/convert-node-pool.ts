@@ -14,6 +14,7 @@ import { durationToMs } from './duration.js';
 import type { NodePoolV1 } from './schema/v1.js';
 import type { NodePoolV1beta1 } from './schema/v1beta1.js';
 import { staticCapacityIssues } from './static-capacity.js';
+import { unimplementedValueIssues } from './unimplemented-values.js';
 
 type Template = NodePoolV1['spec']['template'];
 
@@ -32,7 +33,7 @@ function templateFields(template: Template | NodePoolV1beta1['spec']['template']
 export function convertNodePoolV1(doc: NodePoolV1, source: DocumentSource): Converted {
   const out = emptyConverted();
   const spec = doc.spec;
-  out.issues.push(...staticCapacityIssues(spec));
+  out.issues.push(...staticCapacityIssues(spec), ...unimplementedValueIssues(doc));
   const t = spec.template.spec;
   const d = spec.disruption;
   const pool: NodePool = {
@@ -48,7 +49,8 @@ export function convertNodePoolV1(doc: NodePoolV1, source: DocumentSource): Conv
         : (durationToMs(t.terminationGracePeriod) ?? undefined),
     limits: toLimits(spec.limits),
     disruption: {
-      consolidationPolicy: d?.consolidationPolicy ?? 'WhenEmptyOrUnderutilized',
+      // Balanced is refused above (unimplementedValueIssues): the pool is not loaded.
+      consolidationPolicy: d?.consolidationPolicy === 'WhenEmpty' ? 'WhenEmpty' : 'WhenEmptyOrUnderutilized',
       consolidateAfterMs: d?.consolidateAfter === undefined ? 0 : durationToMs(d.consolidateAfter),
       budgets: d?.budgets === undefined ? DEFAULT_BUDGETS : d.budgets.map(toBudget),
     },

@@ -3,7 +3,7 @@ import { parseBottlerocketToml } from '../bottlerocket-toml.js';
 import type { NodeClass } from '../node-class.js';
 import type { ConvertIssue } from './convert-result.js';
 
-const WINDOWS = new Set(['Windows2019', 'Windows2022']);
+const WINDOWS = new Set(['Windows2019', 'Windows2022', 'Windows2025']);
 
 const LAUNCHABLE = 'use AL2023, AL2, Bottlerocket or Custom';
 

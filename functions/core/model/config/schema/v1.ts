@@ -43,7 +43,8 @@ export const nodePoolV1 = lazySchema(() =>
       }),
       disruption: z
         .object({
-          consolidationPolicy: z.enum(['WhenEmpty', 'WhenEmptyOrUnderutilized']).optional(),
+          /** `Balanced` is read to be refused with its reason (unimplemented-values.ts). */
+          consolidationPolicy: z.enum(['WhenEmpty', 'WhenEmptyOrUnderutilized', 'Balanced']).optional(),
           consolidateAfter: duration.optional(),
           budgets: z.array(budget).max(50).optional(),
         })
@@ -64,7 +65,9 @@ export const ec2NodeClassSpecV1Shape = () => ({
   capacityReservationSelectorTerms: z.array(capacityReservationSelectorTerm).max(30).optional(),
   associatePublicIPAddress: z.boolean().optional(),
   amiSelectorTerms: z.array(amiSelectorTerm).max(30).optional(),
-  amiFamily: z.enum(['AL2', 'AL2023', 'Bottlerocket', 'Windows2019', 'Windows2022', 'Custom']).optional(),
+  amiFamily: z
+    .enum(['AL2', 'AL2023', 'Bottlerocket', 'Windows2019', 'Windows2022', 'Windows2025', 'Custom'])
+    .optional(),
   userData: z.string().optional(),
   role: z.string().optional(),
   instanceProfile: z.string().optional(),

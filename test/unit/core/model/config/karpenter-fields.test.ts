@@ -21,6 +21,7 @@ import {
   ec2NodeClassV1beta1,
   nodePoolV1beta1,
 } from '../../../../../functions/core/model/config/schema/v1beta1.js';
+import { namedInBackticks, readmeNotSupported } from '../../../../helpers/readme-not-supported.js';
 
 interface Fixture {
   readonly kinds: Readonly<Record<string, readonly string[]>>;
@@ -356,6 +357,38 @@ describe("Karpenter's CRD fields: implemented or refused, never ignored", () => 
     const readme = readFileSync(new URL('../../../../../README.md', import.meta.url), 'utf8');
     for (const name of ['resources', 'containerRuntime', 'launchTemplate'])
       expect(readme).toMatch(new RegExp(`\`${name}\``));
+  });
+
+  it("README's not-supported list names every refused field of every kind (kubelet fields by the list of those joiner passes)", () => {
+    const section = readmeNotSupported();
+    const named = namedInBackticks(section);
+    // The kubelet fields joiner passes, as its v1 EC2NodeClass schema knows them.
+    const passed = [...schemaPaths(structuralSchema(ec2NodeClassV1()), '', new Set())]
+      .filter((p) => p.startsWith('spec.kubelet.') && p.split('.').length === 3)
+      .map((p) => p.split('.')[2]);
+    const allowList = section.slice(section.indexOf('every `kubelet` field other than'));
+    const listed = [...allowList.slice(0, allowList.indexOf(';')).matchAll(/`([^`]+)`/g)]
+      .map((m) => m[1])
+      .filter((n) => n !== 'kubelet');
+    expect(listed.sort()).toEqual(passed.sort());
+    const missing: string[] = [];
+    for (const [kind, fields] of Object.entries(fixture.kinds)) {
+      const known = schemaPaths(structuralSchema(SCHEMAS[kind]()), '', new Set());
+      const refused = [
+        ...fields.filter((f) => !known.has(f)),
+        ...Object.keys(REFUSED_AT_VALIDATE[kind] ?? {}),
+      ];
+      for (const field of refused) {
+        if (/(^|\.)(kubelet|kubeletConfiguration)\./.test(field)) continue;
+        // A field under a refused one is named by its nearest refused ancestor.
+        const parts = field.replaceAll('[]', '').split('.');
+        const isNamed = parts.some(
+          (part, i) => i > 0 && (named.has(part) || named.has(parts.slice(0, i + 1).join('.'))),
+        );
+        if (!isNamed) missing.push(`${kind} ${field}`);
+      }
+    }
+    expect(missing, `refused Karpenter fields the README does not name: ${missing.join(', ')}`).toEqual([]);
   });
 
   it('a KubeletConfiguration field joiner does not pass is refused under a v1beta1 NodePool and a v1alpha5 Provisioner, as under v1', () => {

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { INSTANCE_TYPE_LABEL_KEYS } from '../../../../../functions/core/catalog/well-known-labels.js';
 import { unsupportedLabelReason } from '../../../../../functions/core/model/config/labels.js';
 import { loadDocuments } from '../../../../../functions/core/model/config/load.js';
+import { namedInBackticks, readmeNotSupported } from '../../../../helpers/readme-not-supported.js';
 
 const { labels } = JSON.parse(
   readFileSync(new URL('../../../../fixtures/karpenter-well-known-labels.json', import.meta.url), 'utf8'),
@@ -66,5 +67,13 @@ describe("Karpenter's well-known labels: computed or refused", () => {
     const [file, name] = pointer;
     const text = readFileSync(new URL(`../../../../../${file}`, import.meta.url), 'utf8');
     expect(text, `${file} should set ${label}`).toContain(name);
+  });
+
+  it("README's not-supported list names every refused label, and tenancy other than default", () => {
+    const named = namedInBackticks(readmeNotSupported());
+    const refused = labels.filter((label) => unsupportedLabelReason(label) !== undefined);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused.filter((label) => !named.has(label))).toEqual([]);
+    expect(named).toContain('karpenter.k8s.aws/instance-tenancy');
   });
 });
