@@ -96,6 +96,16 @@ export function invalid(kind: string, name: string, field: string, message: stri
   });
 }
 
+/** 403: `<plural> "<name>" is forbidden: <why>` (an admission plugin's refusal). */
+export function forbidden(plural: string, group: string, name: string, why: string): ApiError {
+  const what = group ? `${plural}.${group}` : plural;
+  return new ApiError(403, 'Forbidden', `${what} "${name}" is forbidden: ${why}`, {
+    name,
+    group,
+    kind: plural,
+  });
+}
+
 /** 400 with a message naming what was wrong. */
 export function badRequest(message: string): ApiError {
   return new ApiError(400, 'BadRequest', message);

@@ -20,6 +20,7 @@ import {
   type ResourceType,
   storageKey,
 } from './resource-registry.js';
+import { admitPodRuntimeClass } from './runtime-class-admission.js';
 import { assertMatchesSchema, type StructuralNode } from './schema-validation.js';
 
 /** Per-request options. */
@@ -158,7 +159,10 @@ export class KubeApi {
       throw alreadyExists(type.plural, type.group, obj.metadata.name);
     obj.apiVersion = apiVersionOf(type);
     obj.kind = type.kind;
-    if (type.plural === 'pods' && type.group === '') defaultPod(obj, this.clock.now());
+    if (type.plural === 'pods' && type.group === '') {
+      defaultPod(obj, this.clock.now());
+      admitPodRuntimeClass(obj, (name) => this.store.get('node.k8s.io/runtimeclasses', undefined, name));
+    }
     if (type.plural === 'namespaces' && type.group === '') labelNamespace(obj);
     this.validate(type, obj);
     await this.admit('CREATE', type, '', obj, undefined, opts);

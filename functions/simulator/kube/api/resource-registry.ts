@@ -98,6 +98,7 @@ const BUILTIN: readonly ResourceType[] = [
   builtin('rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding', 'clusterrolebindings', false),
   builtin('storage.k8s.io', 'v1', 'StorageClass', 'storageclasses', false, [], ['sc']),
   builtin('storage.k8s.io', 'v1', 'CSINode', 'csinodes', false),
+  builtin('node.k8s.io', 'v1', 'RuntimeClass', 'runtimeclasses', false),
 ];
 
 /** The registry of served types; CRDs add and remove entries at run time. */
