@@ -101,18 +101,70 @@ afterAll(async () => {
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 
+/** The placements of the files by `joiner plan`, the provisioner's planning and `joiner simulate`. */
+async function threePaths(config: string, workloads: string, pods: number) {
+  const dir = await mkdtemp(join(tmpdir(), 'one-file-set-'));
+  dirs.push(dir);
+  await writeFile(join(dir, 'config.yaml'), config);
+  await writeFile(join(dir, 'workloads.yaml'), workloads);
+  await writeFile(
+    join(dir, 'scenario.yaml'),
+    SCENARIO.replace('total: 4, running: 4', `total: ${pods}, running: ${pods}`),
+  );
+  const files = [join(dir, 'config.yaml'), join(dir, 'workloads.yaml')];
+
+  const plan = await computePlan(files);
+  expect(plan.unschedulable).toEqual([]);
+  const byPlan = planned(plan.nodeClaims);
+
+  const provisioner = planRun(snapshotFromFiles(await loadFiles(files)), [], [], bundledCatalog, {
+    now: 0,
+  });
+  const byProvisioner = planned(provisioner.plan.nodeClaims);
+
+  let cloud: SimulatedCloud | undefined;
+  const result = await runScenario(await loadScenario(join(dir, 'scenario.yaml')), {
+    speed: 200,
+    prepare: async (c) => {
+      cloud = c;
+    },
+  });
+  expect(result.failures).toEqual([]);
+  const nodes = new Map(result.summary.nodes.map((n) => [n.name, n]));
+  const onNode = new Map<string, string[]>();
+  for (const p of cloud!.kube.store.list('v1', 'Pod') as KubeObject[]) {
+    const node = (p.spec as { nodeName?: string }).nodeName;
+    if (p.metadata.namespace !== 'default' || !node) continue;
+    onNode.set(node, [...(onNode.get(node) ?? []), workload(p.metadata.name)]);
+  }
+  const bySimulate = [...onNode]
+    .map(([name, pods]) => {
+      const n = nodes.get(name)!;
+      return `${n.instanceType}/${n.capacityType}: ${pods.sort().join(',')}`;
+    })
+    .sort();
+  return { byPlan, byProvisioner, bySimulate, nodes: result.summary.nodes.length };
+}
+
+/** A pod of 1 CPU whose RuntimeClass adds 3 CPU of overhead (4 CPU: more than an m5.xlarge holds). */
+const RUNTIME_CLASS_WORKLOADS = `apiVersion: node.k8s.io/v1
+kind: RuntimeClass
+metadata: { name: kata }
+handler: kata
+overhead: { podFixed: { cpu: "3", memory: 256Mi } }
+---
+apiVersion: v1
+kind: Pod
+metadata: { name: sandboxed, namespace: default }
+spec:
+  runtimeClassName: kata
+  terminationGracePeriodSeconds: 0
+  containers: [{ name: app, image: nginx, resources: { requests: { cpu: "1", memory: 1Gi } } }]
+`;
+
 describe('joiner plan, the provisioner and joiner simulate place one file set alike', () => {
   it('three hostname-anti-affine web replicas and a big batch pod: the same nodes and pods by all three paths', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'one-file-set-'));
-    dirs.push(dir);
-    await writeFile(join(dir, 'config.yaml'), CONFIG);
-    await writeFile(join(dir, 'workloads.yaml'), WORKLOADS);
-    await writeFile(join(dir, 'scenario.yaml'), SCENARIO);
-    const files = [join(dir, 'config.yaml'), join(dir, 'workloads.yaml')];
-
-    const plan = await computePlan(files);
-    expect(plan.unschedulable).toEqual([]);
-    const byPlan = planned(plan.nodeClaims);
+    const { byPlan, byProvisioner, bySimulate, nodes } = await threePaths(CONFIG, WORKLOADS, 4);
     // The batch pod gets a node of its own: 3 x m5.large + m5.xlarge ($0.48/h), not an m5.2xlarge
     // shared with a replica + 2 x m5.large ($0.576/h).
     expect(byPlan).toEqual([
@@ -121,34 +173,16 @@ describe('joiner plan, the provisioner and joiner simulate place one file set al
       'm5.large/on-demand: web',
       'm5.xlarge/on-demand: batch',
     ]);
-
-    const provisioner = planRun(snapshotFromFiles(await loadFiles(files)), [], [], bundledCatalog, {
-      now: 0,
-    });
-    expect(planned(provisioner.plan.nodeClaims)).toEqual(byPlan);
-
-    let cloud: SimulatedCloud | undefined;
-    const result = await runScenario(await loadScenario(join(dir, 'scenario.yaml')), {
-      speed: 200,
-      prepare: async (c) => {
-        cloud = c;
-      },
-    });
-    expect(result.failures).toEqual([]);
-    const nodes = new Map(result.summary.nodes.map((n) => [n.name, n]));
-    const onNode = new Map<string, string[]>();
-    for (const p of cloud!.kube.store.list('v1', 'Pod') as KubeObject[]) {
-      const node = (p.spec as { nodeName?: string }).nodeName;
-      if (p.metadata.namespace !== 'default' || !node) continue;
-      onNode.set(node, [...(onNode.get(node) ?? []), workload(p.metadata.name)]);
-    }
-    const bySimulate = [...onNode]
-      .map(([name, pods]) => {
-        const n = nodes.get(name)!;
-        return `${n.instanceType}/${n.capacityType}: ${pods.sort().join(',')}`;
-      })
-      .sort();
+    expect(byProvisioner).toEqual(byPlan);
     expect(bySimulate).toEqual(byPlan);
-    expect(result.summary.nodes).toHaveLength(byPlan.length);
+    expect(nodes).toBe(byPlan.length);
+  }, 180_000);
+
+  it("a pod's RuntimeClass overhead counts alike: 4 CPU need an m5.2xlarge by all three paths (an m5.xlarge has 3.92 CPU allocatable)", async () => {
+    const { byPlan, byProvisioner, bySimulate, nodes } = await threePaths(CONFIG, RUNTIME_CLASS_WORKLOADS, 1);
+    expect(byPlan).toEqual(['m5.2xlarge/on-demand: sandboxed']);
+    expect(byProvisioner).toEqual(byPlan);
+    expect(bySimulate).toEqual(byPlan);
+    expect(nodes).toBe(1);
   }, 180_000);
 });
