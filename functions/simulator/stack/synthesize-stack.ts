@@ -4,11 +4,12 @@
  * (`joiner:nodeRoleArns`, as in a cdk.json), with stand-in function code (IAM does not depend on
  * it). Synthesis takes seconds, so templates are kept per set of inputs: in memory for the
  * process, and on disk (under node_modules/.cache) keyed by a hash of the inputs and of the
- * stack's sources, so an edit of the stack is always synthesized again.
+ * stack's sources (the stack and every function source it may import), so an edit of either is
+ * always synthesized again.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** A CloudFormation template as JSON. */
@@ -99,16 +100,34 @@ async function synthesize(inputs: StackInputs): Promise<CfnTemplate> {
 
 let sources: Promise<string> | undefined;
 
+/**
+ * The directories whose TypeScript the template is made of: the stack, and the functions' code it
+ * imports (manifests, node role names, batching settings, event sources...). The simulator is not
+ * part of the stack.
+ */
+const STACK_SOURCE_DIRS = [
+  'lib',
+  'functions/core',
+  'functions/shared',
+  'functions/handlers',
+  'functions/adapters',
+];
+
+/** The stack's source files (see {@link STACK_SOURCE_DIRS}), relative to the repository, sorted. */
+export async function stackSourceFiles(): Promise<string[]> {
+  const files: string[] = [];
+  for (const dir of STACK_SOURCE_DIRS) {
+    const names = await readdir(join(ROOT, dir), { recursive: true }).catch(() => [] as string[]);
+    for (const name of names) if (name.endsWith('.ts')) files.push(`${dir}/${name.split(sep).join('/')}`);
+  }
+  return files.sort();
+}
+
 /** A hash of what the template is made of: the stack's sources and the CDK library's version. */
 function sourcesHash(): Promise<string> {
   sources ??= (async () => {
     const hash = createHash('sha256');
-    for (const dir of ['lib', 'lib/constructs', 'functions/shared']) {
-      const names = (await readdir(join(ROOT, dir)).catch(() => [] as string[])).filter((n) =>
-        n.endsWith('.ts'),
-      );
-      for (const name of names.sort()) hash.update(name).update(await readFile(join(ROOT, dir, name)));
-    }
+    for (const file of await stackSourceFiles()) hash.update(file).update(await readFile(join(ROOT, file)));
     const cdk = await readFile(join(ROOT, 'node_modules', 'aws-cdk-lib', 'package.json'), 'utf8').catch(
       () => '',
     );
