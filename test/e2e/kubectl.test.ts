@@ -342,9 +342,9 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
       expect(await names('nodepools.karpenter.sh')).toEqual(pools);
       const ours = join(dir, 'ours.yaml');
       await writeFile(ours, 'apiVersion: joiner.sh/v1\nkind: NodePool\nmetadata: { name: ours }\nspec: {}\n');
-      // (--validate=false: kubectl validates a kind its OpenAPI v3 lacks with the v2 document, which
-      // the simulated API server does not serve; a real server's has no such kind either.)
-      expect((await kubectlOutcome('apply', '--validate=false', '-f', ours)).stderr).toMatch(
+      // Validation on: kubectl looks a kind its OpenAPI v3 lacks up in the v2 document, finds no
+      // schema there either, and the apply fails at the mapping, as against a real API server.
+      expect((await kubectlOutcome('apply', '-f', ours)).stderr).toMatch(
         /no matches for kind "NodePool" in version "joiner\.sh\/v1"/,
       );
       // Categories span groups: every NodePool, NodeClass and NodeClaim, in one command.
