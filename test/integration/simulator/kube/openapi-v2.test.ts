@@ -35,7 +35,10 @@ const CRD = {
                   size: { type: 'integer', format: 'int32', description: 'how big' },
                   names: { type: 'array', items: { type: 'string' } },
                   labels: { type: 'object', additionalProperties: { type: 'string' } },
-                  port: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] },
+                  port: {
+                    'x-kubernetes-int-or-string': true,
+                    anyOf: [{ type: 'integer' }, { type: 'string' }],
+                  },
                   note: { type: 'string', nullable: true },
                 },
               },
@@ -65,7 +68,8 @@ async function get(accept?: string): Promise<Response> {
   return fetch(`${h.sim.url}/openapi/v2`, { headers });
 }
 
-const text = (f: WireField | undefined) => (f && f.wire === 2 ? Buffer.from(f.bytes).toString('utf8') : undefined);
+const text = (f: WireField | undefined) =>
+  f && f.wire === 2 ? Buffer.from(f.bytes).toString('utf8') : undefined;
 const sub = (f: WireField) => (f.wire === 2 ? readFields(f.bytes) : []);
 const all = (fields: WireField[], n: number) => fields.filter((f) => f.field === n);
 const one = (fields: WireField[], n: number) => all(fields, n)[0];
@@ -82,15 +86,25 @@ describe('the simulated API server serves /openapi/v2', () => {
     expect(res.status).toBe(200);
     const doc = (await res.json()) as {
       swagger: string;
-      paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; [k: string]: unknown }>>;
+      paths: Record<
+        string,
+        Record<string, { parameters?: { name: string; in: string }[]; [k: string]: unknown }>
+      >;
       definitions: Record<string, { properties: Record<string, { properties: Record<string, unknown> }> }>;
     };
     expect(doc.swagger).toBe('2.0');
     const patch = doc.paths['/apis/example.com/v1/namespaces/{namespace}/widgets/{name}'].patch;
-    expect(patch['x-kubernetes-group-version-kind']).toEqual({ group: 'example.com', version: 'v1', kind: 'Widget' });
+    expect(patch['x-kubernetes-group-version-kind']).toEqual({
+      group: 'example.com',
+      version: 'v1',
+      kind: 'Widget',
+    });
     expect(patch.parameters?.map((p) => p.name)).toContain('fieldValidation');
     expect(Object.keys(doc.paths)).toContain('/api/v1/namespaces/{namespace}/pods/{name}');
-    const spec = doc.definitions['com.example.v1.Widget'].properties.spec as unknown as Record<string, unknown>;
+    const spec = doc.definitions['com.example.v1.Widget'].properties.spec as unknown as Record<
+      string,
+      unknown
+    >;
     expect(spec).toEqual({
       type: 'object',
       required: ['size'],
@@ -109,7 +123,9 @@ describe('the simulated API server serves /openapi/v2', () => {
     const res = await get(KUBECTL_ACCEPT);
     expect(res.status).toBe(200);
     // The Content-Type a client can parse (the Accept form's `@` is not valid in a media type).
-    expect(res.headers.get('content-type')).toBe('application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
+    expect(res.headers.get('content-type')).toBe(
+      'application/com.github.proto-openapi.spec.v2.v1.0+protobuf',
+    );
     const doc = readFields(new Uint8Array(await res.arrayBuffer()));
     expect(text(one(doc, 1))).toBe('2.0');
     const paths = sub(one(doc, 8));
