@@ -582,6 +582,79 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
     }
   }, 240_000);
 
+  it("refuses a karpenter.sh NodeClaim created by hand (Karpenter's CRDs left behind, Karpenter gone): a Warning event and Launched=False on it, no node", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kubectl-nodeclaim-'));
+    const crd = join(dir, 'crd.yaml');
+    const claim = join(dir, 'claim.yaml');
+    try {
+      await writeFile(
+        crd,
+        [
+          'apiVersion: apiextensions.k8s.io/v1',
+          'kind: CustomResourceDefinition',
+          'metadata: { name: nodeclaims.karpenter.sh }',
+          'spec:',
+          '  group: karpenter.sh',
+          '  scope: Cluster',
+          '  names: { plural: nodeclaims, singular: nodeclaim, kind: NodeClaim }',
+          '  versions:',
+          '    - name: v1',
+          '      served: true',
+          '      storage: true',
+          '      subresources: { status: {} }',
+          '      schema: { openAPIV3Schema: { type: object, x-kubernetes-preserve-unknown-fields: true } }',
+        ].join('\n'),
+      );
+      await writeFile(
+        claim,
+        [
+          'apiVersion: karpenter.sh/v1',
+          'kind: NodeClaim',
+          'metadata: { name: by-hand }',
+          'spec:',
+          '  nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }',
+          '  requirements: [{ key: node.kubernetes.io/instance-type, operator: In, values: [c5.large] }]',
+        ].join('\n'),
+      );
+      await kubectl('apply', '-f', crd);
+      await eventually(
+        async () => (await kubectlOutcome('apply', '-f', claim)).code === 0,
+        'the NodeClaim CRD served',
+      );
+      const nodesBefore = await kubectl('get', 'nodes', '-o', 'name');
+      const launched = () =>
+        kubectl(
+          'get',
+          'nodeclaims.karpenter.sh',
+          'by-hand',
+          '-o',
+          'jsonpath={.status.conditions[?(@.type=="Launched")].reason}',
+        );
+      await eventually(
+        async () => (await launched()) === 'NotSupported',
+        'Launched=False NotSupported',
+        120_000,
+      );
+      expect(
+        await kubectl(
+          'get',
+          'events',
+          '--field-selector',
+          'involvedObject.name=by-hand',
+          '-o',
+          'custom-columns=T:.type,R:.reason,M:.message',
+          '--no-headers',
+        ),
+      ).toMatch(/^Warning\s+NotSupported\s+joiner does not launch NodeClaims created by hand/);
+      expect(log.filter((l) => l.includes('refusing NodeClaim by-hand'))).toHaveLength(1);
+      expect(await kubectl('get', 'nodes', '-o', 'name')).toBe(nodesBefore);
+      await kubectl('delete', '-f', claim);
+      await kubectl('delete', '-f', crd);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 240_000);
+
   it("ran every case above with the account's IAM enforced and no call denied", () => {
     expect(log.length).toBeGreaterThan(0);
     expect(log.filter((line) => line.includes('IAM denied'))).toEqual([]);
