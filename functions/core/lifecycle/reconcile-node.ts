@@ -50,7 +50,7 @@ export function isMultusPod(pod: Pod): boolean {
  * and the NodePool / NodeClass drift hashes with their versions, as Karpenter annotates its
  * nodes) and the termination finalizer (a `kubectl delete node` then drains it before it goes),
  * and removes Karpenter's registration taint (`karpenter.sh/unregistered:NoExecute`) in the same
- * write that labels it `karpenter.sh/registered`; undefined when nothing is left to do.
+ * patch that labels it `karpenter.sh/registered`; undefined when nothing is left to do.
  */
 export function registrationPatch(claim: NodeClaim, node: Node): NodePatch | undefined {
   const current = node.metadata.labels ?? {};
