@@ -8,10 +8,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runSweep } from '../../../functions/core/sweep/run-sweep.js';
 import { sweepDepsFrom } from '../../../functions/core/sweep/sweep-deps-from.js';
+import { createProvisionerHandler } from '../../../functions/handlers/provisioner.js';
 import { dependenciesFromEnv } from '../../../functions/handlers/runtime/dependencies.js';
+import { DETAIL_TYPES, JOINER_EVENT_SOURCE } from '../../../functions/shared/event-rules.js';
 import { type SimulatedCloud, startSimulatedCloud } from '../../../functions/simulator/cloud.js';
 import { applyManifests } from '../../../functions/simulator/scenario/cluster-manifests.js';
 import type { Manifest } from '../../../functions/simulator/scenario/load-scenario.js';
+import { provisionerContext, provisioningRecord } from '../../builders/provisioning-event.js';
 import { RecordingLog } from '../../unit/core/provisioning/fakes.js';
 
 /** Karpenter's NodeClaim CRD, as a Karpenter installation leaves it behind. */
@@ -143,6 +146,34 @@ describe('a karpenter.sh NodeClaim created by hand', () => {
     expect(reports).toBeGreaterThanOrEqual(1);
     expect(reports).toBeLessThanOrEqual(2);
     expect(warningsAbout(c, 'by-hand').length).toBe(reports);
+  });
+
+  it("the webhook's event for its creation has the provisioner refuse it at once; a duplicate delivery reports nothing more", async () => {
+    const c = (await start()).c;
+    const log = new RecordingLog();
+    process.env.AWS_ACCESS_KEY_ID = c.env().AWS_ACCESS_KEY_ID;
+    process.env.AWS_SECRET_ACCESS_KEY = c.env().AWS_SECRET_ACCESS_KEY;
+    const deps = {
+      ...dependenciesFromEnv(c.env(), { clock: c.clock, log }),
+      log,
+      sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.min(ms, 20))),
+    };
+    const body = JSON.stringify({
+      id: 'evt-claim',
+      'detail-type': DETAIL_TYPES.configurationChanged,
+      source: JOINER_EVENT_SOURCE,
+      time: '2025-01-01T00:00:00Z',
+      detail: { group: 'karpenter.sh', kind: 'NodeClaim', name: 'by-hand' },
+    });
+    const handler = createProvisionerHandler(() => deps);
+    const event = { Records: [provisioningRecord('m0', body), provisioningRecord('m1', body)] };
+    await handler(event, provisionerContext());
+    await handler(event, provisionerContext());
+    expect(nodeClaim(c, 'by-hand')?.status?.conditions?.find((x) => x.type === 'Launched')?.reason).toBe(
+      'NotSupported',
+    );
+    expect(warningsAbout(c, 'by-hand')).toHaveLength(1);
+    expect(log.lines.filter((l) => l.message.startsWith('refusing NodeClaim by-hand'))).toHaveLength(1);
   });
 
   it('with karpenterKinds=ignore (a running Karpenter owns it) joiner leaves it alone', async () => {
