@@ -15,6 +15,7 @@ import {
 import { batchEvents } from '../core/provisioning/batch-window.js';
 import { provision } from '../core/provisioning/provision.js';
 import type { ProvisionResult } from '../core/provisioning/types.js';
+import { refuseHandMadeNodeClaims } from '../core/status/hand-made-nodeclaims.js';
 import { DETAIL_TYPES } from '../shared/event-rules.js';
 import { KARPENTER_METRICS } from '../shared/karpenter-metrics.js';
 import { METRIC_NAMES } from '../shared/metrics.js';
@@ -98,6 +99,9 @@ export function createProvisionerHandler(getDeps: () => ProvisionerDeps) {
         : [],
     );
     if (changed.length > 0) deps.log.info('configuration changed, provisioning', { changed });
+    // A karpenter.sh NodeClaim created: refused at once if it was made by hand (the sweep is the fallback).
+    if (changed.some((c) => c.startsWith('NodeClaim/')))
+      await refuseHandMadeNodeClaims(deps.cluster, deps.log, deps.settings?.karpenterKinds, deps.clock.now());
     // The batch window's polls and the lease's retries wait on the runtime's time (wall time in
     // AWS, the virtual clock in the simulated cloud), as does the lease itself.
     const runtime = runtimeTimersOf(context);

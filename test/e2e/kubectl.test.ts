@@ -342,9 +342,9 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
       expect(await names('nodepools.karpenter.sh')).toEqual(pools);
       const ours = join(dir, 'ours.yaml');
       await writeFile(ours, 'apiVersion: joiner.sh/v1\nkind: NodePool\nmetadata: { name: ours }\nspec: {}\n');
-      // (--validate=false: kubectl validates a kind its OpenAPI v3 lacks with the v2 document, which
-      // the simulated API server does not serve; a real server's has no such kind either.)
-      expect((await kubectlOutcome('apply', '--validate=false', '-f', ours)).stderr).toMatch(
+      // Validation on: kubectl looks a kind its OpenAPI v3 lacks up in the v2 document, finds no
+      // schema there either, and the apply fails at the mapping, as against a real API server.
+      expect((await kubectlOutcome('apply', '-f', ours)).stderr).toMatch(
         /no matches for kind "NodePool" in version "joiner\.sh\/v1"/,
       );
       // Categories span groups: every NodePool, NodeClass and NodeClaim, in one command.
@@ -577,6 +577,82 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
       expect(
         await kubectl('get', 'nodeoverlays', '--no-headers', '-o', 'custom-columns=NAME:.metadata.name'),
       ).toBe('savings-plan-m5\n');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 240_000);
+
+  it("refuses a karpenter.sh NodeClaim created by hand (Karpenter's CRDs left behind, Karpenter gone): a Warning event and Launched=False on it, no node", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kubectl-nodeclaim-'));
+    const crd = join(dir, 'crd.yaml');
+    const claim = join(dir, 'claim.yaml');
+    try {
+      await writeFile(
+        crd,
+        [
+          'apiVersion: apiextensions.k8s.io/v1',
+          'kind: CustomResourceDefinition',
+          'metadata: { name: nodeclaims.karpenter.sh }',
+          'spec:',
+          '  group: karpenter.sh',
+          '  scope: Cluster',
+          '  names: { plural: nodeclaims, singular: nodeclaim, kind: NodeClaim }',
+          '  versions:',
+          '    - name: v1',
+          '      served: true',
+          '      storage: true',
+          '      subresources: { status: {} }',
+          '      schema: { openAPIV3Schema: { type: object, x-kubernetes-preserve-unknown-fields: true } }',
+        ].join('\n'),
+      );
+      await writeFile(
+        claim,
+        [
+          'apiVersion: karpenter.sh/v1',
+          'kind: NodeClaim',
+          'metadata: { name: by-hand }',
+          'spec:',
+          '  nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }',
+          '  requirements: [{ key: node.kubernetes.io/instance-type, operator: In, values: [c5.large] }]',
+        ].join('\n'),
+      );
+      await kubectl('apply', '-f', crd);
+      await eventually(
+        async () => (await kubectlOutcome('apply', '-f', claim)).code === 0,
+        'the NodeClaim CRD served',
+      );
+      const nodesBefore = await kubectl('get', 'nodes', '-o', 'name');
+      const launched = () =>
+        kubectl(
+          'get',
+          'nodeclaims.karpenter.sh',
+          'by-hand',
+          '-o',
+          'jsonpath={.status.conditions[?(@.type=="Launched")].reason}',
+        );
+      await eventually(
+        async () => (await launched()) === 'NotSupported',
+        'Launched=False NotSupported',
+        120_000,
+      );
+      expect(
+        await kubectl(
+          'get',
+          'events',
+          '--field-selector',
+          'involvedObject.name=by-hand',
+          '-o',
+          'custom-columns=T:.type,R:.reason,M:.message',
+          '--no-headers',
+        ),
+      ).toMatch(/^Warning\s+NotSupported\s+joiner does not launch NodeClaims created by hand/);
+      const refusals = log.filter((l) => l.includes('refusing NodeClaim by-hand'));
+      expect(refusals).toHaveLength(1);
+      // At once: the webhook's event for the creation woke the provisioner (the sweep is the fallback).
+      expect(refusals[0]).toContain(' provisioner ');
+      expect(await kubectl('get', 'nodes', '-o', 'name')).toBe(nodesBefore);
+      await kubectl('delete', '-f', claim);
+      await kubectl('delete', '-f', crd);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

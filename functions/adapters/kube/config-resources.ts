@@ -31,6 +31,11 @@ export const NODE_OVERLAY_RESOURCES: readonly ConfigResource[] = [
   { group: 'karpenter.sh', plural: 'nodeoverlays', versions: ['v1alpha1'] },
 ];
 
+/** Karpenter's NodeClaims (v1, v1beta1): joiner refuses those created by hand (see hand-made-nodeclaims.ts). */
+export const KARPENTER_NODE_CLAIM_RESOURCES: readonly ConfigResource[] = [
+  { group: 'karpenter.sh', plural: 'nodeclaims', versions: ['v1', 'v1beta1'] },
+];
+
 /**
  * Lists the documents of each resource. A resource is read at its first served version only (the
  * API server converts every object to each served version, so reading two would duplicate them);

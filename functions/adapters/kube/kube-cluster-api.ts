@@ -21,6 +21,7 @@ import type { ConfigObjectRef, MirroredNodeClaim } from '../../core/ports/cluste
 import type { Log } from '../../core/ports/log.js';
 import type { NodeClaimResource } from '../../core/status/nodeclaim-resource.js';
 import {
+  KARPENTER_NODE_CLAIM_RESOURCES,
   listConfigDocuments,
   NODE_CLASS_RESOURCES,
   NODE_OVERLAY_RESOURCES,
@@ -124,6 +125,10 @@ export class KubeClusterApi implements ClusterApi {
 
   async listNodeOverlayDocuments(): Promise<ConfigDocument[]> {
     return listConfigDocuments(await this.client(), NODE_OVERLAY_RESOURCES);
+  }
+
+  async listKarpenterNodeClaimDocuments(): Promise<ConfigDocument[]> {
+    return listConfigDocuments(await this.client(), KARPENTER_NODE_CLAIM_RESOURCES);
   }
 
   async patchNode(name: string, patch: NodePatch): Promise<Node> {

@@ -24,6 +24,8 @@ const PLURALS: Readonly<Record<string, string>> = {
   Provisioner: 'provisioners',
   AWSNodeTemplate: 'awsnodetemplates',
   NodeOverlay: 'nodeoverlays',
+  // Karpenter's NodeClaims (a hand-made one is refused in its status; joiner's own have none).
+  NodeClaim: 'nodeclaims',
 };
 
 async function inChunks<T>(items: readonly T[], fn: (item: T) => Promise<void>): Promise<void> {

@@ -15,7 +15,7 @@ const CONFIG_RESOURCES = ['nodepools', 'provisioners', 'nodeclasses', 'ec2nodecl
 /**
  * The joiner events an admission request stands for: PodUnschedulable, NodeRegistered,
  * NodeReady, PodReady (Multus pod), PodGone, ConfigurationChanged (also for a NodePool scale
- * write) and NodeDeleted (a Node or a joiner NodeClaim resource deleted). Requests joiner does not
+ * write, and a karpenter.sh NodeClaim created) and NodeDeleted (a Node or a joiner NodeClaim resource deleted). Requests joiner does not
  * care about give none.
  */
 export function admissionEvents(request: AdmissionRequest, time?: number): JoinerEvent[] {
@@ -25,7 +25,8 @@ export function admissionEvents(request: AdmissionRequest, time?: number): Joine
   const events: Array<Omit<JoinerEvent, 'time'>> = [];
   if (resource === 'pods') events.push(...podEvents(request, sub));
   if (resource === 'nodes' && (sub === '' || sub === 'status')) events.push(...nodeEvents(request));
-  if (sub === '' && isConfigResource(request)) events.push(...configurationEvents(request));
+  if (sub === '' && (isConfigResource(request) || isKarpenterNodeClaim(request)))
+    events.push(...configurationEvents(request));
   if (sub === '' && request.operation === 'DELETE') events.push(...deletionEvents(request, resource));
   if (sub === 'scale' && isConfigResource(request) && request.resource.resource === 'nodepools')
     events.push(...scaleEvents(request));
@@ -53,6 +54,14 @@ function deletionEvents(request: AdmissionRequest, coreResource: string): Array<
     ...(typeof providerId === 'string' && providerId ? { providerId } : {}),
   };
   return [{ detailType: DETAIL_TYPES.nodeDeleted, detail }];
+}
+
+/**
+ * A `karpenter.sh` NodeClaim (created by hand where joiner manages Karpenter's kinds): forwarded as
+ * a configuration change, so joiner refuses it at once (see hand-made-nodeclaims.ts).
+ */
+function isKarpenterNodeClaim(request: AdmissionRequest): boolean {
+  return request.resource.group === 'karpenter.sh' && request.resource.resource === 'nodeclaims';
 }
 
 function isConfigResource(request: AdmissionRequest): boolean {

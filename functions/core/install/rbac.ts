@@ -45,13 +45,15 @@ const rules: readonly ControllerRule[] = [
   { apiGroups: ['karpenter.k8s.aws'], resources: ['ec2nodeclasses', 'awsnodetemplates'], verbs: ['list'] },
   // ...and NodeOverlays (v1alpha1): price and extended-resource changes to instance types.
   { apiGroups: ['karpenter.sh'], resources: ['nodeoverlays'], verbs: ['list'] },
+  // Karpenter's NodeClaims: one created by hand is refused in its status (hand-made-nodeclaims.ts).
+  { apiGroups: ['karpenter.sh'], resources: ['nodeclaims'], verbs: ['list'] },
   // The NodeClaim resources mirroring the state table (created, updated, deleted; listed by the sweep).
   { apiGroups: [JOINER_API_GROUP], resources: ['nodeclaims'], verbs: ['list', 'create', 'patch', 'delete'] },
   // Status kubectl shows: NodePools (resources in use, conditions) and NodeClasses (what they resolve to).
   { apiGroups: [JOINER_API_GROUP], resources: ['nodepools/status', 'nodeclasses/status'], verbs: ['patch'] },
   {
     apiGroups: ['karpenter.sh'],
-    resources: ['nodepools/status', 'provisioners/status', 'nodeoverlays/status'],
+    resources: ['nodepools/status', 'provisioners/status', 'nodeoverlays/status', 'nodeclaims/status'],
     verbs: ['patch'],
   },
   {

@@ -20,6 +20,18 @@ export const CONFIGURATION_RULE: Rule = {
 };
 
 /**
+ * Creations of Karpenter's NodeClaims: where joiner manages Karpenter's kinds, one created by hand
+ * is refused at once (hand-made-nodeclaims.ts; the sweep is the fallback).
+ */
+export const KARPENTER_NODECLAIM_CREATED_RULE: Rule = {
+  apiGroups: ['karpenter.sh'],
+  apiVersions: ['*'],
+  operations: ['CREATE'],
+  resources: ['nodeclaims'],
+  scope: 'Cluster',
+};
+
+/**
  * Scale writes of NodePools (`kubectl scale nodepool`, the scale subresource of both NodePool
  * kinds): the API server sends them as UPDATEs of `nodepools/scale` whose objects are
  * autoscaling/v1 Scales, which the NodePool rule above does not cover.
@@ -122,7 +134,7 @@ export function assertWebhookEndpoint(endpoint: WebhookEndpoint): void {
 /**
  * joiner's ValidatingWebhookConfiguration: pod status updates that mark a pod Unschedulable,
  * node creations and Ready transitions, NodePool / NodeClass creations and spec changes (and
- * NodePool scale writes), Multus pods (by label) turning Ready, deletions of bound pods outside
+ * NodePool scale writes, and karpenter.sh NodeClaim creations), Multus pods (by label) turning Ready, deletions of bound pods outside
  * kube-system, and deletions of joiner's Nodes and NodeClaim resources.
  */
 export function webhookConfiguration(endpoint: WebhookEndpoint): KubeManifest {
@@ -143,7 +155,12 @@ export function webhookConfiguration(endpoint: WebhookEndpoint): KubeManifest {
         [core(['CREATE', 'UPDATE'], ['nodes'], 'Cluster'), core(['UPDATE'], ['nodes/status'], 'Cluster')],
         NODE_REGISTERED_OR_READY,
       ),
-      webhook('configuration', endpoint, [CONFIGURATION_RULE, NODE_POOL_SCALE_RULE], CONFIGURATION_CHANGED),
+      webhook(
+        'configuration',
+        endpoint,
+        [CONFIGURATION_RULE, NODE_POOL_SCALE_RULE, KARPENTER_NODECLAIM_CREATED_RULE],
+        CONFIGURATION_CHANGED,
+      ),
       webhook(
         'multus-pod-ready',
         endpoint,

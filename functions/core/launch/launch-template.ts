@@ -6,7 +6,7 @@ import {
 import type { CapacityType } from '../model/instance-type.js';
 import type { BlockDeviceMapping, NodeClass } from '../model/node-class.js';
 import { parseBytes } from '../model/quantity.js';
-import type { Taint } from '../model/taint.js';
+import { type Taint, UNREGISTERED_TAINT } from '../model/taint.js';
 import { type AmiVariant, imageFor } from './ami-variant.js';
 import { type BootstrapFamily, registrableLabels } from './bootstrap.js';
 import { type EfaInterfaceType, efaSlotConflict, efaSlots } from './efa-interfaces.js';
@@ -135,10 +135,12 @@ export function buildLaunchTemplate(input: LaunchTemplateInput): LaunchTemplateS
           }
         : {}),
     }),
+    // Karpenter's registration taint last: no pod lands before joiner registers the node.
     taints: uniqueTaints([
       ...input.taints,
       ...input.startupTaints,
       ...(nodeClass.multusReadyTaint ? [nodeClass.multusReadyTaint] : []),
+      UNREGISTERED_TAINT,
     ]),
     maxPods: input.maxPods,
     kubelet: nodeClass.kubelet,

@@ -11,7 +11,7 @@ import {
 } from '../catalog/well-known-labels.js';
 import { CAPACITY_RESERVATION_ID, CAPACITY_RESERVATION_TYPE } from '../model/capacity-reservation.js';
 import type { Node, Pod } from '../model/kube-objects.js';
-import type { Taint } from '../model/taint.js';
+import { type Taint, UNREGISTERED_TAINT } from '../model/taint.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 
 /** Label naming the nodeclaim a node belongs to. */
@@ -42,11 +42,16 @@ export const TERMINATION_FINALIZER = 'karpenter.sh/termination';
 
 export const DISRUPTED_TAINT: Taint = { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' };
 
-/** Taints the node lifecycle controller and cloud controller remove themselves once a node is up. */
+/**
+ * Taints a node carries only while it starts: the node lifecycle controller's and the cloud
+ * controller's (they remove them themselves once the node is up) and Karpenter's registration
+ * taint (joiner removes it when it registers the node).
+ */
 export const EPHEMERAL_TAINT_KEYS: readonly string[] = [
   'node.kubernetes.io/not-ready',
   'node.kubernetes.io/unreachable',
   'node.cloudprovider.kubernetes.io/uninitialized',
+  UNREGISTERED_TAINT.key,
 ];
 
 /** The instance id of an AWS providerID (`aws:///us-west-2a/i-0abc`), or undefined. */

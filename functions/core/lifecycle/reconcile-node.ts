@@ -6,7 +6,7 @@
  */
 import { MULTUS_POD_LABEL } from '../install/match-conditions.js';
 import type { Node, Pod } from '../model/kube-objects.js';
-import type { Taint } from '../model/taint.js';
+import { isUnregisteredTaint, type Taint, UNREGISTERED_TAINT } from '../model/taint.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import { transition } from '../nodeclaim/state-machine.js';
 import type { NodePatch } from '../ports/cluster-api.js';
@@ -24,6 +24,7 @@ import {
   isNodeReady,
   isPodReady,
   LABEL_INITIALIZED,
+  LABEL_REGISTERED,
   OWNER,
   sameTaint,
   TERMINATION_FINALIZER,
@@ -47,15 +48,19 @@ export function isMultusPod(pod: Pod): boolean {
 /**
  * The patch that adds what the node lacks of the claim's labels, taints and annotations (owner,
  * and the NodePool / NodeClass drift hashes with their versions, as Karpenter annotates its
- * nodes) and the termination finalizer (a `kubectl delete node` then drains it before it goes);
- * undefined when the node already has them all.
+ * nodes) and the termination finalizer (a `kubectl delete node` then drains it before it goes),
+ * and removes Karpenter's registration taint (`karpenter.sh/unregistered:NoExecute`) in the same
+ * patch that labels it `karpenter.sh/registered`; undefined when nothing is left to do.
  */
 export function registrationPatch(claim: NodeClaim, node: Node): NodePatch | undefined {
   const current = node.metadata.labels ?? {};
   const labels = Object.fromEntries(
     Object.entries(claimNodeLabels(claim)).filter(([key, value]) => current[key] !== value),
   );
-  const taints = taintsOf(node);
+  const registering = taintsOf(node);
+  // Karpenter's registration taint goes in the same patch that labels the node registered.
+  const taints = registering.filter((t) => !isUnregisteredTaint(t));
+  const unregistered = taints.length !== registering.length;
   const missing = claim.taints.filter((t) => !taints.some((have) => sameTaint(have, t)));
   const currentAnnotations = node.metadata.annotations ?? {};
   const annotations = Object.fromEntries(
@@ -67,6 +72,7 @@ export function registrationPatch(claim: NodeClaim, node: Node): NodePatch | und
   if (
     Object.keys(labels).length === 0 &&
     missing.length === 0 &&
+    !unregistered &&
     Object.keys(annotations).length === 0 &&
     !finalize
   )
@@ -75,7 +81,7 @@ export function registrationPatch(claim: NodeClaim, node: Node): NodePatch | und
     ...(finalize ? { finalizers: [...finalizers, TERMINATION_FINALIZER] } : {}),
     ...(Object.keys(labels).length > 0 ? { labels } : {}),
     ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
-    ...(missing.length > 0 ? { taints: [...taints, ...missing] } : {}),
+    ...(missing.length > 0 || unregistered ? { taints: [...taints, ...missing] } : {}),
   };
 }
 
@@ -118,6 +124,7 @@ export async function reconcileNode(
     deps.log.debug('nodeclaim is not starting, node left alone', { nodeclaim: claim.id, state: claim.state });
     return claim;
   }
+  if (claim.state === 'Launched') warnIfRegisteredUntainted(deps, claim, node);
   const patch = registrationPatch(claim, node);
   if (patch) node = await deps.cluster.patchNode(nodeName, patch);
   let stored = await register(deps, claim.id, nodeName);
@@ -133,6 +140,20 @@ export async function reconcileNode(
       });
   }
   return stored;
+}
+
+/**
+ * Logs a warning for a node that registered without Karpenter's registration taint (a Custom AMI
+ * family's user data that does not ask for it, as Karpenter requires): pods may have landed on it
+ * before joiner synced its labels and taints. joiner still registers it.
+ */
+function warnIfRegisteredUntainted(deps: LifecycleDeps, claim: NodeClaim, node: Node): void {
+  if (node.metadata.labels?.[LABEL_REGISTERED] === 'true') return;
+  if (taintsOf(node).some(isUnregisteredTaint)) return;
+  deps.log.warn(
+    `node registered without the ${UNREGISTERED_TAINT.key}:${UNREGISTERED_TAINT.effect} taint; pods may have been scheduled before its nodeclaim's labels and taints were synced (a Custom amiFamily's userData should register with it, as Karpenter requires)`,
+    { nodeclaim: claim.id, node: node.metadata.name },
+  );
 }
 
 async function register(deps: LifecycleDeps, id: string, nodeName: string): Promise<NodeClaim | undefined> {

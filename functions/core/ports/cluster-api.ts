@@ -75,6 +75,11 @@ export interface ClusterApi extends ClusterStatusWriter {
    * Optional: a port without it has no overlays.
    */
   listNodeOverlayDocuments?(): Promise<ConfigDocument[]>;
+  /**
+   * NodeClaims of Karpenter's kind (`karpenter.sh` v1, else v1beta1); an API server without the
+   * kind has none. Optional: a port without it reads none (see hand-made-nodeclaims.ts).
+   */
+  listKarpenterNodeClaimDocuments?(): Promise<ConfigDocument[]>;
   /** Patches labels/annotations (merge patch) and taints/unschedulable; returns the new node. */
   patchNode(name: string, patch: NodePatch): Promise<Node>;
   /**

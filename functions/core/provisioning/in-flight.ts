@@ -4,7 +4,7 @@
  */
 
 import { LABEL_ZONE_ID } from '../catalog/well-known-labels.js';
-import { claimZoneId } from '../lifecycle/node-labels.js';
+import { claimZoneId, EPHEMERAL_TAINT_KEYS } from '../lifecycle/node-labels.js';
 import { CAPACITY_RESERVATION_ID, CAPACITY_RESERVATION_TYPE } from '../model/capacity-reservation.js';
 import type { Node, Pod } from '../model/kube-objects.js';
 import { EFA, type Resources } from '../model/resources.js';
@@ -204,13 +204,6 @@ function safeRequests(pod: Pod): Resources {
     return {};
   }
 }
-
-/** Taints a node carries only while it starts (Karpenter ignores them on nodes it is initializing). */
-export const EPHEMERAL_TAINT_KEYS = [
-  'node.kubernetes.io/not-ready',
-  'node.kubernetes.io/unreachable',
-  'node.cloudprovider.kubernetes.io/uninitialized',
-];
 
 /**
  * Nodes of claims that registered but are not initialized yet (or initialized so recently that the

@@ -4,11 +4,13 @@
  * registration, termination) of every due claim, then the disruption round (drain steps, decisions, emptiness timers), then the orphan GC and the GC of
  * deleted NodeClasses' instance profiles, then the safety net, so pods a timeout released are offered to the provisioner in the same minute
  * (and static NodePools that lack nodes wake it too),
- * then the status kubectl shows (NodeClaim resources, NodePool and NodeClass status).
+ * then the status kubectl shows (NodeClaim resources, NodePool and NodeClass status), then the
+ * refusal of karpenter.sh NodeClaims created by hand (hand-made-nodeclaims.ts).
  */
 import type { DisruptionOutcome } from '../disruption/run-disruption.js';
 import { runDisruption } from '../disruption/run-disruption.js';
 import type { PodRefDetail } from '../events/joiner-events.js';
+import { refuseHandMadeNodeClaims } from '../status/hand-made-nodeclaims.js';
 import { podStartupSeconds, type TimeWindow } from '../status/pod-startup.js';
 import { reportStatus, type StatusOutcome } from '../status/report-status.js';
 import type { TimerOutcome } from './due-timers.js';
@@ -37,6 +39,8 @@ export interface SweepOutcome {
   readonly status: StatusOutcome;
   /** Seconds from creation to Ready of the pods that turned Ready in the sweep's window. */
   readonly podStartups: readonly number[];
+  /** karpenter.sh NodeClaims created by hand that this sweep refused (see hand-made-nodeclaims.ts). */
+  readonly handMadeNodeClaims?: readonly string[];
 }
 
 /** A timers-queue message: wake up `nodeClaimId` at `dueAt`. */
@@ -67,6 +71,12 @@ export async function runSweep(deps: SweepDeps, window?: TimeWindow): Promise<Sw
     return [];
   });
   const status = await reportStatus(deps);
+  const handMadeNodeClaims = await refuseHandMadeNodeClaims(
+    deps.cluster,
+    deps.log,
+    deps.karpenterKinds,
+    deps.clock.now(),
+  );
   const podStartups = window ? await measurePodStartups(deps, window) : [];
   return {
     resumedLaunches,
@@ -78,6 +88,7 @@ export async function runSweep(deps: SweepDeps, window?: TimeWindow): Promise<Sw
     staticPoolsWoken: staticPools,
     status,
     podStartups,
+    ...(handMadeNodeClaims.length > 0 ? { handMadeNodeClaims } : {}),
   };
 }
 

@@ -59,6 +59,7 @@ export function sweepDepsFrom(ports: SweepPorts, settings?: Partial<SweepSetting
     ...(ports.remainingMs ? { remainingMs: ports.remainingMs } : {}),
     ...(ports.consolidationMemory ? { consolidationMemory: ports.consolidationMemory } : {}),
     settings,
+    ...(ports.karpenterKinds ? { karpenterKinds: ports.karpenterKinds } : {}),
     ...ownerOf(ports),
   };
 }

@@ -1,5 +1,6 @@
 import type { DisruptionDeps } from '../disruption/disruption-deps.js';
 import type { LifecycleDeps } from '../lifecycle/lifecycle-deps.js';
+import type { KarpenterKinds } from '../model/config/karpenter-kinds.js';
 import type { EventPublisher } from '../ports/event-publisher.js';
 
 /** Settings of the sweep. */
@@ -37,6 +38,8 @@ export interface SweepDeps extends LifecycleDeps, DisruptionDeps {
    * the orphan GC terminates only instances carrying it. Unknown: no instance is collected.
    */
   readonly owner?: string;
+  /** Whether NodePools (and NodeClaims) of Karpenter's kinds are joiner's; default `manage`. */
+  readonly karpenterKinds?: KarpenterKinds;
 }
 
 /** The sweep settings of `deps` with defaults filled in. */

@@ -18,6 +18,12 @@ import type { RequestAuthorizer } from '../auth/request-authorizer.js';
 import { decodeProtobufBody, PROTOBUF_CONTENT_TYPE } from '../protobuf/decode-body.js';
 import { coreVersions, group, groupList, resourceList, versionInfo } from './discovery.js';
 import { validateFields } from './field-validation.js';
+import {
+  acceptsOpenApiV2Protobuf,
+  encodeOpenApiV2,
+  OPENAPI_V2_PROTOBUF,
+  openApiV2Document,
+} from './openapi-v2.js';
 import { openApiV3 } from './openapi-v3.js';
 import { type DiscoveryPath, parseRequestPath, type ResourcePath } from './request-path.js';
 import { toTable, wantsTable } from './table.js';
@@ -95,6 +101,7 @@ async function handle(
       throw new ApiError(404, 'NotFound', `the server could not find the requested resource ${url.pathname}`);
     return sendJson(res, 200, doc);
   }
+  if (url.pathname === '/openapi/v2') return sendOpenApiV2(res, openApiV2Document(api), req.headers.accept);
   const path = parseRequestPath(api.registry, url.pathname);
   if (path.kind === 'discovery') return sendJson(res, 200, discovery(api, path));
   const q = url.searchParams;
@@ -295,6 +302,17 @@ async function readBody(req: IncomingMessage, contentType: string | undefined): 
   } catch (err) {
     throw badRequest(`the request body is not valid JSON: ${(err as Error).message}`);
   }
+}
+
+/** The v2 document as protobuf when the client asks for it (kubectl does), else as JSON. */
+function sendOpenApiV2(res: ServerResponse, doc: Record<string, unknown>, accept: string | undefined): void {
+  if (!acceptsOpenApiV2Protobuf(accept)) {
+    sendJson(res, 200, doc);
+    return;
+  }
+  const body = encodeOpenApiV2(doc);
+  res.writeHead(200, { 'Content-Type': OPENAPI_V2_PROTOBUF, 'Content-Length': body.length });
+  res.end(body);
 }
 
 function sendJson(res: ServerResponse, code: number, body: unknown): void {

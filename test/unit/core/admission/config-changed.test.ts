@@ -176,6 +176,29 @@ describe('NodePool / NodeClass changes start a provisioning pass', () => {
     expect(admissionEvents(deleted)).toEqual([]);
   });
 
+  it('a karpenter.sh NodeClaim creation is asked for and becomes ConfigurationChanged of the NodeClaim (joiner refuses one made by hand at once); a joiner.sh one is not', () => {
+    const pairs = (webhook?.rules ?? []).flatMap((r) =>
+      r.apiGroups.flatMap((g) => r.resources.map((res) => `${res}.${g}:${r.operations.join('+')}`)),
+    );
+    expect(pairs).toContain('nodeclaims.karpenter.sh:CREATE');
+    expect(pairs.filter((p) => p.startsWith('nodeclaims.joiner.sh'))).toEqual([]);
+    const claim = { metadata: { name: 'general' }, spec: { requirements: [] } };
+    expect(called('CREATE', claim, null)).toBe(true);
+    const events = admissionEvents(review('karpenter.sh', 'nodeclaims', 'NodeClaim', 'CREATE', claim, null));
+    expect(events).toEqual([
+      {
+        detailType: 'ConfigurationChanged',
+        detail: { group: 'karpenter.sh', kind: 'NodeClaim', name: 'general' },
+      },
+    ]);
+    expect(JOINER_EVENT_DETAILS[DETAIL_TYPES.configurationChanged].safeParse(events[0].detail).success).toBe(
+      true,
+    );
+    expect(admissionEvents(review('joiner.sh', 'nodeclaims', 'NodeClaim', 'CREATE', claim, null))).toEqual(
+      [],
+    );
+  });
+
   it('the provisioning queue takes ConfigurationChanged events', () => {
     const rule = EVENT_RULES.find(
       (r) =>

@@ -152,6 +152,8 @@ describe('joinerManifests', () => {
         'pods DELETE',
         'nodes DELETE',
         'nodeclaims DELETE',
+        // karpenter.sh NodeClaims created (joiner refuses those made by hand at once).
+        'nodeclaims CREATE',
         'nodepools/scale UPDATE',
         ...['nodepools', 'provisioners', 'nodeclasses', 'ec2nodeclasses', 'awsnodetemplates'].flatMap((r) => [
           `${r} CREATE`,

@@ -144,6 +144,7 @@ describe('launch templates with Multus interfaces', () => {
       { key: 'dedicated', value: 'telco', effect: 'NoSchedule' },
       { key: 'node.cilium.io/agent-not-ready', effect: 'NoExecute' },
       { key: 'joiner.sh/multus-not-ready', value: 'true', effect: 'NoSchedule' },
+      { key: 'karpenter.sh/unregistered', effect: 'NoExecute' },
     ]);
   });
 

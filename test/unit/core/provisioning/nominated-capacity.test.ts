@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { bundledCatalog } from '../../../../functions/core/catalog/bundled.js';
 import type { Node, Pod } from '../../../../functions/core/model/kube-objects.js';
+import type { Taint } from '../../../../functions/core/model/taint.js';
 import { newNodeClaim } from '../../../../functions/core/nodeclaim/create.js';
 import type { NodeClaim } from '../../../../functions/core/nodeclaim/nodeclaim.js';
 import { transition } from '../../../../functions/core/nodeclaim/state-machine.js';
@@ -21,6 +22,7 @@ const POOL = nodePool({
 });
 const STARTUP = { key: 'example.com/agent-not-ready', effect: 'NoSchedule' as const };
 const NOT_READY = { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' as const };
+const UNREGISTERED = { key: 'karpenter.sh/unregistered', effect: 'NoExecute' as const };
 const NOW = 1_000_000;
 
 function snapshot(pendingPods: Pod[], nodes: Node[], boundPods: Pod[] = []): ClusterSnapshot {
@@ -79,7 +81,7 @@ function initialized(c: NodeClaim, at: number): NodeClaim {
 }
 
 /** The node of `c` as the API server showed it: c5.xlarge, providerID naming its instance. */
-function nodeOf(c: NodeClaim, taints: { key: string; effect: 'NoSchedule' }[], ready: boolean): Node {
+function nodeOf(c: NodeClaim, taints: Taint[], ready: boolean): Node {
   const n = node({
     name: `node-${c.id}`,
     instanceType: 'c5.xlarge',
@@ -123,6 +125,17 @@ describe('a pod nominated to a nodeclaim keeps its capacity until it is bound', 
     expect(planned.plan.nodeClaims).toEqual([]);
     // Every pod that is not bound waits for its claim's node (f's pod may also be placed on f's node).
     expect(planned.pending.map((p) => p.metadata.name)).not.toContain('web-5');
+  });
+
+  it("a node that registered with Karpenter's karpenter.sh/unregistered:NoExecute taint is counted as it will be once registered: no new nodeclaim for pods that fit it", () => {
+    const [p1] = pods;
+    const small = pod({ name: 'small', requests: { cpu: '500m' } });
+    const a = launched(claimFor('a', p1), NOW - 30_000);
+    // The kubelet registered the node a moment ago; joiner has not registered it yet.
+    const n = nodeOf(a, [UNREGISTERED, NOT_READY], false);
+    const planned = planRun(snapshot([p1, small], [n]), [a], [], bundledCatalog, { now: NOW });
+    expect(planned.plan.unschedulable).toEqual([]);
+    expect(planned.plan.nodeClaims).toEqual([]);
   });
 
   it('a pending pod also bound in the same snapshot is not planned again', () => {
