@@ -34,8 +34,9 @@ const common = {
   hookTimeout: 30_000,
   pool: 'forks',
   isolate: false,
-  // Puts back the environment variables a file changed, for the next file of its worker.
-  setupFiles: 'test/helpers/restore-process-env.ts',
+  // Puts back the environment variables a file changed, for the next file of its worker; with
+  // JOINER_TEST_PROFILE set, logs each file's wall, CPU and idle time (test/helpers/file-profile.ts).
+  setupFiles: ['test/helpers/restore-process-env.ts', 'test/helpers/file-profile.ts'] as string[],
   // Transformed sources are kept under node_modules/.experimental-vitest-cache, keyed by content,
   // so a run transforms only what changed since the last one (about a quarter less CPU for a
   // rerun of the scheduling unit tests).
