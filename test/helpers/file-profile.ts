@@ -17,15 +17,31 @@ import { afterAll, expect } from 'vitest';
 
 const out = process.env.JOINER_TEST_PROFILE;
 
+/**
+ * CPU milliseconds of the children a process waited for, from its `/proc/<pid>/stat` line (`cutime`
+ * and `cstime`, the 16th and 17th fields, in clock ticks of 1/100 s). The command name, in
+ * parentheses, may hold spaces and parentheses itself, so fields are counted after its last `)`.
+ */
+export function childCpuMs(stat: string): number {
+  const end = stat.lastIndexOf(')');
+  if (end === -1) throw new Error(`not a /proc stat line: ${JSON.stringify(stat.slice(0, 80))}`);
+  // After ") " come the state (3rd field) onwards: cutime and cstime are the 14th and 15th there.
+  const fields = stat
+    .slice(end + 2)
+    .trim()
+    .split(' ');
+  const [cutime, cstime] = [Number(fields[13]), Number(fields[14])];
+  if (!Number.isFinite(cutime) || !Number.isFinite(cstime))
+    throw new Error(`no cutime/cstime in the /proc stat line: ${JSON.stringify(stat.slice(0, 80))}`);
+  return (cutime + cstime) * 10;
+}
+
 /** CPU milliseconds of this process and of the children it waited for (Linux: /proc/self/stat). */
 function cpuMs(): { self: number; children: number } {
   const own = process.cpuUsage();
   let children = 0;
   try {
-    // Fields after the command name: utime stime cutime cstime are the 12th-15th, in clock ticks.
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    children = ((Number(fields[13]) + Number(fields[14])) * 1000) / 100;
+    children = childCpuMs(readFileSync('/proc/self/stat', 'utf8'));
   } catch {
     // Not Linux: children's CPU is not counted.
   }
