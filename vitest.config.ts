@@ -1,4 +1,4 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { LongestFirst } from './test/helpers/longest-first.js';
 
@@ -27,6 +27,22 @@ const CLOUDS = ['test/integration/**/*.test.ts'];
  */
 const SCENARIOS = ['test/e2e/**/*.test.ts', 'test/chaos/**/*.test.ts'];
 
+/**
+ * How many files run at once: on an idle machine one more than there are cores (3 on a 2-core
+ * machine; vitest's default keeps a core for itself, which leaves a 2-core machine with one
+ * worker). About a quarter of a worker's time is spent waiting rather than computing (kubectl and
+ * CLI processes, servers starting, the clock's wall-time waits), and the extra worker computes
+ * meanwhile. On a machine already busy (a load average of at least the core count) there are no
+ * idle cores to fill: one worker per core, since a third worker would only stretch each file
+ * towards its timeout. Scenarios run on the virtual clock, so the count changes how long a file
+ * takes, not what it decides. Every simulated server binds a free port, so files run side by side.
+ */
+function testWorkers(): number {
+  const cores = availableParallelism();
+  const busy = loadavg()[0] >= cores;
+  return busy ? Math.max(2, cores) : Math.max(3, cores + 1);
+}
+
 /** What every project shares. */
 const common = {
   environment: 'node',
@@ -34,8 +50,9 @@ const common = {
   hookTimeout: 30_000,
   pool: 'forks',
   isolate: false,
-  // Puts back the environment variables a file changed, for the next file of its worker.
-  setupFiles: 'test/helpers/restore-process-env.ts',
+  // Puts back the environment variables a file changed, for the next file of its worker; with
+  // JOINER_TEST_PROFILE set, logs each file's wall, CPU and idle time (test/helpers/file-profile.ts).
+  setupFiles: ['test/helpers/restore-process-env.ts', 'test/helpers/file-profile.ts'] as string[],
   // Transformed sources are kept under node_modules/.experimental-vitest-cache, keyed by content,
   // so a run transforms only what changed since the last one (about a quarter less CPU for a
   // rerun of the scheduling unit tests).
@@ -46,9 +63,8 @@ const common = {
 
 export default defineConfig({
   test: {
-    // One worker per core: vitest's default keeps a core for itself, which leaves a 2-core machine
-    // with one worker. Every simulated server binds a free port, so files run side by side.
-    maxWorkers: Math.max(2, availableParallelism()),
+    // See testWorkers above; `npx vitest run --maxWorkers=N` (or `npm test -- --maxWorkers=N`) overrides it.
+    maxWorkers: testWorkers(),
     // The longest files first, so the workers finish together (see LongestFirst).
     sequence: { sequencer: LongestFirst },
     // Builds dist/cli once per run, so tests that start bin/joiner.js run the current sources.

@@ -35,6 +35,18 @@ const STALL_MS = 1000;
  */
 const JOINER_STALL_WINDOWS = 10;
 
+/**
+ * The stall safety net's wall timings (see {@link VirtualClock}'s stall check). The defaults are
+ * the simulator's; a test of the safety net itself may shorten them so it need not sit idle for
+ * ten wall seconds.
+ */
+export interface StallTimings {
+  /** Wall milliseconds of one idle window. Default 1,000. */
+  readonly windowMs?: number;
+  /** Idle windows in a row after which the same joiner scopes "computing" count as waiting. Default 10. */
+  readonly joinerWindows?: number;
+}
+
 export class VirtualClock {
   private current: number;
   private timers: Timer[] = [];
@@ -62,8 +74,13 @@ export class VirtualClock {
   /** Wall milliseconds auto mode spent with joiner computing, the simulator working, and waiting. */
   readonly wallSplit = { joiner: 0, simulator: 0, waiting: 0, stalls: 0 };
 
-  constructor(startMs = Date.UTC(2026, 0, 1)) {
+  private readonly stallMs: number;
+  private readonly joinerStallWindows: number;
+
+  constructor(startMs = Date.UTC(2026, 0, 1), stall: StallTimings = {}) {
     this.current = startMs;
+    this.stallMs = positive(stall.windowMs ?? STALL_MS, 'stall windowMs');
+    this.joinerStallWindows = positive(stall.joinerWindows ?? JOINER_STALL_WINDOWS, 'stall joinerWindows');
     this.activity = new Activity(() => this.onActivity());
   }
 
@@ -218,8 +235,8 @@ export class VirtualClock {
   }
 
   /**
-   * A safety net: the simulator "working" for STALL_MS of wall time, or the same joiner scopes
-   * "computing" for JOINER_STALL_WINDOWS of them, with an idle event loop are waiting on something
+   * A safety net: the simulator "working" for one stall window of wall time ({@link StallTimings}),
+   * or the same joiner scopes "computing" for a number of them, with an idle event loop are waiting on something
    * this clock does not see (a joiner scope awaiting a virtual timer without suspending, say);
    * then time runs (and the stall is counted) rather than hang. Joiner's function timeouts are
    * virtual, so nothing else would end such a wait.
@@ -238,7 +255,7 @@ export class VirtualClock {
         return;
       }
       if (joinerBusy && this.joinerStalled === undefined) {
-        if (++idle.windows < JOINER_STALL_WINDOWS) {
+        if (++idle.windows < this.joinerStallWindows) {
           this.onActivity();
           return;
         }
@@ -246,7 +263,7 @@ export class VirtualClock {
       } else this.stalled = true;
       this.wallSplit.stalls++;
       this.onActivity();
-    }, STALL_MS);
+    }, this.stallMs);
     this.stallTimer.unref();
   }
 
@@ -300,6 +317,12 @@ export class VirtualClock {
     }
     this.reschedule();
   }
+}
+
+function positive(value: number, what: string): number {
+  if (!(value > 0) || !Number.isFinite(value))
+    throw new Error(`clock ${what} must be a positive number, got ${value}`);
+  return value;
 }
 
 function yieldToEventLoop(): Promise<void> {

@@ -55,14 +55,58 @@ async function kubectlOutcome(...args: string[]): Promise<{ code: number; stdout
  * (tens of milliseconds of CPU); every state waited for below lasts longer than that.
  */
 const POLL_MS = 500;
+/** Wall milliseconds between two looks at the API server's objects in this process (no process starts). */
+const GATE_POLL_MS = 50;
 
-async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  for (let i = 0; i < timeoutMs / POLL_MS; i++) {
+/**
+ * Waits until kubectl's `check` holds. With a `gate` (the same state read from the API server's
+ * objects in this process, which kubectl's output cannot show before it holds), kubectl is started
+ * only once the gate holds instead of every {@link POLL_MS} meanwhile: the check is the same, run
+ * less often.
+ */
+async function eventually(
+  check: () => Promise<boolean>,
+  what: string,
+  timeoutMs = 30_000,
+  gate?: () => boolean,
+): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (gate && !gate() && performance.now() < deadline)
+    await new Promise((r) => setTimeout(r, GATE_POLL_MS));
+  do {
     if (await check()) return;
     await new Promise((r) => setTimeout(r, POLL_MS));
-  }
+  } while (performance.now() < deadline);
   throw new Error(`timed out waiting for ${what}`);
 }
+
+interface Listed {
+  metadata: { name: string; labels?: Record<string, string> };
+  spec?: { nodeName?: string };
+  status?: {
+    phase?: string;
+    nodes?: number | string;
+    resources?: { nodes?: string };
+    conditions?: { type: string; status: string; reason?: string }[];
+  };
+}
+/** The objects of a kind as the API server holds them (read-only). */
+const objects = (
+  apiVersion: string,
+  kind: string,
+  options: { namespace?: string; labelSelector?: string } = {},
+) => cloud.kube.store.view<Listed>(apiVersion, kind, options);
+const conditionOf = (o: Listed | undefined, type: string) =>
+  o?.status?.conditions?.find((c) => c.type === type);
+const nodePool = (name: string) =>
+  objects('karpenter.sh/v1', 'NodePool').find((p) => p.metadata.name === name);
+/** The nodes the pods of `app` run on, once `count` of them run (else none). */
+const runningOn = (app: string, count: number): string[] => {
+  const pods = objects('v1', 'Pod', { namespace: 'default', labelSelector: `app=${app}` });
+  return pods.length === count && pods.every((p) => p.status?.phase === 'Running' && p.spec?.nodeName)
+    ? [...new Set(pods.map((p) => String(p.spec?.nodeName)))]
+    : [];
+};
 
 /**
  * What woke the disruption invocation running now: `sweep` (the 1-minute schedule) or `timer` (a
@@ -172,13 +216,18 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
     expect(await kubectl('create', 'deployment', 'web', '--image=nginx', '--replicas=3')).toBe(
       'deployment.apps/web created\n',
     );
-    await eventually(async () => {
-      const pods = await kubectl('get', 'pods', '--no-headers');
-      return (
-        pods.trim().split('\n').length === 3 &&
-        pods.split('\n').every((l) => l === '' || l.includes('Running'))
-      );
-    }, 'three Running pods');
+    await eventually(
+      async () => {
+        const pods = await kubectl('get', 'pods', '--no-headers');
+        return (
+          pods.trim().split('\n').length === 3 &&
+          pods.split('\n').every((l) => l === '' || l.includes('Running'))
+        );
+      },
+      'three Running pods',
+      undefined,
+      () => runningOn('web', 3).length > 0,
+    );
     const pods = await kubectl('get', 'pods', '-o', 'wide');
     expect(header(pods)).toEqual([
       'NAME',
@@ -211,6 +260,8 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
     await eventually(
       async () => / True /.test((await kubectl('get', 'nodeclaims')).split('\n')[1] ?? ''),
       'the first NodeClaim Ready',
+      undefined,
+      () => objects('joiner.sh/v1', 'NodeClaim').some((c) => conditionOf(c, 'Ready')?.status === 'True'),
     );
     const claims = await kubectl('get', 'nodeclaims');
     expect(header(claims)).toEqual(['NAME', 'TYPE', 'CAPACITY', 'ZONE', 'NODE', 'READY', 'AGE']);
@@ -221,6 +272,13 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
     await eventually(
       async () => /default\s+default\s+1\s+True/.test(await kubectl('get', 'nodepools.karpenter.sh')),
       'NodePool status',
+      undefined,
+      () => {
+        const pool = nodePool('default');
+        return (
+          String(pool?.status?.resources?.nodes) === '1' && conditionOf(pool, 'Ready')?.status === 'True'
+        );
+      },
     );
     const both = await kubectl('get', 'nodepools.karpenter.sh,nodeclaims');
     expect(both).toMatch(/nodepool\.karpenter\.sh\/default\s+default\s+1\s+True/);
@@ -280,7 +338,12 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
       const n = cloud.kube.store.get<{ spec: { providerID: string } }>('v1', 'Node', node);
       return String(n?.spec.providerID.split('/').pop());
     };
-    await eventually(async () => (await podNodes()).length === 1, 'the two pods Running on one node');
+    await eventually(
+      async () => (await podNodes()).length === 1,
+      'the two pods Running on one node',
+      undefined,
+      () => runningOn('doomed', 2).length === 1,
+    );
     const [first] = await podNodes();
     const firstInstance = instanceOf(first);
     const claim = await claimOf(first);
@@ -296,10 +359,18 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
     await expectDrainedAtOnce(String(claim), claimDeleted.at);
     await expect(kubectl('get', 'node', first)).rejects.toThrow(/not found/);
     expect(cloud.ec2.state.instances.get(firstInstance)?.state).toMatch(/shutting-down|terminated/);
-    await eventually(async () => {
-      const nodes = await podNodes();
-      return nodes.length === 1 && nodes[0] !== first;
-    }, 'the pods Running again on a new node');
+    await eventually(
+      async () => {
+        const nodes = await podNodes();
+        return nodes.length === 1 && nodes[0] !== first;
+      },
+      'the pods Running again on a new node',
+      undefined,
+      () => {
+        const nodes = runningOn('doomed', 2);
+        return nodes.length === 1 && nodes[0] !== first;
+      },
+    );
     const [second] = await podNodes();
     const secondInstance = instanceOf(second);
     const secondClaim = await claimOf(second);
@@ -312,11 +383,21 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
     await eventually(
       async () => !(await kubectl('get', 'nodeclaims', '-o', 'name')).includes(String(secondClaim)),
       "the deleted node's nodeclaim gone",
+      undefined,
+      () => !objects('joiner.sh/v1', 'NodeClaim').some((c) => c.metadata.name === secondClaim),
     );
-    await eventually(async () => {
-      const nodes = await podNodes();
-      return nodes.length === 1 && nodes[0] !== second;
-    }, 'the pods Running on a third node');
+    await eventually(
+      async () => {
+        const nodes = await podNodes();
+        return nodes.length === 1 && nodes[0] !== second;
+      },
+      'the pods Running on a third node',
+      undefined,
+      () => {
+        const nodes = runningOn('doomed', 2);
+        return nodes.length === 1 && nodes[0] !== second;
+      },
+    );
     await kubectl('delete', 'deployment', 'doomed');
   }, 300_000);
 
@@ -410,6 +491,8 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
       await eventually(
         async () => (await reason()) === 'SubnetsNotFound',
         'NodeClassReady=False on the NodePool',
+        undefined,
+        () => conditionOf(nodePool('broken'), 'NodeClassReady')?.reason === 'SubnetsNotFound',
       );
       expect(await kubectl('get', 'nodepool.karpenter.sh', 'broken')).toMatch(/broken\s+broken\s+0\s+False/);
       expect(await kubectl('get', 'ec2nodeclass', 'broken')).toMatch(/broken\s+False/);
@@ -508,6 +591,8 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
       await eventually(
         async () => (await condition('ValidationSucceeded', 'status')) === 'False',
         'ValidationSucceeded=False',
+        undefined,
+        () => conditionOf(nodePool('restricted'), 'ValidationSucceeded')?.status === 'False',
       );
       expect(await condition('ValidationSucceeded', 'message')).toContain(
         'karpenter.k8s.aws/capacity-reservation-id" is not supported',
@@ -528,6 +613,8 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
 
   it('kubectl scale nodepool: a static NodePool (Karpenter v1.8) keeps its replicas, up and down, and lists NodeOverlays', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'kubectl-scale-'));
+    const poolNodesHeld = (count: number) => () =>
+      objects('v1', 'Node', { labelSelector: 'karpenter.sh/nodepool=fixed' }).length === count;
     const poolNodes = async () =>
       (await kubectl('get', 'nodes', '-l', 'karpenter.sh/nodepool=fixed', '--no-headers', '-o', 'name'))
         .split('\n')
@@ -552,23 +639,39 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
         ].join('\n'),
       );
       await kubectl('apply', '-f', file);
-      await eventually(async () => (await poolNodes()) === 1, "the static pool's one node", 120_000);
+      await eventually(
+        async () => (await poolNodes()) === 1,
+        "the static pool's one node",
+        120_000,
+        poolNodesHeld(1),
+      );
       expect(await kubectl('scale', 'nodepool.karpenter.sh', 'fixed', '--replicas=3')).toBe(
         'nodepool.karpenter.sh/fixed scaled\n',
       );
       expect(await kubectl('get', 'nodepool.karpenter.sh', 'fixed', '-o', 'jsonpath={.spec.replicas}')).toBe(
         '3',
       );
-      await eventually(async () => (await poolNodes()) === 3, 'three nodes after scaling to 3', 120_000);
+      await eventually(
+        async () => (await poolNodes()) === 3,
+        'three nodes after scaling to 3',
+        120_000,
+        poolNodesHeld(3),
+      );
       await eventually(
         async () =>
           (await kubectl('get', 'nodepool.karpenter.sh', 'fixed', '-o', 'jsonpath={.status.nodes}')) === '3',
         'status.nodes 3',
         120_000,
+        () => String(nodePool('fixed')?.status?.nodes) === '3',
       );
       await expect(kubectl('scale', 'nodepool.karpenter.sh', 'fixed', '--replicas=-1')).rejects.toThrow();
       await kubectl('scale', 'nodepool.karpenter.sh', 'fixed', '--replicas=1');
-      await eventually(async () => (await poolNodes()) === 1, 'one node after scaling to 1', 120_000);
+      await eventually(
+        async () => (await poolNodes()) === 1,
+        'one node after scaling to 1',
+        120_000,
+        poolNodesHeld(1),
+      );
       // A static pool's nodes are never consolidated: the empty node stays.
       await new Promise((r) => setTimeout(r, 4_000));
       expect(await poolNodes()).toBe(1);

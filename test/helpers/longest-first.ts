@@ -1,6 +1,6 @@
 /**
- * The order vitest hands test files to its workers: the longest first, so the two workers of a
- * 2-core machine finish together instead of one running a long scenario alone at the end.
+ * The order vitest hands test files to its workers: the longest first, so the workers finish
+ * together instead of one running a long scenario alone at the end.
  *
  * Projects run one after the other (a worker that shares its loaded modules is reused only for
  * the next file of its own project): first the end-to-end and chaos scenarios (the longest

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../../functions/simulator/clock.js';
+import { type StallTimings, VirtualClock } from '../../../functions/simulator/clock.js';
 
 const clocks: VirtualClock[] = [];
-const autoClock = (speed: number): VirtualClock => {
-  const clock = new VirtualClock(0);
+const autoClock = (speed: number, stall?: StallTimings): VirtualClock => {
+  const clock = new VirtualClock(0, stall);
   clock.startAuto(speed);
   clocks.push(clock);
   return clock;
@@ -70,9 +70,11 @@ describe('VirtualClock in auto mode', () => {
   });
 
   it('lets time run when a joiner scope "computes" with an idle event loop: it waits on something the clock does not see', async () => {
-    const clock = autoClock(Number.POSITIVE_INFINITY);
+    // The simulator's stall windows are 1 s (ten of them for a joiner scope); shortened here to
+    // 100 ms so that the safety net fires after one idle wall second instead of ten.
+    const clock = autoClock(Number.POSITIVE_INFINITY, { windowMs: 100 });
     // A joiner scope awaiting a virtual timer without suspending would freeze time forever
-    // (joiner's function timeouts are virtual too); after ten seconds of idle wall time it counts as waiting.
+    // (joiner's function timeouts are virtual too); after ten idle windows it counts as waiting.
     const waited = await clock.activity.run('joiner', async () => {
       const before = clock.now();
       await new Promise<void>((resolve) => clock.setTimeout(resolve, 10_000));
@@ -80,7 +82,7 @@ describe('VirtualClock in auto mode', () => {
     });
     expect(waited).toBe(10_000);
     expect(clock.wallSplit.stalls).toBeGreaterThanOrEqual(1);
-    // A scope that computes (a busy event loop) still holds time still.
+    // A scope that computes (a busy event loop) still holds time still, for longer than ten windows.
     await clock.activity.run('joiner', async () => {
       clock.setTimeout(() => undefined, 60_000);
       const before = clock.now();
@@ -91,6 +93,14 @@ describe('VirtualClock in auto mode', () => {
       expect(clock.now()).toBe(before);
     });
   }, 15_000);
+
+  it('refuses stall timings that are not positive, naming them', () => {
+    expect(() => new VirtualClock(0, { windowMs: 0 })).toThrow(
+      /stall windowMs must be a positive number, got 0/,
+    );
+    expect(() => new VirtualClock(0, { joinerWindows: Number.NaN })).toThrow(/stall joinerWindows/);
+    expect(() => new VirtualClock(0, { windowMs: Number.POSITIVE_INFINITY })).toThrow(/stall windowMs/);
+  });
 
   it('keeps manual mode manual: time moves only by advance()', async () => {
     const clock = new VirtualClock(0);
