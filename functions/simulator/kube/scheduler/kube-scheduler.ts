@@ -351,7 +351,9 @@ export class KubeScheduler {
       lastProbeTime: null,
       // Kept while the status stays False (a new reason or message is no transition).
       lastTransitionTime:
-        current?.status === 'False' && current.lastTransitionTime ? current.lastTransitionTime : timestamp(now),
+        current?.status === 'False' && current.lastTransitionTime
+          ? current.lastTransitionTime
+          : timestamp(now),
     };
     const status = {
       ...pod.status,
