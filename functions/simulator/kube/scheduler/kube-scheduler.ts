@@ -215,6 +215,12 @@ export class KubeScheduler {
    * going over them. Reset when another writer changes a pod's PodScheduled condition.
    */
   private quietUntil = 0;
+  /**
+   * The pods of {@link unplaced} whose status still has to be written, and from when (virtual ms):
+   * a new verdict waiting out the pod's backoff, or a condition another writer changed. A pass
+   * that re-uses the last verdicts visits only these, not every pending pod.
+   */
+  private readonly due = new Map<string, number>();
 
   constructor(private readonly api: KubeApi) {
     for (const p of api.view(api.typeOf('v1', 'Pod')) as unknown as readonly Pod[])
@@ -228,17 +234,27 @@ export class KubeScheduler {
     const pod = e.object as unknown as Pod;
     const key = `${pod.metadata.namespace ?? ''}/${pod.metadata.name}`;
     if (e.type !== 'DELETED' && awaitsScheduling(pod)) this.queue.add(key);
-    else this.queue.delete(key);
+    else {
+      this.queue.delete(key);
+      this.due.delete(key);
+    }
     if (e.type !== 'MODIFIED' || !e.oldObject || placementChanged(e.oldObject as unknown as Pod, pod))
       this.stale = true;
-    else if (otherScheduledCondition(e.oldObject as unknown as Pod, pod)) this.quietUntil = 0;
+    else if (otherScheduledCondition(e.oldObject as unknown as Pod, pod)) {
+      this.due.set(key, 0);
+      this.quietUntil = 0;
+    }
   }
 
   /** One pass: bind what fits, mark the rest Unschedulable. */
   async pass(): Promise<void> {
     if (this.queue.size === 0) return;
     if (!this.stale) {
-      if (this.api.clock.now() >= this.quietUntil) await this.markAll(this.unplaced);
+      const now = this.api.clock.now();
+      if (now >= this.quietUntil)
+        await this.markAll(
+          this.unplaced.filter((u) => (this.due.get(u.pod) ?? Number.POSITIVE_INFINITY) <= now),
+        );
       return;
     }
     // Changes from here on (this pass's own bindings included) make the next pass a full one.
@@ -277,6 +293,7 @@ export class KubeScheduler {
       }
     }
     this.unplaced = plan.unschedulable;
+    this.due.clear();
     await this.markAll(plan.unschedulable);
   }
 
@@ -285,14 +302,17 @@ export class KubeScheduler {
     unplaced: readonly { readonly pod: string; readonly reason: string }[],
   ): Promise<void> {
     let next = 0;
-    let quietUntil = Number.POSITIVE_INFINITY;
     const worker = async (): Promise<void> => {
       while (next < unplaced.length) {
         const u = unplaced[next++];
-        quietUntil = Math.min(quietUntil, await this.markUnschedulable(u.pod, u.reason));
+        const at = await this.markUnschedulable(u.pod, u.reason);
+        if (at === Number.POSITIVE_INFINITY) this.due.delete(u.pod);
+        else this.due.set(u.pod, at);
       }
     };
     await Promise.all(Array.from({ length: Math.min(STATUS_PARALLELISM, unplaced.length) }, worker));
+    let quietUntil = Number.POSITIVE_INFINITY;
+    for (const at of this.due.values()) quietUntil = Math.min(quietUntil, at);
     this.quietUntil = quietUntil;
   }
 
