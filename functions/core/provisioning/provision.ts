@@ -3,7 +3,6 @@
  * the new nodeclaims and launches them, and tells each pod where it should go.
  */
 import { randomUUID } from 'node:crypto';
-import { Semaphore } from '../../shared/semaphore.js';
 import type { PodRefDetail } from '../events/joiner-events.js';
 import { isStatic } from '../model/node-pool.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
@@ -336,16 +335,9 @@ async function run(
 }
 
 /**
- * Planned claims written and launched at once by one run. Each holds one state-store call at a
- * time, so a 500-node plan keeps below the SDK's 50 sockets per client and its lease and fence
- * calls are not queued behind hundreds of claim writes; CreateFleet has its own launch slots.
- */
-export const CLAIMS_IN_FLIGHT = 32;
-
-/**
  * Writes the round's planned claims and launches each as soon as it is written, with the resumed
- * ones, at most {@link CLAIMS_IN_FLIGHT} at a time in plan order. While a claim is written and its
- * attempt recorded, the cloud prepares its launch; its CreateFleet waits for that.
+ * ones. While a claim is written and its attempt recorded, the cloud prepares its launch; its
+ * CreateFleet waits for that.
  */
 async function writeAndLaunch(
   deps: RunDeps,
@@ -367,28 +359,18 @@ async function writeAndLaunch(
     leaseToken,
     limits: (claim: NodeClaim) => launchLimits(claim, planned.pools, planned.nodeUsage, live),
   };
-  const slots = new Semaphore(CLAIMS_IN_FLIGHT, 'claims in flight');
-  const launches = planned.plan.nodeClaims.map((c, i) =>
-    slots.run(async () => {
-      const claim = fresh[i];
-      const prepared = prepareLaunch(deps, claim, planned.pools, unavailable);
-      const written = await writeClaim(
-        deps,
-        c,
-        planned.pools,
-        planned.podsById,
-        settings.timeouts,
-        leaseToken,
-      );
-      if (written.status !== 'created') {
-        await prepared;
-        return { outcome: mergeOutcomes([]) };
-      }
-      logCreated(deps, written.claim);
-      const outcome = await launchClaims(deps, [written.claim], planned.pools, { ...options, prepared });
-      return { claim: written.claim, outcome };
-    }),
-  );
+  const launches = planned.plan.nodeClaims.map(async (c, i) => {
+    const claim = fresh[i];
+    const prepared = prepareLaunch(deps, claim, planned.pools, unavailable);
+    const written = await writeClaim(deps, c, planned.pools, planned.podsById, settings.timeouts, leaseToken);
+    if (written.status !== 'created') {
+      await prepared;
+      return { outcome: mergeOutcomes([]) };
+    }
+    logCreated(deps, written.claim);
+    const outcome = await launchClaims(deps, [written.claim], planned.pools, { ...options, prepared });
+    return { claim: written.claim, outcome };
+  });
   const resumed = launchClaims(deps, resume, planned.pools, options);
   // Every write and launch ends before the run does (and releases its lease), even when one fails.
   await Promise.allSettled([resumed, ...launches]);

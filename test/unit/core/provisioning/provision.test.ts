@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LaunchInput } from '../../../../functions/core/ports/cloud-provider.js';
-import { CLAIMS_IN_FLIGHT, provision } from '../../../../functions/core/provisioning/provision.js';
+import { provision } from '../../../../functions/core/provisioning/provision.js';
 import { node, pod } from '../../../builders/workloads.js';
 import { harness } from './harness.js';
 import { asPending, seedCluster } from './seed-cluster.js';
@@ -310,45 +310,5 @@ describe('provision: the API server is the truth', () => {
     await expect(provision(h.deps, { hints: [] })).rejects.toThrow('ECONNREFUSED');
     expect(h.store.claims.size).toBe(0);
     expect(h.store.leases.size).toBe(0);
-  });
-});
-
-describe('provision: a large plan is written and launched a few claims at a time', () => {
-  it(`never has more than ${CLAIMS_IN_FLIGHT} claim writes in flight, and still launches every claim`, async () => {
-    const h = harness(await seedCluster(SEED_004));
-    // 40 pods of the spot pool that each need a node of their own (hostname anti-affinity).
-    const template = h.cluster.pods.find((p) => !JSON.stringify(p.spec).includes('addons'));
-    h.cluster.pods = Array.from({ length: 40 }, (_, i) =>
-      pod({
-        name: `solo-${i}`,
-        labels: { app: 'solo' },
-        requests: { cpu: '1' },
-        nodeSelector: template?.spec.nodeSelector,
-        tolerations: template?.spec.tolerations,
-        affinity: {
-          podAntiAffinity: {
-            requiredDuringSchedulingIgnoredDuringExecution: [
-              { labelSelector: { matchLabels: { app: 'solo' } }, topologyKey: 'kubernetes.io/hostname' },
-            ],
-          },
-        },
-      }),
-    );
-    const store = Object.create(h.store) as typeof h.store;
-    let inFlight = 0;
-    let most = 0;
-    store.createNodeClaim = async (claim) => {
-      most = Math.max(most, ++inFlight);
-      await new Promise((resolve) => setTimeout(resolve, 2));
-      try {
-        return await h.store.createNodeClaim(claim);
-      } finally {
-        inFlight--;
-      }
-    };
-    const result = await provision({ ...h.deps, store }, { hints: [] });
-    expect(result.created).toHaveLength(40);
-    expect(result.launched).toHaveLength(40);
-    expect(most).toBe(CLAIMS_IN_FLIGHT);
   });
 });
