@@ -116,7 +116,7 @@ function print(rows: readonly ScaleRow[]): void {
     );
     for (const f of r.functions)
       console.log(
-        `  ${f.name.padEnd(13)} ${String(f.invocations).padStart(11)} ${String(f.failed).padStart(7)} ${String(f.timedOut).padStart(10)} ${`${f.maxVirtualMs} (${f.timeoutMs})`.padStart(25)} ${String(f.maxDurationMs).padStart(12)} ${fmt(f.maxBytesRead / 2 ** 20, 2).padStart(13)} ${`${fmt(f.maxMemoryMiB, 0)} (${f.memoryMiB})`.padStart(21)} ${fmt(f.maxHeapMiB, 0).padStart(17)}`,
+        `  ${f.name.padEnd(13)} ${String(f.invocations).padStart(11)} ${String(f.failed).padStart(7)} ${String(f.timedOut).padStart(10)} ${`${Math.round(f.maxVirtualMs)} (${f.timeoutMs})`.padStart(25)} ${String(f.maxDurationMs).padStart(12)} ${fmt(f.maxBytesRead / 2 ** 20, 2).padStart(13)} ${`${fmt(f.maxMemoryMiB, 0)} (${f.memoryMiB})`.padStart(21)} ${fmt(f.maxHeapMiB, 0).padStart(17)}`,
       );
     console.log('  service       calls    per node launched  per node removed');
     for (const s of r.services)

@@ -43,7 +43,9 @@ export interface FunctionRow {
 export function limitBreaches(functions: readonly FunctionRow[]): string[] {
   return functions.flatMap((f) => [
     ...(f.timedOut > 0 || f.maxVirtualMs > f.timeoutMs
-      ? [`${f.name}: an invocation ran ${f.maxVirtualMs} virtual ms, its timeout is ${f.timeoutMs} ms`]
+      ? [
+          `${f.name}: an invocation ran ${Math.round(f.maxVirtualMs)} virtual ms, its timeout is ${f.timeoutMs} ms`,
+        ]
       : []),
     ...(f.maxMemoryMiB > f.memoryMiB
       ? [`${f.name}: an invocation needed about ${Math.round(f.maxMemoryMiB)} MiB, it has ${f.memoryMiB} MiB`]

@@ -13,10 +13,10 @@ const CONFIG_GROUPS = ['joiner.sh', 'karpenter.sh', 'karpenter.k8s.aws'];
 const CONFIG_RESOURCES = ['nodepools', 'provisioners', 'nodeclasses', 'ec2nodeclasses', 'awsnodetemplates'];
 
 /**
- * The joiner events an admission request stands for: PodUnschedulable, NodeRegistered,
- * NodeReady, PodReady (Multus pod), PodGone, ConfigurationChanged (also for a NodePool scale
- * write, and a karpenter.sh NodeClaim created) and NodeDeleted (a Node or a joiner NodeClaim resource deleted). Requests joiner does not
- * care about give none.
+ * The joiner events an admission request stands for: PodUnschedulable (a pod newly marked so),
+ * NodeRegistered, NodeReady, PodReady (Multus pod), PodGone, ConfigurationChanged (also for a
+ * NodePool scale write, and a karpenter.sh NodeClaim created) and NodeDeleted (a Node or a joiner
+ * NodeClaim resource deleted). Requests joiner does not care about give none.
  */
 export function admissionEvents(request: AdmissionRequest, time?: number): JoinerEvent[] {
   const at = time === undefined ? {} : { time };
@@ -104,7 +104,9 @@ function podEvents(request: AdmissionRequest, sub: string): Array<Omit<JoinerEve
   const { object, oldObject } = request;
   if (request.operation === 'UPDATE' && (sub === 'status' || sub === '') && object) {
     const ref = podRef(object, request);
-    if (ref && !nodeNameOf(object) && isUnschedulable(object)) {
+    // Only the transition: a rewrite of the condition (a new message as nodes come and go) says
+    // nothing new about a pod joiner already heard of (see POD_UNSCHEDULABLE).
+    if (ref && !nodeNameOf(object) && isUnschedulable(object) && !(oldObject && isUnschedulable(oldObject))) {
       events.push({ detailType: DETAIL_TYPES.podUnschedulable, detail: ref });
     }
     const nodeName = nodeNameOf(object);

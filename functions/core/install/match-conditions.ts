@@ -23,12 +23,25 @@ const becameReady = (): string =>
   `(${conditionIs('object', 'Ready', 'True')}) && ` +
   `(oldObject == null || !(${conditionIs('oldObject', 'Ready', 'True')}))`;
 
-/** Pod status updates that mark the pod unschedulable. */
+const isUnschedulable = (obj: string): string =>
+  `has(${obj}.status) && has(${obj}.status.conditions) && ` +
+  `${obj}.status.conditions.exists(c, c.type == 'PodScheduled' && c.status == 'False' && has(c.reason) && c.reason == 'Unschedulable')`;
+
+/**
+ * Pod status updates that mark the pod unschedulable, when it was not already. The kube-scheduler
+ * writes the condition again whenever its message changes (`0/N nodes are available: ...` as nodes
+ * come and go), which for a pod that waits on its node would call the webhook (and publish an
+ * event) at every retry; the pod is already known to joiner then, and the sweep's safety net
+ * republishes pending pods that no nodeclaim waits on.
+ */
 export const POD_UNSCHEDULABLE: readonly MatchCondition[] = [
   {
     name: 'pod-unschedulable',
-    expression:
-      "object != null && has(object.status) && has(object.status.conditions) && object.status.conditions.exists(c, c.type == 'PodScheduled' && c.status == 'False' && has(c.reason) && c.reason == 'Unschedulable')",
+    expression: `object != null && ${isUnschedulable('object')}`,
+  },
+  {
+    name: 'not-already-unschedulable',
+    expression: `oldObject == null || !(${isUnschedulable('oldObject')})`,
   },
 ];
 

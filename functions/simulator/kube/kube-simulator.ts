@@ -100,7 +100,7 @@ export async function startKubeSimulator(options: KubeSimulatorOptions): Promise
   api.setAdmission(validatingWebhookAdmission(api, random, clock));
   const ledger = new DisruptionLedger(api, clock);
   const tasks = new TaskRunner(clock.activity);
-  const scheduler = new KubeScheduler(api, timings.unschedulableRefreshMs);
+  const scheduler = new KubeScheduler(api);
   const kubelets = new Kubelets(
     api,
     clock,

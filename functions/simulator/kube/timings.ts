@@ -28,8 +28,6 @@ export interface KubeTimings {
   readonly nodeRemoved: Stage;
   /** Period of the simulated kube-scheduler's pass. */
   readonly schedulerIntervalMs: number;
-  /** Minimum time before an unchanged Unschedulable condition is written again. */
-  readonly unschedulableRefreshMs: number;
   /** Period of watch bookmarks (virtual time). */
   readonly bookmarkIntervalMs: number;
 }
@@ -44,7 +42,6 @@ export const DEFAULT_KUBE_TIMINGS: KubeTimings = {
   nodeNotReady: { delayMs: 5_000, jitterMs: 5_000 },
   nodeRemoved: { delayMs: 30_000, jitterMs: 10_000 },
   schedulerIntervalMs: 1_000,
-  unschedulableRefreshMs: 60_000,
   bookmarkIntervalMs: 60_000,
 };
 

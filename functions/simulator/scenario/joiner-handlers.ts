@@ -20,6 +20,7 @@ import { refreshDependenciesFromEnv } from '../../handlers/runtime/refresh-depen
 import { createWebhookHandler } from '../../handlers/webhook.js';
 import type { FunctionName } from '../../shared/event-sources.js';
 import type { SimulatedCloud } from '../cloud.js';
+import { ExecutionEnvironments } from '../runner/execution-environments.js';
 import { functionClock } from '../runner/function-clock.js';
 import type { FunctionHandler } from '../runner/lambda-runner.js';
 
@@ -56,10 +57,15 @@ export async function installJoinerHandlers(
   const clock = functionClock(cloud.clock, () => cloud.latency.retryJitter());
   for (const name of SIMULATED_FUNCTIONS) {
     const log = lineLog({ clock: cloud.clock, sink, name, level: options.level });
-    // Each function signs with its own role's credentials, as Lambda gives them.
-    const deps = dependenciesFromEnv(cloud.envFor(name), { clock, log });
-    const handler = FACTORIES[name](() => deps);
-    cloud.runner.setHandler(name, handler as FunctionHandler);
+    // Each function signs with its own role's credentials, as Lambda gives them. Each of its
+    // execution environments has its own log stream, which keeps its clients apart from the
+    // others' (the dependencies are cached per environment variables, as in one Lambda process).
+    const environments = new ExecutionEnvironments((index) => {
+      const env = { ...cloud.envFor(name), AWS_LAMBDA_LOG_STREAM_NAME: logStreamName(index) };
+      const deps = dependenciesFromEnv(env, { clock, log });
+      return FACTORIES[name](() => deps) as FunctionHandler;
+    });
+    cloud.runner.setHandler(name, environments.handler);
   }
   const log = lineLog({ clock: cloud.clock, sink, name: 'catalog', level: options.level });
   const refreshDeps = refreshDependenciesFromEnv(cloud.envFor('catalog'), { clock: cloud.clock, log });
@@ -71,6 +77,11 @@ export async function installJoinerHandlers(
     SNAPSHOT_VERSION,
   );
   await cloud.runner.invoke('catalog', deploy as never);
+}
+
+/** The log stream of execution environment `index`, in Lambda's `date/[version]id` form. */
+function logStreamName(index: number): string {
+  return `2024/01/01/[$LATEST]${index.toString(16).padStart(32, '0')}`;
 }
 
 /** The custom resource type of joiner's installation (lib/constructs/cluster-installer.ts). */

@@ -63,17 +63,34 @@ function compiled(expression: string): Program {
   return program;
 }
 
-/** Evaluates the conditions in order; the first false or failing one decides. */
+/** The variables of one request converted to CEL once, for all the webhooks it is checked against. */
+export class CelBindings {
+  private converted?: Record<string, unknown>;
+
+  constructor(private readonly vars: ConditionVariables) {}
+
+  /** The CEL values (converted on first use). */
+  get values(): Record<string, unknown> {
+    this.converted ??= {
+      object: toCel(this.vars.object),
+      oldObject: toCel(this.vars.oldObject),
+      request: toCel(this.vars.request),
+      namespaceObject: toCel(this.vars.namespaceObject),
+    };
+    return this.converted;
+  }
+}
+
+/**
+ * Evaluates the conditions in order; the first false or failing one decides. `vars` may be the
+ * {@link CelBindings} of a request shared by its webhooks (converted once).
+ */
 export function evaluateConditions(
   conditions: readonly MatchCondition[],
-  vars: ConditionVariables,
+  vars: ConditionVariables | CelBindings,
 ): ConditionResult {
-  const bindings = {
-    object: toCel(vars.object),
-    oldObject: toCel(vars.oldObject),
-    request: toCel(vars.request),
-    namespaceObject: toCel(vars.namespaceObject),
-  };
+  if (conditions.length === 0) return { matched: true };
+  const bindings = (vars instanceof CelBindings ? vars : new CelBindings(vars)).values;
   for (const c of conditions) {
     let result: unknown;
     try {

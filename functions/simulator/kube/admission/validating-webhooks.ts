@@ -10,7 +10,7 @@ import type { AdmissionAttributes, AdmissionHook } from '../api/admission-types.
 import { ApiError } from '../api/api-error.js';
 import type { KubeApi } from '../api/kube-api.js';
 import { randomUid } from '../api/object-defaults.js';
-import { evaluateConditions, type MatchCondition } from './cel-conditions.js';
+import { CelBindings, evaluateConditions, type MatchCondition } from './cel-conditions.js';
 import { type ArmTimer, postJson } from './post-json.js';
 import { ruleMatches, selectorsMatch, type WebhookRule } from './webhook-rules.js';
 
@@ -90,7 +90,13 @@ export function validatingWebhookAdmission(
       : undefined;
     const uid = randomUid(random);
     const request = admissionRequest(a, uid);
-    await Promise.all(webhooks.map(({ w }) => callIfMatching(w, a, request, nsObject, arm)));
+    const bindings = new CelBindings({
+      object: a.object ?? null,
+      oldObject: a.oldObject ?? null,
+      request,
+      namespaceObject: nsObject ?? null,
+    });
+    await Promise.all(webhooks.map(({ w }) => callIfMatching(w, a, request, bindings, nsObject, arm)));
   };
 }
 
@@ -98,18 +104,14 @@ async function callIfMatching(
   w: ValidatingWebhook,
   a: AdmissionAttributes,
   request: Record<string, unknown>,
+  bindings: CelBindings,
   nsObject: { metadata: { labels?: Record<string, string> } } | undefined,
   arm: ArmTimer,
 ): Promise<void> {
   if (!(w.rules ?? []).some((r) => ruleMatches(r, a))) return;
   if (!selectorsMatch(w, a, nsObject?.metadata.labels)) return;
   const failOpen = w.failurePolicy === 'Ignore';
-  const cond = evaluateConditions(w.matchConditions ?? [], {
-    object: a.object ?? null,
-    oldObject: a.oldObject ?? null,
-    request,
-    namespaceObject: nsObject ?? null,
-  });
+  const cond = evaluateConditions(w.matchConditions ?? [], bindings);
   if ('error' in cond) {
     if (failOpen) return;
     throw new ApiError(500, 'InternalError', `failed calling webhook "${w.name}": ${cond.error}`);

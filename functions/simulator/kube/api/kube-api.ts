@@ -384,7 +384,9 @@ export class KubeApi {
 
   /** The new object of an update: server-owned metadata kept; status or spec kept per subresource. */
   private merged(type: ResourceType, old: KubeObject, body: KubeObject, subresource: string): KubeObject {
-    if (subresource === 'status') return { ...structuredClone(old), status: structuredClone(body.status) };
+    // `old` is always this write's own copy of the stored object (see write), and the store copies
+    // what it stores: the status update shares the rest of it instead of copying it again.
+    if (subresource === 'status') return { ...old, status: structuredClone(body.status) };
     if (subresource) throw badRequest(`subresource ${subresource} does not support this verb`);
     const next = structuredClone(body);
     const keep = [

@@ -2,7 +2,8 @@
  * The simulated kube-scheduler: binds pending pods (of the default scheduler) to nodes where they
  * fit through `pods/binding`, and marks the others `PodScheduled=False, reason=Unschedulable`
  * through `pods/status` (so admission webhooks see the update, as on a real cluster). The condition
- * is written when it changes, and again after `refreshMs` like the real scheduler's retries.
+ * is written only when it changes (a new message after the pod's backoff), as the real scheduler
+ * patches a pod's status only when `UpdatePodCondition` reports a change.
  * Whether a pod fits a node is decided by joiner's own scheduling predicates (requests vs
  * allocatable with pod overhead, sidecars and pod-level resources, host ports, selectors, node
  * affinity, taints, topology spread with its node inclusion policies, pod (anti-)affinity, volume
@@ -209,16 +210,19 @@ export class KubeScheduler {
   /** The unschedulable pods of the last full pass and why (store key, message). */
   private unplaced: readonly { readonly pod: string; readonly reason: string }[] = [];
   /**
-   * Until when (virtual ms) no pod of {@link unplaced} needs its status written again (its refresh
-   * or backoff is not due): a pass that re-uses the last verdicts before then writes nothing, so
-   * it skips going over them. Reset when another writer changes a pod's PodScheduled condition.
+   * Until when (virtual ms) no pod of {@link unplaced} needs its status written again (its backoff
+   * is not due): a pass that re-uses the last verdicts before then writes nothing, so it skips
+   * going over them. Reset when another writer changes a pod's PodScheduled condition.
    */
   private quietUntil = 0;
+  /**
+   * The pods of {@link unplaced} whose status still has to be written, and from when (virtual ms):
+   * a new verdict waiting out the pod's backoff, or a condition another writer changed. A pass
+   * that re-uses the last verdicts visits only these, not every pending pod.
+   */
+  private readonly due = new Map<string, number>();
 
-  constructor(
-    private readonly api: KubeApi,
-    private readonly refreshMs: number,
-  ) {
+  constructor(private readonly api: KubeApi) {
     for (const p of api.view(api.typeOf('v1', 'Pod')) as unknown as readonly Pod[])
       if (awaitsScheduling(p)) this.queue.add(`${p.metadata.namespace ?? ''}/${p.metadata.name}`);
     api.store.subscribe((e) => this.onEvent(e));
@@ -230,17 +234,27 @@ export class KubeScheduler {
     const pod = e.object as unknown as Pod;
     const key = `${pod.metadata.namespace ?? ''}/${pod.metadata.name}`;
     if (e.type !== 'DELETED' && awaitsScheduling(pod)) this.queue.add(key);
-    else this.queue.delete(key);
+    else {
+      this.queue.delete(key);
+      this.due.delete(key);
+    }
     if (e.type !== 'MODIFIED' || !e.oldObject || placementChanged(e.oldObject as unknown as Pod, pod))
       this.stale = true;
-    else if (otherScheduledCondition(e.oldObject as unknown as Pod, pod)) this.quietUntil = 0;
+    else if (otherScheduledCondition(e.oldObject as unknown as Pod, pod)) {
+      this.due.set(key, 0);
+      this.quietUntil = 0;
+    }
   }
 
   /** One pass: bind what fits, mark the rest Unschedulable. */
   async pass(): Promise<void> {
     if (this.queue.size === 0) return;
     if (!this.stale) {
-      if (this.api.clock.now() >= this.quietUntil) await this.markAll(this.unplaced);
+      const now = this.api.clock.now();
+      if (now >= this.quietUntil)
+        await this.markAll(
+          this.unplaced.filter((u) => (this.due.get(u.pod) ?? Number.POSITIVE_INFINITY) <= now),
+        );
       return;
     }
     // Changes from here on (this pass's own bindings included) make the next pass a full one.
@@ -279,6 +293,7 @@ export class KubeScheduler {
       }
     }
     this.unplaced = plan.unschedulable;
+    this.due.clear();
     await this.markAll(plan.unschedulable);
   }
 
@@ -287,14 +302,17 @@ export class KubeScheduler {
     unplaced: readonly { readonly pod: string; readonly reason: string }[],
   ): Promise<void> {
     let next = 0;
-    let quietUntil = Number.POSITIVE_INFINITY;
     const worker = async (): Promise<void> => {
       while (next < unplaced.length) {
         const u = unplaced[next++];
-        quietUntil = Math.min(quietUntil, await this.markUnschedulable(u.pod, u.reason));
+        const at = await this.markUnschedulable(u.pod, u.reason);
+        if (at === Number.POSITIVE_INFINITY) this.due.delete(u.pod);
+        else this.due.set(u.pod, at);
       }
     };
     await Promise.all(Array.from({ length: Math.min(STATUS_PARALLELISM, unplaced.length) }, worker));
+    let quietUntil = Number.POSITIVE_INFINITY;
+    for (const at of this.due.values()) quietUntil = Math.min(quietUntil, at);
     this.quietUntil = quietUntil;
   }
 
@@ -315,9 +333,9 @@ export class KubeScheduler {
   }
 
   /**
-   * Writes the pod's Unschedulable condition when it changed (after the pod's backoff) or its
-   * refresh is due; returns when it is next due (virtual ms; now when it should be tried again at
-   * once).
+   * Writes the pod's Unschedulable condition when it changed (after the pod's backoff); returns
+   * when it is next due (virtual ms; never while it stays unchanged; now when it should be tried
+   * again at once).
    */
   private async markUnschedulable(key: string, message: string): Promise<number> {
     const [namespace, name] = key.split('/');
@@ -328,9 +346,11 @@ export class KubeScheduler {
     const current = conditions.find((c) => c.type === 'PodScheduled');
     const unchanged =
       current?.status === 'False' && current.reason === 'Unschedulable' && current.message === message;
+    // An unchanged condition is not written again (the real scheduler's UpdatePodCondition finds
+    // nothing changed and sends no patch): only a new verdict of a full pass changes it.
+    if (unchanged) return Number.POSITIVE_INFINITY;
     const last = this.lastMarked.get(key);
     const now = this.api.clock.now();
-    if (unchanged && last !== undefined && now - last.at < this.refreshMs) return last.at + this.refreshMs;
     // A pod already marked Unschedulable is retried after its backoff (and a new reason, e.g. a
     // new node count in the message, is written then), not on every cluster change: with
     // hundreds of pods pending while nodes join one by one, re-writing every pod's status at
@@ -349,8 +369,11 @@ export class KubeScheduler {
       reason: 'Unschedulable',
       message,
       lastProbeTime: null,
+      // Kept while the status stays False (a new reason or message is no transition).
       lastTransitionTime:
-        unchanged && current?.lastTransitionTime ? current.lastTransitionTime : timestamp(now),
+        current?.status === 'False' && current.lastTransitionTime
+          ? current.lastTransitionTime
+          : timestamp(now),
     };
     const status = {
       ...pod.status,
@@ -368,7 +391,7 @@ export class KubeScheduler {
         },
       );
       this.lastMarked.set(key, { at: now, attempts: (last?.attempts ?? 0) + 1 });
-      return now + this.refreshMs;
+      return Number.POSITIVE_INFINITY;
     } catch {
       // Changed meanwhile: retried on the next pass.
       return now;

@@ -249,7 +249,7 @@ describe('the simulated kube-scheduler uses joiner scheduling predicates', () =>
     expect(unschedulableMessage(h, 'big')).toMatch(/^0\/3 nodes are available/);
   });
 
-  it('re-writes an unchanged Unschedulable condition at its refresh, and at once when another writer clears it', async () => {
+  it('never re-writes an unchanged Unschedulable condition, and writes it at once when another writer clears it', async () => {
     await h.sim.store.create(nodeBody('n1', { cpu: '1' }));
     await h.sim.store.create(podBody('big', {}, '4'));
     await h.sim.scheduleNow();
@@ -265,13 +265,30 @@ describe('the simulated kube-scheduler uses joiner scheduling predicates', () =>
     await h.sim.scheduleNow();
     expect(unschedulableMessage(h, 'big')).toMatch(/^0\/1 nodes are available/);
     const rewritten = version();
-    // Unchanged, it is written again once the refresh (60 s) is due, not before.
-    await h.clock.advance(30_000);
+    // Unchanged, it is not written again, however long the pod waits (the real scheduler's
+    // UpdatePodCondition finds nothing to patch).
+    for (const wait of [30_000, 31_000, 300_000]) {
+      await h.clock.advance(wait);
+      await h.sim.scheduleNow();
+      expect(version()).toBe(rewritten);
+    }
+  });
+
+  it('keeps lastTransitionTime when only the message changes', async () => {
+    await h.sim.store.create(nodeBody('n1', { cpu: '1' }));
+    await h.sim.store.create(podBody('big', {}, '4'));
     await h.sim.scheduleNow();
-    expect(version()).toBe(rewritten);
-    await h.clock.advance(31_000);
+    const scheduled = () =>
+      pods(h)
+        .find((p) => p.metadata?.name === 'big')
+        ?.status?.conditions?.find((c) => c.type === 'PodScheduled');
+    const first = scheduled()?.lastTransitionTime;
+    expect(first).toBeDefined();
+    await h.clock.advance(5_000);
+    await h.sim.store.create(nodeBody('n2', { cpu: '1' }));
     await h.sim.scheduleNow();
-    expect(version()).not.toBe(rewritten);
+    expect(unschedulableMessage(h, 'big')).toMatch(/^0\/2 nodes are available/);
+    expect(scheduled()?.lastTransitionTime).toBe(first);
   });
 
   it('binds a waiting pod once a bound pod finishes or takes the labels its affinity needs', async () => {

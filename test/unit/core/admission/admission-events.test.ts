@@ -92,6 +92,28 @@ describe('admissionEvents', () => {
     expectValidDetails(events);
   });
 
+  it('gives nothing for a rewrite of a pod that was already Unschedulable (a new message)', () => {
+    const marked = (message: string) =>
+      pod({ conditions: [{ ...condition('PodScheduled', 'False', 'Unschedulable'), message }] });
+    const rewrite = request({
+      resource: 'pods',
+      subResource: 'status',
+      operation: 'UPDATE',
+      object: marked('0/4 nodes are available'),
+      oldObject: marked('0/3 nodes are available'),
+    });
+    expect(admissionEvents(rewrite)).toEqual([]);
+    const gated = pod({ conditions: [condition('PodScheduled', 'False', 'SchedulingGated')] });
+    const ungated = request({
+      resource: 'pods',
+      subResource: 'status',
+      operation: 'UPDATE',
+      object: marked('0/3 nodes are available'),
+      oldObject: gated,
+    });
+    expect(admissionEvents(ungated).map((e) => e.detailType)).toEqual(['PodUnschedulable']);
+  });
+
   it('ignores PodScheduled False for other reasons and pods already bound', () => {
     const gated = pod({ conditions: [condition('PodScheduled', 'False', 'SchedulingGated')] });
     const bound = pod({ nodeName: 'n1', conditions: [condition('PodScheduled', 'False', 'Unschedulable')] });

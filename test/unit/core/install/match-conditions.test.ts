@@ -67,6 +67,24 @@ describe('webhook match conditions', () => {
     ).toBe(false);
   });
 
+  it('does not call again when the scheduler rewrites the message of a pod already Unschedulable', () => {
+    const marked = (message: string) => pod([{ ...unschedulable, message }]);
+    expect(
+      calls('pod-unschedulable', {
+        operation: 'UPDATE',
+        object: marked('0/4 nodes are available'),
+        oldObject: marked('0/3 nodes are available'),
+      }),
+    ).toBe(false);
+    const wasGated = pod([{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated' }]);
+    expect(
+      calls('pod-unschedulable', { operation: 'UPDATE', object: marked('0/3'), oldObject: wasGated }),
+    ).toBe(true);
+    expect(calls('pod-unschedulable', { operation: 'UPDATE', object: marked('0/3'), oldObject: null })).toBe(
+      true,
+    );
+  });
+
   it('calls for node creations and Ready transitions, not for heartbeats of a Ready node', () => {
     const node = (conditions: object[]) => ({ metadata: { name: 'n' }, status: { conditions } });
     expect(calls('node', { operation: 'CREATE', object: node([]), oldObject: null })).toBe(true);
