@@ -128,9 +128,9 @@ function apply(c: SyntheticCluster, move: ConsolidationMove): number {
       if (pod) placed.push(bind(pod, e.node, c.now));
     }
   const fresh = materialize(plan.nodeClaims, byKey, c.pools, c.now);
-  const bad =
-    plan.unschedulable.length +
-    (move.method === 'delete' ? plan.nodeClaims.length : Math.max(0, plan.nodeClaims.length - 1));
+  // A delete launches nothing; a replace what its move planned (one node, two for an exchange).
+  const planned = move.method === 'delete' ? 0 : (move.replacements?.length ?? 1);
+  const bad = plan.unschedulable.length + Math.max(0, plan.nodeClaims.length - planned);
   c.claims = [...c.claims.filter((x) => !gone.has(x.nodeName ?? '')), ...fresh.claims];
   c.nodes = [...nodes, ...fresh.nodes];
   c.pods = [...staying, ...placed, ...fresh.pods];

@@ -16,12 +16,18 @@
  * its pods planned at once, as its drain will plan them; a replace wins only when it saves more,
  * since a delete launches nothing. When both find nothing, pairs of candidates are tried for a
  * two-into-one replace the greedy order passed by: those whose pods could fit one cheaper node
- * first, wherever they are in the order, within a fixed number of trials (pair-order.ts).
+ * first, wherever they are in the order, within a fixed number of trials (pair-order.ts). When
+ * that finds nothing either, pairs are tried as an exchange: both nodes re-packed into two new
+ * cheaper nodes (exchange-order.ts), the move a scale-in most often leaves (a memory node and a
+ * compute node, each full by cpu, whose pods mixed fit two cheaper general-purpose nodes).
+ * Karpenter never launches more than one node for a consolidation; the exchange stays within its
+ * other rules (on-demand only, both nodes from the budget, pods planned with every rule).
  */
 
 import type { RemovalRuns, TrialOutcome } from '../../scheduling/removal-runs.js';
 import type { PlannedNodeClaim } from '../../scheduling/types.js';
 import type { Candidate } from './candidates.js';
+import { exchangeOrder } from './exchange-order.js';
 import { pairOrder } from './pair-order.js';
 import type { PreparedCluster } from './removal-simulation.js';
 
@@ -29,8 +35,13 @@ import type { PreparedCluster } from './removal-simulation.js';
 export interface ConsolidationMove {
   readonly method: 'delete' | 'replace';
   readonly candidates: readonly Candidate[];
-  /** The new node of a replace, its options cut to those cheaper than the nodes it replaces. */
+  /** The new node of a replace (the first of an exchange's), its options cut to those that keep the move cheaper. */
   readonly replacement?: PlannedNodeClaim;
+  /**
+   * Every new node of a replace: one, or two for an exchange (two nodes re-packed into two), each
+   * with its options cut to those that keep the new nodes' total below the removed nodes' price.
+   */
+  readonly replacements?: readonly PlannedNodeClaim[];
   /** Hourly price of the removed nodes less the replacement's. */
   readonly savings: number;
 }
@@ -61,7 +72,11 @@ export function planConsolidation(
   ];
   const [deletes, replaces] = found.map((f) => f && verified(runs, f, limits));
   if (!replaces || (deletes && deletes.savings >= replaces.savings - 1e-9))
-    return deletes ?? pairs(runs, candidates, prepared.pools, limits);
+    return (
+      deletes ??
+      pairs(runs, candidates, prepared.pools, limits) ??
+      exchanges(runs, candidates, prepared.pools, limits)
+    );
   return replaces;
 }
 
@@ -91,6 +106,28 @@ function pairs(
     if (move && move.savings > (best?.savings ?? 0) + 1e-9) best = move;
   }
   return best;
+}
+
+/**
+ * When no other move saves: pairs of candidates re-packed into two new cheaper nodes, in the order
+ * of exchange-order.ts; the first that holds is the move (each trial costs the two nodes' pods).
+ */
+function exchanges(
+  runs: RemovalRuns,
+  candidates: readonly Candidate[],
+  pools: PreparedCluster['pools'],
+  limits: SearchLimits,
+): ConsolidationMove | undefined {
+  for (const [i, j] of exchangeOrder(candidates, pools)) {
+    if (limits.expired?.()) return undefined;
+    const set = [candidates[i], candidates[j]];
+    if (!set.every((c) => runs.canRemove(c.node.metadata.name))) continue;
+    if (withinBudget(set, new Map(), limits).length < 2) continue;
+    const move = moveOf(runs.trial(names(set)), set, 2, limits);
+    runs.rollback();
+    if (move) return move;
+  }
+  return undefined;
 }
 
 /** A search's result: its move and the sizes of the runs it took, in order. */
@@ -187,8 +224,9 @@ function priceOf(set: readonly Candidate[]): number {
 
 /**
  * The move of removing `set` given the trial's outcome: a delete when its pods need no new node, a
- * replace when they need one (at most `maxClaims`) with options cheaper than the set and the spot
- * rule holds; otherwise undefined.
+ * replace when they need at most `maxClaims` (never more than the set's nodes) costing less than
+ * the set together, each with its options cut to those that keep the total below the set's price,
+ * and the spot rule holds; otherwise undefined.
  */
 function moveOf(
   outcome: TrialOutcome,
@@ -196,19 +234,35 @@ function moveOf(
   maxClaims: number,
   limits: Pick<SearchLimits, 'minSpotOptions'>,
 ): ConsolidationMove | undefined {
-  if (outcome.unschedulable > 0 || outcome.newClaims.length > Math.min(1, maxClaims)) return undefined;
+  const claims = outcome.newClaims;
+  if (outcome.unschedulable > 0 || claims.length > Math.min(maxClaims, set.length)) return undefined;
   const price = priceOf(set);
-  const [claim] = outcome.newClaims;
-  if (!claim) return { method: 'delete', candidates: set, savings: price };
-  const cheaper = claim.instanceTypeOptions.filter((o) => o.price < price);
-  if (cheaper.length === 0) return undefined;
-  const replacement = { ...claim, instanceTypeOptions: cheaper };
-  if (!spotRuleHolds(set, replacement, limits.minSpotOptions ?? MIN_SPOT_TO_SPOT_OPTIONS)) return undefined;
-  const savings = price - Math.min(...cheaper.map((o) => o.price));
-  return { method: 'replace', candidates: set, replacement, savings };
+  if (claims.length === 0) return { method: 'delete', candidates: set, savings: price };
+  const cheapest = claims.map((c) => Math.min(...c.instanceTypeOptions.map((o) => o.price)));
+  const total = cheapest.reduce((sum, p) => sum + p, 0);
+  const replacements = claims.map((claim, k) => {
+    const others = total - cheapest[k];
+    return {
+      ...claim,
+      instanceTypeOptions: claim.instanceTypeOptions.filter((o) => o.price + others < price),
+    };
+  });
+  if (replacements.some((r) => r.instanceTypeOptions.length === 0)) return undefined;
+  const minSpot = limits.minSpotOptions ?? MIN_SPOT_TO_SPOT_OPTIONS;
+  if (!replacements.every((r) => spotRuleHolds(set, r, minSpot))) return undefined;
+  return {
+    method: 'replace',
+    candidates: set,
+    replacement: replacements[0],
+    replacements,
+    savings: price - total,
+  };
 }
 
-/** The move removing `set` at once, or undefined when it is not a valid consolidation. */
+/**
+ * The move removing `set` at once, or undefined when it is not a valid consolidation. A pair may
+ * be an exchange (two new nodes); any other set gets at most one.
+ */
 export function evaluate(
   prepared: PreparedCluster,
   set: readonly Candidate[],
@@ -216,7 +270,7 @@ export function evaluate(
 ): ConsolidationMove | undefined {
   if (set.length === 0) return undefined;
   const runs = prepared.runs();
-  const move = moveOf(runs.trial(names(set)), set, 1, limits);
+  const move = moveOf(runs.trial(names(set)), set, set.length === 2 ? 2 : 1, limits);
   runs.rollback();
   return move;
 }
