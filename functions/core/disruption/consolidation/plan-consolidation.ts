@@ -238,16 +238,8 @@ function moveOf(
   if (outcome.unschedulable > 0 || claims.length > Math.min(maxClaims, set.length)) return undefined;
   const price = priceOf(set);
   if (claims.length === 0) return { method: 'delete', candidates: set, savings: price };
-  const cheapest = claims.map((c) => Math.min(...c.instanceTypeOptions.map((o) => o.price)));
-  const total = cheapest.reduce((sum, p) => sum + p, 0);
-  const replacements = claims.map((claim, k) => {
-    const others = total - cheapest[k];
-    return {
-      ...claim,
-      instanceTypeOptions: claim.instanceTypeOptions.filter((o) => o.price + others < price),
-    };
-  });
-  if (replacements.some((r) => r.instanceTypeOptions.length === 0)) return undefined;
+  const replacements = withinPrice(claims, price);
+  if (!replacements) return undefined;
   const minSpot = limits.minSpotOptions ?? MIN_SPOT_TO_SPOT_OPTIONS;
   if (!replacements.every((r) => spotRuleHolds(set, r, minSpot))) return undefined;
   return {
@@ -255,8 +247,45 @@ function moveOf(
     candidates: set,
     replacement: replacements[0],
     replacements,
-    savings: price - total,
+    savings:
+      price -
+      replacements.reduce((sum, r) => sum + Math.min(...r.instanceTypeOptions.map((o) => o.price)), 0),
   };
+}
+
+/**
+ * The new nodes with their options cut so that, whichever options they launch with, together they
+ * cost less than `price` (undefined when no cut does). One node keeps the options cheaper than
+ * `price`. Two nodes (an exchange) each keep their cheapest options up to a price level, the two
+ * levels chosen to sum below `price` and keep the most options (ties: the lower sum), as
+ * Karpenter's multi-node multi-replacement bounds the worst-case launch price.
+ */
+function withinPrice(claims: readonly PlannedNodeClaim[], price: number): PlannedNodeClaim[] | undefined {
+  if (claims.length === 1) {
+    const cheaper = claims[0].instanceTypeOptions.filter((o) => o.price < price);
+    return cheaper.length > 0 ? [{ ...claims[0], instanceTypeOptions: cheaper }] : undefined;
+  }
+  if (claims.length !== 2) return undefined;
+  const levels = claims.map((c) =>
+    [...new Set(c.instanceTypeOptions.map((o) => o.price))].sort((x, y) => x - y),
+  );
+  // Options at or below each level, per node.
+  const kept = claims.map((c, k) =>
+    levels[k].map((level) => c.instanceTypeOptions.filter((o) => o.price <= level).length),
+  );
+  let best: { a: number; b: number; kept: number } | undefined;
+  for (const [i, a] of levels[0].entries())
+    for (const [j, b] of levels[1].entries()) {
+      if (a + b >= price) break;
+      const n = kept[0][i] + kept[1][j];
+      if (!best || n > best.kept || (n === best.kept && a + b < best.a + best.b)) best = { a, b, kept: n };
+    }
+  if (!best) return undefined;
+  const { a, b } = best;
+  return claims.map((c, k) => ({
+    ...c,
+    instanceTypeOptions: c.instanceTypeOptions.filter((o) => o.price <= (k === 0 ? a : b)),
+  }));
 }
 
 /**
