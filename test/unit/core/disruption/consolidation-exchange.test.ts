@@ -118,17 +118,17 @@ function addNode(
   }
 }
 
-function schedulingPool(c: Cluster): SchedulingPool {
+function schedulingPool(c: Cluster, sizes?: string): SchedulingPool {
   return {
     pool: c.pool,
     nodeClass: nodeClass(),
-    instanceTypes: Object.entries(TYPES).map(([name, [cpu, gi, price]]) =>
-      instanceType(name, cpu, gi, price, { zones: ['zone-a'] }),
-    ),
+    instanceTypes: Object.entries(TYPES)
+      .filter(([name]) => !sizes || name.endsWith(sizes))
+      .map(([name, [cpu, gi, price]]) => instanceType(name, cpu, gi, price, { zones: ['zone-a'] })),
   };
 }
 
-function plan(c: Cluster, allowed = 100) {
+function plan(c: Cluster, allowed = 100, sizes?: string) {
   const view = disruptionView(NOW, c.claims, c.nodes, c.pods, [], {
     nodePools: [c.pool],
     nodeClasses: [nodeClass()],
@@ -141,7 +141,7 @@ function plan(c: Cluster, allowed = 100) {
     daemonSets: [],
     persistentVolumes: [],
     persistentVolumeClaims: [],
-    pools: [schedulingPool(c)],
+    pools: [schedulingPool(c, sizes)],
     leaving: new Set(),
   });
   return { candidates, prepared, move: planConsolidation(prepared, candidates, { allowed: () => allowed }) };
@@ -202,6 +202,31 @@ describe('consolidation: exchanges (two nodes into two cheaper ones)', () => {
     expect(describeMove(move as NonNullable<typeof move>)).toContain(
       'and replacing with 2 nodes: on-demand node from types m.2xlarge',
     );
+  });
+
+  it('finds the mixed split first-fit-decreasing misses (same cpu per pod: memory pods placed first, together)', () => {
+    // 2xlarge types only: with smaller ones the cheapest re-pack is four nodes, and an exchange
+    // never launches more nodes than it removes.
+    const c = cluster();
+    addNode(c, 'memory', 'r.2xlarge', [
+      [1900, 9],
+      [1900, 9],
+      [1900, 9],
+      [1900, 9],
+    ]);
+    addNode(c, 'compute', 'c.2xlarge', [
+      [1900, 3],
+      [1900, 3],
+      [1900, 3],
+      [1900, 3],
+    ]);
+    const { move } = plan(c, 100, '.2xlarge');
+    expect(plan(c).move).toBeUndefined();
+    expect(move?.replacements?.map((r) => r.instanceTypeOptions[0]?.instanceType)).toEqual([
+      'm.2xlarge',
+      'm.2xlarge',
+    ]);
+    expect(move?.savings).toBeCloseTo(0.272 + 0.4032 - 2 * 0.308);
   });
 
   it('is found again when the proposal is re-validated, and one node of the pair alone is no move', () => {
