@@ -52,8 +52,8 @@ describe('consolidation at scale', () => {
       ratio,
       `cluster $${result.summary.hourlyCost.toFixed(3)}/h, MILP ${milp.method} $${milp.cost.toFixed(3)}/h, scheduler re-pack $${repackCost.toFixed(3)}/h`,
       // Back to 1.05: earlier, about half of the runs ended one move short (1.11 x). Since the search
-      // also tries exchanges (two nodes re-packed into two cheaper ones), three runs in a row on a
-      // machine at load 20-25 ended at $0.805/h, 1.025 x.
+      // also tries exchanges (two nodes re-packed into two cheaper ones), four runs in a row on a
+      // machine at load 20-27 ended at $0.805/h, 1.025 x.
     ).toBeLessThanOrEqual(1.05);
   }, 600_000);
 });
