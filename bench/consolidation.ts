@@ -6,9 +6,13 @@
  * The final cost is compared with the HiGHS MILP optimum of re-packing the remaining pods (their
  * requests only, placement rules left out: a lower bound of any valid packing; its proven bound
  * when the time limit is hit), and with a fresh re-pack by `schedule()` (a heuristic, labelled so).
- * `npm run bench:consolidation` prints a table; `-- --json` prints JSON; `-- --sizes 500` picks sizes;
- * `-- --milp-seconds 0` skips the MILP reference (default 60); `-- --loop-seconds N` caps each apply
- * loop (default 90 s per 500 nodes). The MILP's memory is its patterns, not the cluster's nodes.
+ * `npm run bench:consolidation` prints a table; `-- --json` prints JSON; `-- --sizes 500` picks sizes,
+ * `-- --shares 0.5` the removed shares and `-- --budgets 100` the loops' budgets; `-- --milp-seconds
+ * 0` skips the MILP reference (default 60). Every evaluation is bounded as in joiner, by a count of
+ * candidate evaluations (search-budget.ts), so a run is the same on any host; its CPU time is
+ * reported (process user + system time, which another process on the machine does not inflate).
+ * `-- --loop-seconds N` caps each apply loop by wall time (off by default: a capped loop depends on
+ * the host and is reported CAPPED). The MILP's memory is its patterns, not the cluster's nodes.
  */
 import { consolidationCandidates } from '../functions/core/disruption/consolidation/candidates.js';
 import {
@@ -16,6 +20,7 @@ import {
   planConsolidation,
 } from '../functions/core/disruption/consolidation/plan-consolidation.js';
 import { prepareCluster } from '../functions/core/disruption/consolidation/removal-simulation.js';
+import { SearchBudget } from '../functions/core/disruption/consolidation/search-budget.js';
 import { disruptionView } from '../functions/core/disruption/disruption-view.js';
 import { isReschedulable } from '../functions/core/disruption/pod-policy.js';
 import { existingNodes } from '../functions/core/scheduling/cluster-view.js';
@@ -34,13 +39,11 @@ const SIZES = [500, 2000, 5000];
 const SHARES = [0.5, 0.75];
 /** Targets printed next to the numbers. */
 export const TARGETS = { evalSeconds2000: 10, heapMiB2000: 1024, costRatio: 1.05, badDecisions: 0 };
-/** Wall time one measured evaluation may take before its search settles for the best set found (reported as capped). */
-const EVAL_CAP_MS = 150_000;
 /**
- * Wall time one apply loop may take per 500 nodes (counted up to 2,000) before it is capped (an
- * evaluation running past it settles for its best set); `-- --loop-seconds N` sets it for every size.
+ * The search's wall-time safety net where no invocation time is known, set far above what a search
+ * takes here so that only the evaluation count bounds it (a search it cut is reported).
  */
-const LOOP_CAP_MS_PER_500_NODES = 90_000;
+const SEARCH_SAFETY_MS = 30 * 60_000;
 
 export interface LoopResult {
   budget: string;
@@ -48,6 +51,14 @@ export interface LoopResult {
   moves: number;
   seconds: number;
   capped: boolean;
+  /** CPU seconds of the loop's evaluations (user + system) and of its longest one. */
+  cpuSeconds: number;
+  maxEvalCpuSeconds: number;
+  /** Candidate evaluations (nodes in removal trials) of all searches, and searches cut by their budget. */
+  trials: number;
+  cutSearches: number;
+  /** Moves by kind: delete, replace (one new node), exchange (two nodes into two new ones). */
+  kinds: Record<string, number>;
   nodesBefore: number;
   nodesAfter: number;
   costBefore: number;
@@ -61,7 +72,11 @@ export interface CaseResult {
   pods: number;
   candidates: number;
   evalSeconds: number;
-  /** True when the measured evaluation hit its time cap and settled for the best set found. */
+  /** CPU seconds (user + system) of the measured evaluation (median). */
+  evalCpuSeconds: number;
+  /** Candidate evaluations the measured search made. */
+  evalTrials: number;
+  /** True when the measured search was cut by its budget and settled for the best set found. */
   evalCapped: boolean;
   heapMiB: number;
   moveMethod: string;
@@ -87,8 +102,10 @@ function evaluate(
   allowed: (pool: string) => number,
   deadline = Number.POSITIVE_INFINITY,
 ) {
+  const cpu = process.cpuUsage();
   const view = disruptionView(c.now, c.claims, c.nodes, c.pods, c.pdbs, c.config);
   const { candidates } = consolidationCandidates(view, 0);
+  const budget = new SearchBudget({ wallLimitMs: SEARCH_SAFETY_MS });
   const prepared = prepareCluster({
     nodes: c.nodes,
     boundPods: c.pods,
@@ -99,9 +116,21 @@ function evaluate(
     leaving: new Set(),
   });
   let hitDeadline = false;
-  const expired = () => (hitDeadline ||= performance.now() > deadline);
-  const move = planConsolidation(prepared, candidates, { allowed, expired });
-  return { candidates, move, capped: hitDeadline };
+  const expired = () => {
+    if (budget.expired()) return true;
+    if (performance.now() > deadline) hitDeadline = true;
+    return hitDeadline;
+  };
+  const move = planConsolidation(budget.counting(prepared), candidates, { allowed, expired });
+  const used = process.cpuUsage(cpu);
+  return {
+    candidates,
+    move,
+    cut: budget.cutBy !== undefined,
+    capped: hitDeadline,
+    trials: budget.spent,
+    cpuSeconds: (used.user + used.system) / 1e6,
+  };
 }
 
 /** Applies a move: its nodes go, their pods are placed by the scheduler; returns pods left without a place. */
@@ -128,16 +157,16 @@ function apply(c: SyntheticCluster, move: ConsolidationMove): number {
       if (pod) placed.push(bind(pod, e.node, c.now));
     }
   const fresh = materialize(plan.nodeClaims, byKey, c.pools, c.now);
-  const bad =
-    plan.unschedulable.length +
-    (move.method === 'delete' ? plan.nodeClaims.length : Math.max(0, plan.nodeClaims.length - 1));
+  // A delete launches nothing; a replace what its move planned (one node, two for an exchange).
+  const planned = move.method === 'delete' ? 0 : (move.replacements?.length ?? 1);
+  const bad = plan.unschedulable.length + Math.max(0, plan.nodeClaims.length - planned);
   c.claims = [...c.claims.filter((x) => !gone.has(x.nodeName ?? '')), ...fresh.claims];
   c.nodes = [...nodes, ...fresh.nodes];
   c.pods = [...staying, ...placed, ...fresh.pods];
   return bad;
 }
 
-function loop(build: () => SyntheticCluster, budget: number, capMs: number): LoopResult {
+function loop(build: () => SyntheticCluster, budget: number, capMs = Number.POSITIVE_INFINITY): LoopResult {
   const c = build();
   const nodesBefore = c.nodes.length;
   const costBefore = cost(c);
@@ -147,16 +176,29 @@ function loop(build: () => SyntheticCluster, budget: number, capMs: number): Loo
   let moves = 0;
   let bad = 0;
   let capped = false;
+  let cpuSeconds = 0;
+  let maxEvalCpuSeconds = 0;
+  let trials = 0;
+  let cutSearches = 0;
+  const kinds: Record<string, number> = {};
   for (;;) {
     if (performance.now() - start > capMs) {
       capped = true;
       break;
     }
     evaluations++;
-    const { move, capped: cut } = evaluate(c, allowed, start + capMs);
-    if (cut) capped = true;
+    const result = evaluate(c, allowed, start + capMs);
+    cpuSeconds += result.cpuSeconds;
+    maxEvalCpuSeconds = Math.max(maxEvalCpuSeconds, result.cpuSeconds);
+    trials += result.trials;
+    if (result.cut) cutSearches++;
+    if (result.capped) capped = true;
+    const move = result.move;
     if (!move) break;
     moves++;
+    const kind =
+      move.method === 'delete' ? 'delete' : (move.replacements?.length ?? 1) > 1 ? 'exchange' : 'replace';
+    kinds[kind] = (kinds[kind] ?? 0) + 1;
     bad += apply(c, move);
   }
   return {
@@ -165,6 +207,11 @@ function loop(build: () => SyntheticCluster, budget: number, capMs: number): Loo
     moves,
     seconds: (performance.now() - start) / 1000,
     capped,
+    cpuSeconds,
+    maxEvalCpuSeconds,
+    trials,
+    cutSearches,
+    kinds,
     nodesBefore,
     nodesAfter: c.nodes.length,
     costBefore,
@@ -194,29 +241,34 @@ export async function measureCase(
   runs = 3,
   milpTimeLimitSeconds = 60,
   withLoops = true,
-  loopCapMs = LOOP_CAP_MS_PER_500_NODES * Math.min(4, Math.max(1, nodes / 500)),
+  loopCapMs = Number.POSITIVE_INFINITY,
+  budgets: readonly number[] = [100, 10],
 ): Promise<CaseResult> {
   const build = () => buildCluster(nodes, share);
   const c = build();
   const times: number[] = [];
+  const cpus: number[] = [];
   let heap = 0;
   // With several runs the first is a warm-up (JIT); with one it is the measured run.
   const heapBefore = process.memoryUsage().heapUsed;
   const first = performance.now();
-  let result = evaluate(c, () => Number.POSITIVE_INFINITY, first + EVAL_CAP_MS);
+  let result = evaluate(c, () => Number.POSITIVE_INFINITY);
   if (runs <= 1) {
     times.push((performance.now() - first) / 1000);
+    cpus.push(result.cpuSeconds);
     heap = process.memoryUsage().heapUsed - heapBefore;
   }
   for (let i = 0; i < (runs <= 1 ? 0 : runs); i++) {
     const before = process.memoryUsage().heapUsed;
     const start = performance.now();
-    result = evaluate(c, () => Number.POSITIVE_INFINITY, start + EVAL_CAP_MS);
+    result = evaluate(c, () => Number.POSITIVE_INFINITY);
     times.push((performance.now() - start) / 1000);
+    cpus.push(result.cpuSeconds);
     heap = Math.max(heap, process.memoryUsage().heapUsed - before);
   }
   times.sort((a, b) => a - b);
-  const loops = withLoops ? [100, 10].map((b) => loop(build, b, loopCapMs)) : [];
+  cpus.sort((a, b) => a - b);
+  const loops = withLoops ? budgets.map((b) => loop(build, b, loopCapMs)) : [];
   const repackCost = repack(c);
   let milp: Awaited<ReturnType<typeof optimumCost>> | undefined;
   if (milpTimeLimitSeconds > 0) {
@@ -228,8 +280,10 @@ export async function measureCase(
     removedShare: share,
     pods: c.pods.length,
     candidates: result.candidates.length,
-    evalCapped: result.capped,
+    evalCapped: result.cut || result.capped,
     evalSeconds: times[Math.floor(times.length / 2)],
+    evalCpuSeconds: cpus[Math.floor(cpus.length / 2)],
+    evalTrials: result.trials,
     heapMiB: Number((Math.max(0, heap) / 2 ** 20).toFixed(1)),
     moveMethod: result.move?.method ?? 'none',
     moveNodes: result.move?.candidates.length ?? 0,
@@ -258,20 +312,27 @@ async function main(): Promise<void> {
   const m = process.argv.indexOf('--milp-seconds');
   const milpSeconds = m >= 0 ? Number(process.argv[m + 1]) : 60;
   const l = process.argv.indexOf('--loop-seconds');
-  const loopCap = (size: number) =>
-    l >= 0
-      ? Number(process.argv[l + 1]) * 1000
-      : LOOP_CAP_MS_PER_500_NODES * Math.min(4, Math.max(1, size / 500));
+  const loopCap = l >= 0 ? Number(process.argv[l + 1]) * 1000 : Number.POSITIVE_INFINITY;
+  const list = (flag: string, fallback: number[]) => {
+    const k = process.argv.indexOf(flag);
+    if (k < 0) return fallback;
+    const values = (process.argv[k + 1] ?? '').split(',').map(Number);
+    if (values.some((v) => !(v > 0))) throw new Error(`${flag} takes positive numbers separated by commas`);
+    return values;
+  };
+  const shares = list('--shares', SHARES);
+  const budgets = list('--budgets', [100, 10]);
   const rows: CaseResult[] = [];
   for (const size of sizes)
-    for (const share of SHARES) {
+    for (const share of shares) {
       const r = await measureCase(
         size,
         share,
         size >= 2000 ? 1 : 3,
         milpSeconds,
         !process.argv.includes('--evaluate-only'),
-        loopCap(size),
+        loopCap,
+        budgets,
       );
       rows.push(r);
       if (json) continue;
@@ -279,7 +340,7 @@ async function main(): Promise<void> {
         size === 2000 ? ` (target <= ${TARGETS.evalSeconds2000}s, <= ${TARGETS.heapMiB2000} MiB)` : '';
       console.log(
         `${size} nodes, ${share * 100}% pods removed: ${r.nodes} nodes ${r.pods} pods ${r.candidates} candidates | ` +
-          `one evaluation ${r.evalSeconds.toFixed(2)} s${r.evalCapped ? ' (CAPPED, best set so far)' : ''} heap +${r.heapMiB} MiB${evalTarget} | move ${r.moveMethod} ${r.moveNodes} nodes`,
+          `one evaluation ${r.evalSeconds.toFixed(2)} s wall, ${r.evalCpuSeconds.toFixed(2)} CPU s, ${r.evalTrials} candidate evaluations${r.evalCapped ? ' (CUT by its budget, best set so far)' : ''} heap +${r.heapMiB} MiB${evalTarget} | move ${r.moveMethod} ${r.moveNodes} nodes`,
       );
       if (r.milpCost !== undefined)
         console.log(
@@ -291,7 +352,12 @@ async function main(): Promise<void> {
         );
       for (const l of r.loops)
         console.log(
-          `   budget ${l.budget.padStart(4)}: ${l.evaluations} evaluations ${l.moves} moves ${l.seconds.toFixed(1)} s${l.capped ? ' (CAPPED)' : ''} | ` +
+          `   budget ${l.budget.padStart(4)}: ${l.evaluations} evaluations ${l.moves} moves (${Object.entries(
+            l.kinds,
+          )
+            .map(([k, n]) => `${n} ${k}`)
+            .join(', ')}) ` +
+            `${l.cpuSeconds.toFixed(1)} CPU s (longest evaluation ${l.maxEvalCpuSeconds.toFixed(2)}), ${l.seconds.toFixed(1)} wall s, ${l.trials} candidate evaluations${l.cutSearches ? `, ${l.cutSearches} searches cut by their budget` : ''}${l.capped ? ' (CAPPED by --loop-seconds)' : ''} | ` +
             `nodes ${l.nodesBefore} -> ${l.nodesAfter} | $${l.costBefore.toFixed(2)}/h -> $${l.costAfter.toFixed(2)}/h | ` +
             `/ MILP ${r.milpGap ? 'bound' : 'optimum'} ${l.milpRatio?.toFixed(3) ?? 'n/a'} (target <= ${TARGETS.costRatio})` +
             (r.milpGap && r.milpBest

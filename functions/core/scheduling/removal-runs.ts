@@ -16,6 +16,7 @@
 import type { Pod } from '../model/kube-objects.js';
 import type { Claim, ClaimSnapshot } from './claim.js';
 import type { ExistingTarget } from './existing-target.js';
+import { improvePacking } from './improve.js';
 import { placeAll } from './placement.js';
 import type { PodClass, PodEntry } from './pod-class.js';
 import { finalizeClaims } from './schedule.js';
@@ -116,9 +117,12 @@ export class RemovalRuns {
 
   /**
    * Takes `names` away and places their movable pods on what is left (existing nodes first, new
-   * claims when needed). Must be followed by {@link commit} or {@link rollback}.
+   * claims when needed). Must be followed by {@link commit} or {@link rollback}. With `improve`,
+   * the new claims' packing is improved as a provisioning run improves it (improve.ts: pods without
+   * topology constraints re-packed where that is cheaper), at `improve` times its usual effort;
+   * only when no committed trial left claims open.
    */
-  trial(names: readonly string[]): TrialOutcome {
+  trial(names: readonly string[], improve?: number): TrialOutcome {
     if (this.open)
       throw new Error('RemovalRuns.trial: the previous trial was neither committed nor rolled back');
     for (const name of names)
@@ -155,8 +159,12 @@ export class RemovalRuns {
       { ...this.state, entries, classes, vectors, targets: this.alive.filter((t) => !leaving.has(t.name)) },
       this.claims,
     );
-    open.placed = placement.claims;
-    const finalized = this.finalized(placement.claims);
+    const claims =
+      improve && this.claims.length === 0 && placement.claims.length > 0
+        ? improvePacking(placement.claims, this.state, { effort: improve })
+        : placement.claims;
+    open.placed = claims;
+    const finalized = this.finalized(claims);
     return {
       pods: entries.length,
       newClaims: finalized.nodeClaims,

@@ -18,6 +18,7 @@ import type { NodeClaim } from '../../nodeclaim/nodeclaim.js';
 import { withTimer } from '../../nodeclaim/state-machine.js';
 import { IN_FLIGHT_STATES } from '../../provisioning/in-flight.js';
 import { schedulingPools } from '../../scheduling/prepare.js';
+import type { PlannedNodeClaim } from '../../scheduling/types.js';
 import { beginDrain } from '../begin-drain.js';
 import { allowedDisruptions } from '../budgets.js';
 import { poolCounts } from '../decide.js';
@@ -273,12 +274,23 @@ export function describe(move: ConsolidationMove): string {
   const pods = move.candidates.reduce((n, c) => n + c.pods.length, 0);
   const nodes = move.candidates.map(nodeText).join(', ');
   const head = `disrupting node(s) via ${move.method}, terminating ${move.candidates.length} node(s) (${pods} pods) ${nodes}`;
-  const replacement = move.replacement;
-  if (!replacement) return `${head} (${prices(move)})`;
-  const capacity = replacement.instanceTypeOptions[0]?.capacityType ?? 'on-demand';
-  const types = [...new Set(replacement.instanceTypeOptions.map((o) => o.instanceType))];
-  const shown = types.slice(0, 5).join(', ') + (types.length > 5 ? ` and ${types.length - 5} other(s)` : '');
-  return `${head} and replacing with ${capacity} node from types ${shown} (${prices(move)})`;
+  const replacements = newNodes(move);
+  if (replacements.length === 0) return `${head} (${prices(move)})`;
+  const text = replacements.map((replacement) => {
+    const capacity = replacement.instanceTypeOptions[0]?.capacityType ?? 'on-demand';
+    const types = [...new Set(replacement.instanceTypeOptions.map((o) => o.instanceType))];
+    const shown =
+      types.slice(0, 5).join(', ') + (types.length > 5 ? ` and ${types.length - 5} other(s)` : '');
+    return `${capacity} node from types ${shown}`;
+  });
+  // One new node in Karpenter's words; an exchange's two listed.
+  const what = text.length === 1 ? text[0] : `${text.length} nodes: ${text.join('; ')}`;
+  return `${head} and replacing with ${what} (${prices(move)})`;
+}
+
+/** The new nodes of a move (none for a delete). */
+function newNodes(move: ConsolidationMove): readonly PlannedNodeClaim[] {
+  return move.replacements ?? (move.replacement ? [move.replacement] : []);
 }
 
 const usd = (n: number): string => `$${n.toFixed(4)}/h`;
@@ -286,11 +298,12 @@ const usd = (n: number): string => `$${n.toFixed(4)}/h`;
 /** `$0.0765/h -> $0.0576/h, saves $0.0189/h; NodeOverlay prices: the replacement`. */
 function prices(move: ConsolidationMove): string {
   const now = move.candidates.reduce((sum, c) => sum + c.price, 0);
-  const best = move.replacement?.instanceTypeOptions[0];
-  const after = best ? `${usd(now)} -> ${usd(best.price)}` : usd(now);
+  const best = newNodes(move).map((r) => r.instanceTypeOptions[0]);
+  const after =
+    best.length > 0 ? `${usd(now)} -> ${usd(best.reduce((s, o) => s + (o?.price ?? 0), 0))}` : usd(now);
   const overlaid = [
     ...move.candidates.filter((c) => c.priceOverlaid).map((c) => c.node.metadata.name),
-    ...(best?.priceOverlaid ? ['the replacement'] : []),
+    ...(best.some((o) => o?.priceOverlaid) ? ['the replacement'] : []),
   ];
   const note = overlaid.length > 0 ? `; NodeOverlay prices: ${overlaid.join(', ')}` : '';
   return `${after}, saves ${usd(move.savings)}${note}`;

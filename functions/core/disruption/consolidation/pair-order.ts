@@ -24,14 +24,15 @@ export const PAIR_TRIALS = (48 * 47) / 2;
 export const PAIR_HEAD = 48;
 
 /** One type a replacement could be: what it holds and its cheapest usable price. */
-interface Fit {
+export interface Fit {
   readonly cpu: number;
   readonly memory: number;
   readonly pods: number;
   readonly price: number;
 }
 
-interface Need {
+/** What a candidate's pods request in all, and where a replacement would come from. */
+export interface Need {
   readonly cpu: number;
   readonly memory: number;
   readonly pods: number;
@@ -79,7 +80,8 @@ export function pairOrder(
   return order;
 }
 
-function needOf(c: Candidate): Need {
+/** The summed pod requests of a candidate. */
+export function needOf(c: Candidate): Need {
   let cpu = 0;
   let memory = 0;
   for (const pod of c.pods) {
@@ -105,7 +107,8 @@ function requestsOf(pod: Pod): Record<string, number> {
   }
 }
 
-interface PoolFits {
+/** A pool's instance types as replacements: cheapest first, dominated ones left out. */
+export interface PoolFits {
   readonly any: Fit[];
   readonly onDemand: Fit[];
   /** The most of each resource one type of the pool holds. */
@@ -113,7 +116,7 @@ interface PoolFits {
 }
 
 /** The pool's types by price: cheapest usable offering overall, and without spot. */
-function fitsOf(p: SchedulingPool): PoolFits {
+export function fitsOf(p: SchedulingPool): PoolFits {
   const allowed = capacityTypesOf(p);
   const any: Fit[] = [];
   const onDemand: Fit[] = [];

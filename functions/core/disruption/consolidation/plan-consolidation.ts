@@ -16,12 +16,18 @@
  * its pods planned at once, as its drain will plan them; a replace wins only when it saves more,
  * since a delete launches nothing. When both find nothing, pairs of candidates are tried for a
  * two-into-one replace the greedy order passed by: those whose pods could fit one cheaper node
- * first, wherever they are in the order, within a fixed number of trials (pair-order.ts).
+ * first, wherever they are in the order, within a fixed number of trials (pair-order.ts). When
+ * that finds nothing either, pairs are tried as an exchange: both nodes re-packed into two new
+ * cheaper nodes (exchange-order.ts), the move a scale-in most often leaves (a memory node and a
+ * compute node, each full by cpu, whose pods mixed fit two cheaper general-purpose nodes).
+ * Karpenter never launches more than one node for a consolidation; the exchange stays within its
+ * other rules (on-demand only, both nodes from the budget, pods planned with every rule).
  */
 
 import type { RemovalRuns, TrialOutcome } from '../../scheduling/removal-runs.js';
 import type { PlannedNodeClaim } from '../../scheduling/types.js';
 import type { Candidate } from './candidates.js';
+import { exchangeOrder } from './exchange-order.js';
 import { pairOrder } from './pair-order.js';
 import type { PreparedCluster } from './removal-simulation.js';
 
@@ -29,8 +35,13 @@ import type { PreparedCluster } from './removal-simulation.js';
 export interface ConsolidationMove {
   readonly method: 'delete' | 'replace';
   readonly candidates: readonly Candidate[];
-  /** The new node of a replace, its options cut to those cheaper than the nodes it replaces. */
+  /** The new node of a replace (the first of an exchange's), its options cut to those that keep the move cheaper. */
   readonly replacement?: PlannedNodeClaim;
+  /**
+   * Every new node of a replace: one, or two for an exchange (two nodes re-packed into two), each
+   * with its options cut to those that keep the new nodes' total below the removed nodes' price.
+   */
+  readonly replacements?: readonly PlannedNodeClaim[];
   /** Hourly price of the removed nodes less the replacement's. */
   readonly savings: number;
 }
@@ -61,7 +72,11 @@ export function planConsolidation(
   ];
   const [deletes, replaces] = found.map((f) => f && verified(runs, f, limits));
   if (!replaces || (deletes && deletes.savings >= replaces.savings - 1e-9))
-    return deletes ?? pairs(runs, candidates, prepared.pools, limits);
+    return (
+      deletes ??
+      pairs(runs, candidates, prepared.pools, limits) ??
+      exchanges(runs, candidates, prepared.pools, limits)
+    );
   return replaces;
 }
 
@@ -92,6 +107,35 @@ function pairs(
   }
   return best;
 }
+
+/**
+ * When no other move saves: pairs of candidates re-packed into two new cheaper nodes, in the order
+ * of exchange-order.ts; the first that holds is the move (each trial costs the two nodes' pods).
+ */
+function exchanges(
+  runs: RemovalRuns,
+  candidates: readonly Candidate[],
+  pools: PreparedCluster['pools'],
+  limits: SearchLimits,
+): ConsolidationMove | undefined {
+  for (const [i, j] of exchangeOrder(candidates, pools)) {
+    if (limits.expired?.()) return undefined;
+    const set = [candidates[i], candidates[j]];
+    if (!set.every((c) => runs.canRemove(c.node.metadata.name))) continue;
+    if (withinBudget(set, new Map(), limits).length < 2) continue;
+    const move = moveOf(runs.trial(names(set), EXCHANGE_EFFORT), set, 2, limits);
+    runs.rollback();
+    if (move) return move;
+  }
+  return undefined;
+}
+
+/**
+ * The packing improvement's effort in an exchange trial: first-fit-decreasing places the largest
+ * pods first, so it tends to rebuild the two nodes as they were (the memory pods together); the
+ * improvement mixes them as the provisioning run of the drain would.
+ */
+const EXCHANGE_EFFORT = 0.25;
 
 /** A search's result: its move and the sizes of the runs it took, in order. */
 interface Found {
@@ -187,8 +231,9 @@ function priceOf(set: readonly Candidate[]): number {
 
 /**
  * The move of removing `set` given the trial's outcome: a delete when its pods need no new node, a
- * replace when they need one (at most `maxClaims`) with options cheaper than the set and the spot
- * rule holds; otherwise undefined.
+ * replace when they need at most `maxClaims` (never more than the set's nodes) costing less than
+ * the set together, each with its options cut to those that keep the total below the set's price,
+ * and the spot rule holds; otherwise undefined.
  */
 function moveOf(
   outcome: TrialOutcome,
@@ -196,19 +241,64 @@ function moveOf(
   maxClaims: number,
   limits: Pick<SearchLimits, 'minSpotOptions'>,
 ): ConsolidationMove | undefined {
-  if (outcome.unschedulable > 0 || outcome.newClaims.length > Math.min(1, maxClaims)) return undefined;
+  const claims = outcome.newClaims;
+  if (outcome.unschedulable > 0 || claims.length > Math.min(maxClaims, set.length)) return undefined;
   const price = priceOf(set);
-  const [claim] = outcome.newClaims;
-  if (!claim) return { method: 'delete', candidates: set, savings: price };
-  const cheaper = claim.instanceTypeOptions.filter((o) => o.price < price);
-  if (cheaper.length === 0) return undefined;
-  const replacement = { ...claim, instanceTypeOptions: cheaper };
-  if (!spotRuleHolds(set, replacement, limits.minSpotOptions ?? MIN_SPOT_TO_SPOT_OPTIONS)) return undefined;
-  const savings = price - Math.min(...cheaper.map((o) => o.price));
-  return { method: 'replace', candidates: set, replacement, savings };
+  if (claims.length === 0) return { method: 'delete', candidates: set, savings: price };
+  const replacements = withinPrice(claims, price);
+  if (!replacements) return undefined;
+  const minSpot = limits.minSpotOptions ?? MIN_SPOT_TO_SPOT_OPTIONS;
+  if (!replacements.every((r) => spotRuleHolds(set, r, minSpot))) return undefined;
+  return {
+    method: 'replace',
+    candidates: set,
+    replacement: replacements[0],
+    replacements,
+    savings:
+      price -
+      replacements.reduce((sum, r) => sum + Math.min(...r.instanceTypeOptions.map((o) => o.price)), 0),
+  };
 }
 
-/** The move removing `set` at once, or undefined when it is not a valid consolidation. */
+/**
+ * The new nodes with their options cut so that, whichever options they launch with, together they
+ * cost less than `price` (undefined when no cut does). One node keeps the options cheaper than
+ * `price`. Two nodes (an exchange) each keep their cheapest options up to a price level, the two
+ * levels chosen to sum below `price` and keep the most options (ties: the lower sum), as
+ * Karpenter's multi-node multi-replacement bounds the worst-case launch price.
+ */
+function withinPrice(claims: readonly PlannedNodeClaim[], price: number): PlannedNodeClaim[] | undefined {
+  if (claims.length === 1) {
+    const cheaper = claims[0].instanceTypeOptions.filter((o) => o.price < price);
+    return cheaper.length > 0 ? [{ ...claims[0], instanceTypeOptions: cheaper }] : undefined;
+  }
+  if (claims.length !== 2) return undefined;
+  const levels = claims.map((c) =>
+    [...new Set(c.instanceTypeOptions.map((o) => o.price))].sort((x, y) => x - y),
+  );
+  // Options at or below each level, per node.
+  const kept = claims.map((c, k) =>
+    levels[k].map((level) => c.instanceTypeOptions.filter((o) => o.price <= level).length),
+  );
+  let best: { a: number; b: number; kept: number } | undefined;
+  for (const [i, a] of levels[0].entries())
+    for (const [j, b] of levels[1].entries()) {
+      if (a + b >= price) break;
+      const n = kept[0][i] + kept[1][j];
+      if (!best || n > best.kept || (n === best.kept && a + b < best.a + best.b)) best = { a, b, kept: n };
+    }
+  if (!best) return undefined;
+  const { a, b } = best;
+  return claims.map((c, k) => ({
+    ...c,
+    instanceTypeOptions: c.instanceTypeOptions.filter((o) => o.price <= (k === 0 ? a : b)),
+  }));
+}
+
+/**
+ * The move removing `set` at once, or undefined when it is not a valid consolidation. A pair may
+ * be an exchange (two new nodes); any other set gets at most one.
+ */
 export function evaluate(
   prepared: PreparedCluster,
   set: readonly Candidate[],
@@ -216,7 +306,7 @@ export function evaluate(
 ): ConsolidationMove | undefined {
   if (set.length === 0) return undefined;
   const runs = prepared.runs();
-  const move = moveOf(runs.trial(names(set)), set, 1, limits);
+  const move = moveOf(runs.trial(names(set)), set, set.length === 2 ? 2 : 1, limits);
   runs.rollback();
   return move;
 }

@@ -96,9 +96,9 @@ export class SearchBudget {
       runs: () => {
         const runs = prepared.runs();
         const trial = runs.trial.bind(runs);
-        runs.trial = (names) => {
+        runs.trial = (names, improve) => {
           this.spend(names.length);
-          return trial(names);
+          return trial(names, improve);
         };
         return runs;
       },
