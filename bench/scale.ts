@@ -9,7 +9,8 @@
  * largest's estimated memory against its memory size (bench/lib/memory-estimate.ts; a function
  * past either fails the row), and the
  * DynamoDB / SQS / EventBridge / EC2 calls per node launched and removed, and the EC2 calls its
- * token buckets refused (RequestLimitExceeded; the SDK retried them).
+ * token buckets refused (RequestLimitExceeded; the SDK retried them), and the process's CPU
+ * seconds per scenario step (bench/lib/step-cpu.ts: which phase of a slow run took the time).
  *
  * Options: `--only <name>[,<name>]` (scenario names), `--factor <x>` (run each at x times its size,
  * e.g. 0.1; see bench/lib/scaled-scenario.ts), `--json`. Numbers are printed, never asserted; a
@@ -22,6 +23,7 @@ import { runScenario } from '../functions/simulator/scenario/run-scenario.js';
 import { runQueueSeconds } from './lib/run-queue.js';
 import { type ScaleRow, scaleRow } from './lib/scale-row.js';
 import { scaledScenario } from './lib/scaled-scenario.js';
+import { type StepCpu, StepCpuRecorder } from './lib/step-cpu.js';
 
 /** The scale suite's scenarios, in the order Karpenter's suite runs them. */
 export const SCALE_SCENARIOS = [
@@ -65,8 +67,12 @@ function parseArgs(argv: readonly string[]): Options {
   return { only, factor, json };
 }
 
-async function runOne(name: string, factor: number): Promise<ScaleRow> {
+/** A row with the CPU seconds each scenario step took. */
+type BenchRow = ScaleRow & { readonly steps: readonly StepCpu[] };
+
+async function runOne(name: string, factor: number): Promise<BenchRow> {
   const scenario = scaledScenario(await loadScenario(scenarioFile(name)), factor);
+  const steps = new StepCpuRecorder();
   const cpu = process.cpuUsage();
   const queued = runQueueSeconds();
   const wall = Date.now();
@@ -74,6 +80,7 @@ async function runOne(name: string, factor: number): Promise<ScaleRow> {
   const result = await runScenario(scenario, {
     // Waits on timers jump: the bench measures the work, not the pacing.
     speed: Number.POSITIVE_INFINITY,
+    onLog: (line) => steps.onLog(line),
     inspect: async (cloud, outcome) => {
       row = scaleRow(scenario.name, cloud, outcome);
     },
@@ -83,6 +90,7 @@ async function runOne(name: string, factor: number): Promise<ScaleRow> {
   const queuedAfter = runQueueSeconds();
   if (!row) throw new Error(`${name}: the run ended before its summary`);
   return {
+    steps: steps.steps(),
     ...row,
     // The row's verdict: the scenario's expectations and every function within its limits.
     ok: row.ok,
@@ -97,7 +105,7 @@ async function runOne(name: string, factor: number): Promise<ScaleRow> {
 
 const fmt = (n: number, digits = 1): string => n.toFixed(digits);
 
-function print(rows: readonly ScaleRow[]): void {
+function print(rows: readonly BenchRow[]): void {
   console.log(
     'scenario                   nodes   pods  launched removed  virtual s  wall s (joiner / simulator)  CPU s  idle wall s  result',
   );
@@ -128,12 +136,14 @@ function print(rows: readonly ScaleRow[]): void {
     console.log(
       `  EC2 throttled (RequestLimitExceeded): ${throttled}${throttled > 0 ? ` (${r.ec2Throttled.map(([call, n]) => `${call} ${n}`).join(', ')})` : ''}`,
     );
+    console.log('  CPU s by scenario step (the whole process, from the step to the next):');
+    for (const s of r.steps) console.log(`  ${fmt(s.cpuSeconds).padStart(8)}  ${s.step}`);
     for (const f of r.failures) console.log(`  FAILED: ${f}`);
   }
 }
 
 const options = parseArgs(process.argv.slice(2));
-const rows: ScaleRow[] = [];
+const rows: BenchRow[] = [];
 for (const name of options.only ?? SCALE_SCENARIOS) {
   if (!options.json) console.error(`running ${name}${options.factor === 1 ? '' : ` x${options.factor}`} ...`);
   rows.push(await runOne(name, options.factor));

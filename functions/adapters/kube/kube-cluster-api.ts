@@ -16,6 +16,7 @@ import type {
   ConfigDocument,
   EvictionResult,
   NodePatch,
+  PendingAndBoundPods,
 } from '../../core/ports/cluster-api.js';
 import type { ConfigObjectRef, MirroredNodeClaim } from '../../core/ports/cluster-status.js';
 import type { Log } from '../../core/ports/log.js';
@@ -79,6 +80,16 @@ export class KubeClusterApi implements ClusterApi {
     const fieldSelector = nodeName ? `spec.nodeName=${nodeName}` : 'spec.nodeName!=';
     const pods = await listAll<Pod>(await this.client(), resourcePath(PODS), { fieldSelector });
     return pods.filter((pod) => (nodeName ? pod.spec?.nodeName === nodeName : Boolean(pod.spec?.nodeName)));
+  }
+
+  async listPendingAndBoundPods(): Promise<PendingAndBoundPods> {
+    const pods = await listAll<Pod>(await this.client(), resourcePath(PODS));
+    return {
+      pending: pods.filter(
+        (pod) => !pod.spec?.nodeName && pod.status?.phase === 'Pending' && isUnschedulable(pod),
+      ),
+      bound: pods.filter((pod) => Boolean(pod.spec?.nodeName)),
+    };
   }
 
   async getPod(namespace: string, name: string): Promise<Pod | undefined> {

@@ -6,6 +6,7 @@
  * The drain evicts once none of its pods waits for a nodeclaim that is still on its way (and a
  * drifted node of a static pool once its pool's new node is up).
  */
+import { updateClaim } from '../lifecycle/update-claim.js';
 import type { Pod } from '../model/kube-objects.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import { IN_FLIGHT_STATES } from '../provisioning/in-flight.js';
@@ -47,7 +48,13 @@ export async function ensureReplacements(
   // or another drain's, planned it there): a run would keep them there, so this step only waits.
   // With hundreds of nodes draining at once (an interruption of the whole pool), each step would
   // otherwise read and plan the whole cluster under the provisioning lease.
-  if (!claim.static && (await allOnTheirWay(deps, moving))) return { status: 'waiting', pods: moving.length };
+  if (!claim.static) {
+    const holders = await holdersOnTheirWay(deps, claim, moving);
+    if (holders) {
+      await rememberReplacements(deps, claim, holders);
+      return { status: 'waiting', pods: moving.length };
+    }
+  }
   const result = await provision(
     { ...deps, leaseClock: deps.leaseClock },
     {
@@ -71,6 +78,11 @@ export async function ensureReplacements(
       (replacedNode && c.static && c.nodePool === claim.nodePool),
   );
   if (waiting.length > 0) {
+    await rememberReplacements(
+      deps,
+      claim,
+      waiting.map((c) => c.id),
+    );
     deps.log.debug('waiting for replacement nodeclaim(s)', {
       nodeclaim: claim.id,
       replacements: waiting.map((c) => c.id),
@@ -85,9 +97,50 @@ export async function ensureReplacements(
   return { status: 'ready' };
 }
 
-/** Whether every pod of `moving` is listed on a nodeclaim that is still launching or starting. */
-async function allOnTheirWay(deps: DisruptionDeps, moving: readonly Pod[]): Promise<boolean> {
-  const inFlight = await deps.store.listNodeClaims(IN_FLIGHT_STATES);
-  const listed = new Set(inFlight.flatMap((c) => c.pods.map((p) => p.uid)));
-  return moving.every((p) => listed.has(p.metadata.uid ?? ''));
+const isInFlight = (c: NodeClaim | undefined): c is NodeClaim =>
+  c !== undefined && (IN_FLIGHT_STATES as readonly string[]).includes(c.state);
+
+/**
+ * When every pod of `moving` is listed on a nodeclaim that is still launching or starting, the
+ * ids of those nodeclaims; otherwise undefined. The drain's remembered replacements are read
+ * first (a get each); only when they no longer hold every pod is every nodeclaim listed: with
+ * every node of a pool draining at once, each step listing the whole table grew with nodes x nodes.
+ */
+async function holdersOnTheirWay(
+  deps: DisruptionDeps,
+  claim: NodeClaim,
+  moving: readonly Pod[],
+): Promise<string[] | undefined> {
+  const remembered = claim.disruption?.replacements ?? [];
+  if (remembered.length > 0) {
+    const known = (await Promise.all(remembered.map((id) => deps.store.getNodeClaim(id)))).filter(isInFlight);
+    const holders = holdersOf(known, moving);
+    if (holders) return holders;
+  }
+  return holdersOf(await deps.store.listNodeClaims(IN_FLIGHT_STATES), moving);
+}
+
+/** The claims of `inFlight` that list pods of `moving`, when they list all of them. */
+function holdersOf(inFlight: readonly NodeClaim[], moving: readonly Pod[]): string[] | undefined {
+  const uids = new Set(moving.map((p) => p.metadata.uid ?? ''));
+  const holders = inFlight.filter((c) => c.pods.some((p) => uids.has(p.uid)));
+  const listed = new Set(holders.flatMap((c) => c.pods.map((p) => p.uid)));
+  return moving.every((p) => listed.has(p.metadata.uid ?? '')) ? holders.map((c) => c.id) : undefined;
+}
+
+/** Records on the drain the nodeclaims its pods wait for (no write when they are the ones recorded). */
+async function rememberReplacements(
+  deps: DisruptionDeps,
+  claim: NodeClaim,
+  ids: readonly string[],
+): Promise<void> {
+  const sorted = [...ids].sort();
+  const same = (known: readonly string[] | undefined): boolean =>
+    known !== undefined && known.length === sorted.length && known.every((id, i) => id === sorted[i]);
+  if (same(claim.disruption?.replacements)) return;
+  await updateClaim(deps.store, claim.id, (c) =>
+    c.state === 'Draining' && c.disruption && !same(c.disruption.replacements)
+      ? { ...c, disruption: { ...c.disruption, replacements: sorted } }
+      : undefined,
+  );
 }

@@ -47,6 +47,11 @@ export interface DisruptionRecord {
   readonly forceAt?: number;
   /** When the first eviction wave was sent. */
   readonly evictingSince?: number;
+  /**
+   * The nodeclaims still on their way that the drain's pods were last found waiting for: a step
+   * reads these few instead of every nodeclaim of the cluster (see disruption/replacements.ts).
+   */
+  readonly replacements?: readonly string[];
 }
 
 /** Why a due disruption timer was re-armed instead of acted on (shown in logs and events). */

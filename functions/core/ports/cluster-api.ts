@@ -48,6 +48,12 @@ export interface NodePatch {
   readonly finalizers?: readonly string[];
 }
 
+/** The pods a provisioning run plans with, read together (see ClusterApi.listPendingAndBoundPods). */
+export interface PendingAndBoundPods {
+  readonly pending: Pod[];
+  readonly bound: Pod[];
+}
+
 /**
  * What joiner needs from the Kubernetes API server. The adapter (functions/adapters/kube) speaks
  * to EKS or to the simulated API server; the core never sees a Kubernetes client.
@@ -57,6 +63,12 @@ export interface ClusterApi extends ClusterStatusWriter {
   listPendingPods(): Promise<Pod[]>;
   /** Pods bound to a node (all nodes when `nodeName` is omitted). */
   listPodsOnNode(nodeName?: string): Promise<Pod[]>;
+  /**
+   * The pending pods (as {@link listPendingPods}) and the bound pods (as {@link listPodsOnNode}
+   * of all nodes) from one list of the pods, so one state of the cluster: read by two lists, a pod
+   * evicted between them can be counted on its node and its replacement pending too.
+   */
+  listPendingAndBoundPods(): Promise<PendingAndBoundPods>;
   getPod(namespace: string, name: string): Promise<Pod | undefined>;
   listNodes(): Promise<Node[]>;
   getNode(name: string): Promise<Node | undefined>;

@@ -93,9 +93,8 @@ export async function readClusterSnapshot(
       () => {},
     );
   const [
-    pendingPods,
+    { pending: pendingPods, bound: boundPods },
     nodes,
-    boundPods,
     daemonSets,
     pvs,
     pvcs,
@@ -104,9 +103,10 @@ export async function readClusterSnapshot(
     classDocs,
     overlayDocs,
   ] = await Promise.all([
-    cluster.listPendingPods(),
+    // One list for both: a pod evicted between two lists would be counted on its draining node
+    // and its replacement pending too, and the run would launch capacity for both.
+    cluster.listPendingAndBoundPods(),
     cluster.listNodes(),
-    cluster.listPodsOnNode(),
     cluster.listDaemonSets(),
     cluster.listPersistentVolumes(),
     cluster.listPersistentVolumeClaims(),

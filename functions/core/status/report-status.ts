@@ -7,6 +7,7 @@
  * and the next sweep writes again; unchanged resources are not rewritten.
  */
 
+import { stableStringify } from '../launch/hash.js';
 import { LAUNCH_FAILURE_REASONS } from '../launch/launch-denial.js';
 import type { ClusterConfig } from '../lifecycle/cluster-config.js';
 import type { Catalog } from '../model/instance-type.js';
@@ -102,12 +103,14 @@ export async function reportStatus(deps: ReportStatusDeps): Promise<StatusOutcom
           before?.conditions as Condition[] | undefined,
         ),
       };
-      if (JSON.stringify(next) !== JSON.stringify(before)) await deps.cluster.patchConfigStatus(ref, next);
+      if (stableStringify(next) !== stableStringify(before)) await deps.cluster.patchConfigStatus(ref, next);
     };
     const owners = ownersOf(documents);
-    const existing = new Map(mirrored.map((m) => [m.name, JSON.stringify(m.resource)]));
+    // Compared with their keys sorted: the API server keeps a merge patch's fields in the order
+    // the object had them, so the resource read back is the same value in another order.
+    const existing = new Map(mirrored.map((m) => [m.name, stableStringify(m.resource)]));
     const desired = claims.map((c) => nodeClaimResource(c, owners.get(c.nodePool)));
-    const changed = desired.filter((r) => existing.get(r.metadata.name) !== JSON.stringify(r));
+    const changed = desired.filter((r) => existing.get(r.metadata.name) !== stableStringify(r));
     await deps.cluster.applyNodeClaims(changed);
     const live = new Set(claims.map((c) => c.id));
     const stale = mirrored.map((m) => m.name).filter((name) => !live.has(name));

@@ -9,7 +9,14 @@ import { crdSchemaOf } from '../http/crd-schema.js';
 import type { AdmissionAttributes, AdmissionHook, AdmissionOperation } from './admission-types.js';
 import { alreadyExists, badRequest, conflict, invalid, notFound } from './api-error.js';
 import type { PodChangeCause } from './change-cause.js';
-import { type ListOptions, type ListPage, paginate, selectorFilter } from './list-options.js';
+import {
+  continuedSnapshot,
+  type ListOptions,
+  type ListPage,
+  paginate,
+  selectorFilter,
+} from './list-options.js';
+import { ListSnapshots } from './list-snapshots.js';
 import { defaultMetadata, defaultPod, labelNamespace, timestamp } from './object-defaults.js';
 import type { KubeObject, ObjectStore } from './object-store.js';
 import { applyPatch, type PatchType } from './patch.js';
@@ -53,6 +60,8 @@ export class KubeApi {
   /** Called when a pod with a node gets a deletionTimestamp: the kubelet finishes the deletion. */
   gracefulPodDeletion?: (pod: KubeObject) => boolean;
   private cause?: PodChangeCause;
+  /** The states paginated lists are being read from (see list-snapshots.ts). */
+  private readonly listSnapshots = new ListSnapshots();
 
   constructor(
     readonly registry: ResourceRegistry,
@@ -91,11 +100,7 @@ export class KubeApi {
    * its continue token and filters only until the page is full; only the page's objects are copied.
    */
   list(type: ResourceType, options: ListOptions = {}): ListPage {
-    const namespace = type.namespaced ? options.namespace : undefined;
-    const all = this.store.view(storageKey(type), namespace);
-    const filter =
-      options.labelSelector || options.fieldSelector ? selectorFilter({ ...options, namespace }) : undefined;
-    const page = paginate(all, options, this.store.currentVersion(), filter);
+    const page = this.page(type, options);
     return { ...page, items: page.items.map((o) => this.present(type, structuredClone(o))) };
   }
 
@@ -106,13 +111,27 @@ export class KubeApi {
    * modify them.
    */
   listForSerialization(type: ResourceType, options: ListOptions = {}): ListPage {
-    const namespace = type.namespaced ? options.namespace : undefined;
-    const all = this.store.view(storageKey(type), namespace);
-    const filter =
-      options.labelSelector || options.fieldSelector ? selectorFilter({ ...options, namespace }) : undefined;
-    const page = paginate(all, options, this.store.currentVersion(), filter);
+    const page = this.page(type, options);
     const apiVersion = apiVersionOf(type);
     return { ...page, items: page.items.map((o) => ({ ...o, apiVersion, kind: type.kind })) };
+  }
+
+  /**
+   * The page `options` ask for, of stored objects. Every page of a list comes from the state of
+   * its first page (see list-snapshots.ts), as the real API server serves one resourceVersion.
+   */
+  private page(type: ResourceType, options: ListOptions): ListPage {
+    const namespace = type.namespaced ? options.namespace : undefined;
+    const continued = continuedSnapshot(options);
+    const kept = this.listSnapshots.items(continued);
+    const all = kept ?? this.store.view(storageKey(type), namespace);
+    const filter =
+      options.labelSelector || options.fieldSelector ? selectorFilter({ ...options, namespace }) : undefined;
+    const id = kept ? continued : this.listSnapshots.reserve();
+    const page = paginate(all, options, this.store.currentVersion(), filter, id);
+    if (id !== undefined && page.continue && !kept) this.listSnapshots.keep(id, all);
+    if (id !== undefined && !page.continue && kept) this.listSnapshots.drop(id);
+    return page;
   }
 
   /**

@@ -34,6 +34,19 @@ export function selectorFilter(options: ListOptions): (obj: KubeObject) => boole
 interface ContinueToken {
   readonly rv: number;
   readonly after: string;
+  /** The list's kept state (see list-snapshots.ts). */
+  readonly snapshot?: number;
+}
+
+/** The kept state a continue token names, if any (an unreadable token is refused by paginate). */
+export function continuedSnapshot(options: ListOptions): number | undefined {
+  if (!options.continue) return undefined;
+  try {
+    const token = JSON.parse(Buffer.from(options.continue, 'base64').toString('utf8')) as ContinueToken;
+    return typeof token.snapshot === 'number' ? token.snapshot : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const itemKey = (o: KubeObject): string => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
@@ -57,6 +70,7 @@ function filteredPage(
   limit: number,
   filter: (obj: KubeObject) => boolean,
   rv: number,
+  snapshot: number | undefined,
 ): ListPage {
   const page: KubeObject[] = [];
   let i = start;
@@ -64,7 +78,7 @@ function filteredPage(
   let more = false;
   for (; i < items.length && !more; i++) more = filter(items[i]);
   if (!more) return { items: page, resourceVersion: String(rv) };
-  const token: ContinueToken = { rv, after: itemKey(page[page.length - 1]) };
+  const token: ContinueToken = { rv, after: itemKey(page[page.length - 1]), snapshot };
   return {
     items: page,
     resourceVersion: String(rv),
@@ -82,6 +96,7 @@ export function paginate(
   options: ListOptions,
   currentVersion: number,
   filter?: (obj: KubeObject) => boolean,
+  snapshot?: number,
 ): ListPage {
   let start = 0;
   let rv = currentVersion;
@@ -96,11 +111,11 @@ export function paginate(
     start = firstAfter(items, token.after);
   }
   const limit = options.limit && options.limit > 0 ? options.limit : items.length;
-  if (filter) return filteredPage(items, start, limit, filter, rv);
+  if (filter) return filteredPage(items, start, limit, filter, rv, snapshot);
   const page = items.slice(start, start + limit);
   const remaining = items.length - start - page.length;
   if (remaining <= 0) return { items: page, resourceVersion: String(rv) };
-  const token: ContinueToken = { rv, after: itemKey(page[page.length - 1]) };
+  const token: ContinueToken = { rv, after: itemKey(page[page.length - 1]), snapshot };
   return {
     items: page,
     resourceVersion: String(rv),

@@ -79,6 +79,9 @@ describe('KubeClusterApi against the simulated API server', () => {
     expect((await api.listPodsOnNode('n1')).map((p) => p.metadata.name)).toEqual(['small']);
     expect((await api.listPodsOnNode()).map((p) => p.metadata.name)).toEqual(['small']);
     expect(await api.listPodsOnNode('n2')).toEqual([]);
+    const both = await api.listPendingAndBoundPods();
+    expect(both.pending.map((p) => p.metadata.name)).toEqual(['huge']);
+    expect(both.bound.map((p) => p.metadata.name)).toEqual(['small']);
     expect((await api.getPod('default', 'small'))?.spec.nodeName).toBe('n1');
     expect(await api.getPod('default', 'missing')).toBeUndefined();
   });

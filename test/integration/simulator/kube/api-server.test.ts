@@ -122,6 +122,25 @@ describe('simulated API server with @kubernetes/client-node', () => {
     expect(third.metadata?._continue).toBeUndefined();
   });
 
+  it("serves every page of a list from its first page's state, as one resourceVersion", async () => {
+    for (let i = 0; i < 6; i++)
+      await h.core.createNamespacedPod({ namespace: 'default', body: podBody(`p${i}`) });
+    const first = await h.core.listNamespacedPod({ namespace: 'default', limit: 3 });
+    // Between the pages, a pod of the first page goes and its replacement comes in the second's.
+    await h.core.deleteNamespacedPod({ namespace: 'default', name: 'p0', gracePeriodSeconds: 0 });
+    await h.core.createNamespacedPod({ namespace: 'default', body: podBody('p4x') });
+    const second = await h.core.listNamespacedPod({
+      namespace: 'default',
+      limit: 3,
+      _continue: first.metadata?._continue,
+    });
+    const names = [...first.items, ...second.items].map((p: V1Pod) => p.metadata?.name);
+    expect(names).toEqual(['p0', 'p1', 'p2', 'p3', 'p4', 'p5']);
+    expect(second.metadata?._continue).toBeUndefined();
+    const fresh = await h.core.listNamespacedPod({ namespace: 'default' });
+    expect(fresh.items.map((p: V1Pod) => p.metadata?.name)).toEqual(['p1', 'p2', 'p3', 'p4', 'p4x', 'p5']);
+  });
+
   it('serves custom resources once their CRD is created', async () => {
     const crd = {
       apiVersion: 'apiextensions.k8s.io/v1',

@@ -666,6 +666,32 @@ describe('drain: the same step delivered twice, and crashes', () => {
     expect(runs.filter((n) => n !== 'disruption').length).toBeGreaterThan(planned);
   });
 
+  it('a waiting step reads the replacements it remembered, not every nodeclaim of the cluster', async () => {
+    const h = await setup(inflate);
+    const listed: string[] = [];
+    const list = h.store.listNodeClaims.bind(h.store);
+    h.store.listNodeClaims = async (states) => {
+      listed.push((states ?? []).join(','));
+      return list(states);
+    };
+    await beginDrain(h.deps, OLD, DRIFT);
+    expect(await step(h, OLD)).toBe('replacing');
+    const launched = replacements(h).map((c) => c.id);
+    expect(launched).toHaveLength(1);
+    expect(claim(h).disruption?.replacements).toEqual(launched);
+    const before = listed.length;
+    toNextStep(h);
+    expect(await step(h, OLD)).toBe('replacing');
+    toNextStep(h);
+    expect(await step(h, OLD)).toBe('replacing');
+    expect(listed).toHaveLength(before);
+    // Its replacement up, the next step looks at the whole cluster again and evicts.
+    initializeLaunched(h);
+    toNextStep(h);
+    expect(await step(h, OLD)).toBe('evicting');
+    expect(listed.length).toBeGreaterThan(before);
+  });
+
   it('two steps in a row at the same time launch one replacement and evict each pod once', async () => {
     const h = await setup(inflate);
     h.cluster.podsLinger = true;

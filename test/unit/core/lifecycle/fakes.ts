@@ -122,6 +122,7 @@ export class FakeCluster {
   listNodes = async () => [...this.nodes.values()].map((n) => structuredClone(n));
   listPodsOnNode = async (name?: string) => this.pods.filter((p) => !name || p.spec.nodeName === name);
   listPendingPods = async () => this.pending;
+  listPendingAndBoundPods = async () => ({ pending: this.pending, bound: [...this.pods] });
   listNodeClaims = async () => [...this.nodeClaims];
   patchNode = async (name: string, patch: NodePatch) => {
     const node = this.nodes.get(name);

@@ -93,15 +93,25 @@ export class FakeCluster implements ClusterApi {
   private check(): void {
     if (this.failing) throw this.failing;
   }
-  async listPendingPods() {
-    this.check();
+  private pendingNow() {
     return this.pods.filter(
       (p) => !p.spec.nodeName && p.status?.conditions?.some((c) => c.reason === 'Unschedulable'),
     );
   }
+  private boundNow(nodeName?: string) {
+    return this.pods.filter((p) => p.spec.nodeName && (!nodeName || p.spec.nodeName === nodeName));
+  }
+  async listPendingPods() {
+    this.check();
+    return this.pendingNow();
+  }
   async listPodsOnNode(nodeName?: string) {
     this.check();
-    return this.pods.filter((p) => p.spec.nodeName && (!nodeName || p.spec.nodeName === nodeName));
+    return this.boundNow(nodeName);
+  }
+  async listPendingAndBoundPods() {
+    this.check();
+    return { pending: this.pendingNow(), bound: this.boundNow() };
   }
   async getPod(namespace: string, name: string) {
     return this.pods.find((p) => p.metadata.namespace === namespace && p.metadata.name === name);

@@ -167,10 +167,10 @@ describe('provision: launches are prepared while their claims are written', () =
       },
     });
     const cluster = Object.create(h.cluster) as typeof h.cluster;
-    cluster.listPendingPods = async () => {
+    cluster.listPendingAndBoundPods = async () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       events.push('pending pods read');
-      return h.cluster.listPendingPods();
+      return h.cluster.listPendingAndBoundPods();
     };
     const hint = h.cluster.pods[0];
     const hints = [{ namespace: 'default', name: hint.metadata.name, uid: hint.metadata.uid! }];

@@ -68,6 +68,17 @@ describe('reportStatus (the sweep step)', () => {
     expect(cluster.statusWrites).toBe(writes);
   });
 
+  it('does not rewrite a resource the API server returns with its keys in another order', async () => {
+    const { cluster, store, deps } = setup();
+    await store.createNodeClaim(pendingClaim('live', NOW));
+    expect(await reportStatus(deps)).toMatchObject({ nodeClaimsWritten: 1 });
+    // A merge patch keeps the stored keys' order and appends new ones: the same status, reordered.
+    const stored = cluster.nodeClaimResources.get('live')!;
+    const reversed = Object.fromEntries(Object.entries(stored.status).reverse());
+    cluster.nodeClaimResources.set('live', { ...stored, status: reversed as typeof stored.status });
+    expect(await reportStatus(deps)).toMatchObject({ nodeClaimsWritten: 0 });
+  });
+
   it('keeps the transition time of a condition whose status did not change', async () => {
     const { cluster, deps } = setup();
     await reportStatus(deps);
