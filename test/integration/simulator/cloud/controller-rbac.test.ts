@@ -39,6 +39,8 @@ const CONFIG_KINDS = [
   ['karpenter.k8s.aws/v1', 'EC2NodeClass'],
   ['karpenter.k8s.aws/v1alpha1', 'AWSNodeTemplate'],
   ['karpenter.sh/v1alpha1', 'NodeOverlay'],
+  // A karpenter.sh NodeClaim made by hand: joiner lists them and refuses them on their status.
+  ['karpenter.sh/v1', 'NodeClaim'],
 ].map(([apiVersion, kind]) => ({
   apiVersion,
   kind,
@@ -124,6 +126,7 @@ describe("joiner's functions under the installer's RBAC", () => {
     await ensureKinds(admin, CONFIG_KINDS);
     for (const m of CONFIG_KINDS) await admin.create(m);
     expect((await api.listNodeOverlayDocuments()).map((d) => d.metadata.name)).toEqual(['a-nodeoverlay']);
+    expect((await api.listKarpenterNodeClaimDocuments?.())?.map((d) => d.metadata.name)).toEqual(['a-nodeclaim']);
     const claim = nodeClaimResource(pendingClaim('c1', 0));
     await api.applyNodeClaims([claim]);
     await api.applyNodeClaims([{ ...claim, status: { ...claim.status, nodeName: 'n1' } }]);
