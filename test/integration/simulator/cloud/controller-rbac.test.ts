@@ -126,7 +126,9 @@ describe("joiner's functions under the installer's RBAC", () => {
     await ensureKinds(admin, CONFIG_KINDS);
     for (const m of CONFIG_KINDS) await admin.create(m);
     expect((await api.listNodeOverlayDocuments()).map((d) => d.metadata.name)).toEqual(['a-nodeoverlay']);
-    expect((await api.listKarpenterNodeClaimDocuments?.())?.map((d) => d.metadata.name)).toEqual(['a-nodeclaim']);
+    expect((await api.listKarpenterNodeClaimDocuments?.())?.map((d) => d.metadata.name)).toEqual([
+      'a-nodeclaim',
+    ]);
     const claim = nodeClaimResource(pendingClaim('c1', 0));
     await api.applyNodeClaims([claim]);
     await api.applyNodeClaims([{ ...claim, status: { ...claim.status, nodeName: 'n1' } }]);
