@@ -12,7 +12,8 @@
 import type { KarpenterKinds } from '../model/config/karpenter-kinds.js';
 import type { ClusterApi, ConfigDocument } from '../ports/cluster-api.js';
 import type { Log } from '../ports/log.js';
-import { type Condition, condition } from './conditions.js';
+import { condition } from './conditions.js';
+import { conditionsOf, writeRefusal } from './object-refusal.js';
 
 /** The reason of the conditions and of the event. */
 export const HAND_MADE_NODECLAIM_REASON = 'NotSupported';
@@ -24,11 +25,6 @@ export const HAND_MADE_NODECLAIM_MESSAGE =
   'pods that a NodePool can take instead';
 
 type Cluster = Pick<ClusterApi, 'listKarpenterNodeClaimDocuments' | 'patchConfigStatus' | 'createEvents'>;
-
-function conditionsOf(document: ConfigDocument): readonly Condition[] {
-  const status = document.status as { conditions?: unknown } | undefined;
-  return Array.isArray(status?.conditions) ? (status.conditions as Condition[]) : [];
-}
 
 /** Whether a NodeClaim was launched (by a Karpenter that ran before): a provider ID or `Launched=True`. */
 function launched(document: ConfigDocument): boolean {
@@ -71,7 +67,7 @@ export async function refuseHandMadeNodeClaims(
   }
   const refusedNow: string[] = [];
   for (const document of handMadeNodeClaims(documents)) {
-    const { apiVersion, kind } = document;
+    const { apiVersion } = document;
     const name = document.metadata.name;
     log.error(`refusing NodeClaim ${name}: ${HAND_MADE_NODECLAIM_MESSAGE}`, {
       nodeclaim: name,
@@ -79,25 +75,16 @@ export async function refuseHandMadeNodeClaims(
       reason: HAND_MADE_NODECLAIM_REASON,
     });
     const others = conditionsOf(document).filter((c) => c.type !== 'Launched' && c.type !== 'Ready');
-    const status = {
-      ...((document.status as Record<string, unknown> | undefined) ?? {}),
-      conditions: [
-        ...others,
-        condition('Launched', 'False', HAND_MADE_NODECLAIM_REASON, HAND_MADE_NODECLAIM_MESSAGE, now),
-        condition('Ready', 'False', HAND_MADE_NODECLAIM_REASON, HAND_MADE_NODECLAIM_MESSAGE, now),
-      ],
-    };
-    const uid = typeof document.metadata.uid === 'string' ? document.metadata.uid : undefined;
+    const conditions = [
+      ...others,
+      condition('Launched', 'False', HAND_MADE_NODECLAIM_REASON, HAND_MADE_NODECLAIM_MESSAGE, now),
+      condition('Ready', 'False', HAND_MADE_NODECLAIM_REASON, HAND_MADE_NODECLAIM_MESSAGE, now),
+    ];
     try {
-      await cluster.patchConfigStatus({ apiVersion, kind, name }, status);
-      await cluster.createEvents([
-        {
-          involvedObject: { kind, name, apiVersion, ...(uid ? { uid } : {}) },
-          type: 'Warning',
-          reason: HAND_MADE_NODECLAIM_REASON,
-          message: HAND_MADE_NODECLAIM_MESSAGE,
-        },
-      ]);
+      await writeRefusal(cluster, document, conditions, {
+        reason: HAND_MADE_NODECLAIM_REASON,
+        message: HAND_MADE_NODECLAIM_MESSAGE,
+      });
       refusedNow.push(name);
     } catch (error) {
       log.warn('could not report a refused NodeClaim, the next sweep reports it', {

@@ -9,7 +9,8 @@ import { type Diagnostic, documentLabel } from '../model/config/diagnostic.js';
 import type { DocumentSource } from '../model/node-pool.js';
 import type { ClusterApi, ConfigDocument } from '../ports/cluster-api.js';
 import type { Log } from '../ports/log.js';
-import { type Condition, condition } from './conditions.js';
+import { condition } from './conditions.js';
+import { conditionsOf, writeRefusal } from './object-refusal.js';
 
 /** Longest part of one error kept in a report. */
 const MAX_ERROR_CHARS = 240;
@@ -38,11 +39,6 @@ function messageOf(errors: readonly Diagnostic[]): string {
     truncated(d.path === '' ? d.message : `${d.path}: ${d.message}`, MAX_ERROR_CHARS),
   );
   return truncated(parts.join('; '), MAX_MESSAGE_CHARS);
-}
-
-function conditionsOf(document: ConfigDocument): readonly Condition[] {
-  const status = document.status as { conditions?: unknown } | undefined;
-  return Array.isArray(status?.conditions) ? (status.conditions as Condition[]) : [];
 }
 
 /**
@@ -79,30 +75,21 @@ export async function reportInvalidDocuments(
   now: number,
 ): Promise<void> {
   for (const { document, message } of invalid.filter((i) => !i.reported)) {
-    const { apiVersion, kind } = document;
+    const { kind } = document;
     const name = document.metadata.name;
     log.error(`ignoring invalid configuration: ${kind}/${name}`, {
       document: `${kind}/${name}`,
       errors: message,
     });
-    const status = {
-      ...((document.status as Record<string, unknown> | undefined) ?? {}),
-      conditions: [
-        condition('ValidationSucceeded', 'False', VALIDATION_FAILED, message, now),
-        condition('Ready', 'False', VALIDATION_FAILED, `${kind} is invalid: ${message}`, now),
-      ],
-    };
-    const uid = typeof document.metadata.uid === 'string' ? document.metadata.uid : undefined;
+    const conditions = [
+      condition('ValidationSucceeded', 'False', VALIDATION_FAILED, message, now),
+      condition('Ready', 'False', VALIDATION_FAILED, `${kind} is invalid: ${message}`, now),
+    ];
     try {
-      await cluster.patchConfigStatus({ apiVersion, kind, name }, status);
-      await cluster.createEvents([
-        {
-          involvedObject: { kind, name, apiVersion, ...(uid ? { uid } : {}) },
-          type: 'Warning',
-          reason: EVENT_REASON,
-          message: truncated(message, 1_000),
-        },
-      ]);
+      await writeRefusal(cluster, document, conditions, {
+        reason: EVENT_REASON,
+        message: truncated(message, 1_000),
+      });
     } catch (error) {
       log.warn('could not report an invalid configuration object, the next run reports it', {
         document: `${kind}/${name}`,
