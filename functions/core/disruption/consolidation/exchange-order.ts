@@ -16,6 +16,7 @@
 import type { SchedulingPool } from '../../scheduling/types.js';
 import type { Candidate } from './candidates.js';
 import { type Fit, fitsOf, type Need, needOf } from './pair-order.js';
+import { TopPairs } from './top-pairs.js';
 
 /** Pairs tried at most in one search (as many as the two-into-one pair search). */
 export const EXCHANGE_TRIALS = (48 * 47) / 2;
@@ -30,13 +31,7 @@ export function exchangeOrder(
     throw new Error(`exchange trials must be an integer >= 0, got ${limit}`);
   const needs = candidates.map(needOf);
   const combos = new Map(pools.map((p) => [p.pool.name, twoNodeCovers(fitsOf(p).any)] as const));
-  let scored: { i: number; j: number; score: number }[] = [];
-  let floor = 0;
-  const trim = () => {
-    scored.sort((a, b) => b.score - a.score || a.i - b.i || a.j - b.j);
-    scored = scored.slice(0, limit);
-    if (scored.length === limit) floor = scored[limit - 1].score;
-  };
+  const top = new TopPairs(limit, 1e-9);
   for (let i = 0; i < candidates.length; i++) {
     const a = needs[i];
     if (a.spot) continue;
@@ -46,14 +41,10 @@ export function exchangeOrder(
       const price = candidates[i].price + candidates[j].price;
       let cover = cheapestCover(a, b, combos.get(a.pool), price);
       if (b.pool !== a.pool) cover = Math.min(cover, cheapestCover(a, b, combos.get(b.pool), price));
-      const score = price - cover;
-      if (!(score > floor + 1e-9)) continue;
-      scored.push({ i, j, score });
-      if (scored.length >= 4 * limit) trim();
+      top.offer(i, j, price - cover);
     }
   }
-  trim();
-  return scored.map((s) => [s.i, s.j]);
+  return top.pairs();
 }
 
 /**

@@ -17,6 +17,7 @@ import { intersectSets, type ValueSet, valueAllowed, valueSetOf } from '../../sc
 import type { SchedulingPool } from '../../scheduling/types.js';
 import { CAPACITY_TYPE } from '../../scheduling/well-known.js';
 import type { Candidate } from './candidates.js';
+import { TopPairs } from './top-pairs.js';
 
 /** Pairs tried at most in one search (all pairs of 48 candidates). */
 export const PAIR_TRIALS = (48 * 47) / 2;
@@ -49,14 +50,7 @@ export function pairOrder(
 ): [number, number][] {
   const needs = candidates.map(needOf);
   const fits = new Map(pools.map((p) => [p.pool.name, fitsOf(p)] as const));
-  let scored: { i: number; j: number; score: number }[] = [];
-  // Once `limit` pairs are kept, a pair must beat the least of them to matter.
-  let floor = 0;
-  const trim = () => {
-    scored.sort((a, b) => b.score - a.score || a.i - b.i || a.j - b.j);
-    scored = scored.slice(0, limit);
-    if (scored.length === limit) floor = scored[limit - 1].score;
-  };
+  const best = new TopPairs(limit);
   for (let i = 0; i < candidates.length; i++) {
     const a = needs[i];
     const own = fits.get(a.pool);
@@ -65,14 +59,11 @@ export function pairOrder(
       const price = candidates[i].price + candidates[j].price;
       let fit = cheapestFit(a, b, own, price);
       if (b.pool !== a.pool) fit = Math.min(fit, cheapestFit(a, b, fits.get(b.pool), price));
-      if (price - fit <= floor) continue;
-      scored.push({ i, j, score: price - fit });
-      if (scored.length >= 4 * limit) trim();
+      best.offer(i, j, price - fit);
     }
   }
-  trim();
-  const order: [number, number][] = scored.map((s) => [s.i, s.j]);
-  const taken = new Set(scored.map((s) => s.i * candidates.length + s.j));
+  const order = best.pairs();
+  const taken = new Set(order.map(([i, j]) => i * candidates.length + j));
   const top = Math.min(head, candidates.length);
   for (let i = 0; i < top && order.length < limit; i++)
     for (let j = i + 1; j < top && order.length < limit; j++)
