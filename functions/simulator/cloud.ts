@@ -27,7 +27,7 @@ import type { FunctionName, QueueName } from '../shared/event-sources.js';
 import { SeededRandom, VirtualClock } from './clock.js';
 import { type DynamoDbSimulator, startDynamoDbSimulator } from './dynamodb/dynamodb-simulator.js';
 import type { EventualConsistencyOptions } from './ec2/consistency/eventual-consistency.js';
-import { type Ec2Simulator, startEc2Simulator } from './ec2/ec2-simulator.js';
+import { type Ec2Simulator, type Ec2SimulatorOptions, startEc2Simulator } from './ec2/ec2-simulator.js';
 import { regionalCatalog } from './ec2/regional-catalog.js';
 import type { Ec2ThrottlingConfig } from './ec2/throttling/throttle-limits.js';
 import { defaultTopology } from './ec2/topology.js';
@@ -114,6 +114,8 @@ export interface SimulatedCloudOptions {
   readonly spotServiceLinkedRole?: boolean;
   /** The account's default EBS encryption key (a customer-managed KMS key ARN). Default none. */
   readonly defaultEbsKmsKeyArn?: string;
+  /** The account's KMS keys and their states (a key not listed is enabled). Default none. */
+  readonly kmsKeys?: Ec2SimulatorOptions['kmsKeys'];
   /** EC2's Describe* miss just-created resources for up to this window. Default: read-after-write. */
   readonly eventualConsistency?: EventualConsistencyOptions;
   /** EC2's API throttling limits. Default: the documented token buckets. */
@@ -292,6 +294,7 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       iam: authorizer,
       spotServiceLinkedRole: options.spotServiceLinkedRole,
       defaultEbsKmsKeyArn: options.defaultEbsKmsKeyArn,
+      kmsKeys: options.kmsKeys,
       eventualConsistency: options.eventualConsistency,
       throttling: options.ec2Throttling,
       emit: (event) => {

@@ -18,6 +18,12 @@ import { type CloudEvent, DEFAULT_EC2_TIMINGS, type Ec2Context, type Ec2Timings 
 import { startEc2Server, WILDCARD_ACTIONS } from './ec2-server.js';
 import { type CapacityTypeName, type Ec2Instance, Ec2State } from './ec2-state.js';
 import { terminateInstance } from './instance-lifecycle.js';
+import {
+  type KmsKeyState,
+  type LaunchFailureRule,
+  validateKmsKeyState,
+  validateLaunchFailure,
+} from './launch-failures.js';
 import { Ec2Market } from './market.js';
 import { Ec2Throttling } from './throttling/ec2-throttling.js';
 import type { Ec2ThrottlingConfig } from './throttling/throttle-limits.js';
@@ -55,6 +61,11 @@ export interface Ec2SimulatorOptions {
   readonly spotServiceLinkedRole?: boolean;
   /** The account's default EBS encryption key (customer-managed KMS key ARN); launches then need its grants. */
   readonly defaultEbsKmsKeyArn?: string;
+  /**
+   * The account's KMS keys and their states, by key id or ARN (a key not listed is taken as
+   * enabled): volumes under a key that is not `Enabled` terminate their instance during launch.
+   */
+  readonly kmsKeys?: Readonly<Record<string, KmsKeyState>>;
   /** Describe* miss just-created instances, interfaces, launch templates and tags for up to `windowMs` (virtual). */
   readonly eventualConsistency?: EventualConsistencyOptions;
   /** The account's capacity reservations (ODCRs and Capacity Blocks). */
@@ -88,6 +99,15 @@ export interface Ec2Simulator {
   addCapacityReservations(specs: readonly CapacityReservationSpec[]): void;
   /** Changes a reservation's instance count or end (ModifyCapacityReservation; a Capacity Block's extension). */
   modifyCapacityReservation(id: string, change: CapacityReservationChange): void;
+  /** Sets a KMS key's state (`Deleted`: the key no longer exists); launches from now on see it. */
+  setKmsKeyState(key: string, state: KmsKeyState): void;
+  /**
+   * From now on, instances launched into offerings matching `rule` are terminated during launch
+   * with its state reason (the launch call itself succeeds, as in EC2).
+   */
+  failLaunches(rule: LaunchFailureRule): void;
+  /** Removes every injected launch failure. */
+  clearLaunchFailures(): void;
   /** Interruption warning now, termination two minutes (virtual) later. */
   interruptSpot(instanceId: string): void;
   rebalanceRecommendation(instanceId: string): void;
@@ -112,6 +132,8 @@ export async function startEc2Simulator(options: Ec2SimulatorOptions): Promise<E
       `defaultEbsKmsKeyArn must be a KMS key ARN (arn:aws:kms:<region>:<account>:key/<id>), got '${options.defaultEbsKmsKeyArn}'`,
     );
   }
+  for (const [key, keyState] of Object.entries(options.kmsKeys ?? {}))
+    state.kmsKeys.set(key, validateKmsKeyState(key, keyState));
   const ctx: Ec2Context = {
     state,
     clock: options.clock,
@@ -169,6 +191,15 @@ export async function startEc2Simulator(options: Ec2SimulatorOptions): Promise<E
     },
     addCapacityReservations: (specs) => addCapacityReservations(ctx, specs),
     modifyCapacityReservation: (id, change) => modifyCapacityReservation(ctx, id, change),
+    setKmsKeyState: (key, keyState) => {
+      state.kmsKeys.set(key, validateKmsKeyState(key, keyState));
+    },
+    failLaunches: (rule) => {
+      state.launchFailures.push(validateLaunchFailure(rule));
+    },
+    clearLaunchFailures: () => {
+      state.launchFailures = [];
+    },
     interruptSpot: (instanceId) => interruptSpot(ctx, live(instanceId)),
     rebalanceRecommendation: (instanceId) => options.emit?.(rebalanceEvent(ctx, live(instanceId))),
     scheduledChange: (instanceId) => options.emit?.(scheduledChangeEvent(ctx, live(instanceId))),

@@ -7,6 +7,7 @@ import type { InstanceType } from '../../core/model/instance-type.js';
 import type { SimInstance, SimInstanceState, SimNetworkInterface } from '../instance.js';
 import type { Ec2CapacityReservation } from './capacity-reservations.js';
 import type { ImageSpec } from './eks-images.js';
+import type { KmsKeyState, LaunchFailureRule } from './launch-failures.js';
 import type { LaunchData } from './launch-template-data.js';
 import type { Ec2Market } from './market.js';
 import { SubnetAddresses } from './subnet-addresses.js';
@@ -133,6 +134,10 @@ export class Ec2State {
   spotServiceLinkedRoleCreatedAt?: number;
   /** Spot price changes and withdrawn offerings (set by the simulator at start). */
   market?: Ec2Market;
+  /** The account's KMS keys EC2 may be asked to use for volumes, by id or ARN; unlisted keys are enabled. */
+  readonly kmsKeys = new Map<string, KmsKeyState>();
+  /** Injected failures: instances launched into a matching offering are terminated during launch. */
+  launchFailures: LaunchFailureRule[] = [];
 
   constructor(
     readonly topology: VpcTopology,

@@ -4,7 +4,7 @@
  * and tags, in `pending`; the lifecycle takes it to `running`.
  */
 import type { InstanceType } from '../../core/model/instance-type.js';
-import { checkVolumeKeys } from './authorization/ebs-kms-grants.js';
+import { checkVolumeKeys, failLaunch } from './authorization/ebs-kms-grants.js';
 import { requireAuthorized } from './authorization/ec2-caller.js';
 import { createdTags, launchChecks, type RequestTags } from './authorization/launch-checks.js';
 import { ensureSpotServiceLinkedRole } from './authorization/spot-service-linked-role.js';
@@ -15,6 +15,7 @@ import type { CapacityTypeName, Ec2BlockDevice, Ec2Instance, Ec2NetworkInterface
 import type { ImageSpec } from './eks-images.js';
 import { newId } from './ids.js';
 import { scheduleRunning } from './instance-lifecycle.js';
+import { matchingFailure, stateReasonOf } from './launch-failures.js';
 import type { LaunchData } from './launch-template-data.js';
 import { type PlannedInterface, planNetwork } from './network-plan.js';
 
@@ -131,7 +132,13 @@ export function launchInstance(ctx: Ec2Context, request: LaunchRequest): Ec2Inst
     if (instance.spotInstanceRequestId) ctx.consistency.created(instance.spotInstanceRequestId);
   }
   scheduleRunning(ctx, instance);
-  checkVolumeKeys(ctx, instance, request.data);
+  const injected = matchingFailure(state.launchFailures, {
+    instanceType: type.name,
+    zone: plan.zone,
+    capacityType: request.capacityType,
+  });
+  if (injected) failLaunch(ctx, instance, stateReasonOf(injected.code));
+  else checkVolumeKeys(ctx, instance, request.data);
   return instance;
 }
 

@@ -1,6 +1,9 @@
 /**
  * Encrypted volumes under a customer-managed KMS key (the account's default EBS key, or one a
- * block device mapping names): EC2 uses the key as the caller at launch (`kms:CreateGrant`,
+ * block device mapping names). A key that is not usable (disabled, pending deletion or import,
+ * unavailable, or not there at all: KMS checks it only after the launch call) terminates the
+ * instance moments after launch with state reason `Client.InvalidKMSKey.InvalidState`. EC2 uses
+ * a usable key as the caller at launch (`kms:CreateGrant`,
  * `kms:GenerateDataKeyWithoutPlaintext`, `kms:Decrypt`, via `ec2.<region>.amazonaws.com`). A
  * denial does not fail the launch call: the instance starts `pending` and is terminated moments
  * later with state reason `Client.InternalError` ("Client error on launch"), which is how such
@@ -11,6 +14,7 @@
 import type { Ec2Context } from '../context.js';
 import type { Ec2Instance } from '../ec2-state.js';
 import { terminateInstance } from '../instance-lifecycle.js';
+import { kmsKeyState, stateReasonOf } from '../launch-failures.js';
 import type { LaunchData } from '../launch-template-data.js';
 import { type Ec2Check, firstDenial } from './ec2-caller.js';
 
@@ -34,10 +38,14 @@ export function volumeKeys(ctx: Ec2Context, data: LaunchData): string[] {
   return [...new Set(keys)];
 }
 
-/** Checks the launched instance's volume keys; schedules its failure when one is denied. */
+/** Checks the launched instance's volume keys; schedules its failure when one is unusable or denied. */
 export function checkVolumeKeys(ctx: Ec2Context, instance: Ec2Instance, data: LaunchData): void {
   const keys = volumeKeys(ctx, data);
   if (keys.length === 0) return;
+  if (keys.some((key) => kmsKeyState(ctx.state.kmsKeys, key) !== 'Enabled')) {
+    failLaunch(ctx, instance, stateReasonOf('Client.InvalidKMSKey.InvalidState'));
+    return;
+  }
   const checks: Ec2Check[] = keys.flatMap((key) =>
     EBS_KMS_ACTIONS.map((action) => ({
       action,
@@ -51,12 +59,14 @@ export function checkVolumeKeys(ctx: Ec2Context, instance: Ec2Instance, data: La
     })),
   );
   if (!firstDenial(ctx, checks)) return;
-  ctx.clock.setTimeout(
-    () =>
-      terminateInstance(ctx, instance, {
-        code: 'Client.InternalError',
-        message: 'Client.InternalError: Client error on launch',
-      }),
-    KMS_FAILURE_TERMINATION_MS,
-  );
+  failLaunch(ctx, instance, stateReasonOf('Client.InternalError'));
+}
+
+/** Terminates the just-launched `instance` with `reason` moments later (it never runs). */
+export function failLaunch(
+  ctx: Ec2Context,
+  instance: Ec2Instance,
+  reason: { code: string; message: string },
+): void {
+  ctx.clock.setTimeout(() => terminateInstance(ctx, instance, reason), KMS_FAILURE_TERMINATION_MS);
 }

@@ -35,7 +35,12 @@ export async function startHarness(
     catalog?: Catalog;
   } & Pick<
     Ec2SimulatorOptions,
-    'iam' | 'instanceProfileOf' | 'spotServiceLinkedRole' | 'defaultEbsKmsKeyArn' | 'eventualConsistency'
+    | 'iam'
+    | 'instanceProfileOf'
+    | 'spotServiceLinkedRole'
+    | 'defaultEbsKmsKeyArn'
+    | 'kmsKeys'
+    | 'eventualConsistency'
   > = {},
 ): Promise<Harness> {
   const clock = new VirtualClock();
@@ -55,6 +60,7 @@ export async function startHarness(
     iam: options.iam,
     spotServiceLinkedRole: options.spotServiceLinkedRole,
     defaultEbsKmsKeyArn: options.defaultEbsKmsKeyArn,
+    kmsKeys: options.kmsKeys,
     eventualConsistency: options.eventualConsistency,
     emit: (event) => events.push(event),
     observer: { instanceRunning: (i) => running.push(i), instanceTerminated: (i) => terminated.push(i) },
