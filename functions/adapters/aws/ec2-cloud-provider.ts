@@ -389,6 +389,9 @@ function toCloudInstance(i: Instance): CloudInstance {
     ...(tags[TAG.owner] ? { owner: tags[TAG.owner] } : {}),
     ...(tags[TAG.nodePool] ? { nodePool: tags[TAG.nodePool] } : {}),
     ...(i.PrivateDnsName ? { privateDnsName: i.PrivateDnsName } : {}),
+    ...(i.StateReason?.Code
+      ? { stateReason: { code: i.StateReason.Code, message: i.StateReason.Message ?? '' } }
+      : {}),
     tags,
   };
 }

@@ -6,7 +6,9 @@
  * arrival, as Karpenter does (cordon and drain, replacement first), whatever the change's start
  * time: waiting for the start would leave the drain no time before the maintenance. (A claim whose
  * interruption timer an earlier release armed still drains when it fires: disruption/decide.ts.)
- * Instances already shutting down or terminated: retire the claim and delete the node. A claim
+ * Instances already shutting down or terminated: retire the claim and delete the node; one that
+ * never registered is retired with the launch failure its state reason tells, if any
+ * (lifecycle/launch-terminated.ts). A claim
  * whose node never registered is retired at once; one still `Launched` whose node has registered
  * (the registration event lost) is registered on it first and drained. Rebalance recommendations: log and an event
  * only. An instance of this table whose claim record is missing is adopted before a notice that
@@ -14,6 +16,7 @@
  */
 import { type BeginDrainDeps, beginDrain } from '../disruption/begin-drain.js';
 import { disruptionSettings } from '../disruption/disruption-deps.js';
+import { type LaunchTerminatedDeps, retireLaunchTerminated } from '../lifecycle/launch-terminated.js';
 import type { RetireDeps } from '../lifecycle/retire-claim.js';
 import { retireClaim } from '../lifecycle/retire-claim.js';
 import { updateClaim } from '../lifecycle/update-claim.js';
@@ -27,7 +30,7 @@ import type { InterruptionNotice } from './interruption-notice.js';
 
 /** What the interruption core needs. */
 export interface InterruptionDeps extends RetireDeps, Omit<BeginDrainDeps, 'store' | 'cluster'> {
-  readonly cluster: RetireDeps['cluster'] &
+  readonly cluster: LaunchTerminatedDeps['cluster'] &
     BeginDrainDeps['cluster'] &
     Pick<ClusterApi, 'getNode' | 'listNodes'>;
   readonly store: RetireDeps['store'] &
@@ -92,6 +95,8 @@ export async function handleInterruption(
   }
   const failure = FAILURES[notice.kind];
   if (notice.kind === 'state-change' && notice.state !== 'stopping') {
+    // An instance that never registered: EC2's state reason tells whether its launch failed.
+    if (claim.state === 'Launched' && (await retireLaunchTerminated(deps, claim))) return 'cleaned-up';
     deps.log.info('instance is going away, cleaning up its nodeclaim', { ...fields, node: claim.nodeName });
     const gone = notice.state === 'terminated' || notice.state === 'shutting-down';
     await retireClaim(deps, claim.id, failure, { instanceGone: gone, from: [...LIVE] });

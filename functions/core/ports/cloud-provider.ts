@@ -71,6 +71,8 @@ export interface CloudInstance {
   readonly owner?: string;
   readonly nodePool?: string;
   readonly privateDnsName?: string;
+  /** Why it left `pending`/`running` (EC2's StateReason), when EC2 says. */
+  readonly stateReason?: { readonly code: string; readonly message: string };
   readonly tags: Readonly<Record<string, string>>;
 }
 

@@ -53,11 +53,17 @@ export interface RunPoolOptions {
   readonly now?: number;
   /** The capacity reservations each NodeClass (by name) selects: `reserved` offerings. */
   readonly reservations?: ReadonlyMap<string, readonly CapacityReservation[]>;
+  /**
+   * NodeClasses (by name) in their launch backoff, with the problem their pools' pods are told
+   * (nodeclass-launch-backoff.ts): such pools place no pod.
+   */
+  readonly launchBlocks?: ReadonlyMap<string, string>;
 }
 
 /**
  * The scheduling pools of `nodePools` for a run: offerings marked unavailable left out, launch
- * zones, NodeOverlays and capacity reservations applied.
+ * zones, NodeOverlays and capacity reservations applied; pools whose NodeClass is in its launch
+ * backoff place no pod (their problem says why).
  */
 export function runPools(
   nodePools: readonly NodePool[],
@@ -67,7 +73,7 @@ export function runPools(
   options: RunPoolOptions,
 ): SchedulingPool[] {
   const marks = new Set(unavailable.map((u) => `${u.instanceType}|${u.zone}|${u.capacityType}`));
-  return schedulingPools(nodePools, snapshot.nodeClasses, catalog, {
+  const pools = schedulingPools(nodePools, snapshot.nodeClasses, catalog, {
     isUnavailable: (type, zone, capacityType) => marks.has(`${type}|${zone}|${capacityType}`),
     allowedNodeRoles: options.allowedNodeRoles,
     launchZones: (nodeClass) => options.zones?.get(nodeClass)?.map((z) => z.name),
@@ -76,6 +82,16 @@ export function runPools(
     reservations: (nodeClass) => options.reservations?.get(nodeClass),
     ...(options.now === undefined ? {} : { now: options.now }),
   });
+  const blocks = options.launchBlocks;
+  if (!blocks || blocks.size === 0) return pools;
+  return pools.map((p) => {
+    const blocked = p.nodeClass && !p.problem ? blocks.get(p.nodeClass.name) : undefined;
+    return blocked ? { ...p, problem: `${nodeClassKind(p)} ${p.nodeClass?.name}: ${blocked}` } : p;
+  });
+}
+
+function nodeClassKind(p: SchedulingPool): string {
+  return p.pool.nodeClassRef.kind || 'NodeClass';
 }
 
 /** The zone IDs among a NodeClass's launch zones, by zone name (undefined when none is known). */

@@ -4,11 +4,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { PodRefDetail } from '../events/joiner-events.js';
+import { launchBlocks, nodeClassLaunchFailures } from '../launch/nodeclass-launch-backoff.js';
 import { isStatic } from '../model/node-pool.js';
-import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
+import type { NodeClaim, NodeClaimState } from '../nodeclaim/nodeclaim.js';
 import { DEFAULT_TIMEOUTS } from '../nodeclaim/state-machine.js';
 import { systemClock } from '../ports/clock.js';
-import type { OfferingKey } from '../ports/state-store.js';
+import type { OfferingKey, StateStore } from '../ports/state-store.js';
 import { DEFAULT_BATCH_WINDOW, type GatherResult, gatherPods } from './batch-window.js';
 import { type ClusterSnapshot, readClusterSnapshot, readNodeClasses } from './cluster-snapshot.js';
 import { IN_FLIGHT_STATES } from './in-flight.js';
@@ -211,12 +212,20 @@ interface RunOutcome {
 
 type RunDeps = ProvisionDeps & { readonly sleep: (ms: number) => Promise<void>; readonly fence: LaunchFence };
 
-/** The in-flight and draining claims and the offerings marked unavailable, as stored now. */
-function readState(deps: RunDeps) {
-  return Promise.all([
-    deps.store.listNodeClaims([...IN_FLIGHT_STATES, 'Initialized', 'Draining']),
+const READ_STATES: readonly NodeClaimState[] = [...IN_FLIGHT_STATES, 'Initialized', 'Draining'];
+
+/**
+ * The in-flight and draining claims, the offerings marked unavailable, and every claim (the failed
+ * ones start a NodeClass's launch backoff: nodeclass-launch-backoff.ts), as stored now.
+ */
+async function readState(
+  deps: RunDeps,
+): Promise<[NodeClaim[], Awaited<ReturnType<StateStore['listUnavailableOfferings']>>, NodeClaim[]]> {
+  const [all, unavailable] = await Promise.all([
+    deps.store.listNodeClaims(),
     deps.store.listUnavailableOfferings(deps.clock.now()),
   ]);
+  return [all.filter((c) => READ_STATES.includes(c.state)), unavailable, all];
 }
 
 async function run(
@@ -260,13 +269,15 @@ async function run(
   let first: RunPlan | undefined;
   let last: RunPlan | undefined;
   for (let round = 1; round <= MAX_ROUNDS; round++) {
-    const [claims, unavailable] = await (round === 1 ? firstState : readState(deps));
+    const [claims, unavailable, all] = await (round === 1 ? firstState : readState(deps));
     const { live, superseded } = splitSuperseded(claims);
+    const now = deps.clock.now();
     const planned = planRun(snapshot, live, unavailable, deps.catalog, {
       allowedNodeRoles: deps.nodeRoles,
       zones,
       reservations,
-      now: deps.clock.now(),
+      now,
+      launchBlocks: launchBlocks(nodeClassLaunchFailures(all, snapshot.nodeClasses, now), now),
     });
     let resume: NodeClaim[] = [];
     if (!first) {

@@ -71,9 +71,16 @@ function conditions(claim: NodeClaim): Condition[] {
       ? condition('Launched', 'False', claim.failure.reason, claim.failure.message, created)
       : stage('Launched', 'Launched', 'AwaitingLaunch');
   const ready = claim.state === 'Initialized' || claim.state === 'Draining';
+  // Retired before its node registered (EC2 terminated it during launch, a timeout): why.
+  const neverRegistered =
+    claim.failure && claim.timestamps.Launched !== undefined && claim.timestamps.Registered === undefined;
+  const registered =
+    neverRegistered && claim.failure && reached(claim, 'Terminating')
+      ? condition('Registered', 'False', claim.failure.reason, claim.failure.message, at(claim.state))
+      : stage('Registered', 'Registered', 'AwaitingRegistration');
   const out = [
     launched,
-    stage('Registered', 'Registered', 'AwaitingRegistration'),
+    registered,
     stage('Initialized', 'Initialized', 'AwaitingInitialization'),
     ready
       ? condition('Ready', 'True', 'Ready', '', at('Initialized'))

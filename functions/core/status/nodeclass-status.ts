@@ -4,6 +4,7 @@
  * validation; an invalid one is reported by invalid-config.ts instead), `SubnetsReady`,
  * `SecurityGroupsReady`, `AMIsReady` and `Ready`, with the reason when a selector matches nothing;
  * the capacity reservations and `CapacityReservationsReady` (capacity-reservation-status.ts).
+ * `Ready` is also False while its launches fail for a reason of its own (an unusable KMS key...).
  */
 import type { CapacityReservation } from '../model/capacity-reservation.js';
 import type { NodeClassResolution } from '../ports/cloud-provider.js';
@@ -43,8 +44,9 @@ export function nodeClassStatus(
   readiness: NodeClassReadiness,
   now: number,
   reservations?: readonly CapacityReservation[] | Error,
+  launchFailure?: { readonly reason: string; readonly message: string },
 ): Record<string, unknown> {
-  const status = resolutionStatus(readiness, now);
+  const status = withLaunchFailure(resolutionStatus(readiness, now), launchFailure, now);
   if (reservations === undefined) return status;
   const reserved = capacityReservationStatus(reservations, now);
   const conditions = status.conditions as Condition[];
@@ -78,5 +80,26 @@ function resolutionStatus(readiness: NodeClassReadiness, now: number): Record<st
     amis: r.imageIds.map((id) => ({ id })),
     zones: [...r.zones],
     conditions,
+  };
+}
+
+/**
+ * A resolved NodeClass whose launches fail (EC2 terminates its instances during launch:
+ * nodeclass-launch-backoff.ts) is not Ready, with the reason; what it resolves to stays.
+ */
+function withLaunchFailure(
+  status: Record<string, unknown>,
+  failure: { readonly reason: string; readonly message: string } | undefined,
+  now: number,
+): Record<string, unknown> {
+  const conditions = status.conditions as Condition[];
+  const ready = conditions[conditions.length - 1];
+  if (!failure || ready.status !== 'True') return status;
+  return {
+    ...status,
+    conditions: [
+      ...conditions.slice(0, -1),
+      condition('Ready', 'False', failure.reason, failure.message, now),
+    ],
   };
 }

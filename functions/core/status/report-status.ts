@@ -2,13 +2,14 @@
  * The sweep's status step: writes what kubectl shows. It mirrors every live nodeclaim of the
  * state table as a NodeClaim resource (owned by its NodePool) and deletes resources without a
  * live claim, then writes each NodeClass's status (what its selectors resolve to, its capacity
- * reservations) and each
+ * reservations, Ready False while EC2 terminates its launches: nodeclass-launch-backoff.ts) and each
  * NodePool's status (resources in use, NodeClassReady, LaunchSucceeded, Ready). Best effort: a failure is logged
  * and the next sweep writes again; unchanged resources are not rewritten.
  */
 
 import { stableStringify } from '../launch/hash.js';
 import { LAUNCH_FAILURE_REASONS } from '../launch/launch-denial.js';
+import { failureStatusMessage, nodeClassLaunchFailures } from '../launch/nodeclass-launch-backoff.js';
 import type { ClusterConfig } from '../lifecycle/cluster-config.js';
 import type { Catalog } from '../model/instance-type.js';
 import type { NodeClaimState } from '../nodeclaim/nodeclaim.js';
@@ -120,17 +121,23 @@ export async function reportStatus(deps: ReportStatusDeps): Promise<StatusOutcom
 
     const now = deps.clock.now();
     const readiness = new Map<string, NodeClassReadiness>();
+    const launchFailures = nodeClassLaunchFailures(all, config.nodeClasses, now);
     for (const nodeClass of config.nodeClasses) {
       // A Provisioner's inline provider is a NodeClass without an object of its own.
       if (!deps.cloud.resolveNodeClass || nodeClass.source.kind === 'Provisioner') continue;
       const resolved = await deps.cloud.resolveNodeClass(nodeClass).catch((e: unknown) => e as Error);
       const r = readinessOf(resolved);
-      readiness.set(nodeClass.name, r);
+      const failing = launchFailures.get(nodeClass.name);
+      const launchFailure = failing && {
+        reason: failing.reason,
+        message: failureStatusMessage(failing, now),
+      };
+      readiness.set(nodeClass.name, r.ready && launchFailure ? { ready: false, ...launchFailure } : r);
       const { apiVersion, kind, name } = nodeClass.source;
       const reservations = deps.cloud.capacityReservations
         ? await deps.cloud.capacityReservations(nodeClass).catch((e: unknown) => e as Error)
         : undefined;
-      await write({ apiVersion, kind, name }, nodeClassStatus(r, now, reservations));
+      await write({ apiVersion, kind, name }, nodeClassStatus(r, now, reservations, launchFailure));
       outcome.nodeClasses++;
     }
     for (const pool of config.nodePools) {

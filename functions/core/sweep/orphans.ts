@@ -8,11 +8,13 @@
  * - otherwise (no node, or a node without pods) it is terminated, a capped number per sweep, once
  *   older than a grace period: the registration timeout when its record is missing (it may still
  *   register), the grace of an in-flight launch when its claim retired.
- * Nodeclaims whose instance is gone are retired (node deleted, pods released). Instances of
+ * Nodeclaims whose instance is gone are retired (node deleted, pods released), with the launch
+ * failure the instance's state reason tells when it never registered. Instances of
  * another table (a second stack for the cluster, the table before a redeploy) or another
  * autoscaler are never touched, and an empty table terminates nothing.
  */
 import { isReschedulable } from '../disruption/pod-policy.js';
+import { retireLaunchTerminated } from '../lifecycle/launch-terminated.js';
 import { instanceIdOf } from '../lifecycle/node-labels.js';
 import { retireClaim } from '../lifecycle/retire-claim.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
@@ -120,7 +122,13 @@ export async function collectOrphans(deps: SweepDeps): Promise<OrphanOutcome> {
       now - (claim.timestamps.Launched ?? now) < settings.orphanGraceMs
     )
       continue;
-    if (!(await instanceGone(deps, claim.instance.instanceId))) continue;
+    const described = await deps.cloud.get(claim.instance.instanceId);
+    if (!instanceGone(described)) continue;
+    // One that never registered: its state reason may tell a launch failure (its event was lost).
+    if (await retireLaunchTerminated(deps, claim, described)) {
+      retired.push(claim.id);
+      continue;
+    }
     await retireClaim(
       deps,
       claim.id,
@@ -195,7 +203,6 @@ function firstWritten(claim: NodeClaim): number {
   );
 }
 
-async function instanceGone(deps: SweepDeps, instanceId: string): Promise<boolean> {
-  const instance = await deps.cloud.get(instanceId);
+function instanceGone(instance: CloudInstance | undefined): boolean {
   return instance === undefined || instance.state === 'terminated' || instance.state === 'shutting-down';
 }

@@ -6,6 +6,7 @@ import type { NodeClaim, PodRef } from '../../../../functions/core/nodeclaim/nod
 import type { CloudInstance } from '../../../../functions/core/ports/cloud-provider.js';
 import type {
   ClusterEvent,
+  ConfigDocument,
   EvictionResult,
   NodePatch,
 } from '../../../../functions/core/ports/cluster-api.js';
@@ -124,6 +125,9 @@ export class FakeCluster {
   listPendingPods = async () => this.pending;
   listPendingAndBoundPods = async () => ({ pending: this.pending, bound: [...this.pods] });
   listNodeClaims = async () => [...this.nodeClaims];
+  /** NodePool documents as listed (events on a NodePool name its kind). */
+  readonly nodePoolDocuments: ConfigDocument[] = [];
+  listNodePoolDocuments = async () => [...this.nodePoolDocuments];
   patchNode = async (name: string, patch: NodePatch) => {
     const node = this.nodes.get(name);
     if (!node) throw new Error(`node ${name} not found`);
