@@ -74,7 +74,7 @@ async function report(deps: LaunchTerminatedDeps, claim: NodeClaim, t: LaunchTer
     'capacity-type': i?.capacityType,
     'state-reason': t.code,
     reason: t.reason,
-    then: t.cause === 'offering' ? 'offering marked unavailable' : 'NodeClass launches back off',
+    action: t.cause === 'offering' ? 'offering marked unavailable' : 'NodeClass launches back off',
   });
   const events: ClusterEvent[] = [
     {
