@@ -42,9 +42,12 @@ export async function writeClaim(
   leaseToken: number,
 ): Promise<WrittenClaim> {
   let id = '';
-  for (let n = 0; n < MAX_SALTS; n++) {
+  // The salts of the same pods' earlier claims, then one of this lease: pods whose claims failed
+  // again and again (EC2 terminating every launch) still get a claim once those ids are used up.
+  const salts = [...Array.from({ length: MAX_SALTS }, (_, n) => (n === 0 ? '' : `${n}`)), `lease-${leaseToken}`];
+  for (const salt of salts) {
     const claim: NodeClaim = {
-      ...claimFromPlan(planned, pools, podsById, deps.clock.now(), timeouts, n === 0 ? '' : `${n}`),
+      ...claimFromPlan(planned, pools, podsById, deps.clock.now(), timeouts, salt),
       leaseToken,
     };
     id = claim.id;

@@ -21,6 +21,8 @@ import {
   type ExpectedDenial,
   type IceFault,
   type InterruptStep,
+  type KmsKeyStep,
+  type LaunchFailureFault,
   type ManifestSource,
   type MarketStep,
   type NodeConditionStep,
@@ -52,12 +54,17 @@ export type LoadedStep =
   | { readonly kind: 'patch'; readonly index: number; readonly spec: PatchStep }
   | { readonly kind: 'mark'; readonly index: number; readonly spec: string }
   | { readonly kind: 'interrupt'; readonly index: number; readonly spec: InterruptStep }
-  | { readonly kind: 'fault'; readonly index: number; readonly spec: IceFault | CallFault }
+  | {
+      readonly kind: 'fault';
+      readonly index: number;
+      readonly spec: IceFault | LaunchFailureFault | CallFault;
+    }
   | { readonly kind: 'expect'; readonly index: number; readonly spec: Expectation }
   | { readonly kind: 'market'; readonly index: number; readonly spec: MarketStep }
   | { readonly kind: 'nodeCondition'; readonly index: number; readonly spec: NodeConditionStep }
   | { readonly kind: 'deleteNode'; readonly index: number; readonly spec: DeleteNodeStep }
-  | { readonly kind: 'capacityReservation'; readonly index: number; readonly spec: CapacityReservationStep };
+  | { readonly kind: 'capacityReservation'; readonly index: number; readonly spec: CapacityReservationStep }
+  | { readonly kind: 'kmsKey'; readonly index: number; readonly spec: KmsKeyStep };
 
 /** A validated scenario. */
 export interface Scenario {

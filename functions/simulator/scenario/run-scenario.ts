@@ -152,6 +152,7 @@ export async function runScenario(
     account,
     spotServiceLinkedRole: scenario.account.spotServiceLinkedRole,
     defaultEbsKmsKeyArn: scenario.account.defaultEbsKmsKeyArn,
+    kmsKeys: scenario.account.kmsKeys,
     eventualConsistency:
       scenario.account.eventualConsistencyMs === undefined
         ? undefined

@@ -3,8 +3,10 @@
  * install, the steps to play and what must hold at the end. Validated with zod; the loader turns
  * issues into errors naming the file, the step and the field.
  */
+
 import * as z from 'zod';
 import { isDuration } from '../../core/model/config/duration.js';
+import { KMS_KEY_STATES, LAUNCH_FAILURE_CODES } from '../ec2/launch-failures.js';
 import {
   type CapacityReservationStep,
   capacityReservationSchema,
@@ -227,6 +229,20 @@ const iceFault = z
   })
   .strict();
 
+const launchFailureFault = z
+  .object({
+    /** Instances launched into matching offerings are terminated during launch with this state reason. */
+    launchFailure: z
+      .object({
+        code: z.enum(LAUNCH_FAILURE_CODES),
+        instanceType: z.string().min(1).optional(),
+        zone: z.string().min(1).optional(),
+        capacityType: z.enum(['spot', 'on-demand']).optional(),
+      })
+      .strict(),
+  })
+  .strict();
+
 const callFault = z
   .object({
     service: z.string().min(1),
@@ -243,7 +259,12 @@ const callFault = z
   });
 
 const faultStep = z.custom<unknown>().transform((value, ctx) => {
-  const schema = typeof value === 'object' && value !== null && 'ice' in value ? iceFault : callFault;
+  const schema =
+    typeof value === 'object' && value !== null && 'ice' in value
+      ? iceFault
+      : typeof value === 'object' && value !== null && 'launchFailure' in value
+        ? launchFailureFault
+        : callFault;
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, code: 'custom', message: issue.message });
@@ -299,6 +320,15 @@ const marketStep = z.custom<unknown>().transform((value, ctx) => {
   return z.NEVER;
 });
 
+/** A KMS key of the account changes state (`kms disable-key`, `schedule-key-deletion`, `enable-key`...). */
+const kmsKeyStep = z
+  .object({
+    /** The key's id or ARN, as the EC2NodeClass or the account default names it. */
+    key: z.string().min(1),
+    state: z.enum(KMS_KEY_STATES),
+  })
+  .strict();
+
 /** One schema per step kind; a step is an object with exactly one of these keys. */
 export const STEP_SCHEMAS = {
   apply: manifests,
@@ -306,7 +336,9 @@ export const STEP_SCHEMAS = {
   scale: scaleStep,
   wait: waitStep as z.ZodType<z.infer<typeof duration> | z.infer<typeof waitCondition>>,
   interrupt: interruptStep,
-  fault: faultStep as z.ZodType<z.infer<typeof iceFault> | z.infer<typeof callFault>>,
+  fault: faultStep as z.ZodType<
+    z.infer<typeof iceFault> | z.infer<typeof launchFailureFault> | z.infer<typeof callFault>
+  >,
   expect: expectationSchema,
   patch: patchStep,
   mark: markStep,
@@ -314,6 +346,7 @@ export const STEP_SCHEMAS = {
   nodeCondition: nodeConditionStep,
   deleteNode: deleteNodeStep,
   capacityReservation: capacityReservationStep as z.ZodType<CapacityReservationStep>,
+  kmsKey: kmsKeyStep,
 } as const;
 
 /** The kinds of step. */
@@ -368,6 +401,8 @@ export const accountSchema = z
         'expected a KMS key ARN (arn:aws:kms:<region>:<account>:key/<id>)',
       )
       .optional(),
+    /** The account's KMS keys by id or ARN and their states (a key not listed is enabled). */
+    kmsKeys: z.record(z.string().min(1), z.enum(KMS_KEY_STATES)).optional(),
     /** EC2's eventual consistency: Describe* miss just-created resources for up to this many ms. */
     eventualConsistencyMs: z.number().int().min(0).max(60_000).optional(),
     /**
@@ -440,6 +475,8 @@ export type Expectation = z.infer<typeof expectationSchema>;
 export type ScenarioFile = z.infer<typeof scenarioSchema>;
 export type IceFault = z.infer<typeof iceFault>;
 export type CallFault = z.infer<typeof callFault>;
+export type LaunchFailureFault = z.infer<typeof launchFailureFault>;
+export type KmsKeyStep = z.infer<typeof kmsKeyStep>;
 export type InterruptStep = z.infer<typeof interruptStep>;
 export type WaitStep = z.infer<(typeof STEP_SCHEMAS)['wait']>;
 /** A `wait` for a condition (not a duration). */

@@ -15,6 +15,7 @@ import type {
   CallFault,
   IceFault,
   InterruptStep,
+  LaunchFailureFault,
   MarketStep,
   NodeConditionStep,
   PatchStep,
@@ -112,6 +113,10 @@ async function playStep(step: LoadedStep, ctx: StepContext, outcome: PlayOutcome
       return;
     case 'capacityReservation':
       playCapacityReservation(step.spec, at, ctx);
+      return;
+    case 'kmsKey':
+      ctx.say(`${at}: KMS key ${step.spec.key} is now ${step.spec.state}`);
+      cloud.ec2.setKmsKeyState(step.spec.key, step.spec.state);
       return;
     case 'expect': {
       const failures = await ctx.expect(step);
@@ -234,7 +239,15 @@ async function playNodeCondition(spec: NodeConditionStep, at: string, ctx: StepC
   await store.patch('v1', 'Node', node.metadata.name, undefined, { status: { conditions } }, 'status');
 }
 
-function playFault(spec: IceFault | CallFault, at: string, ctx: StepContext): void {
+function playFault(spec: IceFault | LaunchFailureFault | CallFault, at: string, ctx: StepContext): void {
+  if ('launchFailure' in spec) {
+    const { code, instanceType, zone, capacityType } = spec.launchFailure;
+    const where =
+      [capacityType, instanceType, zone && `in ${zone}`].filter(Boolean).join(' ') || 'every offering';
+    ctx.say(`${at}: instances launched into ${where} are terminated during launch with ${code}`);
+    ctx.cloud.ec2.failLaunches(spec.launchFailure);
+    return;
+  }
   if ('ice' in spec) {
     const { instanceType, zone, capacityType } = spec.ice;
     ctx.say(`${at}: no ${capacityType} capacity left for ${instanceType} in ${zone}`);

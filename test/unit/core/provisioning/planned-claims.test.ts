@@ -7,9 +7,11 @@ import {
 } from '../../../../functions/core/disruption/drift-hashes.js';
 import { DEFAULT_TIMEOUTS } from '../../../../functions/core/nodeclaim/state-machine.js';
 import { claimFromPlan } from '../../../../functions/core/provisioning/planned-claims.js';
+import { writeClaim } from '../../../../functions/core/provisioning/write-claims.js';
 import type { PlannedNodeClaim, SchedulingPool } from '../../../../functions/core/scheduling/types.js';
 import { nodeClass, nodePool } from '../../../builders/config.js';
 import { pod } from '../../../builders/workloads.js';
+import { MemoryStore } from './fakes.js';
 
 const pools: SchedulingPool[] = [
   { pool: nodePool({ name: 'general' }), nodeClass: nodeClass(), instanceTypes: [] },
@@ -76,5 +78,26 @@ describe('claims from the plan', () => {
     expect(() => claimFromPlan(planned(['default/zz']), pools, pods, 0, DEFAULT_TIMEOUTS)).toThrow(
       'planned nodeclaim general-1: pod default/zz is not among the pending pods',
     );
+  });
+
+  it('pods whose earlier claims all failed still get a new claim (an id of the lease), a live one is left alone', async () => {
+    const store = new MemoryStore();
+    const deps = { store, clock: { now: () => 0, wait: async () => {} } };
+    const write = (lease: number) =>
+      writeClaim(deps, planned(['default/a']), pools, pods, DEFAULT_TIMEOUTS, lease);
+    const ids: string[] = [];
+    for (let lease = 1; lease <= 5; lease++) {
+      const written = await write(lease);
+      expect(written.status).toBe('created');
+      if (written.status !== 'created') return;
+      ids.push(written.claim.id);
+      // EC2 terminated its instance during launch: the claim is Gone.
+      store.claims.set(written.claim.id, { ...written.claim, state: 'Gone' });
+    }
+    expect(new Set(ids).size).toBe(5);
+    // A second delivery under the same lease while the claim is in flight writes nothing.
+    const sixth = await write(6);
+    expect(sixth.status).toBe('created');
+    expect(await write(6)).toEqual({ status: 'exists', id: sixth.status === 'created' ? sixth.claim.id : '' });
   });
 });
