@@ -6,3 +6,4 @@ import './one-file-set.cases.js';
 import './specialist-capacity.cases.js';
 import './capacity-reservations.cases.js';
 import './seed-karpenter-scenarios.cases.js';
+import './kms-key-unusable.cases.js';

@@ -44,7 +44,10 @@ export async function writeClaim(
   let id = '';
   // The salts of the same pods' earlier claims, then one of this lease: pods whose claims failed
   // again and again (EC2 terminating every launch) still get a claim once those ids are used up.
-  const salts = [...Array.from({ length: MAX_SALTS }, (_, n) => (n === 0 ? '' : `${n}`)), `lease-${leaseToken}`];
+  const salts = [
+    ...Array.from({ length: MAX_SALTS }, (_, n) => (n === 0 ? '' : `${n}`)),
+    `lease-${leaseToken}`,
+  ];
   for (const salt of salts) {
     const claim: NodeClaim = {
       ...claimFromPlan(planned, pools, podsById, deps.clock.now(), timeouts, salt),

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import type { SimulatedCloud } from '../../functions/simulator/cloud.js';
+import { explain, runShippedScenario } from './scenario-runner.js';
+
+interface Condition {
+  type: string;
+  status: string;
+  reason: string;
+  message: string;
+}
+interface Event {
+  involvedObject: { kind: string; name: string };
+  type: string;
+  reason: string;
+  message: string;
+}
+
+const conditionsOf = (cloud: SimulatedCloud, apiVersion: string, kind: string): Condition[] =>
+  (cloud.kube.store.get(apiVersion, kind, 'default') as { status?: { conditions?: Condition[] } } | undefined)
+    ?.status?.conditions ?? [];
+const ready = (conditions: Condition[]) => conditions.find((c) => c.type === 'Ready');
+
+describe('an EC2NodeClass whose EBS KMS key is disabled', () => {
+  it('launches back off (4 in 16 virtual minutes, not one every 20 s), every object says why, and fixing the NodeClass resumes them', async () => {
+    let started = 0;
+    let launchedBeforeFix = -1;
+    let nodePoolReady: Condition | undefined;
+    let nodeClassReady: Condition | undefined;
+    let events: Event[] = [];
+    let finalNodePoolReady: Condition | undefined;
+    let terminatedWithReason = 0;
+    const result = await runShippedScenario('kms-key-unusable', {
+      prepare: async (cloud) => {
+        started = cloud.clock.now();
+        // 16 virtual minutes in: the key is still in the EC2NodeClass.
+        cloud.clock.setTimeout(() => {
+          launchedBeforeFix = cloud.ec2.state.instances.size;
+          nodePoolReady = ready(conditionsOf(cloud, 'karpenter.sh/v1', 'NodePool'));
+          nodeClassReady = ready(conditionsOf(cloud, 'karpenter.k8s.aws/v1', 'EC2NodeClass'));
+          events = cloud.kube.store.list<Event>('v1', 'Event');
+        }, 16 * 60_000);
+      },
+      inspect: async (cloud) => {
+        finalNodePoolReady = ready(conditionsOf(cloud, 'karpenter.sh/v1', 'NodePool'));
+        terminatedWithReason = [...cloud.ec2.state.instances.values()].filter(
+          (i) => i.stateReason?.code === 'Client.InvalidKMSKey.InvalidState',
+        ).length;
+      },
+    });
+    expect(result.failures, explain(result)).toEqual([]);
+    expect(started).toBeGreaterThan(0);
+    // EC2 keeps terminated instances visible for an hour: every launch is counted.
+    expect(launchedBeforeFix).toBeGreaterThanOrEqual(3);
+    expect(launchedBeforeFix).toBeLessThanOrEqual(5);
+    expect(terminatedWithReason).toBe(launchedBeforeFix);
+    expect(nodePoolReady).toMatchObject({ status: 'False', reason: 'NodeClassNotReady' });
+    expect(nodePoolReady?.message).toMatch(/InvalidKMSKey .*Client\.InvalidKMSKey\.InvalidState/);
+    expect(nodeClassReady).toMatchObject({ status: 'False', reason: 'InvalidKMSKey' });
+    expect(nodeClassReady?.message).toMatch(/kmsKeyID/);
+    const warnings = (kind: string) =>
+      events.filter(
+        (e) => e.involvedObject.kind === kind && e.type === 'Warning' && e.reason === 'InvalidKMSKey',
+      );
+    expect(warnings('NodeClaim').length).toBe(launchedBeforeFix);
+    expect(warnings('NodePool').length).toBe(launchedBeforeFix);
+    expect(warnings('Pod').length).toBeGreaterThanOrEqual(3);
+    // While the NodeClass waits, the pods are told why they stay pending.
+    expect(
+      events.some(
+        (e) =>
+          e.involvedObject.kind === 'Pod' &&
+          e.reason === 'FailedScheduling' &&
+          /InvalidKMSKey/.test(e.message),
+      ),
+    ).toBe(true);
+    // After the edit the pool is Ready again.
+    expect(finalNodePoolReady).toMatchObject({ status: 'True' });
+  }, 180_000);
+});
