@@ -98,6 +98,9 @@ describe('claims from the plan', () => {
     // A second delivery under the same lease while the claim is in flight writes nothing.
     const sixth = await write(6);
     expect(sixth.status).toBe('created');
-    expect(await write(6)).toEqual({ status: 'exists', id: sixth.status === 'created' ? sixth.claim.id : '' });
+    expect(await write(6)).toEqual({
+      status: 'exists',
+      id: sixth.status === 'created' ? sixth.claim.id : '',
+    });
   });
 });
