@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { nodeClassDriftHash } from '../../../../functions/core/disruption/drift-hashes.js';
 import type { ClusterConfig } from '../../../../functions/core/lifecycle/cluster-config.js';
 import type { NodeClaim } from '../../../../functions/core/nodeclaim/nodeclaim.js';
 import { mirroredStore } from '../../../../functions/core/status/mirrored-store.js';
@@ -140,6 +141,53 @@ describe('reportStatus (the sweep step)', () => {
     expect(poolStatus.conditions.find((c) => c.type === 'LaunchSucceeded')).toMatchObject({
       status: 'False',
       message,
+    });
+  });
+
+  it('EC2 terminating launches for a NodeClass cause: the EC2NodeClass keeps what it resolves but is not Ready, with the reason; so are its pools', async () => {
+    const { cluster, store, deps } = setup();
+    const claim = { ...pendingClaim('kms', NOW - 20_000), nodeClassHash: nodeClassDriftHash(nodeClass()) };
+    await store.createNodeClaim(claim);
+    const message = 'EC2 terminated instance i-0a during launch (Client.InvalidKMSKey.InvalidState: ...)';
+    await store.updateNodeClaim({
+      ...(await store.getNodeClaim('kms'))!,
+      state: 'Gone',
+      instance: {
+        instanceId: 'i-0a',
+        instanceType: 'm5.large',
+        zone: 'us-west-2a',
+        capacityType: 'on-demand',
+      },
+      timestamps: {
+        Pending: NOW - 20_000,
+        Launched: NOW - 18_000,
+        Terminating: NOW - 15_000,
+        Gone: NOW - 15_000,
+      },
+      failure: { reason: 'InvalidKMSKey', message },
+    });
+    await reportStatus(deps);
+    const classStatus = cluster.statuses.get('EC2NodeClass/default') as {
+      subnets?: unknown[];
+      conditions: { type: string; status: string; reason: string; message: string }[];
+    };
+    expect(classStatus.subnets).toEqual([{ id: 'subnet-1' }]);
+    expect(classStatus.conditions.find((c) => c.type === 'SubnetsReady')?.status).toBe('True');
+    const ready = classStatus.conditions.find((c) => c.type === 'Ready');
+    expect(ready).toMatchObject({ status: 'False', reason: 'InvalidKMSKey' });
+    expect(ready?.message).toMatch(
+      /^InvalidKMSKey \(1 launch failure\(s\) in a row; launches resume at .*\): EC2 terminated/,
+    );
+    const poolStatus = cluster.statuses.get('NodePool/default') as {
+      conditions: { type: string; status: string; reason: string; message: string }[];
+    };
+    expect(poolStatus.conditions.find((c) => c.type === 'NodeClassReady')).toMatchObject({
+      status: 'False',
+      reason: 'InvalidKMSKey',
+    });
+    expect(poolStatus.conditions.find((c) => c.type === 'Ready')).toMatchObject({
+      status: 'False',
+      reason: 'NodeClassNotReady',
     });
   });
 

@@ -75,7 +75,7 @@ steps:
 
   it('rejects unknown steps and steps with two keys, listing the kinds', async () => {
     await expect(parse(`${head}steps:\n  - sleep: 1s\n`)).rejects.toThrow(
-      /steps\[0\]: unknown step 'sleep' \(expected one of apply, delete, scale, wait, interrupt, fault, expect, patch, mark, market, nodeCondition, deleteNode, capacityReservation\)/,
+      /steps\[0\]: unknown step 'sleep' \(expected one of apply, delete, scale, wait, interrupt, fault, expect, patch, mark, market, nodeCondition, deleteNode, capacityReservation, kmsKey\)/,
     );
     await expect(parse(`${head}steps:\n  - { wait: 1s, scale: {} }\n`)).rejects.toThrow(
       /steps\[0\]: a step has exactly one key/,
@@ -98,6 +98,23 @@ steps:
     await expect(parse(`${head}steps:\n  - fault: { service: ec2 }\n`)).rejects.toThrow(
       /steps\[0\]\.fault: a fault needs an error, a latencyMs, or both/,
     );
+    await expect(parse(`${head}steps:\n  - kmsKey: { key: k, state: Off }\n`)).rejects.toThrow(
+      /steps\[0\]\.kmsKey\.state/,
+    );
+    await expect(
+      parse(`${head}steps:\n  - fault: { launchFailure: { code: Client.Nope } }\n`),
+    ).rejects.toThrow(/steps\[0\]\.fault\.launchFailure\.code: .*Server\.InsufficientInstanceCapacity/);
+    await expect(parse(`${head}account: { kmsKeys: { k: Gone } }\nsteps:\n  - wait: 1s\n`)).rejects.toThrow(
+      /account\.kmsKeys\.k/,
+    );
+  });
+
+  it('reads KMS key states, the kmsKey step and launchFailure faults', async () => {
+    const scenario = await parse(
+      `${head}account: { kmsKeys: { k1: Disabled } }\nsteps:\n  - kmsKey: { key: k1, state: Enabled }\n  - fault: { launchFailure: { code: Server.InternalError, zone: us-west-2a } }\n`,
+    );
+    expect(scenario.account.kmsKeys).toEqual({ k1: 'Disabled' });
+    expect(scenario.steps.map((s) => s.kind)).toEqual(['kmsKey', 'fault']);
   });
 
   it('names missing top-level fields, unknown expectations and missing manifest files', async () => {
