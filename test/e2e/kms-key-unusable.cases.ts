@@ -77,3 +77,29 @@ describe('an EC2NodeClass whose EBS KMS key is disabled', () => {
     expect(finalNodePoolReady).toMatchObject({ status: 'True' });
   }, 180_000);
 });
+
+describe('instances EC2 terminates during launch for want of capacity', () => {
+  it('each terminated offering is marked unavailable and the next launch picks another: m5.large in three zones, then m5.xlarge runs', async () => {
+    let launched: { type: string; zone: string; reason?: string }[] = [];
+    let events: Event[] = [];
+    const result = await runShippedScenario('launch-capacity-lost', {
+      inspect: async (cloud) => {
+        launched = [...cloud.ec2.state.instances.values()].map((i) => ({
+          type: i.instanceType,
+          zone: i.availabilityZone,
+          reason: i.stateReason?.code,
+        }));
+        events = cloud.kube.store.list<Event>('v1', 'Event');
+      },
+    });
+    expect(result.failures, explain(result)).toEqual([]);
+    const failed = launched.filter((i) => i.reason === 'Server.InsufficientInstanceCapacity');
+    expect(failed.map((i) => i.type)).toEqual(['m5.large', 'm5.large', 'm5.large']);
+    // Never the same offering twice.
+    expect(new Set(failed.map((i) => i.zone)).size).toBe(3);
+    expect(launched.filter((i) => i.reason === undefined).map((i) => i.type)).toEqual(['m5.xlarge']);
+    expect(
+      events.filter((e) => e.involvedObject.kind === 'NodeClaim' && e.reason === 'InsufficientCapacity'),
+    ).toHaveLength(3);
+  }, 180_000);
+});
