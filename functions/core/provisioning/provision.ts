@@ -239,8 +239,16 @@ async function run(
   let firstState = readState(deps);
   firstState.catch(() => {});
   const snapshot = await snapshotRead;
-  const counted = await staticCounted(deps, snapshot, (await firstState)[0]);
-  const statics = staticLaunches(snapshot.nodePools, counted);
+  const [inFlight, , everyClaim] = await firstState;
+  const counted = await staticCounted(deps, snapshot, inFlight);
+  // A static pool whose NodeClass backs off launches nothing either (nodeclass-launch-backoff.ts).
+  const backingOff = launchBlocks(
+    nodeClassLaunchFailures(everyClaim, snapshot.nodeClasses, deps.clock.now()),
+    deps.clock.now(),
+  );
+  const statics = staticLaunches(snapshot.nodePools, counted).map((l) =>
+    backingOff.has(l.pool.nodeClassRef.name) ? { ...l, launch: 0 } : l,
+  );
   const lacking = statics.some((l) => l.launch > 0);
   // NodeClasses are resolved while the run plans (from when they were read, for a hinted run).
   if (snapshot.pendingPods.length > 0 || lacking) preparation.start(snapshot.nodeClasses);

@@ -57,6 +57,26 @@ describe('provision: static NodePools', () => {
     expect(h.cloud.launches).toBe(3);
   });
 
+  it('launches nothing while its NodeClass backs off after EC2 terminated its launches, then launches again', async () => {
+    const h = harness(await staticCluster());
+    await provision(h.deps, { hints: [] });
+    h.clock.advance(5_000);
+    const failure = { reason: 'InvalidKMSKey', message: 'EC2 terminated instance i-1 during launch (...)' };
+    for (const c of [...h.store.claims.values()])
+      h.store.claims.set(c.id, {
+        ...c,
+        state: 'Gone',
+        failure,
+        timestamps: { ...c.timestamps, Terminating: h.clock.now(), Gone: h.clock.now() },
+      });
+    h.clock.advance(10_000);
+    const waiting = await provision(h.deps, { hints: [] });
+    expect(waiting.created).toEqual([]);
+    h.clock.advance(60_000);
+    const again = await provision(h.deps, { hints: [] });
+    expect(again.created).toHaveLength(2);
+  });
+
   it('stops at limits.nodes', async () => {
     const h = harness(await staticCluster({ replicas: 4, limits: { nodes: 3 } }));
     const result = await provision(h.deps, { hints: [] });
