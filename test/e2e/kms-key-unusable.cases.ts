@@ -21,7 +21,7 @@ const conditionsOf = (cloud: SimulatedCloud, apiVersion: string, kind: string): 
 const ready = (conditions: Condition[]) => conditions.find((c) => c.type === 'Ready');
 
 describe('an EC2NodeClass whose EBS KMS key is disabled', () => {
-  it('launches back off (4 in 16 virtual minutes, not one every 20 s), every object says why, and fixing the NodeClass resumes them', async () => {
+  it('launches back off (4 in 16 virtual minutes instead of one a minute), every object says why, and fixing the NodeClass resumes them', async () => {
     let started = 0;
     let launchedBeforeFix = -1;
     let nodePoolReady: Condition | undefined;
