@@ -10,6 +10,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ENV } from '../functions/shared/env.js';
 import { AccountAuthorizer } from '../functions/simulator/iam/authorization/account-authorizer.js';
 import type { AuthorizationRequest } from '../functions/simulator/iam/authorization/authorization-request.js';
 import { loadServiceReference } from '../functions/simulator/iam/authorization/service-reference.js';
@@ -51,7 +52,11 @@ const node = iam.roles.find((r) => r.logicalId.startsWith('JoinerNodeRole'))!.ar
 const env = iam.functions.find(
   (f) => f.environment.JOINER_TABLE_NAME && f.roleArn === controller,
 )!.environment;
-const queueName = env.JOINER_PROVISIONING_QUEUE_URL.split('/').pop();
+// The queue the controller sends to: its nodeclaim timers (the provisioning queue is fed by EventBridge).
+const timersQueueUrl = env[ENV.timersQueueUrl];
+if (!timersQueueUrl)
+  throw new Error(`bench:iam: the controller's functions have no ${ENV.timersQueueUrl} in their environment`);
+const queueName = timersQueueUrl.split('/').pop();
 const ec2 = `arn:aws:ec2:${REGION}:${ACCOUNT}`;
 const tag = { 'aws:RequestTag/joiner.sh/cluster': 'prod', 'aws:TagKeys': ['joiner.sh/cluster', 'Name'] };
 const REQUESTS: [string, Omit<AuthorizationRequest, 'principal'>][] = [
@@ -83,7 +88,7 @@ const REQUESTS: [string, Omit<AuthorizationRequest, 'principal'>][] = [
     { action: 'iam:PassRole', resource: node, context: { 'iam:PassedToService': 'ec2.amazonaws.com' } },
   ],
   [
-    'sqs:SendMessage',
+    'sqs:SendMessage (timers queue)',
     { action: 'sqs:SendMessage', resource: `arn:aws:sqs:${REGION}:${ACCOUNT}:${queueName}`, context: {} },
   ],
   [

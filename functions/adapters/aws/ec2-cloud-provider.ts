@@ -95,9 +95,15 @@ export class Ec2CloudProvider implements CloudProvider {
     if ('templates' in plan) await this.options.launchTemplates.ensure(plan.templates);
   }
 
-  /** One attempt, when one of the instance's launch slots is free (see launch-slots.ts). */
+  /**
+   * One attempt, when one of the instance's launch slots is free (see launch-slots.ts) and
+   * `input.beforeStart` allows it then.
+   */
   launch(input: LaunchInput): Promise<LaunchOutcome> {
-    return this.slots.run(() => this.launchNow(input));
+    return this.slots.run(async () => {
+      await input.beforeStart?.();
+      return this.launchNow(input);
+    });
   }
 
   private async launchNow(input: LaunchInput): Promise<LaunchOutcome> {

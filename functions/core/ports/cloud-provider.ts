@@ -29,6 +29,13 @@ export interface LaunchInput {
   readonly clientToken: string;
   /** Architecture and max pods (ENI-limited, Multus ENIs subtracted) of an instance type on this NodeClass. */
   readonly instanceFacts: (instanceType: string) => InstanceFacts | undefined;
+  /**
+   * Awaited when the launch is about to make its first cloud call, after any wait for the
+   * provider's own pacing of launches; when it rejects, the launch ends with that error and nothing
+   * started. The provisioning run checks its lease and remaining time here, so a launch that queued
+   * while the run's time ran out does not start near the invocation's deadline.
+   */
+  readonly beforeStart?: () => Promise<void>;
 }
 
 /** What one attempt gave: an instance, and/or the errors of the overrides that failed. */

@@ -127,15 +127,20 @@ export function mergeOutcomes(outcomes: readonly LaunchClaimsOutcome[]): LaunchC
   };
 }
 
-/** The cloud whose launches wait for `prepared`, then for the fence. */
+/**
+ * The cloud whose launches wait for `prepared`, then for the fence: once before the launch is
+ * handed to the cloud, and again when the cloud is about to start it (a launch may wait its turn
+ * in the cloud's pacing long after the first check, while the run's time runs out).
+ */
 function guardedCloud(deps: LaunchClaimsDeps, prepared: Promise<void> | undefined): CloudProvider {
   const { cloud, fence } = deps;
   if (!fence && !prepared) return cloud;
   return {
     launch: async (input) => {
       await prepared;
-      await fence?.check();
-      return cloud.launch(input);
+      if (!fence) return cloud.launch(input);
+      await fence.check();
+      return cloud.launch({ ...input, beforeStart: () => fence.check() });
     },
     terminate: (ids) => cloud.terminate(ids),
     get: (id) => cloud.get(id),

@@ -99,7 +99,8 @@ export class ControlLoop {
         this.garbage = { all: false, pods: new Set() };
         await reconcileReplicas(this.api, this.replicaPods);
         await reconcileDaemonSets(this.api);
-        await collectGarbage(this.api, garbage.all ? undefined : garbage.pods);
+        const refused = await collectGarbage(this.api, garbage.all ? undefined : garbage.pods);
+        for (const key of refused) this.garbage.pods.add(key);
         await updateBudgets(this.api);
         await this.scheduler.pass();
       });

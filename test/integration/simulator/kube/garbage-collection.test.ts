@@ -4,7 +4,12 @@
  * node went (the control loop checks only changed pods until a node or an owner is deleted).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  GENERIC_GC_USER,
+  POD_GC_USER,
+} from '../../../../functions/simulator/kube/controllers/housekeeping.js';
 import { eventually, type Harness, nodeBody, podBody, startHarness } from './fixtures.js';
+import { startWebhookBackend, type WebhookBackend, webhookConfiguration } from './webhook-backend.js';
 
 const podNames = (h: Harness): string[] =>
   h.sim.store
@@ -74,6 +79,85 @@ describe('simulated garbage collection', () => {
     await h.sim.store.delete('apps/v1', 'Deployment', 'web', 'default');
     await eventually(() => podNames(h).length === 0, 'the pods removed');
     expect(h.sim.store.list('apps/v1', 'ReplicaSet', { namespace: 'default' })).toEqual([]);
+  });
+});
+
+describe('simulated garbage collection through admission', () => {
+  let h: Harness;
+  let backend: WebhookBackend;
+  const DELETE_PODS = [
+    {
+      operations: ['DELETE'],
+      apiGroups: [''],
+      apiVersions: ['v1'],
+      resources: ['pods'],
+      scope: 'Namespaced',
+    },
+  ];
+  /** The pod DELETE reviews the webhook got, as `name by user`. */
+  const podDeletes = () =>
+    backend.reviews
+      .filter((r) => r.operation === 'DELETE' && r.resource.resource === 'pods')
+      .map((r) => `${r.name} by ${r.userInfo?.username}`)
+      .sort();
+  beforeEach(async () => {
+    h = await startHarness();
+    backend = await startWebhookBackend();
+    await h.sim.store.apply(webhookConfiguration(backend.url, { rules: DELETE_PODS }));
+  });
+  afterEach(async () => {
+    await h.sim.close();
+    await backend.close();
+  });
+
+  it('sends the DELETE of each pod of a deleted Deployment through the webhooks, as the garbage collector', async () => {
+    await h.sim.store.create({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, template: podTemplate() },
+    });
+    await eventually(() => podNames(h).length === 3, 'three pods');
+    const names = podNames(h);
+    await h.sim.idle();
+    await h.sim.store.delete('apps/v1', 'Deployment', 'web', 'default');
+    await eventually(() => podNames(h).length === 0, 'the pods removed');
+    await h.sim.idle();
+    expect(podDeletes()).toEqual(names.map((n) => `${n} by ${GENERIC_GC_USER}`));
+  });
+
+  it('sends the DELETE of each pod of a deleted node through the webhooks, as the pod garbage collector', async () => {
+    await h.sim.store.create(nodeBody('n1'));
+    for (const name of ['a', 'b']) await h.sim.store.create(podBody(name));
+    await h.sim.scheduleNow();
+    await h.sim.idle();
+    await h.sim.store.delete('v1', 'Node', 'n1');
+    await eventually(() => podNames(h).length === 0, 'the pods of n1 removed');
+    await h.sim.idle();
+    expect(podDeletes()).toEqual([`a by ${POD_GC_USER}`, `b by ${POD_GC_USER}`]);
+  });
+
+  it('keeps a pod whose DELETE a webhook refused and deletes it in a later pass', async () => {
+    await h.sim.store.apply(webhookConfiguration(backend.url, { rules: DELETE_PODS, failurePolicy: 'Fail' }));
+    backend.behaviour = { allowed: false, message: 'not now' };
+    await h.sim.store.create({
+      ...podBody('orphan'),
+      metadata: {
+        name: 'orphan',
+        namespace: 'default',
+        ownerReferences: [
+          { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'gone', uid: 'no-such-uid', controller: true },
+        ],
+      },
+    });
+    await eventually(() => podDeletes().length > 0, 'a refused delete');
+    await h.sim.idle();
+    expect(podNames(h)).toEqual(['orphan']);
+    backend.behaviour = { allowed: true };
+    // Any change runs another controllers pass.
+    await h.sim.store.create(podBody('later'));
+    await eventually(() => !podNames(h).includes('orphan'), 'the orphan pod removed');
+    expect(podNames(h)).toEqual(['later']);
   });
 });
 

@@ -10,6 +10,7 @@ export interface ReviewRequest {
   name: string;
   namespace?: string;
   resource: { resource: string };
+  userInfo?: { username: string };
   object: { status?: { conditions?: { type: string; reason?: string; message?: string }[] } } | null;
 }
 

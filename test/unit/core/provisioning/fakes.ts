@@ -345,6 +345,7 @@ export class FakeCloud implements CloudProvider {
   throwOnTerminate = 0;
 
   async launch(input: LaunchInput): Promise<LaunchOutcome> {
+    await input.beforeStart?.();
     this.launches++;
     if (this.throwNext > 0) {
       this.throwNext--;

@@ -116,6 +116,40 @@ describe('provision: a stalled run and the run after it', () => {
     expect(new Set(h.cloud.instances.map((i) => i.nodeClaimId)).size).toBe(4);
   });
 
+  it('a launch that waited its turn in the cloud’s pacing starts only while the run has its reserve left', async () => {
+    const h = harness(await seedCluster(SEED_004));
+    let remaining = 60_000;
+    // One launch at a time, each taking 20 s of the invocation: all four claims are handed to the
+    // cloud at once with 60 s left, the third reaches its turn with 20 s left, under the reserve.
+    let turn = Promise.resolve();
+    const launch = h.cloud.launch.bind(h.cloud);
+    h.cloud.launch = (input) => {
+      const mine = turn.then(async () => {
+        await input.beforeStart?.();
+        const outcome = await launch(input);
+        remaining -= 20_000;
+        return outcome;
+      });
+      turn = mine.then(
+        () => {},
+        () => {},
+      );
+      return mine;
+    };
+    const result = await provision(
+      { ...h.deps, remainingMs: () => remaining },
+      { hints: [], options: { launchReserveMs: 25_000 } },
+    );
+    expect(h.cloud.launches).toBe(2);
+    expect(result).toMatchObject({ incomplete: true });
+    expect(result.launched).toHaveLength(2);
+    expect(h.log.messages()).toContain(
+      'provisioning run stops launching, the next run resumes its pending nodeclaims',
+    );
+    const pending = [...h.store.claims.values()].filter((c) => c.state === 'Pending');
+    expect(pending).toHaveLength(2);
+  });
+
   it('a run whose lease expired and was taken starts no launch', async () => {
     const h = harness(await seedCluster(SEED_004));
     let lease = 0;
