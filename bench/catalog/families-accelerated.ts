@@ -1,8 +1,8 @@
 import { ABC, ALL, type FamilyFacts } from './family-facts.js';
 
 /**
- * Public facts of the bundled catalog's GPU and Neuron accelerated families (g, p, inf); the row format is in
- * `family-facts.ts`.
+ * Public facts of the bundled catalog's GPU and Neuron accelerated families (g, p, inf).
+ * The row format and the sources are in `family-facts.ts`.
  */
 // biome-ignore format: a table reads better one size per cell
 export const ACCELERATED_FAMILIES: readonly FamilyFacts[] = [

@@ -1,8 +1,8 @@
 import { ABC, ALL, type FamilyFacts } from './family-facts.js';
 
 /**
- * Public facts of the bundled catalog's compute-optimized families (c); the row format is in
- * `family-facts.ts`.
+ * Public facts of the bundled catalog's compute-optimized families (c).
+ * The row format and the sources are in `family-facts.ts`.
  */
 // biome-ignore format: a table reads better one size per cell
 export const COMPUTE_FAMILIES: readonly FamilyFacts[] = [

@@ -1,8 +1,8 @@
 import { ABC, ALL, type FamilyFacts } from './family-facts.js';
 
 /**
- * Public facts of the bundled catalog's general-purpose and burstable families (t, m); the row format is in
- * `family-facts.ts`.
+ * Public facts of the bundled catalog's general-purpose and burstable families (t, m).
+ * The row format and the sources are in `family-facts.ts`.
  */
 // biome-ignore format: a table reads better one size per cell
 export const GENERAL_FAMILIES: readonly FamilyFacts[] = [
