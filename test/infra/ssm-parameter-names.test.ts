@@ -60,10 +60,16 @@ describe('context joiner:ssmParameterNames', () => {
   });
 
   it('grants GetParameter on exactly the named parameters in the stack synthesized from cdk.json', () => {
-    const { stack } = createJoinerApp({
+    const { app, stack } = createJoinerApp({
       context: { ...context, [KEY]: ['/team/amis/node', '/team/gpu/*', '/aws/service/ami-windows-latest/*'] },
       overrides: { code: stubCode },
     });
+    // The path prefixes' wildcards are acknowledged cdk-nag findings, with a reason.
+    const messages = app
+      .synth()
+      .getStackArtifact(stack.artifactId)
+      .messages.filter((m) => m.level !== 'info');
+    expect(messages).toEqual([]);
     const statement = own(statementsOf(Template.fromStack(stack)));
     expect(statement && actionsOf(statement)).toEqual(['ssm:GetParameter']);
     const text = JSON.stringify(statement?.Resource);
