@@ -16,6 +16,7 @@ import type { LogLevel } from './constructs/handler-function.js';
 import { checkNodeRoleArn } from './constructs/node-role.js';
 import { parseReservedConcurrency, type ReservedConcurrency } from './constructs/reserved-concurrency.js';
 import type { JoinerStackProps } from './joiner-stack.js';
+import { ssmParameterNameProblem } from './ssm-parameter-names.js';
 
 /** The `cdk.json` context keys joiner reads. */
 export const CONTEXT_KEYS = {
@@ -42,6 +43,7 @@ export const CONTEXT_KEYS = {
   reservedConcurrency: 'joiner:reservedConcurrency',
   functionSubnetIds: 'joiner:functionSubnetIds',
   clusterSecurityGroupId: 'joiner:clusterSecurityGroupId',
+  ssmParameterNames: 'joiner:ssmParameterNames',
 } as const;
 
 /**
@@ -188,6 +190,7 @@ export function joinerPropsFromContext(node: Node, baseDir = process.cwd()): Con
     reservedConcurrency: reservedConcurrency(node.tryGetContext(CONTEXT_KEYS.reservedConcurrency), problems),
     functionSubnetIds: subnetIds(node.tryGetContext(CONTEXT_KEYS.functionSubnetIds), problems),
     clusterSecurityGroupId: text('clusterSecurityGroupId'),
+    ssmParameterNames: ssmParameterNames(node.tryGetContext(CONTEXT_KEYS.ssmParameterNames), problems),
     alarmEmail,
     alarmTopicArn,
     ...nodePoolDocuments(node.tryGetContext(CONTEXT_KEYS.nodePoolFiles), baseDir, problems, kinds),
@@ -246,6 +249,25 @@ function passableRoleProblems(
     else errors.push(`${where}: ${problem}: joiner would refuse to launch its nodes; ${fix}`);
   }
   return { errors, warnings };
+}
+
+/** `joiner:ssmParameterNames`: SSM parameter names (or `path/*`), a list or one comma-separated string. */
+function ssmParameterNames(value: unknown, problems: string[]): string[] | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const key = CONTEXT_KEYS.ssmParameterNames;
+  const names = typeof value === 'string' ? value.split(',').map((n) => n.trim()) : value;
+  if (!Array.isArray(names)) {
+    problems.push(
+      `${key}: must be a list of SSM parameter names like /my-team/amis/node, or a comma-separated string of them (got ${JSON.stringify(value)})`,
+    );
+    return undefined;
+  }
+  const bad = names.flatMap((name, i) => {
+    const problem = ssmParameterNameProblem(name);
+    return problem ? [`${key}[${i}]: ${JSON.stringify(name)} ${problem}`] : [];
+  });
+  problems.push(...bad);
+  return bad.length > 0 ? undefined : (names as string[]);
 }
 
 /** `joiner:functionSubnetIds`: subnet ids, as a list or one comma-separated string. */

@@ -70,6 +70,12 @@ export interface JoinerProps {
    * each and may pass only these and its own node role to EC2). @default none
    */
   readonly nodeRoleArns?: readonly string[];
+  /**
+   * Your own SSM parameters the controller functions may read: EC2NodeClass
+   * `amiSelectorTerms[].ssmParameter` names, or a path ending in `*` (`/my-team/amis/*`). The
+   * public EKS and Bottlerocket AMI parameters are always readable. @default none
+   */
+  readonly ssmParameterNames?: readonly string[];
   /** NodePool / NodeClass YAML documents to install into the cluster. @default none */
   readonly documents?: readonly ClusterDocument[];
   /** Seconds the provisioning queue gathers unschedulable pods into one plan. @default 1 */
@@ -142,6 +148,7 @@ export class Joiner extends Construct {
       clusterName: props.clusterName,
       vpcId: props.vpcId,
       instanceOwner: this.table.table.tableName,
+      ssmParameterNames: props.ssmParameterNames,
     });
     new QueueSubscriptions(this, 'Subscriptions', {
       queues: this.queues,

@@ -48,7 +48,7 @@ function offerings(name: string, family: FamilyFacts, onDemand: number): Offerin
 }
 
 function instanceType(family: FamilyFacts, row: SizeRow): InstanceType {
-  const [size, vcpu, memoryGiB, maxEnis, ipv4PerEni, bandwidth, price, nvme, gpuCount] = row;
+  const [size, vcpu, memoryGiB, maxEnis, ipv4PerEni, bandwidth, price, nvme, deviceCount] = row;
   const name = `${family.family}.${size}`;
   const metal = size.startsWith('metal');
   return {
@@ -56,17 +56,20 @@ function instanceType(family: FamilyFacts, row: SizeRow): InstanceType {
     vcpu,
     memoryMiB: Math.round(memoryGiB * 1024),
     arch: family.arch,
-    ...(family.gpu && gpuCount ? { gpus: { count: gpuCount, ...family.gpu } } : {}),
+    ...(family.gpu && deviceCount ? { gpus: { count: deviceCount, ...family.gpu } } : {}),
+    ...(family.accelerator && deviceCount
+      ? { accelerators: { count: deviceCount, ...family.accelerator } }
+      : {}),
     maxEnis,
     ipv4PerEni,
     networkCards: family.networkCards?.[size] ?? 1,
     ...(family.efa?.[size] ? { maxEfaInterfaces: family.efa[size] } : {}),
     localNvmeGiB: nvme ?? 0,
-    networkBandwidthMbps: bandwidth,
+    ...(bandwidth > 0 ? { networkBandwidthMbps: bandwidth } : {}),
     hypervisor: metal ? '' : family.hypervisor,
     encryptionInTransit: family.encryptionInTransit,
     cpuManufacturer: family.cpu[0],
-    sustainedClockSpeedMhz: family.cpu[1],
+    sustainedClockSpeedMhz: family.clock?.[size] ?? family.cpu[1],
     offerings: offerings(name, family, price),
   };
 }

@@ -3,6 +3,7 @@ import { type IRole, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { instanceProfilePath } from '../../functions/core/launch/node-role.js';
 import { TAG } from '../../functions/core/launch/tags.js';
+import { checkSsmParameterName, ssmParameterArn } from '../ssm-parameter-names.js';
 import { nagArn } from './nag-findings.js';
 import { checkNodeRoleArn } from './node-role.js';
 
@@ -48,6 +49,13 @@ export interface ControllerPermissionsProps {
    * the other's nodes even through a bug. @default only the cluster tag is required
    */
   readonly instanceOwner?: string;
+  /**
+   * Your own SSM parameters the functions may read (`ssm:GetParameter`), besides the public EKS and
+   * Bottlerocket AMI parameters: EC2NodeClass `amiSelectorTerms[].ssmParameter` values, or a path
+   * with a trailing `*` (`/my-team/amis/*`). Names in the stack's account and region; `/aws/...`
+   * names are AWS's public parameters. @default none
+   */
+  readonly ssmParameterNames?: readonly string[];
 }
 
 /**
@@ -75,6 +83,9 @@ export class ControllerPermissions extends Construct {
     (props.additionalNodeRoleArns ?? []).forEach((arn, i) => {
       checkNodeRoleArn(arn, `ControllerPermissions additionalNodeRoleArns[${i}]`);
     });
+    const ownParameters = (props.ssmParameterNames ?? []).map((name, i) =>
+      checkSsmParameterName(name, `ControllerPermissions ssmParameterNames[${i}]`),
+    );
     const created = [
       'fleet',
       'instance',
@@ -228,6 +239,15 @@ export class ControllerPermissions extends Construct {
           }),
         ),
       }),
+      ...(ownParameters.length > 0
+        ? [
+            new PolicyStatement({
+              sid: 'ReadOwnAmiParameters',
+              actions: ['ssm:GetParameter'],
+              resources: [...new Set(ownParameters.map((name) => ssmParameterArn(stack, name)))],
+            }),
+          ]
+        : []),
       new PolicyStatement({
         sid: 'DescribeCluster',
         actions: ['eks:DescribeCluster'],
@@ -239,10 +259,10 @@ export class ControllerPermissions extends Construct {
     ];
     this.policy = new Policy(this, 'Policy', { statements });
     props.role.attachInlinePolicy(this.policy);
-    this.acknowledgeWildcards(props.clusterName);
+    this.acknowledgeWildcards(props.clusterName, ownParameters);
   }
 
-  private acknowledgeWildcards(clusterName: string): void {
+  private acknowledgeWildcards(clusterName: string, ownParameters: readonly string[]): void {
     const ack = (finding: string, reason: string) =>
       Validations.of(this.policy).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason });
     const byTag =
@@ -277,6 +297,13 @@ export class ControllerPermissions extends Construct {
       ack(
         `Resource::${nagArn(this, 'ssm', `parameter/aws/service/${path}/*`, false)}`,
         'Read-only access to the public AWS AMI parameters, the documented way to find current EKS node images.',
+      );
+    }
+    for (const name of ownParameters.filter((n) => n.endsWith('*'))) {
+      const path = name.startsWith('/') ? name.slice(1) : name;
+      ack(
+        `Resource::${nagArn(this, 'ssm', `parameter/${path}`, !path.startsWith('aws/'))}`,
+        `Read-only access to the SSM parameters under ${name}, as the joiner:ssmParameterNames setting (ssmParameterNames prop) asks, for EC2NodeClass AMI selection.`,
       );
     }
     ack(

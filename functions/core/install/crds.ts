@@ -110,6 +110,8 @@ export function nodeClaimCrd(): KubeManifest {
           taints: array,
           startupTaints: array,
           resources: OPEN_OBJECT,
+          expireAfter: { type: 'string' },
+          terminationGracePeriod: { type: 'string' },
         }),
       ),
       columns: [

@@ -17,6 +17,8 @@ export type NewNodeClaim = Pick<
   | 'annotations'
   | 'taints'
   | 'startupTaints'
+  | 'expireAfterMs'
+  | 'terminationGracePeriodMs'
   | 'options'
   | 'pods'
   | 'requests'

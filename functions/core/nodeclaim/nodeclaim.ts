@@ -138,6 +138,13 @@ export interface NodeClaim {
   readonly annotations?: Readonly<Record<string, string>>;
   readonly taints: readonly Taint[];
   readonly startupTaints: readonly Taint[];
+  /**
+   * The NodePool's `expireAfter` when the claim was made (ms; null for `Never`), as Karpenter
+   * copies it into the NodeClaim; absent on claims made before joiner recorded it.
+   */
+  readonly expireAfterMs?: number | null;
+  /** The NodePool's `terminationGracePeriod` when the claim was made (ms), as Karpenter copies it. */
+  readonly terminationGracePeriodMs?: number;
   /** Ranked options (cheapest first) the launch may choose from. */
   readonly options: readonly NodeClaimOption[];
   readonly pods: readonly PodRef[];

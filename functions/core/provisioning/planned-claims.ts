@@ -87,5 +87,9 @@ export function claimFields(
     options: planned.instanceTypeOptions,
     requests: planned.requests,
     ...(expireAfter === null ? {} : { expiresAt: now + expireAfter }),
+    expireAfterMs: expireAfter,
+    ...(pool.terminationGracePeriodMs === undefined
+      ? {}
+      : { terminationGracePeriodMs: pool.terminationGracePeriodMs }),
   };
 }

@@ -39,6 +39,13 @@ export interface RemovalInput
   readonly nodes: readonly ExistingNode[];
   /** Per node that may be taken away: the pods that move if it goes, unbound (pending form). */
   readonly movable: ReadonlyMap<string, readonly Pod[]>;
+  /**
+   * Nodes still starting (managed, not initialized): they take part as they will be once
+   * initialized, but a removal may not count on them now: pods a trial places on one count as
+   * unschedulable, as Karpenter refuses a move that "would schedule against an uninitialized
+   * nodeclaim". @default none
+   */
+  readonly starting?: ReadonlySet<string>;
 }
 
 /** What a trial found. */
@@ -168,8 +175,18 @@ export class RemovalRuns {
     return {
       pods: entries.length,
       newClaims: finalized.nodeClaims,
-      unschedulable: placement.unschedulable.length + finalized.unschedulable.length,
+      unschedulable: placement.unschedulable.length + finalized.unschedulable.length + this.onStarting(),
     };
+  }
+
+  /** Pods the open trial placed on nodes that are still starting (see {@link RemovalInput.starting}). */
+  private onStarting(): number {
+    let count = 0;
+    for (const name of this.input.starting ?? []) {
+      const found = this.byName.get(name);
+      if (found) count += found.target.placed.length - this.committedPlaced[found.index];
+    }
+    return count;
   }
 
   private finalized(claims: readonly Claim[]): ReturnType<typeof finalizeClaims> {

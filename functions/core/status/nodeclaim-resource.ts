@@ -6,6 +6,7 @@
  */
 import { JOINER_API_GROUP } from '../install/kube-manifest.js';
 import { TERMINATION_FINALIZER } from '../lifecycle/node-labels.js';
+import { formatDuration } from '../model/config/duration.js';
 import { formatBytes, formatCpu } from '../model/quantity.js';
 import type { Resources } from '../model/resources.js';
 import type { NodeClaim, NodeClaimState } from '../nodeclaim/nodeclaim.js';
@@ -162,6 +163,10 @@ export function nodeClaimResource(claim: NodeClaim, owner?: NodePoolOwner): Node
       taints: claim.taints.map((t) => ({ ...t })),
       startupTaints: claim.startupTaints.map((t) => ({ ...t })),
       resources: { requests: quantities(claim.requests) },
+      ...(claim.expireAfterMs === undefined ? {} : { expireAfter: formatDuration(claim.expireAfterMs) }),
+      ...(claim.terminationGracePeriodMs === undefined
+        ? {}
+        : { terminationGracePeriod: formatDuration(claim.terminationGracePeriodMs) }),
     },
     status: status as NodeClaimResource['status'],
   };

@@ -31,6 +31,7 @@ export function rebuildClaim(input: {
     readonly startupTaints: NodeClaim['startupTaints'];
     readonly requirements: NodeClaim['requirements'];
     readonly expireAfterMs: number | null;
+    readonly terminationGracePeriodMs?: number;
   };
   readonly price?: number;
   readonly now: number;
@@ -57,6 +58,10 @@ export function rebuildClaim(input: {
     labels: pool?.labels ?? {},
     taints: pool?.taints ?? [],
     startupTaints: pool?.startupTaints ?? [],
+    ...(pool ? { expireAfterMs: pool.expireAfterMs } : {}),
+    ...(pool?.terminationGracePeriodMs === undefined
+      ? {}
+      : { terminationGracePeriodMs: pool.terminationGracePeriodMs }),
     options: [option],
     pods: [],
     requests: {},

@@ -152,6 +152,7 @@ async function simulationContext(deps: DisruptionDeps, view: DisruptionView) {
     storageClasses,
     pools,
     leaving: new Set(),
+    claims: view.claims,
   };
   return { prepared: prepareCluster(cluster), pools, cluster };
 }

@@ -63,6 +63,24 @@ describe('claims from the plan', () => {
     });
   });
 
+  it("copy the NodePool's expireAfter and terminationGracePeriod, as Karpenter copies them into its NodeClaim", () => {
+    const timed: SchedulingPool[] = [
+      {
+        ...pools[0],
+        pool: nodePool({ name: 'general', expireAfterMs: 3_600_000, terminationGracePeriodMs: 60_000 }),
+      },
+    ];
+    const claim = claimFromPlan(planned(['default/a']), timed, pods, 0, DEFAULT_TIMEOUTS);
+    expect(claim).toMatchObject({ expireAfterMs: 3_600_000, terminationGracePeriodMs: 60_000 });
+    const never: SchedulingPool[] = [
+      { ...pools[0], pool: nodePool({ name: 'general', expireAfterMs: null }) },
+    ];
+    const forever = claimFromPlan(planned(['default/a']), never, pods, 0, DEFAULT_TIMEOUTS);
+    expect(forever.expireAfterMs).toBeNull();
+    expect(forever).not.toHaveProperty('terminationGracePeriodMs');
+    expect(forever.timers.expiration).toBeUndefined();
+  });
+
   it("carry the NodePool template's annotations for the node (none when it has none)", () => {
     const annotated: SchedulingPool[] = [
       { ...pools[0], pool: nodePool({ name: 'general', annotations: { 'example.com/team': 'ml' } }) },

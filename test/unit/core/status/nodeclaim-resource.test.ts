@@ -40,6 +40,23 @@ describe('nodeClaimResource', () => {
     expect(r.status).toMatchObject({ providerID: 'aws:///us-west-2a/i-1', state: 'Launched' });
   });
 
+  it("writes the NodePool's expireAfter and terminationGracePeriod the claim was made with, as Karpenter's NodeClaim spec", () => {
+    const claim = {
+      ...pendingClaim('default-abc', T0),
+      expireAfterMs: 720 * 3_600_000,
+      terminationGracePeriodMs: 5_400_000,
+    };
+    expect(nodeClaimResource(claim).spec).toMatchObject({
+      expireAfter: '720h',
+      terminationGracePeriod: '1h30m',
+    });
+    const never = nodeClaimResource({ ...pendingClaim('default-abc', T0), expireAfterMs: null }).spec;
+    expect(never.expireAfter).toBe('Never');
+    expect(never).not.toHaveProperty('terminationGracePeriod');
+    // A claim recorded before joiner kept them shows neither.
+    expect(nodeClaimResource(pendingClaim('default-abc', T0)).spec).not.toHaveProperty('expireAfter');
+  });
+
   it('has no owner reference when the NodePool is unknown', () => {
     expect(nodeClaimResource(pendingClaim('a', T0)).metadata.ownerReferences).toBeUndefined();
   });
