@@ -721,9 +721,13 @@ describe.skipIf(!hasKubectl && !process.env.CI)('kubectl against joiner sim up',
       );
       await kubectl('apply', '-f', crd);
       await eventually(
-        async () => (await kubectlOutcome('apply', '-f', claim)).code === 0,
+        async () => (await kubectlOutcome('get', 'nodeclaims.karpenter.sh')).code === 0,
         'the NodeClaim CRD served',
       );
+      // Created just after a sweep, so the next one is a virtual minute away: the refusal must
+      // come from the provisioner woken by the webhook's event, not from the sweep (its fallback).
+      await afterASweep();
+      await kubectl('apply', '-f', claim);
       const nodesBefore = await kubectl('get', 'nodes', '-o', 'name');
       const launched = () =>
         kubectl(
