@@ -10,7 +10,7 @@ import * as z from 'zod';
 import type { ConsolidationMemory } from '../core/disruption/consolidation/search-fingerprint.js';
 import type { DisruptionOutcome } from '../core/disruption/run-disruption.js';
 import { sweepWindow } from '../core/status/pod-startup.js';
-import { handleTimerMessage, runSweep } from '../core/sweep/run-sweep.js';
+import { handleTimerMessages, runSweep } from '../core/sweep/run-sweep.js';
 import { sweepDepsFrom } from '../core/sweep/sweep-deps-from.js';
 import { SWEEP_SCHEDULE } from '../shared/event-sources.js';
 import {
@@ -110,20 +110,22 @@ export function createDisruptionHandler(getDeps: () => DisruptionHandlerDeps) {
       throw new Error('disruption: expected a Scheduled Event or an SQS batch from the timers queue');
     const batch = parseSqsBatch(event, timerMessage, ports.log);
     const failures = [...batch.failures];
-    const outcomes: DisruptionOutcome[] = [];
-    for (const item of batch.items) {
-      try {
-        const handled = await handleTimerMessage(deps, item.body);
-        if (handled.disruption) outcomes.push(handled.disruption);
-      } catch (error) {
-        ports.log.error('timer failed', {
-          messageId: item.messageId,
-          nodeclaim: item.body.nodeClaimId,
-          error: String(error),
-        });
-        failures.push({ itemIdentifier: item.messageId });
-      }
-    }
+    // One disruption round for the whole batch (handleTimerMessages).
+    const handled = await handleTimerMessages(
+      deps,
+      batch.items.map((item) => item.body),
+    );
+    batch.items.forEach((item, i) => {
+      const outcome = handled.outcomes[i];
+      if (!(outcome instanceof Error)) return;
+      ports.log.error('timer failed', {
+        messageId: item.messageId,
+        nodeclaim: item.body.nodeClaimId,
+        error: String(outcome),
+      });
+      failures.push({ itemIdentifier: item.messageId });
+    });
+    const outcomes: DisruptionOutcome[] = handled.disruption ? [handled.disruption] : [];
     recordMetrics({ TimersHandled: batch.items.length, [METRIC_NAMES.failedMessages]: failures.length });
     for (const outcome of outcomes) recordDisruption(outcome);
     return { batchItemFailures: failures };

@@ -30,6 +30,12 @@ export interface DrainStart {
   readonly pods?: number;
   /** The caller logs the decision itself (a consolidation move names all its nodes in one line). */
   readonly quiet?: boolean;
+  /**
+   * The pods already have room on the nodes that stay, checked just before (a consolidation
+   * delete, re-validated on the cluster as it is): the drain evicts from its first step, without
+   * a provisioning run per step, as Karpenter drains a delete command's nodes at once.
+   */
+  readonly evictNow?: boolean;
 }
 
 /** What starting a drain needs. */
@@ -62,7 +68,7 @@ export async function beginDrain(
       ...(start.reason === undefined ? {} : { reason: start.reason }),
       forceful: start.forceful,
       startedAt: now,
-      phase: 'replacing',
+      ...(start.evictNow ? { phase: 'evicting', evictingSince: now } : { phase: 'replacing' }),
       replaceBy: start.replaceBy ?? now + disruptionSettings(deps).replaceWithinMs,
       ...(start.forceAt === undefined ? {} : { forceAt: start.forceAt }),
     };

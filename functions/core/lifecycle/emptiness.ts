@@ -15,6 +15,15 @@ import { updateClaim } from './update-claim.js';
 /** Past consolidateAfter, a little longer than the round's settle time, before the check. */
 const CONSOLIDATION_CHECK_DELAY_MS = 30_000;
 
+/**
+ * Whether the pod event changes nothing but the claim's `lastPodRemovedAt`: pods are left on the
+ * node, its consolidation check is armed and no emptiness timer is. Then the NodePools (several
+ * lists of the API server) need not be read: with a whole Deployment scaled in, that is most
+ * pod events.
+ */
+const onlyTheTime = (c: NodeClaim, podsLeft: boolean): boolean =>
+  podsLeft && c.timers.consolidation !== undefined && c.timers.emptiness === undefined;
+
 /** Re-checks whether the claim's node is empty and arms or disarms its emptiness timer. */
 export async function recordEmptiness(
   deps: LifecycleDeps,
@@ -23,9 +32,11 @@ export async function recordEmptiness(
 ): Promise<void> {
   if (claim.state !== 'Initialized') return;
   const pods = await deps.cluster.listPodsOnNode(nodeName);
+  const podsLeft = !isEmptyNode(pods);
+  if (onlyTheTime(claim, podsLeft) && (await recordTimeOnly(deps, claim.id, podsLeft))) return;
   const pool = (await deps.config()).nodePools.find((p) => p.name === claim.nodePool);
   const delay = emptyFor(pool);
-  const empty = delay !== undefined && isEmptyNode(pods);
+  const empty = delay !== undefined && !podsLeft;
   // A node left underutilized is looked at by consolidation once consolidateAfter has passed.
   const checkAt =
     pool && consolidatesUnderutilized(pool) ? (delay ?? 0) + CONSOLIDATION_CHECK_DELAY_MS : undefined;
@@ -64,4 +75,19 @@ export async function recordEmptiness(
   } else if (!empty) {
     deps.log.debug('node still has pods', { node: nodeName, pods: pods.length });
   }
+}
+
+/**
+ * Writes only the time of the pod event when the stored claim still needs nothing else (see
+ * onlyTheTime); false when it does (it changed since it was read), and the caller reads its pool.
+ */
+async function recordTimeOnly(deps: LifecycleDeps, id: string, podsLeft: boolean): Promise<boolean> {
+  const now = deps.clock.now();
+  let done = true;
+  await updateClaim(deps.store, id, (c) => {
+    done = c.state === 'Initialized' && onlyTheTime(c, podsLeft);
+    if (!done || (c.lastPodRemovedAt ?? 0) >= now) return undefined;
+    return { ...c, lastPodRemovedAt: now };
+  });
+  return done;
 }

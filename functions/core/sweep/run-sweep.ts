@@ -123,10 +123,61 @@ export async function handleTimerMessage(
   deps: SweepDeps,
   message: TimerMessage,
 ): Promise<TimerOutcome & { readonly disruption?: DisruptionOutcome }> {
-  const outcome = await actOnDueTimers(deps, message.nodeClaimId);
-  if (outcome.deferred.length === 0) return outcome;
-  const claim = await deps.store.getNodeClaim(message.nodeClaimId);
-  if (!claim) return outcome;
-  const disruption = await runDisruption(deps, [claim], { full: false });
-  return { ...outcome, handled: [...outcome.handled, ...outcome.deferred], deferred: [], disruption };
+  const batch = await handleTimerMessages(deps, [message]);
+  const outcome = batch.outcomes[0];
+  if (outcome instanceof Error) throw outcome;
+  return { ...outcome, ...(batch.disruption ? { disruption: batch.disruption } : {}) };
+}
+
+/** What a batch of timers-queue messages did: per message its outcome or its error, in order. */
+export interface TimerBatchOutcome {
+  readonly outcomes: readonly (TimerOutcome | Error)[];
+  /** The one disruption round of the batch, when a claim had due disruption timers. */
+  readonly disruption?: DisruptionOutcome;
+}
+
+/**
+ * Acts on a batch of timers-queue messages: each claim's own timers (launch, registration,
+ * termination check) first, then one disruption round for every claim of the batch whose due
+ * timers are the round's (drain steps, emptiness, consolidation, ...). A burst of wake-ups (nodes
+ * emptied one after another, drains stepping together) reads the cluster once per batch instead
+ * of once per message. When that round fails, every message that was waiting for it fails (and is
+ * delivered again).
+ */
+export async function handleTimerMessages(
+  deps: SweepDeps,
+  messages: readonly TimerMessage[],
+): Promise<TimerBatchOutcome> {
+  const outcomes: (TimerOutcome | Error)[] = [];
+  const waiting: number[] = [];
+  const ids = new Set<string>();
+  for (const message of messages) {
+    try {
+      const outcome = await actOnDueTimers(deps, message.nodeClaimId);
+      outcomes.push(outcome);
+      if (outcome.deferred.length > 0) {
+        waiting.push(outcomes.length - 1);
+        ids.add(message.nodeClaimId);
+      }
+    } catch (error) {
+      outcomes.push(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+  if (ids.size === 0) return { outcomes };
+  try {
+    const claims = (await Promise.all([...ids].map((id) => deps.store.getNodeClaim(id)))).filter(
+      (c) => c !== undefined,
+    );
+    if (claims.length === 0) return { outcomes };
+    const disruption = await runDisruption(deps, claims, { full: false });
+    for (const i of waiting) {
+      const o = outcomes[i] as TimerOutcome;
+      outcomes[i] = { ...o, handled: [...o.handled, ...o.deferred], deferred: [] };
+    }
+    return { outcomes, disruption };
+  } catch (error) {
+    const failed = error instanceof Error ? error : new Error(String(error));
+    for (const i of waiting) outcomes[i] = failed;
+    return { outcomes };
+  }
 }

@@ -242,6 +242,8 @@ async function act(
       forceful: false,
       pods: c.pods.length,
       quiet: true,
+      // A delete's pods fit on the nodes that stay (just re-validated): no replacement to wait for.
+      evictNow: move.method === 'delete',
     });
     if (stored) started.push(stored);
   }

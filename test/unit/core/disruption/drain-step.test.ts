@@ -148,6 +148,28 @@ describe('drain: replacement capacity first', () => {
     expect(claim(h, 'default-new').state).toBe('Initialized');
   });
 
+  it('a consolidation delete evicts at its first step with no provisioning run (its room was just re-validated)', async () => {
+    const runs = async (start: DrainStart) => {
+      const h = await setup(inflate, { spare: true });
+      let leases = 0;
+      const acquire = h.deps.store.acquireLease.bind(h.deps.store);
+      h.deps.store.acquireLease = async (...args) => {
+        if (args[0] !== 'disruption') leases++;
+        return acquire(...args);
+      };
+      await beginDrain(h.deps, OLD, start);
+      expect(await step(h, OLD)).toBe('evicting');
+      expect(evicted(h)).toHaveLength(4);
+      toNextStep(h);
+      expect(await step(h, OLD)).toBe('terminated');
+      return leases;
+    };
+    const CONSOLIDATION: DrainStart = { cause: 'underutilized', message: 'delete', forceful: false };
+    expect(await runs({ ...CONSOLIDATION, evictNow: true })).toBe(0);
+    // Without it, the first step plans the pods under the provisioning lease.
+    expect(await runs(CONSOLIDATION)).toBeGreaterThan(0);
+  });
+
   it('pods that fit on an existing node need no replacement: evictions start at the first step', async () => {
     const h = await setup(inflate, { spare: true });
     await beginDrain(h.deps, OLD, DRIFT);

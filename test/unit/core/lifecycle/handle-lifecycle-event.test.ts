@@ -247,6 +247,46 @@ describe('handleLifecycleEvent: PodGone', () => {
     expect(h.store.claims.get('default-abc')?.lastPodRemovedAt).toBe(h.clock.now());
   });
 
+  it('once the check is armed, a pod leaving a node that keeps pods records its time without reading the NodePools', async () => {
+    const h = harness({ consolidateAfterMs: 30_000, consolidationPolicy: 'WhenEmptyOrUnderutilized' });
+    launchedClaim(h, 'default-abc', 'i-0a');
+    const node = kubeletNode('ip-1', 'i-0a');
+    markReady(node);
+    h.cluster.nodes.set('ip-1', node);
+    await handleLifecycleEvent(h.lifecycle, ready('ip-1'));
+    h.cluster.pods.push(podOn('ip-1', 'web-2'), podOn('ip-1', 'web-3'));
+    let configReads = 0;
+    const lifecycle = {
+      ...h.lifecycle,
+      config: () => {
+        configReads++;
+        return h.lifecycle.config();
+      },
+    };
+    const gone = (name: string) => ({
+      detailType: 'PodGone' as const,
+      detail: { nodeName: 'ip-1', namespace: 'default', name, uid: name },
+    });
+    await handleLifecycleEvent(lifecycle, gone('web-1'));
+    expect(configReads).toBe(1);
+    const dueAt = h.store.claims.get('default-abc')?.timers.consolidation;
+    expect(dueAt).toBeDefined();
+    h.clock.advance(5_000);
+    h.cluster.pods.pop();
+    await handleLifecycleEvent(lifecycle, gone('web-3'));
+    expect(configReads).toBe(1);
+    expect(h.store.claims.get('default-abc')).toMatchObject({
+      lastPodRemovedAt: h.clock.now(),
+      timers: { consolidation: dueAt },
+    });
+    // The last pod goes: the pool decides whether the node is empty now.
+    h.clock.advance(5_000);
+    h.cluster.pods.pop();
+    await handleLifecycleEvent(lifecycle, gone('web-2'));
+    expect(configReads).toBe(2);
+    expect(h.store.claims.get('default-abc')?.timers.emptiness).toBe(h.clock.now() + 30_000);
+  });
+
   it('arms nothing when the pool never consolidates', async () => {
     const h = harness({ consolidateAfterMs: null });
     launchedClaim(h, 'default-abc', 'i-0a');
