@@ -17,11 +17,16 @@
  * since a delete launches nothing. When both find nothing, pairs of candidates are tried for a
  * two-into-one replace the greedy order passed by: those whose pods could fit one cheaper node
  * first, wherever they are in the order, within a fixed number of trials (pair-order.ts). When
- * that finds nothing either, pairs are tried as an exchange: both nodes re-packed into two new
- * cheaper nodes (exchange-order.ts), the move a scale-in most often leaves (a memory node and a
- * compute node, each full by cpu, whose pods mixed fit two cheaper general-purpose nodes).
- * Karpenter never launches more than one node for a consolidation; the exchange stays within its
- * other rules (on-demand only, both nodes from the budget, pods planned with every rule).
+ * that finds nothing either, pairs are tried as an exchange: both nodes re-packed into new nodes
+ * that cost less together (exchange-order.ts), the move a scale-in most often leaves (a memory node
+ * and a compute node, each full by cpu, whose pods mixed fit two cheaper general-purpose nodes).
+ * The re-pack is planned as the drain's provisioning run plans it, with its packing improvement,
+ * which takes smaller nodes where they cost less: sizes of a family are priced by size, so a
+ * memory pod on an r.xlarge beside its neighbours on a c.xlarge can undercut the r.2xlarge they
+ * share, and an exchange may launch up to {@link EXCHANGE_NODES} nodes. Last, single candidates
+ * are re-packed the same way into several smaller nodes. Karpenter never launches more than one
+ * node for a consolidation; the exchange stays within its other rules (on-demand only, every node
+ * from the budget, pods planned with every rule).
  */
 
 import type { RemovalRuns, TrialOutcome } from '../../scheduling/removal-runs.js';
@@ -36,11 +41,12 @@ import { withinPrice } from './within-price.js';
 export interface ConsolidationMove {
   readonly method: 'delete' | 'replace';
   readonly candidates: readonly Candidate[];
-  /** The new node of a replace (the first of an exchange's), its options cut to those that keep the move cheaper. */
+  /** The new node of a replace (the first of several), its options cut to those that keep the move cheaper. */
   readonly replacement?: PlannedNodeClaim;
   /**
-   * Every new node of a replace: one, or two for an exchange (two nodes re-packed into two), each
-   * with its options cut to those that keep the new nodes' total below the removed nodes' price.
+   * Every new node of a replace: one, or several for an exchange (two nodes re-packed into up to
+   * {@link EXCHANGE_NODES}) or a single node re-packed into smaller ones, each with its options cut
+   * to those that keep the new nodes' total below the removed nodes' price.
    */
   readonly replacements?: readonly PlannedNodeClaim[];
   /** Hourly price of the removed nodes less the replacement's. */
