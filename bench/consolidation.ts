@@ -175,13 +175,7 @@ function apply(c: SyntheticCluster, move: ConsolidationMove): number {
   return bad ? 1 : 0;
 }
 
-/** Applies moves to the cluster `build` makes until none remains (or `capMs` of wall time has passed); `end` sees the final cluster. */
-export function loop(
-  build: () => SyntheticCluster,
-  budget: number,
-  capMs = Number.POSITIVE_INFINITY,
-  end?: (c: SyntheticCluster) => void,
-): LoopResult {
+function loop(build: () => SyntheticCluster, budget: number, capMs = Number.POSITIVE_INFINITY): LoopResult {
   const c = build();
   const nodesBefore = c.nodes.length;
   const costBefore = cost(c);
@@ -223,7 +217,6 @@ export function loop(
     kinds[kind] = (kinds[kind] ?? 0) + 1;
     bad += apply(c, move);
   }
-  end?.(c);
   return {
     budget: `${budget}%`,
     evaluations,
