@@ -57,7 +57,10 @@ export interface LoopResult {
   /** Candidate evaluations (nodes in removal trials) of all searches, and searches cut by their budget. */
   trials: number;
   cutSearches: number;
-  /** Moves by kind: delete, replace (one new node), exchange (two nodes into two new ones). */
+  /**
+   * Moves by kind: delete, replace (one new node), exchange (two nodes into two new ones), re-pack
+   * into smaller nodes (one node into two or more, two into three or four).
+   */
   kinds: Record<string, number>;
   nodesBefore: number;
   nodesAfter: number;
@@ -133,7 +136,12 @@ function evaluate(
   };
 }
 
-/** Applies a move: its nodes go, their pods are placed by the scheduler; returns pods left without a place. */
+/**
+ * Applies a move: its nodes go, their pods are planned as the drain's provisioning run plans them
+ * (onto the rest of the cluster, new nodes with the packing improvement). Returns 1 for a bad
+ * decision (a pod left without a place, a delete that needed a new node, a replace whose new nodes
+ * cost no less than the nodes it removed), else 0.
+ */
 function apply(c: SyntheticCluster, move: ConsolidationMove): number {
   const gone = new Set(move.candidates.map((x) => x.node.metadata.name));
   const moving = c.pods.filter((p) => gone.has(p.spec?.nodeName ?? '') && isReschedulable(p));
@@ -147,7 +155,6 @@ function apply(c: SyntheticCluster, move: ConsolidationMove): number {
     persistentVolumes: [],
     persistentVolumeClaims: [],
     pools: c.pools,
-    skipImprovement: true,
   });
   const byKey = new Map(moving.map((p) => [podKey(p), p]));
   const placed: typeof c.pods = [];
@@ -157,13 +164,15 @@ function apply(c: SyntheticCluster, move: ConsolidationMove): number {
       if (pod) placed.push(bind(pod, e.node, c.now));
     }
   const fresh = materialize(plan.nodeClaims, byKey, c.pools, c.now);
-  // A delete launches nothing; a replace what its move planned (one node, two for an exchange).
-  const planned = move.method === 'delete' ? 0 : (move.replacements?.length ?? 1);
-  const bad = plan.unschedulable.length + Math.max(0, plan.nodeClaims.length - planned);
+  const removed = c.claims.filter((x) => gone.has(x.nodeName ?? ''));
+  const price = (list: typeof c.claims) => list.reduce((s, x) => s + (x.instance?.price ?? 0), 0);
+  const bad =
+    plan.unschedulable.length > 0 ||
+    (move.method === 'delete' ? fresh.claims.length > 0 : price(fresh.claims) >= price(removed) - 1e-9);
   c.claims = [...c.claims.filter((x) => !gone.has(x.nodeName ?? '')), ...fresh.claims];
   c.nodes = [...nodes, ...fresh.nodes];
   c.pods = [...staying, ...placed, ...fresh.pods];
-  return bad;
+  return bad ? 1 : 0;
 }
 
 function loop(build: () => SyntheticCluster, budget: number, capMs = Number.POSITIVE_INFINITY): LoopResult {
@@ -196,8 +205,15 @@ function loop(build: () => SyntheticCluster, budget: number, capMs = Number.POSI
     const move = result.move;
     if (!move) break;
     moves++;
+    const launched = move.replacements?.length ?? 1;
     const kind =
-      move.method === 'delete' ? 'delete' : (move.replacements?.length ?? 1) > 1 ? 'exchange' : 'replace';
+      move.method === 'delete'
+        ? 'delete'
+        : launched === 1
+          ? 'replace'
+          : move.candidates.length === 1 || launched > 2
+            ? 're-pack into smaller nodes'
+            : 'exchange';
     kinds[kind] = (kinds[kind] ?? 0) + 1;
     bad += apply(c, move);
   }

@@ -18,6 +18,13 @@ import type { Candidate } from './candidates.js';
 import { type Fit, fitsOf, type Need, needOf } from './pair-order.js';
 import { TopPairs } from './top-pairs.js';
 
+/**
+ * New nodes an exchange may launch at most: its two nodes re-packed into two, or into up to four
+ * smaller ones where those cost less (instance sizes of a family are priced by their size, so four
+ * xlarge nodes of the right families can undercut two 2xlarge nodes of the wrong ones).
+ */
+export const EXCHANGE_NODES = 4;
+
 /** Pairs tried at most in one search (as many as the two-into-one pair search). */
 export const EXCHANGE_TRIALS = (48 * 47) / 2;
 

@@ -17,29 +17,36 @@
  * since a delete launches nothing. When both find nothing, pairs of candidates are tried for a
  * two-into-one replace the greedy order passed by: those whose pods could fit one cheaper node
  * first, wherever they are in the order, within a fixed number of trials (pair-order.ts). When
- * that finds nothing either, pairs are tried as an exchange: both nodes re-packed into two new
- * cheaper nodes (exchange-order.ts), the move a scale-in most often leaves (a memory node and a
- * compute node, each full by cpu, whose pods mixed fit two cheaper general-purpose nodes).
- * Karpenter never launches more than one node for a consolidation; the exchange stays within its
- * other rules (on-demand only, both nodes from the budget, pods planned with every rule).
+ * that finds nothing either, pairs are tried as an exchange: both nodes re-packed into new nodes
+ * that cost less together (exchange-order.ts), the move a scale-in most often leaves (a memory node
+ * and a compute node, each full by cpu, whose pods mixed fit two cheaper general-purpose nodes).
+ * The re-pack is planned as the drain's provisioning run plans it, with its packing improvement,
+ * which takes smaller nodes where they cost less: sizes of a family are priced by size, so a
+ * memory pod on an r.xlarge beside its neighbours on a c.xlarge can undercut the r.2xlarge they
+ * share, and an exchange may launch up to {@link EXCHANGE_NODES} nodes. Last, single candidates
+ * are re-packed the same way into several smaller nodes. Karpenter never launches more than one
+ * node for a consolidation; the exchange stays within its other rules (on-demand only, every node
+ * from the budget, pods planned with every rule).
  */
 
 import type { RemovalRuns, TrialOutcome } from '../../scheduling/removal-runs.js';
 import type { PlannedNodeClaim } from '../../scheduling/types.js';
 import type { Candidate } from './candidates.js';
-import { exchangeOrder } from './exchange-order.js';
+import { EXCHANGE_NODES, exchangeOrder } from './exchange-order.js';
 import { pairOrder } from './pair-order.js';
 import type { PreparedCluster } from './removal-simulation.js';
+import { withinPrice } from './within-price.js';
 
 /** A consolidation move. */
 export interface ConsolidationMove {
   readonly method: 'delete' | 'replace';
   readonly candidates: readonly Candidate[];
-  /** The new node of a replace (the first of an exchange's), its options cut to those that keep the move cheaper. */
+  /** The new node of a replace (the first of several), its options cut to those that keep the move cheaper. */
   readonly replacement?: PlannedNodeClaim;
   /**
-   * Every new node of a replace: one, or two for an exchange (two nodes re-packed into two), each
-   * with its options cut to those that keep the new nodes' total below the removed nodes' price.
+   * Every new node of a replace: one, or several for an exchange (two nodes re-packed into up to
+   * {@link EXCHANGE_NODES}) or a single node re-packed into smaller ones, each with its options cut
+   * to those that keep the new nodes' total below the removed nodes' price.
    */
   readonly replacements?: readonly PlannedNodeClaim[];
   /** Hourly price of the removed nodes less the replacement's. */
@@ -109,8 +116,10 @@ function pairs(
 }
 
 /**
- * When no other move saves: pairs of candidates re-packed into two new cheaper nodes, in the order
- * of exchange-order.ts; the first that holds is the move (each trial costs the two nodes' pods).
+ * When no other move saves: pairs of candidates re-packed into new nodes that together cost less
+ * (two, or more and smaller ones, at most {@link EXCHANGE_NODES}), in the order of
+ * exchange-order.ts; then single candidates re-packed into several smaller nodes. The first that
+ * holds is the move (each trial costs its nodes' pods).
  */
 function exchanges(
   runs: RemovalRuns,
@@ -118,22 +127,40 @@ function exchanges(
   pools: PreparedCluster['pools'],
   limits: SearchLimits,
 ): ConsolidationMove | undefined {
-  for (const [i, j] of exchangeOrder(candidates, pools)) {
+  const sets = [
+    ...exchangeOrder(candidates, pools).map(([i, j]) => [candidates[i], candidates[j]]),
+    ...candidates.filter((c) => !isSpot(c)).map((c) => [c]),
+  ];
+  for (const set of sets) {
     if (limits.expired?.()) return undefined;
-    const set = [candidates[i], candidates[j]];
     if (!set.every((c) => runs.canRemove(c.node.metadata.name))) continue;
-    if (withinBudget(set, new Map(), limits).length < 2) continue;
-    const move = moveOf(runs.trial(names(set), EXCHANGE_EFFORT), set, 2, limits);
-    runs.rollback();
+    if (withinBudget(set, new Map(), limits).length < set.length) continue;
+    const move = repacked(runs, set, limits);
     if (move) return move;
   }
   return undefined;
 }
 
+/** The move re-packing `set` into up to {@link EXCHANGE_NODES} new nodes, if one saves (leaves `runs` rolled back). */
+function repacked(
+  runs: RemovalRuns,
+  set: readonly Candidate[],
+  limits: Pick<SearchLimits, 'minSpotOptions'>,
+): ConsolidationMove | undefined {
+  const outcome = runs.trial(names(set), EXCHANGE_EFFORT);
+  runs.rollback();
+  const move = moveOf(outcome, set, EXCHANGE_NODES, limits);
+  // A single node re-packed into one node is a replace the searches already tried.
+  return move && (move.replacements?.length ?? 0) > 1 ? move : undefined;
+}
+
+const isSpot = (c: Candidate): boolean => c.claim.instance?.capacityType === 'spot';
+
 /**
  * The packing improvement's effort in an exchange trial: first-fit-decreasing places the largest
  * pods first, so it tends to rebuild the two nodes as they were (the memory pods together); the
- * improvement mixes them as the provisioning run of the drain would.
+ * improvement mixes them, and picks smaller nodes where they cost less, as the provisioning run of
+ * the drain will.
  */
 const EXCHANGE_EFFORT = 0.25;
 
@@ -231,9 +258,9 @@ function priceOf(set: readonly Candidate[]): number {
 
 /**
  * The move of removing `set` given the trial's outcome: a delete when its pods need no new node, a
- * replace when they need at most `maxClaims` (never more than the set's nodes) costing less than
- * the set together, each with its options cut to those that keep the total below the set's price,
- * and the spot rule holds; otherwise undefined.
+ * replace when they need at most `maxClaims` new nodes costing less than the set together, each
+ * with its options cut to those that keep the total below the set's price (within-price.ts), and
+ * the spot rule holds; otherwise undefined.
  */
 function moveOf(
   outcome: TrialOutcome,
@@ -242,7 +269,7 @@ function moveOf(
   limits: Pick<SearchLimits, 'minSpotOptions'>,
 ): ConsolidationMove | undefined {
   const claims = outcome.newClaims;
-  if (outcome.unschedulable > 0 || claims.length > Math.min(maxClaims, set.length)) return undefined;
+  if (outcome.unschedulable > 0 || claims.length > maxClaims) return undefined;
   const price = priceOf(set);
   if (claims.length === 0) return { method: 'delete', candidates: set, savings: price };
   const replacements = withinPrice(claims, price);
@@ -261,43 +288,9 @@ function moveOf(
 }
 
 /**
- * The new nodes with their options cut so that, whichever options they launch with, together they
- * cost less than `price` (undefined when no cut does). One node keeps the options cheaper than
- * `price`. Two nodes (an exchange) each keep their cheapest options up to a price level, the two
- * levels chosen to sum below `price` and keep the most options (ties: the lower sum), as
- * Karpenter's multi-node multi-replacement bounds the worst-case launch price.
- */
-function withinPrice(claims: readonly PlannedNodeClaim[], price: number): PlannedNodeClaim[] | undefined {
-  if (claims.length === 1) {
-    const cheaper = claims[0].instanceTypeOptions.filter((o) => o.price < price);
-    return cheaper.length > 0 ? [{ ...claims[0], instanceTypeOptions: cheaper }] : undefined;
-  }
-  if (claims.length !== 2) return undefined;
-  const levels = claims.map((c) =>
-    [...new Set(c.instanceTypeOptions.map((o) => o.price))].sort((x, y) => x - y),
-  );
-  // Options at or below each level, per node.
-  const kept = claims.map((c, k) =>
-    levels[k].map((level) => c.instanceTypeOptions.filter((o) => o.price <= level).length),
-  );
-  let best: { a: number; b: number; kept: number } | undefined;
-  for (const [i, a] of levels[0].entries())
-    for (const [j, b] of levels[1].entries()) {
-      if (a + b >= price) break;
-      const n = kept[0][i] + kept[1][j];
-      if (!best || n > best.kept || (n === best.kept && a + b < best.a + best.b)) best = { a, b, kept: n };
-    }
-  if (!best) return undefined;
-  const { a, b } = best;
-  return claims.map((c, k) => ({
-    ...c,
-    instanceTypeOptions: c.instanceTypeOptions.filter((o) => o.price <= (k === 0 ? a : b)),
-  }));
-}
-
-/**
- * The move removing `set` at once, or undefined when it is not a valid consolidation. A pair may
- * be an exchange (two new nodes); any other set gets at most one.
+ * The move removing `set` at once, or undefined when it is not a valid consolidation: its pods
+ * onto the rest of the cluster and at most one new node; or, for one or two on-demand nodes, the
+ * re-pack an exchange makes (planned with the packing improvement, up to {@link EXCHANGE_NODES}).
  */
 export function evaluate(
   prepared: PreparedCluster,
@@ -306,9 +299,10 @@ export function evaluate(
 ): ConsolidationMove | undefined {
   if (set.length === 0) return undefined;
   const runs = prepared.runs();
-  const move = moveOf(runs.trial(names(set)), set, set.length === 2 ? 2 : 1, limits);
+  const move = moveOf(runs.trial(names(set)), set, 1, limits);
   runs.rollback();
-  return move;
+  if (move || set.length > 2 || set.some(isSpot)) return move;
+  return repacked(runs, set, limits);
 }
 
 /**

@@ -205,8 +205,7 @@ describe('consolidation: exchanges (two nodes into two cheaper ones)', () => {
   });
 
   it('finds the mixed split first-fit-decreasing misses (same cpu per pod: memory pods placed first, together)', () => {
-    // 2xlarge types only: with smaller ones the cheapest re-pack is four nodes, and an exchange
-    // never launches more nodes than it removes.
+    // 2xlarge types only (with every size the re-pack takes smaller nodes that save more).
     const c = cluster();
     addNode(c, 'memory', 'r.2xlarge', [
       [1900, 9],
@@ -221,7 +220,7 @@ describe('consolidation: exchanges (two nodes into two cheaper ones)', () => {
       [1900, 3],
     ]);
     const { move } = plan(c, 100, '.2xlarge');
-    expect(plan(c).move).toBeUndefined();
+    expect(plan(c).move?.savings).toBeGreaterThan(0.272 + 0.4032 - 2 * 0.308);
     expect(move?.replacements?.map((r) => r.instanceTypeOptions[0]?.instanceType)).toEqual([
       'm.2xlarge',
       'm.2xlarge',
@@ -264,6 +263,65 @@ describe('consolidation: exchanges (two nodes into two cheaper ones)', () => {
       },
     } as Parameters<typeof pod>[0];
     expect(plan(memoryAndCompute(cluster(), { memory: apart, compute: apart })).move).toBeUndefined();
+  });
+});
+
+/**
+ * A memory node whose memory pod and compute pod together just overflow an m.2xlarge (32 GiB,
+ * 31.5 allocatable), beside a compute node full by cpu. Neither fits a cheaper node alone, and
+ * re-packed into two nodes the pods still need an r.2xlarge and a c.2xlarge: no delete, replace or
+ * exchange of two into two saves. Smaller nodes cost the same per cpu, so an r.xlarge for the
+ * memory pod, a c.xlarge for its neighbour and a c.2xlarge for the compute pod cost $0.6096/h
+ * against $0.6752.
+ */
+function splittable(c = cluster(), capacity: 'on-demand' | 'spot' = 'on-demand'): Cluster {
+  addNode(
+    c,
+    'memory',
+    'r.2xlarge',
+    [
+      [3800, 26],
+      [3800, 6],
+    ],
+    capacity,
+  );
+  addNode(c, 'compute', 'c.2xlarge', [[7000, 2]], capacity);
+  return c;
+}
+
+const typesOf = (move: ReturnType<typeof plan>['move']) =>
+  (move?.replacements ?? []).map((r) => r.instanceTypeOptions[0]?.instanceType).sort();
+
+describe('consolidation: re-packs into more, smaller nodes', () => {
+  it('re-packs two nodes into three smaller ones when together they cost less', () => {
+    const { move } = plan(splittable());
+    expect(move?.method).toBe('replace');
+    expect(names(move?.candidates)).toEqual(['compute', 'memory']);
+    expect(typesOf(move)).toEqual(['c.2xlarge', 'c.xlarge', 'r.xlarge']);
+    expect(move?.savings).toBeCloseTo(0.4032 + 0.272 - (0.272 + 0.136 + 0.2016));
+    // Whichever options the three launch with, together they cost less than the two nodes.
+    const dearest = (move?.replacements ?? []).reduce(
+      (sum, r) => sum + Math.max(...r.instanceTypeOptions.map((o) => o.price)),
+      0,
+    );
+    expect(dearest).toBeLessThan(0.4032 + 0.272);
+    expect(describeMove(move as NonNullable<typeof move>)).toContain('and replacing with 3 nodes');
+  });
+
+  it('re-validates the same re-pack; with a budget of one node it splits the memory node alone', () => {
+    const { candidates, prepared } = plan(splittable());
+    expect(evaluate(prepared, candidates)?.replacements).toHaveLength(3);
+    const one = plan(splittable(), 1).move;
+    expect(names(one?.candidates)).toEqual(['memory']);
+    expect(typesOf(one)).toEqual(['c.xlarge', 'r.xlarge']);
+    expect(one?.savings).toBeCloseTo(0.4032 - 0.2016 - 0.136);
+  });
+
+  it('leaves spot nodes alone, and a node already on its cheapest shape', () => {
+    expect(plan(splittable(cluster([]), 'spot')).move).toBeUndefined();
+    const tight = cluster();
+    addNode(tight, 'full', 'r.xlarge', [[3800, 26]]);
+    expect(plan(tight).move).toBeUndefined();
   });
 });
 
