@@ -75,7 +75,11 @@ export async function drainStep(deps: DisruptionDeps, id: string): Promise<Drain
     await finish(deps, claim, record, node);
     return result('terminated');
   }
-  await taintNode(deps, node.metadata.name, claim.instance?.instanceId);
+  // The node as just read already carries the taint (every step after the first): not read again.
+  const tainted = taintsOf(node).some(
+    (t) => t.key === DISRUPTED_TAINT.key && t.effect === DISRUPTED_TAINT.effect,
+  );
+  if (!tainted) await taintNode(deps, node.metadata.name, claim.instance?.instanceId);
   const pods = await deps.cluster.listPodsOnNode(node.metadata.name);
   const step = disruptionSettings(deps).drainStepMs;
   const pdbs = async () => deps.cluster.listPodDisruptionBudgets();

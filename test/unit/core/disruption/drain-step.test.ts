@@ -708,6 +708,19 @@ describe('drain: the same step delivered twice, and crashes', () => {
     expect(await step(h, OLD)).toBe('replacing');
     // The drain's claim at the start of the step, and the replacement it waits for.
     expect(reads.sort()).toEqual([OLD, ...remembered].sort());
+    // Its node, already tainted by the first step, is read once and not patched again.
+    const nodeReads: string[] = [];
+    const getNode = h.cluster.getNode.bind(h.cluster);
+    h.cluster.getNode = async (name) => {
+      nodeReads.push(name);
+      return getNode(name);
+    };
+    const patched = h.cluster.nodePatches.length;
+    toNextStep(h);
+    expect(await step(h, OLD)).toBe('replacing');
+    expect(nodeReads).toHaveLength(1);
+    expect(h.cluster.nodePatches.length).toBe(patched);
+    h.cluster.getNode = getNode;
     const due = claim(h).timers.drainStep;
     expect(due).toBeGreaterThan(h.clock.now());
     expect(h.timers.scheduled).toContainEqual({ nodeClaimId: OLD, dueAt: due });
