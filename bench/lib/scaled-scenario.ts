@@ -1,7 +1,8 @@
 /**
- * A shipped scenario at another size: its `scale` steps' replicas, `wait: {for: nodes}` counts and
- * expected pod, node and removed-node counts multiplied by one factor (rounded, at least 1). CI runs the scale
- * suite's scenarios this way at a fraction of their size; the benchmark runs them whole.
+ * A shipped scenario at another size: its `scale` steps' replicas, the counts of its waits (`nodes`,
+ * `nodesRemoved`) and expected pod, node and removed-node counts multiplied by one factor (rounded,
+ * at least 1). CI runs the scale suite's scenarios this way at a fraction of their size; the
+ * benchmark runs them whole.
  */
 
 import type { LoadedStep, Scenario } from '../../functions/simulator/scenario/load-scenario.js';
@@ -32,7 +33,7 @@ function scaledStep(step: LoadedStep, factor: number): LoadedStep {
   if (step.kind === 'scale')
     return { ...step, spec: { ...step.spec, replicas: times(step.spec.replicas, factor) ?? 0 } };
   if (step.kind === 'expect') return { ...step, spec: scaledExpectation(step.spec, factor) };
-  if (step.kind === 'wait' && typeof step.spec === 'object' && step.spec.for === 'nodes')
+  if (step.kind === 'wait' && typeof step.spec === 'object' && step.spec.count !== undefined)
     return { ...step, spec: { ...step.spec, count: times(step.spec.count, factor) } };
   return step;
 }

@@ -33,6 +33,9 @@ export function isConditionFailed(error: unknown): boolean {
  * The DynamoDB single-table {@link StateStore} (layout in functions/shared/table.ts). All writes
  * are single-item conditional writes (no transactions), so it also runs on dynalite.
  */
+/** The most operands DynamoDB's `IN` comparator takes. */
+const MAX_IN_VALUES = 100;
+
 export class DynamoStateStore implements StateStore {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
@@ -87,10 +90,24 @@ export class DynamoStateStore implements StateStore {
   }
 
   async listNodeClaims(states?: readonly NodeClaimState[]): Promise<NodeClaim[]> {
+    // DynamoDB filters the states before answering: the claims of other states (Gone ones are kept
+    // a day) are read and billed, but not sent, parsed and held by the caller.
+    const wanted = states ? [...new Set(states)] : undefined;
+    const byState =
+      wanted && wanted.length > 0 && wanted.length <= MAX_IN_VALUES
+        ? {
+            FilterExpression: `#state IN (${wanted.map((_, i) => `:s${i}`).join(', ')})`,
+            ExpressionAttributeNames: { '#state': 'state' },
+          }
+        : {};
     const items = await this.queryAll({
       TableName: this.tableName,
       KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': PK.nodeClaim },
+      ...byState,
+      ExpressionAttributeValues: {
+        ':pk': PK.nodeClaim,
+        ...(byState.FilterExpression ? Object.fromEntries(wanted!.map((s, i) => [`:s${i}`, s])) : {}),
+      },
       ConsistentRead: true,
     });
     const claims = items.map(claimFromItem);

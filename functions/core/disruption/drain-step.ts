@@ -56,7 +56,7 @@ export async function drainStep(deps: DisruptionDeps, id: string): Promise<Drain
   const claim = await deps.store.getNodeClaim(id);
   const record = claim?.disruption;
   if (!claim || claim.state !== 'Draining' || !record) {
-    if (claim?.timers.drainStep !== undefined) await rearm(deps, id, undefined);
+    if (claim?.timers.drainStep !== undefined) await rearm(deps, id, undefined, claim);
     return { state: 'not-draining', refused: 0 };
   }
   const now = deps.clock.now();
@@ -67,13 +67,19 @@ export async function drainStep(deps: DisruptionDeps, id: string): Promise<Drain
     refused,
     ...(state === 'terminated' ? { drainMs: deps.clock.now() - record.startedAt } : {}),
   });
-  if (!(await takeStep(deps, id, now))) return result('busy');
+  // The claim as this step stored it: the step's last write re-arms its timer without reading it again.
+  const taken = await takeStep(deps, claim, now);
+  if (!taken) return result('busy');
   const node = await nodeOf(deps, claim);
   if (!node || (record.forceAt !== undefined && now >= record.forceAt)) {
     await finish(deps, claim, record, node);
     return result('terminated');
   }
-  await taintNode(deps, node.metadata.name, claim.instance?.instanceId);
+  // The node as just read already carries the taint (every step after the first): not read again.
+  const tainted = taintsOf(node).some(
+    (t) => t.key === DISRUPTED_TAINT.key && t.effect === DISRUPTED_TAINT.effect,
+  );
+  if (!tainted) await taintNode(deps, node.metadata.name, claim.instance?.instanceId);
   const pods = await deps.cluster.listPodsOnNode(node.metadata.name);
   const step = disruptionSettings(deps).drainStepMs;
   const pdbs = async () => deps.cluster.listPodDisruptionBudgets();
@@ -85,7 +91,7 @@ export async function drainStep(deps: DisruptionDeps, id: string): Promise<Drain
     const replacement = await ensureReplacements(deps, claim, pods);
     if (replacement.status === 'waiting' && now < record.replaceBy) {
       if (!early) {
-        await rearm(deps, id, next(now + step, record));
+        await rearm(deps, id, next(now + step, record), taken);
         return result('replacing');
       }
       // The deadline is near: evict (PDBs respected) while the replacement comes; the evicted
@@ -95,7 +101,7 @@ export async function drainStep(deps: DisruptionDeps, id: string): Promise<Drain
         await finish(deps, claim, record, node);
         return result('terminated', pass.refused);
       }
-      await rearm(deps, id, next(now + step, record));
+      await rearm(deps, id, next(now + step, record), taken);
       return result('replacing', pass.refused);
     }
     if (replacement.status !== 'ready' && !record.forceful) {
@@ -117,7 +123,7 @@ export async function drainStep(deps: DisruptionDeps, id: string): Promise<Drain
     await finish(deps, claim, record, node);
     return result('terminated', pass.refused);
   }
-  await rearm(deps, id, next(now + step, { ...record, phase: 'evicting' }));
+  await rearm(deps, id, next(now + step, { ...record, phase: 'evicting' }), taken);
   return result('evicting', pass.refused);
 }
 
@@ -141,16 +147,21 @@ export function evictsWhileReplacing(
  * deliveries of the same step only one acts (the other finds the timer moved), and a step a crash
  * cut short is taken again then. False when the step is not due (another delivery took it).
  */
-async function takeStep(deps: DisruptionDeps, id: string, now: number): Promise<boolean> {
+async function takeStep(deps: DisruptionDeps, claim: NodeClaim, now: number): Promise<NodeClaim | undefined> {
   let taken = false;
-  await updateClaim(deps.store, id, (c) => {
-    taken = false;
-    const due = c.timers.drainStep;
-    if (c.state !== 'Draining' || (due !== undefined && due > now)) return undefined;
-    taken = true;
-    return withTimer(c, 'drainStep', now + disruptionSettings(deps).drainStepMs);
-  });
-  return taken;
+  const stored = await updateClaim(
+    deps.store,
+    claim.id,
+    (c) => {
+      taken = false;
+      const due = c.timers.drainStep;
+      if (c.state !== 'Draining' || (due !== undefined && due > now)) return undefined;
+      taken = true;
+      return withTimer(c, 'drainStep', now + disruptionSettings(deps).drainStepMs);
+    },
+    claim,
+  );
+  return taken ? stored : undefined;
 }
 
 /** The next step's time: a step later, but no later than the deadlines of the record. */
@@ -159,10 +170,21 @@ function next(at: number, record: DisruptionRecord): number {
   return Math.max(Math.min(...deadlines), 0);
 }
 
-/** Sets (or with undefined, clears) the drainStep timer and wakes the claim then. */
-async function rearm(deps: DisruptionDeps, id: string, dueAt: number | undefined): Promise<void> {
-  await updateClaim(deps.store, id, (c) =>
-    c.timers.drainStep === dueAt ? undefined : withTimer(c, 'drainStep', dueAt),
+/**
+ * Sets (or with undefined, clears) the drainStep timer and wakes the claim then. `known`: the claim
+ * as this step last stored or read it (not read again when its timer is already `dueAt`).
+ */
+async function rearm(
+  deps: DisruptionDeps,
+  id: string,
+  dueAt: number | undefined,
+  known?: NodeClaim,
+): Promise<void> {
+  await updateClaim(
+    deps.store,
+    id,
+    (c) => (c.timers.drainStep === dueAt ? undefined : withTimer(c, 'drainStep', dueAt)),
+    known,
   );
   if (dueAt !== undefined) await deps.timers.schedule(id, dueAt);
 }

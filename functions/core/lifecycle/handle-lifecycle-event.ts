@@ -9,7 +9,7 @@ import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import { scheduleDeletion } from './deletion-hint.js';
 import { recordEmptiness } from './emptiness.js';
 import type { LifecycleDeps } from './lifecycle-deps.js';
-import { instanceIdOf } from './node-labels.js';
+import { DISRUPTED_TAINT, instanceIdOf, taintsOf } from './node-labels.js';
 import { reconcileNode } from './reconcile-node.js';
 
 /** One lifecycle hint, as the lifecycle queue delivers it. */
@@ -26,6 +26,12 @@ export type LifecycleEvent =
 
 /** What handling one event did (for logs and tests). */
 export type LifecycleOutcome = 'ignored' | 'reconciled' | 'emptiness-checked' | 'deletion-scheduled';
+
+/** Whether `node` carries joiner's (and Karpenter's) disrupted taint or is being deleted. */
+function beingDisrupted(node: Node): boolean {
+  if (node.metadata.deletionTimestamp) return true;
+  return taintsOf(node).some((t) => t.key === DISRUPTED_TAINT.key && t.effect === DISRUPTED_TAINT.effect);
+}
 
 /** Finds the claim of a node from its providerID (the instance id GSI). */
 export async function claimOfNode(deps: LifecycleDeps, node: Node): Promise<NodeClaim | undefined> {
@@ -49,6 +55,13 @@ export async function handleLifecycleEvent(
   const node = await deps.cluster.getNode(nodeName);
   if (!node) {
     deps.log.debug('node not found, event ignored', { node: nodeName, event: event.detailType });
+    return 'ignored';
+  }
+  if (event.detailType === 'PodGone' && beingDisrupted(node)) {
+    // A node joiner drains (or that is being deleted) is not made empty by a pod leaving it: its
+    // claim is not Initialized, so there is no emptiness to record. With a whole pool draining,
+    // every evicted pod's hint would otherwise look its claim up.
+    deps.log.debug('pod left a node being disrupted, event ignored', { node: nodeName });
     return 'ignored';
   }
   const claim = await claimOfNode(deps, node);

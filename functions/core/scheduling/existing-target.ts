@@ -3,8 +3,9 @@
  * capacity; pods are checked the way the kube-scheduler filters nodes.
  */
 import type { Pod } from '../model/kube-objects.js';
+import type { Resources } from '../model/resources.js';
 import type { Taint } from '../model/taint.js';
-import { HostPortUsage, hostPortsOf } from './host-ports.js';
+import { type HostPort, HostPortUsage, hostPortsOf } from './host-ports.js';
 import { type NodeFilter, nodeAdmitted } from './node-filter.js';
 import type { PodClass, PodEntry, Variant } from './pod-class.js';
 import { podRequests } from './pod-requests.js';
@@ -14,6 +15,35 @@ import type { Dims } from './resource-vector.js';
 import { untoleratedTaint } from './tolerations.js';
 import type { Topology, TopologyTarget } from './topology.js';
 import { HOSTNAME } from './well-known.js';
+
+/** What a bound pod takes of its node: its requests (undefined when unreadable) and host ports. */
+interface BoundUse {
+  readonly requests?: Resources;
+  readonly ports: readonly HostPort[];
+}
+
+/**
+ * What each bound pod object takes, computed once per object: a caller that schedules again and
+ * again over the same pod objects (the simulated kube-scheduler, which hands every pass the API
+ * server's stored objects) parses each pod's quantities once, not once per pass. Pods are values:
+ * nothing changes a pod object in place (the API server stores a new object on every write).
+ */
+const boundUse = new WeakMap<Pod, BoundUse>();
+
+function useOf(pod: Pod): BoundUse {
+  let use = boundUse.get(pod);
+  if (!use) {
+    let requests: Resources | undefined;
+    try {
+      requests = podRequests(pod);
+    } catch {
+      requests = undefined;
+    }
+    use = { requests, ports: hostPortsOf(pod) };
+    boundUse.set(pod, use);
+  }
+  return use;
+}
 
 /** A node (or in-flight claim) pods can be placed on. */
 export class ExistingTarget implements TopologyTarget {
@@ -37,13 +67,11 @@ export class ExistingTarget implements TopologyTarget {
     this.hostname = labels[HOSTNAME] ?? name;
     this.free = allocatable.slice();
     for (const pod of boundPods) {
-      this.ports.add(hostPortsOf(pod));
-      let req: Float64Array;
-      try {
-        req = dims.vector(podRequests(pod));
-      } catch {
-        continue;
-      }
+      const use = useOf(pod);
+      if (use.ports.length > 0) this.ports.add(use.ports);
+      // A pod whose quantities cannot be read takes nothing (as before: the scheduler skips it).
+      if (!use.requests) continue;
+      const req = dims.vector(use.requests);
       for (let i = 0; i < req.length; i++) this.free[i] -= req[i];
     }
   }

@@ -166,7 +166,10 @@ export function setupRun(input: ScheduleInput): RunState {
   for (const p of pools) if (!p.problem) topology.addDomains(ZONE, p.zones, p.taints);
   addPoolDomains(topology, pools);
   for (const c of classes) if (!c.error) bindGroups(c, topology);
-  for (const t of targets) {
+  // Bound pods count only in topology groups (spread, affinity, anti-affinity); with none, there
+  // is nothing to count (each pod's labels would be matched against no group).
+  const counted = topology.groups.size > 0 ? targets : [];
+  for (const t of counted) {
     for (const pod of t.boundPods) {
       const selecting = topology.groupsSelecting(
         pod.metadata?.namespace ?? 'default',

@@ -85,6 +85,13 @@ export class DisruptionRecorder {
     );
   }
 
+  /** Node objects removed so far, over every NodePool. */
+  removedCount(): number {
+    let removed = 0;
+    for (const pool of this.pools.values()) removed += pool.removals.length;
+    return removed;
+  }
+
   /** The most nodes of `pool` disrupting at once (0 for a pool never seen). */
   maxDisrupting(pool: string): number {
     return this.pools.get(pool)?.maxDisrupting ?? 0;

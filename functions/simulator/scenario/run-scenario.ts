@@ -233,6 +233,7 @@ export async function runScenario(
           formatFailure(f, step.index),
         ),
       mark: (name) => placements.mark(name),
+      nodesRemoved: () => disruptions.removedCount(),
     });
     const summary = await summarize();
     const failures = [

@@ -120,7 +120,15 @@ export const expectationSchema = z
   })
   .strict();
 
-const waitFor = z.enum(['podsRunning', 'nodesReady', 'idle', 'nodes']);
+/**
+ * What a wait can wait for: `nodes` (that many Node objects) and `nodesRemoved` (that many Node
+ * objects of NodePools removed since the scenario started, Karpenter's
+ * `EventuallyExpectDeletedNodeCount`) take a `count`.
+ */
+const waitFor = z.enum(['podsRunning', 'nodesReady', 'idle', 'nodes', 'nodesRemoved']);
+
+/** The wait conditions that take a count. */
+const COUNTED: ReadonlySet<string> = new Set(['nodes', 'nodesRemoved']);
 
 /**
  * Scales a Deployment, or a static NodePool (Karpenter v1.8) through its scale subresource, as
@@ -141,7 +149,7 @@ const scaleStep = z
 const waitCondition = z
   .object({
     for: waitFor,
-    /** Node objects to wait for (`for: nodes` only). */
+    /** Node objects to wait for (`for: nodes`), or removed Node objects (`for: nodesRemoved`). */
     count: ceilingCount.optional(),
     timeout: duration.default('10m'),
     /** A wait that times out fails the scenario unless it is optional (then it is only a note). */
@@ -149,10 +157,14 @@ const waitCondition = z
   })
   .strict()
   .superRefine((w, ctx) => {
-    if (w.for === 'nodes' && w.count === undefined)
-      ctx.addIssue({ code: 'custom', path: ['count'], message: 'a wait for nodes needs a count' });
-    if (w.for !== 'nodes' && w.count !== undefined)
-      ctx.addIssue({ code: 'custom', path: ['count'], message: 'count is only for a wait for nodes' });
+    if (COUNTED.has(w.for) && w.count === undefined)
+      ctx.addIssue({ code: 'custom', path: ['count'], message: `a wait for ${w.for} needs a count` });
+    if (!COUNTED.has(w.for) && w.count !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['count'],
+        message: 'count is only for a wait for nodes or nodesRemoved',
+      });
   });
 
 /** A duration (let virtual time pass) or a condition to wait for. */

@@ -32,6 +32,8 @@ export interface StepContext {
   readonly expect: (step: Extract<LoadedStep, { kind: 'expect' }>) => Promise<string[]>;
   /** Remembers the pods Running now under `name` (for `podsStayed`); returns how many. */
   readonly mark: (name: string) => number;
+  /** Node objects of NodePools removed since the scenario started (for a wait `for: nodesRemoved`). */
+  readonly nodesRemoved?: () => number;
 }
 
 /** What playing the steps produced: expectation failures of `expect` steps, and notes (timeouts). */
@@ -138,11 +140,23 @@ async function playWait(
     await waitVirtual(ctx.cloud, durationToMs(spec) ?? 0);
     return;
   }
-  const what = spec.for === 'nodes' ? `${spec.count} nodes` : spec.for;
+  const what =
+    spec.for === 'nodes'
+      ? `${spec.count} nodes`
+      : spec.for === 'nodesRemoved'
+        ? `${spec.count} nodes removed`
+        : spec.for;
   ctx.say(`${at}: wait for ${what} (timeout ${spec.timeout})`);
-  const held = await waitUntil(ctx.cloud, spec, durationToMs(spec.timeout) ?? 0);
+  const held = await waitUntil(ctx.cloud, spec, durationToMs(spec.timeout) ?? 0, {
+    nodesRemoved: ctx.nodesRemoved,
+  });
   if (!held) {
-    const found = spec.for === 'nodes' ? ` (${ctx.cloud.kube.store.list('v1', 'Node').length} nodes)` : '';
+    const found =
+      spec.for === 'nodes'
+        ? ` (${ctx.cloud.kube.store.list('v1', 'Node').length} nodes)`
+        : spec.for === 'nodesRemoved'
+          ? ` (${ctx.nodesRemoved?.() ?? 0} removed)`
+          : '';
     const note = `${at}: ${what} not reached within ${spec.timeout} (virtual)${found}`;
     ctx.say(note);
     // A timed-out wait fails the scenario: what follows would check a cluster that never got there.

@@ -47,8 +47,17 @@ export function nodeCount(cloud: SimulatedCloud, count: number): boolean {
   return cloud.kube.store.view<Node>('v1', 'Node').length === count;
 }
 
-/** What a wait waits for: a condition, and for `nodes` the number of Node objects. */
+/** What a wait waits for: a condition, and for `nodes` / `nodesRemoved` the number of Node objects. */
 export type WaitTarget = Pick<WaitConditionStep, 'for' | 'count'>;
+
+/** What a wait reads besides the cloud. */
+export interface WaitSources {
+  /**
+   * Node objects of NodePools removed since the scenario started (the scenario's disruption
+   * recorder); a wait `for: nodesRemoved` needs it.
+   */
+  readonly nodesRemoved?: () => number;
+}
 
 /**
  * `check` of the cluster alone, evaluated again only when the API server's resourceVersion has
@@ -68,11 +77,21 @@ function perClusterVersion(check: (cloud: SimulatedCloud) => boolean): (cloud: S
 }
 
 /** The check of a wait target; `idle` is both `podsRunning` and `nodesReady`. */
-export function conditionCheck(target: WaitTarget): (cloud: SimulatedCloud) => boolean {
+export function conditionCheck(
+  target: WaitTarget,
+  sources: WaitSources = {},
+): (cloud: SimulatedCloud) => boolean {
   const running = perClusterVersion(podsRunning);
   if (target.for === 'podsRunning') return running;
   if (target.for === 'nodesReady') return nodesReady;
   if (target.for === 'nodes') return perClusterVersion((cloud) => nodeCount(cloud, target.count ?? 0));
+  if (target.for === 'nodesRemoved') {
+    const removed = sources.nodesRemoved;
+    if (!removed)
+      throw new Error('a wait for nodesRemoved needs the count of removed nodes (run it in a scenario)');
+    // As Karpenter's EventuallyExpectDeletedNodeCount("==", n): exactly that many.
+    return () => removed() === (target.count ?? 0);
+  }
   return (cloud) => running(cloud) && nodesReady(cloud);
 }
 
@@ -82,6 +101,8 @@ export const HOLD_MS: Record<WaitCondition, number> = {
   nodesReady: 2_000,
   idle: 15_000,
   nodes: 5_000,
+  // Removals only add up: the count reached is the outcome (Karpenter's Eventually returns then).
+  nodesRemoved: 0,
 };
 
 /** Virtual ms between two checks of a wait's condition. */
@@ -97,9 +118,10 @@ export async function waitUntil(
   cloud: SimulatedCloud,
   target: WaitTarget,
   timeoutMs: number,
+  sources: WaitSources = {},
   everyMs = CHECK_EVERY_MS,
 ): Promise<boolean> {
-  const check = conditionCheck(target);
+  const check = conditionCheck(target, sources);
   let release = await cloud.clock.quiet();
   try {
     const deadline = cloud.clock.now() + timeoutMs;

@@ -8,6 +8,7 @@ steps:
   - scale: { deployment: web, replicas: 500 }
   - wait: { for: nodes, count: 200 }
   - wait: 20s
+  - wait: { for: nodesRemoved, count: 200, timeout: 20m }
   - expect: { pods: { total: 500, running: 500 }, nodes: { count: 500, instanceTypes: { c5.large: 3 } } }
 expect:
   pods: { total: 500, running: 500, pending: 0 }
@@ -23,12 +24,16 @@ describe('scaledScenario', () => {
     expect(small.steps[1]).toMatchObject({ kind: 'wait', spec: { for: 'nodes', count: 4 } });
     expect(small.steps[2]).toEqual(scenario.steps[2]);
     expect(small.steps[3]).toMatchObject({
+      kind: 'wait',
+      spec: { for: 'nodesRemoved', count: 4, timeout: '20m' },
+    });
+    expect(small.steps[4]).toMatchObject({
       kind: 'expect',
       spec: { pods: { total: 10, running: 10 }, nodes: { count: 10, instanceTypes: { 'c5.large': 3 } } },
     });
     expect(small.expect).toEqual({ pods: { total: 10, running: 10, pending: 0 }, nodes: { count: 10 } });
     // Counts the expectation does not give stay absent (an absent count is not checked).
-    expect(Object.keys(small.steps[3].kind === 'expect' ? (small.steps[3].spec.pods ?? {}) : {})).toEqual([
+    expect(Object.keys(small.steps[4].kind === 'expect' ? (small.steps[4].spec.pods ?? {}) : {})).toEqual([
       'total',
       'running',
     ]);

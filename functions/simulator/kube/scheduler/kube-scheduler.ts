@@ -26,6 +26,7 @@ import type { KubeApi } from '../api/kube-api.js';
 import { timestamp } from '../api/object-defaults.js';
 import type { KubeObject, StoreEvent } from '../api/object-store.js';
 import { bindPod } from '../api/pod-subresources.js';
+import { BoundPods } from './bound-pods.js';
 
 const SCHEDULER_USER = 'system:kube-scheduler';
 const NOT_READY: Taint = { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' };
@@ -90,40 +91,37 @@ function otherScheduledCondition(old: Pod, now: Pod): boolean {
 /** The store's order of objects: by namespace, then name. */
 const byStoreKey = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** The pods bound to each node that are not finished, by node name (one pass over the pods). */
-export function podsByNode(pods: readonly Pod[]): Map<string, Pod[]> {
-  const byNode = new Map<string, Pod[]>();
-  for (const p of pods) {
-    const node = p.spec.nodeName;
-    if (!node || isTerminal(p)) continue;
-    const list = byNode.get(node);
-    if (list) list.push(p);
-    else byNode.set(node, [p]);
+/** A node's allocatable and capacity, read once per node object (stored objects never change). */
+const nodeResources = new WeakMap<Node, { allocatable: Resources; capacity: Resources }>();
+
+function resourcesOf(node: Node): { allocatable: Resources; capacity: Resources } {
+  let read = nodeResources.get(node);
+  if (!read) {
+    read = { allocatable: resources(node.status?.allocatable), capacity: resources(node.status?.capacity) };
+    nodeResources.set(node, read);
   }
-  return byNode;
+  return read;
 }
 
 /**
- * A node as the scheduler sees it, with the pods bound to it (all pods, or already grouped by
- * {@link podsByNode}): cordoned or deleting nodes take no pods, and a node that is not Ready
- * carries the not-ready taint even before the kubelet sets it.
+ * A node as the scheduler sees it, with the pods bound to it (see bound-pods.ts): cordoned or
+ * deleting nodes take no pods, and a node that is not Ready carries the not-ready taint even
+ * before the kubelet sets it.
  */
-export function schedulerNode(node: Node, pods: readonly Pod[] | ReadonlyMap<string, Pod[]>): ExistingNode {
+export function schedulerNode(node: Node, pods: readonly Pod[]): ExistingNode {
   const ready = (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
   const taints = node.spec?.taints ?? [];
   const notReady = !ready && !taints.some((t) => t.key === NOT_READY.key && t.effect === NOT_READY.effect);
   const name = node.metadata.name;
+  const { allocatable, capacity } = resourcesOf(node);
   return {
     name,
     labels: { 'kubernetes.io/hostname': name, ...(node.metadata.labels ?? {}) },
     taints: notReady ? [...taints, NOT_READY] : taints,
-    allocatable: resources(node.status?.allocatable),
-    capacity: resources(node.status?.capacity),
+    allocatable,
+    capacity,
     unschedulable: node.spec?.unschedulable === true || node.metadata.deletionTimestamp !== undefined,
-    pods:
-      pods instanceof Map
-        ? (pods.get(name) ?? [])
-        : (pods as readonly Pod[]).filter((p) => p.spec.nodeName === name && !isTerminal(p)),
+    pods,
   };
 }
 
@@ -222,13 +220,19 @@ export class KubeScheduler {
    */
   private readonly due = new Map<string, number>();
 
+  /** The pods bound to each node, kept from the store's changes. */
+  private readonly bound: BoundPods;
+
   constructor(private readonly api: KubeApi) {
-    for (const p of api.view(api.typeOf('v1', 'Pod')) as unknown as readonly Pod[])
+    const pods = api.view(api.typeOf('v1', 'Pod')) as unknown as readonly Pod[];
+    for (const p of pods)
       if (awaitsScheduling(p)) this.queue.add(`${p.metadata.namespace ?? ''}/${p.metadata.name}`);
+    this.bound = new BoundPods(pods);
     api.store.subscribe((e) => this.onEvent(e));
   }
 
   private onEvent(e: StoreEvent): void {
+    this.bound.onEvent(e);
     if (PLACEMENT_INPUTS.has(e.resource)) this.stale = true;
     if (e.resource !== '/pods') return;
     const pod = e.object as unknown as Pod;
@@ -260,7 +264,6 @@ export class KubeScheduler {
     // Changes from here on (this pass's own bindings included) make the next pass a full one.
     this.stale = false;
     const podType = this.api.typeOf('v1', 'Pod');
-    const pods = this.api.view(podType) as unknown as readonly Pod[];
     const pvs = this.api.view(
       this.api.typeOf('v1', 'PersistentVolume'),
     ) as unknown as readonly PersistentVolume[];
@@ -281,9 +284,8 @@ export class KubeScheduler {
       this.unplaced = [];
       return;
     }
-    const bound = podsByNode(pods);
     const nodes = (this.api.view(this.api.typeOf('v1', 'Node')) as unknown as readonly Node[]).map((n) =>
-      schedulerNode(n, bound),
+      schedulerNode(n, this.bound.on(n.metadata.name)),
     );
     const plan = placeOnNodes(pending, nodes, { pvs, pvcs, classes });
     for (const { node, pods: keys } of plan.existingPlacements) {

@@ -113,6 +113,33 @@ describe('DynamoStateStore', () => {
     expect(await store.findNodeClaimByInstanceId('i-none')).toBeUndefined();
   });
 
+  it('lists claims of some states with the other states filtered out by DynamoDB, not sent back', async () => {
+    const store = await freshStore();
+    for (const id of ['g1', 'g2', 'l1']) await store.createNodeClaim(claim(id));
+    for (const id of ['g1', 'g2']) {
+      const c = (await store.getNodeClaim(id))!;
+      await store.updateNodeClaim(transition(c, 'Gone', T0 + 5));
+    }
+    const doc = (store as unknown as { doc: { send: (command: unknown) => Promise<unknown> } }).doc;
+    const answers: unknown[] = [];
+    const send = doc.send.bind(doc);
+    doc.send = async (command) => {
+      const out = await send(command);
+      answers.push(out);
+      return out;
+    };
+    try {
+      expect((await store.listNodeClaims(['Pending', 'Launched'])).map((c) => c.id)).toEqual(['l1']);
+      const items = answers.flatMap((a) => (a as { Items?: { sk: string }[] }).Items ?? []);
+      expect(items.map((i) => i.sk)).toEqual(['l1']);
+      // Without states (or with a state given twice) every claim still comes, as before.
+      expect((await store.listNodeClaims()).map((c) => c.id).sort()).toEqual(['g1', 'g2', 'l1']);
+      expect((await store.listNodeClaims(['Gone', 'Gone'])).map((c) => c.id).sort()).toEqual(['g1', 'g2']);
+    } finally {
+      doc.send = send;
+    }
+  });
+
   it('serves due timers from the sparse timer index, earliest first', async () => {
     const store = await freshStore();
     for (const id of ['t1', 't2', 't3', 't4', 't5']) await store.createNodeClaim(claim(id));

@@ -21,7 +21,7 @@ const nodeClass = (ami: string) => `
         metadata: { name: default }
         spec: { role: node, amiSelectorTerms: [{ alias: ${ami} }] }`;
 
-async function play(steps: string, marks: string[] = []) {
+async function play(steps: string, marks: string[] = [], nodesRemoved?: () => number) {
   const scenario = await parseScenario(`name: t\nsteps:\n${steps}`, 'scenarios/t.yaml');
   return playSteps(scenario.steps, {
     cloud,
@@ -31,6 +31,7 @@ async function play(steps: string, marks: string[] = []) {
       marks.push(name);
       return 0;
     },
+    ...(nodesRemoved ? { nodesRemoved } : {}),
   });
 }
 
@@ -145,6 +146,35 @@ describe('scenario steps against the simulated cloud', () => {
       failures: [],
       notes: ['step 0: 4 nodes not reached within 20s (virtual) (1 nodes) (optional wait)'],
     });
+  });
+
+  it('waits for a number of removed nodes and ends when it is reached, not at the timeout', async () => {
+    let removed = 0;
+    const start = cloud.clock.now();
+    const removing = (async () => {
+      for (let i = 0; i < 3; i++) {
+        await cloud.clock.sleep(40_000);
+        removed++;
+      }
+    })();
+    const outcome = await play(
+      '  - wait: { for: nodesRemoved, count: 3, timeout: 20m }\n',
+      [],
+      () => removed,
+    );
+    await removing;
+    expect(outcome).toEqual({ failures: [], notes: [] });
+    const waited = cloud.clock.now() - start;
+    expect(waited).toBeGreaterThanOrEqual(120_000);
+    expect(waited).toBeLessThan(130_000);
+    expect(lines).toContain('step 0: wait for 3 nodes removed (timeout 20m)');
+    const missed = await play('  - wait: { for: nodesRemoved, count: 4, timeout: 20s }\n', [], () => removed);
+    expect(missed.failures).toEqual([
+      'step 0: 4 nodes removed not reached within 20s (virtual) (3 removed); mark the wait optional: true if that is acceptable',
+    ]);
+    await expect(play('  - wait: { for: nodesRemoved, count: 1, timeout: 20s }\n')).rejects.toThrow(
+      /steps\[0\] \(wait\): a wait for nodesRemoved needs the count of removed nodes/,
+    );
   });
 
   it('hands mark steps to the context', async () => {

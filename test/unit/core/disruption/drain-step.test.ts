@@ -714,6 +714,56 @@ describe('drain: the same step delivered twice, and crashes', () => {
     expect(listed.length).toBeGreaterThan(before);
   });
 
+  it('a waiting step reads its own claim once: taking the step and re-arming it write from that read', async () => {
+    const h = await setup(inflate);
+    await beginDrain(h.deps, OLD, DRIFT);
+    expect(await step(h, OLD)).toBe('replacing');
+    const remembered = claim(h).disruption?.replacements ?? [];
+    expect(remembered).toHaveLength(1);
+    const reads: string[] = [];
+    const get = h.store.getNodeClaim.bind(h.store);
+    h.store.getNodeClaim = async (id) => {
+      reads.push(id);
+      return get(id);
+    };
+    toNextStep(h);
+    expect(await step(h, OLD)).toBe('replacing');
+    // The drain's claim at the start of the step, and the replacement it waits for.
+    expect(reads.sort()).toEqual([OLD, ...remembered].sort());
+    // Its node, already tainted by the first step, is read once and not patched again.
+    const nodeReads: string[] = [];
+    const getNode = h.cluster.getNode.bind(h.cluster);
+    h.cluster.getNode = async (name) => {
+      nodeReads.push(name);
+      return getNode(name);
+    };
+    const patched = h.cluster.nodePatches.length;
+    toNextStep(h);
+    expect(await step(h, OLD)).toBe('replacing');
+    expect(nodeReads).toHaveLength(1);
+    expect(h.cluster.nodePatches.length).toBe(patched);
+    h.cluster.getNode = getNode;
+    const due = claim(h).timers.drainStep;
+    expect(due).toBeGreaterThan(h.clock.now());
+    expect(h.timers.scheduled).toContainEqual({ nodeClaimId: OLD, dueAt: due });
+    // Another delivery took the step after this one read the claim: the write from the stale read
+    // fails, the claim is read again and the step is left to the other delivery.
+    toNextStep(h);
+    const stale = claim(h);
+    const other = await h.store.updateNodeClaim({
+      ...stale,
+      timers: { ...stale.timers, drainStep: h.clock.now() + 5_000 },
+    });
+    let first = true;
+    h.store.getNodeClaim = async (id) => {
+      if (id !== OLD || !first) return get(id);
+      first = false;
+      return stale;
+    };
+    expect(await step(h, OLD)).toBe('busy');
+    expect(claim(h)).toEqual(other);
+  });
+
   it('two steps in a row at the same time launch one replacement and evict each pod once', async () => {
     const h = await setup(inflate);
     h.cluster.podsLinger = true;

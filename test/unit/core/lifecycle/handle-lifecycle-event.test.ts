@@ -287,6 +287,41 @@ describe('handleLifecycleEvent: PodGone', () => {
     expect(h.store.claims.get('default-abc')?.timers.emptiness).toBe(h.clock.now() + 30_000);
   });
 
+  it('a pod leaving a node being drained or deleted looks up no claim and lists no pods', async () => {
+    const h = harness({ consolidateAfterMs: 30_000 });
+    launchedClaim(h, 'default-abc', 'i-0a');
+    const node = kubeletNode('ip-1', 'i-0a');
+    markReady(node);
+    h.cluster.nodes.set('ip-1', node);
+    await handleLifecycleEvent(h.lifecycle, ready('ip-1'));
+    const lookups: string[] = [];
+    const find = h.store.findNodeClaimByInstanceId.bind(h.store);
+    h.store.findNodeClaimByInstanceId = async (id: string) => {
+      lookups.push(id);
+      return find(id);
+    };
+    const gone = {
+      detailType: 'PodGone' as const,
+      detail: { nodeName: 'ip-1', namespace: 'default', name: 'web', uid: 'u' },
+    };
+    h.cluster.nodes.set('ip-1', {
+      ...node,
+      spec: { ...node.spec, taints: [{ key: 'karpenter.sh/disrupted', effect: 'NoSchedule' }] },
+    });
+    expect(await handleLifecycleEvent(h.lifecycle, gone)).toBe('ignored');
+    h.cluster.nodes.set('ip-1', {
+      ...node,
+      metadata: { ...node.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' },
+    });
+    expect(await handleLifecycleEvent(h.lifecycle, gone)).toBe('ignored');
+    expect(lookups).toEqual([]);
+    expect(h.store.claims.get('default-abc')?.timers.emptiness).toBeUndefined();
+    // The same node without the taint: the claim is looked up and its emptiness recorded.
+    h.cluster.nodes.set('ip-1', node);
+    expect(await handleLifecycleEvent(h.lifecycle, gone)).toBe('emptiness-checked');
+    expect(lookups).toEqual(['i-0a']);
+  });
+
   it('arms nothing when the pool never consolidates', async () => {
     const h = harness({ consolidateAfterMs: null });
     launchedClaim(h, 'default-abc', 'i-0a');

@@ -3,7 +3,10 @@ import { nodeClassDriftHash } from '../../../../functions/core/disruption/drift-
 import type { ClusterConfig } from '../../../../functions/core/lifecycle/cluster-config.js';
 import type { NodeClaim } from '../../../../functions/core/nodeclaim/nodeclaim.js';
 import { mirroredStore } from '../../../../functions/core/status/mirrored-store.js';
-import { nodeClaimResource } from '../../../../functions/core/status/nodeclaim-resource.js';
+import {
+  type NodeClaimResource,
+  nodeClaimResource,
+} from '../../../../functions/core/status/nodeclaim-resource.js';
 import { reportStatus } from '../../../../functions/core/status/report-status.js';
 import { nodeClass, nodePool } from '../../../builders/config.js';
 import { pendingClaim } from '../lifecycle/fakes.js';
@@ -215,6 +218,45 @@ describe('mirroredStore', () => {
     expect(cluster.nodeClaimResources.get('a')?.status.state).toBe('Launched');
     await mirrored.updateNodeClaim({ ...stored, state: 'Gone' });
     expect(cluster.nodeClaimResources.has('a')).toBe(false);
+  });
+
+  it('does not send a write that would leave the resource as this store last wrote it', async () => {
+    const { cluster, store, log } = setup();
+    const applied: string[] = [];
+    const apply = cluster.applyNodeClaims.bind(cluster);
+    cluster.applyNodeClaims = async (resources: readonly NodeClaimResource[]) => {
+      applied.push(...resources.map((r) => r.metadata.name));
+      return apply(resources);
+    };
+    const mirrored = mirroredStore(store, () => cluster, clock, log);
+    await mirrored.createNodeClaim(pendingClaim('a', NOW));
+    const launched = await mirrored.updateNodeClaim({
+      ...(await mirrored.getNodeClaim('a'))!,
+      state: 'Launched',
+    });
+    expect(applied).toEqual(['a', 'a']);
+    // A timer the resource does not show moves: nothing is sent.
+    const moved = await mirrored.updateNodeClaim({
+      ...launched,
+      timers: { ...launched.timers, drainStep: NOW + 5_000 },
+    });
+    expect(applied).toEqual(['a', 'a']);
+    expect((await store.getNodeClaim('a'))?.version).toBe(moved.version);
+    // A change it shows is sent; so is the next write after a failed one.
+    cluster.applyNodeClaims = async () => {
+      throw new Error('API server down');
+    };
+    const registered = await mirrored.updateNodeClaim({ ...moved, state: 'Registered' });
+    cluster.applyNodeClaims = async (resources: readonly NodeClaimResource[]) => {
+      applied.push(...resources.map((r) => r.metadata.name));
+      return apply(resources);
+    };
+    await mirrored.updateNodeClaim({
+      ...registered,
+      timers: { ...registered.timers, drainStep: NOW + 10_000 },
+    });
+    expect(applied).toEqual(['a', 'a', 'a']);
+    expect(cluster.nodeClaimResources.get('a')?.status.state).toBe('Registered');
   });
 
   it('a failed mirror write never fails the store write', async () => {

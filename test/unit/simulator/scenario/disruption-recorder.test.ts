@@ -77,6 +77,8 @@ describe('DisruptionRecorder', () => {
     });
     expect(recorder.maxDisrupting('a')).toBe(2);
     expect(recorder.maxDisrupting('nowhere')).toBe(0);
+    // Over every pool, nodes without a pool left out (what a wait for nodesRemoved counts).
+    expect(recorder.removedCount()).toBe(3);
   });
 
   it("counts a node that reuses a removed node's name (its private IP was freed) as another node", () => {

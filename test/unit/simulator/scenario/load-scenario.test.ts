@@ -146,10 +146,11 @@ steps:
       nodesRemoved: { default: 2 }
       podsStayed: { selector: { app: critical }, since: before-drift }
   - interrupt: { instance: all, kind: scheduled-change }
+  - wait: { for: nodesRemoved, count: 2, timeout: 20m }
 expect:
   podsStayed: { selector: { app: critical }, namespace: prod }
 `);
-    expect(s.steps.map((x) => x.kind)).toEqual(['patch', 'mark', 'wait', 'expect', 'interrupt']);
+    expect(s.steps.map((x) => x.kind)).toEqual(['patch', 'mark', 'wait', 'expect', 'interrupt', 'wait']);
     expect(s.steps[0]).toMatchObject({ spec: { kind: 'EC2NodeClass', name: 'default' } });
     expect(s.steps[1]).toMatchObject({ spec: 'before-drift' });
     expect(s.steps[2]).toMatchObject({ spec: { for: 'nodes', count: 2, timeout: '10m' } });
@@ -157,6 +158,7 @@ expect:
       spec: { pdbViolations: 0, podsLost: 0, maxDisrupting: { default: 1 }, nodesRemoved: { default: 2 } },
     });
     expect(s.steps[4]).toMatchObject({ spec: { instance: 'all', kind: 'scheduled-change' } });
+    expect(s.steps[5]).toMatchObject({ spec: { for: 'nodesRemoved', count: 2, timeout: '20m' } });
     expect(s.expect?.podsStayed).toEqual({ selector: { app: 'critical' }, namespace: 'prod' });
   });
 
@@ -177,7 +179,10 @@ expect:
       /^scenarios\/t\.yaml: steps\[1\]\.wait\.count: a wait for nodes needs a count$/,
     );
     await expect(parse(`${head}steps:\n  - wait: { for: idle, count: 2 }\n`)).rejects.toThrow(
-      /steps\[0\]\.wait\.count: count is only for a wait for nodes/,
+      /steps\[0\]\.wait\.count: count is only for a wait for nodes or nodesRemoved/,
+    );
+    await expect(parse(`${head}steps:\n  - wait: { for: nodesRemoved }\n`)).rejects.toThrow(
+      /steps\[0\]\.wait\.count: a wait for nodesRemoved needs a count$/,
     );
     await expect(parse(`${head}steps:\n  - wait: { for: nodes, count: -1 }\n`)).rejects.toThrow(
       /steps\[0\]\.wait\.count: /,
