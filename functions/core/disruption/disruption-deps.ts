@@ -7,6 +7,7 @@ import type { ClusterApi } from '../ports/cluster-api.js';
 import type { TimerScheduler } from '../ports/event-publisher.js';
 import type { Log } from '../ports/log.js';
 import type { StateStore } from '../ports/state-store.js';
+import type { ProvisionResult } from '../provisioning/types.js';
 import type { ConsolidationMemory } from './consolidation/search-fingerprint.js';
 
 /** Tuning of the disruption engine; every field has a default. */
@@ -85,6 +86,11 @@ export interface DisruptionDeps {
    * cluster unchanged since a search found nothing in it. Absent: every round searches.
    */
   readonly consolidationMemory?: ConsolidationMemory;
+  /**
+   * Set for the drain steps of one batch (see withSharedReplacementRun): their provisioning run is
+   * made once and its result shared. Absent: each step that needs one makes its own.
+   */
+  readonly replacementRun?: (start: () => Promise<ProvisionResult>) => Promise<ProvisionResult>;
 }
 
 /** The settings of `deps` with defaults filled in. */

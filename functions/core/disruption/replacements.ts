@@ -11,6 +11,7 @@ import type { Pod } from '../model/kube-objects.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import { IN_FLIGHT_STATES } from '../provisioning/in-flight.js';
 import { provision } from '../provisioning/provision.js';
+import type { ProvisionResult } from '../provisioning/types.js';
 import { podId } from '../scheduling/pod-class.js';
 import type { DisruptionDeps } from './disruption-deps.js';
 import { disruptionSettings } from './disruption-deps.js';
@@ -24,6 +25,19 @@ export type ReplacementStatus =
   | { readonly status: 'waiting'; readonly pods: number }
   /** Pods no NodePool can take. */
   | { readonly status: 'unschedulable'; readonly pods: readonly string[]; readonly reason: string };
+
+/**
+ * `deps` for the drain steps of one batch, whose claims were all Draining when the batch began:
+ * the first step that needs a provisioning run makes it and the others share its result. The run
+ * takes no input from the claim that makes it: it plans the pods of every draining node at once
+ * (with the pending pods), so each step of the batch would read the whole cluster to plan the
+ * same pods again; with every node of a pool draining (an interruption of the whole pool) one
+ * invocation read the cluster once per node.
+ */
+export function withSharedReplacementRun(deps: DisruptionDeps): DisruptionDeps {
+  let shared: Promise<ProvisionResult> | undefined;
+  return { ...deps, replacementRun: (start) => (shared ??= start()) };
+}
 
 /** The pods of a node that need room elsewhere when it goes. */
 export function podsToMove(pods: readonly Pod[]): Pod[] {
@@ -55,16 +69,18 @@ export async function ensureReplacements(
       return { status: 'waiting', pods: moving.length };
     }
   }
-  const result = await provision(
-    { ...deps, leaseClock: deps.leaseClock },
-    {
-      hints: [],
-      options: {
-        holder: `drain-${claim.id}-${deps.clock.now()}`,
-        leaseWaitMs: disruptionSettings(deps).provisioningLeaseWaitMs,
+  const run = () =>
+    provision(
+      { ...deps, leaseClock: deps.leaseClock },
+      {
+        hints: [],
+        options: {
+          holder: `drain-${claim.id}-${deps.clock.now()}`,
+          leaseWaitMs: disruptionSettings(deps).provisioningLeaseWaitMs,
+        },
       },
-    },
-  );
+    );
+  const result = await (deps.replacementRun ? deps.replacementRun(run) : run());
   if (result.deferred) return { status: 'waiting', pods: moving.length };
   const uids = new Set(moving.map((p) => p.metadata.uid ?? ''));
   // The claims the run nominated the pods to count too: a pod may go onto room another in-flight

@@ -26,6 +26,7 @@ import { blockedEvents } from './evictions.js';
 import { isCurrent, restamped } from './hash-versions.js';
 import { reportInvalidDoNotDisrupt } from './invalid-do-not-disrupt.js';
 import { isEmptyNode, isReschedulable } from './pod-policy.js';
+import { withSharedReplacementRun } from './replacements.js';
 
 /** What a round did. */
 export interface DisruptionOutcome {
@@ -99,16 +100,19 @@ export async function runDisruption(
     started: [] as DisruptionOutcome['started'][number][],
     decisions: [] as VoluntaryDecision[],
   };
-  const step = async (id: string): Promise<void> => {
-    const done = await drainStep(deps, id);
-    outcome.steps++;
-    outcome.evictionsRefused += done.refused;
-    if (done.drainMs !== undefined && done.nodePool && done.cause)
-      outcome.terminated.push({ nodePool: done.nodePool, cause: done.cause, drainMs: done.drainMs });
-  };
+  // Each batch of steps shares one provisioning run (see withSharedReplacementRun).
+  const steps =
+    (batch: DisruptionDeps) =>
+    async (id: string): Promise<void> => {
+      const done = await drainStep(batch, id);
+      outcome.steps++;
+      outcome.evictionsRefused += done.refused;
+      if (done.drainMs !== undefined && done.nodePool && done.cause)
+        outcome.terminated.push({ nodePool: done.nodePool, cause: done.cause, drainMs: done.drainMs });
+    };
   await inParallel(
     draining.map((c) => c.id),
-    step,
+    steps(withSharedReplacementRun(deps)),
     deps,
     retryStepSoon,
   );
@@ -201,7 +205,7 @@ export async function runDisruption(
     if (held) await deps.store.releaseLease(lease);
     held = false;
     // A few first steps here; the others come with the wake-up each new drain scheduled.
-    await inParallel(startedIds.slice(0, INLINE_FIRST_STEPS), step, deps);
+    await inParallel(startedIds.slice(0, INLINE_FIRST_STEPS), steps(withSharedReplacementRun(deps)), deps);
     return { ...outcome, blocked, ...timers, decided: true };
   } finally {
     if (held && lease) await deps.store.releaseLease(lease);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { beginDrain, type DrainStart } from '../../../../functions/core/disruption/begin-drain.js';
+import { runDisruption } from '../../../../functions/core/disruption/run-disruption.js';
 import type { Pod, Toleration } from '../../../../functions/core/model/kube-objects.js';
 import { newNodeClaim } from '../../../../functions/core/nodeclaim/create.js';
 import type { NodeClaim } from '../../../../functions/core/nodeclaim/nodeclaim.js';
@@ -988,5 +989,44 @@ describe('drain: not draining', () => {
       forceAt,
       phase: 'replacing',
     });
+  });
+});
+
+describe('drain: the steps of one round share one provisioning run', () => {
+  it('two drains due together read and plan the cluster once, and both wait for what that run launched', async () => {
+    const h = await setup(inflate);
+    const OTHER = 'default-other';
+    runningNode(h, { claimId: OTHER, nodeName: 'ip-other', instanceType: 'c5.2xlarge' });
+    h.cluster.pods.push(
+      ...[0, 1, 2, 3].map((i) => boundTo(work(`other-${i}`, { owner: 'ReplicaSet' }), 'ip-other')),
+    );
+    await beginDrain(h.deps, OLD, DRIFT);
+    await beginDrain(h.deps, OTHER, DRIFT);
+    let reads = 0;
+    const read = h.cluster.listPendingAndBoundPods.bind(h.cluster);
+    h.cluster.listPendingAndBoundPods = async () => {
+      reads++;
+      return read();
+    };
+    h.clock.advance(STEP_MS);
+    const due = [claim(h, OLD), claim(h, OTHER)];
+    const outcome = await runDisruption(h.deps, due, { full: false });
+    expect(outcome.steps).toBe(2);
+    // One run planned the pods of both draining nodes; the second step used its result.
+    expect(reads).toBe(1);
+    const launched = replacements(h).filter((c) => c.id !== OTHER);
+    expect(launched.flatMap((c) => c.pods.map((p) => p.name)).sort()).toEqual([
+      'inflate-0',
+      'inflate-1',
+      'inflate-2',
+      'inflate-3',
+      'other-0',
+      'other-1',
+      'other-2',
+      'other-3',
+    ]);
+    expect(claim(h, OLD).disruption?.phase).toBe('replacing');
+    expect(claim(h, OTHER).disruption?.phase).toBe('replacing');
+    expect(h.cluster.evictions).toEqual([]);
   });
 });
