@@ -1,15 +1,13 @@
 /**
  * The Deployment and ReplicaSet controllers: a Deployment owns a ReplicaSet `<deploy>-<hash>` of
  * its pod template; a ReplicaSet keeps `spec.replicas` pods `<rs>-<5 chars>` alive, recreating
- * deleted or evicted pods (Pending) and deleting surplus ones in the ReplicaSet controller's order
- * (scale-down-rank.ts).
+ * deleted or evicted pods (Pending) and deleting surplus ones (pending first, newest first).
  */
 import type { LabelSelector, PodTemplate } from '../../../core/model/kube-objects.js';
 import type { KubeApi } from '../api/kube-api.js';
 import { matchesLabelSelector } from '../api/label-selector.js';
 import type { KubeObject } from '../api/object-store.js';
 import { isActive, isReady, type ReplicaIndex } from './replica-index.js';
-import { podsToDelete } from './scale-down-rank.js';
 
 const USER = 'system:serviceaccount:kube-system:replicaset-controller';
 
@@ -146,11 +144,19 @@ async function reconcileReplicaSet(api: KubeApi, rs: Workload, index: ReplicaInd
       { user: USER },
     );
   }
-  // The pods are listed and ranked only when there is a surplus: a pass over a ReplicaSet at its
-  // size (most passes) reads two counts. The ranking is the ReplicaSet controller's (scale-down-rank.ts).
+  // The pods are listed and sorted only when there is a surplus: a pass over a ReplicaSet at its
+  // size (most passes) reads two counts.
   const surplus =
     activeCount > want
-      ? podsToDelete([...index.activePods(uid), ...adopted], activeCount - want, api.clock.now())
+      ? [...index.activePods(uid), ...adopted]
+          .sort(
+            (a, b) =>
+              Number(Boolean(a.spec.nodeName)) - Number(Boolean(b.spec.nodeName)) ||
+              String(b.metadata.creationTimestamp).localeCompare(String(a.metadata.creationTimestamp)) ||
+              // Same second: the name decides, so the choice never rests on the store's order.
+              a.metadata.name.localeCompare(b.metadata.name),
+          )
+          .slice(0, activeCount - want)
       : [];
   for (const p of surplus)
     await api.delete(podType, p.metadata.namespace, p.metadata.name, { user: USER, cause: 'owner' });
