@@ -14,6 +14,7 @@ import type { NodePool } from '../../../../functions/core/model/node-pool.js';
 import { newNodeClaim } from '../../../../functions/core/nodeclaim/create.js';
 import type { NodeClaim } from '../../../../functions/core/nodeclaim/nodeclaim.js';
 import type { SchedulingPool } from '../../../../functions/core/scheduling/types.js';
+import { claimInput } from '../../../builders/claims.js';
 import { nodeClass, nodePool } from '../../../builders/config.js';
 import { node, pod } from '../../../builders/workloads.js';
 import { instanceType } from '../scheduling/fixtures.js';
@@ -65,20 +66,7 @@ function addNode(
   const price = capacity === 'spot' ? listed * 0.4 : listed;
   const zone = 'zone-a';
   const claim = newNodeClaim(
-    {
-      id: `default-${name}`,
-      nodePool: 'default',
-      nodeClass: 'default',
-      nodePoolHash: 'h',
-      nodeClassHash: 'h',
-      requirements: [],
-      labels: {},
-      taints: [],
-      startupTaints: [],
-      options: [{ instanceType: type, zone, capacityType: capacity, price }],
-      pods: [],
-      requests: {},
-    },
+    claimInput(name, { instanceType: type, zone, capacityType: capacity, price }),
     NOW - 2 * HOUR,
   );
   c.claims.push({

@@ -11,6 +11,7 @@ import type { NodePool } from '../../../../functions/core/model/node-pool.js';
 import { newNodeClaim } from '../../../../functions/core/nodeclaim/create.js';
 import type { NodeClaim } from '../../../../functions/core/nodeclaim/nodeclaim.js';
 import type { SchedulingPool } from '../../../../functions/core/scheduling/types.js';
+import { claimInput } from '../../../builders/claims.js';
 import { nodeClass, nodePool } from '../../../builders/config.js';
 import { node, pod } from '../../../builders/workloads.js';
 import { instanceType, smallCatalog } from '../scheduling/fixtures.js';
@@ -55,20 +56,7 @@ function addNode(
   const listed = c.prices?.[type] ?? size.price;
   const price = capacity === 'spot' ? listed * 0.4 : listed;
   const claim = newNodeClaim(
-    {
-      id: `default-${name}`,
-      nodePool: 'default',
-      nodeClass: 'default',
-      nodePoolHash: 'h',
-      nodeClassHash: 'h',
-      requirements: [],
-      labels: {},
-      taints: [],
-      startupTaints: [],
-      options: [{ instanceType: type, zone, capacityType: capacity, price }],
-      pods: [],
-      requests: {},
-    },
+    claimInput(name, { instanceType: type, zone, capacityType: capacity, price }),
     NOW - 2 * HOUR,
   );
   c.claims.push({

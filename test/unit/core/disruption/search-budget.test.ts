@@ -10,6 +10,7 @@ import { disruptionView } from '../../../../functions/core/disruption/disruption
 import type { Node, Pod } from '../../../../functions/core/model/kube-objects.js';
 import { newNodeClaim } from '../../../../functions/core/nodeclaim/create.js';
 import type { NodeClaim } from '../../../../functions/core/nodeclaim/nodeclaim.js';
+import { claimInput } from '../../../builders/claims.js';
 import { nodeClass, nodePool } from '../../../builders/config.js';
 import { node, pod } from '../../../builders/workloads.js';
 import { instanceType } from '../scheduling/fixtures.js';
@@ -34,23 +35,7 @@ function cluster(count: number, cpu: string) {
       capacityType: 'on-demand' as const,
       price: 0.17,
     };
-    const claim = newNodeClaim(
-      {
-        id: `default-${name}`,
-        nodePool: 'default',
-        nodeClass: 'default',
-        nodePoolHash: 'h',
-        nodeClassHash: 'h',
-        requirements: [],
-        labels: {},
-        taints: [],
-        startupTaints: [],
-        options: [option],
-        pods: [],
-        requests: {},
-      },
-      NOW - 2 * HOUR,
-    );
+    const claim = newNodeClaim(claimInput(name, option), NOW - 2 * HOUR);
     claims.push({
       ...claim,
       state: 'Initialized',

@@ -11,6 +11,7 @@ import type { Node, Pod } from '../../../../functions/core/model/kube-objects.js
 import type { Taint } from '../../../../functions/core/model/taint.js';
 import { newNodeClaim } from '../../../../functions/core/nodeclaim/create.js';
 import type { NodeClaim, NodeClaimState } from '../../../../functions/core/nodeclaim/nodeclaim.js';
+import { claimInput } from '../../../builders/claims.js';
 import { nodeClass, nodePool } from '../../../builders/config.js';
 import { node, pod } from '../../../builders/workloads.js';
 import { instanceType } from '../scheduling/fixtures.js';
@@ -23,20 +24,11 @@ const POOL = nodePool({ startupTaints: [STARTUP] });
 
 function claimOf(name: string, state: NodeClaimState): NodeClaim {
   const claim = newNodeClaim(
-    {
-      id: `default-${name}`,
-      nodePool: 'default',
-      nodeClass: 'default',
-      nodePoolHash: 'h',
-      nodeClassHash: 'h',
-      requirements: [],
-      labels: {},
-      taints: [],
-      startupTaints: [STARTUP],
-      options: [{ instanceType: 'c.2xlarge', zone: 'zone-a', capacityType: 'on-demand', price: 0.34 }],
-      pods: [],
-      requests: {},
-    },
+    claimInput(
+      name,
+      { instanceType: 'c.2xlarge', zone: 'zone-a', capacityType: 'on-demand', price: 0.34 },
+      { startupTaints: [STARTUP] },
+    ),
     NOW - 60_000,
   );
   return {
