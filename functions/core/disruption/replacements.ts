@@ -63,9 +63,10 @@ export async function ensureReplacements(
   // With hundreds of nodes draining at once (an interruption of the whole pool), each step would
   // otherwise read and plan the whole cluster under the provisioning lease.
   if (!claim.static) {
-    const holders = await holdersOnTheirWay(deps, claim, moving);
-    if (holders) {
-      await rememberReplacements(deps, claim, holders);
+    const held = await holdersOnTheirWay(deps, claim, moving);
+    if (held === 'up') return { status: 'ready' };
+    if (held) {
+      await rememberReplacements(deps, claim, held);
       return { status: 'waiting', pods: moving.length };
     }
   }
@@ -118,20 +119,29 @@ const isInFlight = (c: NodeClaim | undefined): c is NodeClaim =>
 
 /**
  * When every pod of `moving` is listed on a nodeclaim that is still launching or starting, the
- * ids of those nodeclaims; otherwise undefined. The drain's remembered replacements are read
- * first (a get each); only when they no longer hold every pod is every nodeclaim listed: with
- * every node of a pool draining at once, each step listing the whole table grew with nodes x nodes.
+ * ids of those nodeclaims; `up` when the drain's remembered replacements list every pod and all of
+ * them are initialized (the room planned for the pods is there: the drain evicts without planning
+ * the cluster again, as Karpenter deletes a command's candidates once its replacements are
+ * initialized); otherwise undefined. The remembered replacements are read first (a get each); only
+ * when they no longer hold every pod is every nodeclaim listed: with every node of a pool draining
+ * at once, each step listing the whole table grew with nodes x nodes, and each step whose
+ * replacements came up re-planning the whole cluster did too.
  */
 async function holdersOnTheirWay(
   deps: DisruptionDeps,
   claim: NodeClaim,
   moving: readonly Pod[],
-): Promise<string[] | undefined> {
+): Promise<string[] | 'up' | undefined> {
   const remembered = claim.disruption?.replacements ?? [];
   if (remembered.length > 0) {
-    const known = (await Promise.all(remembered.map((id) => deps.store.getNodeClaim(id)))).filter(isInFlight);
+    const known = (await Promise.all(remembered.map((id) => deps.store.getNodeClaim(id)))).filter(
+      (c): c is NodeClaim => c !== undefined && (c.state === 'Initialized' || isInFlight(c)),
+    );
     const holders = holdersOf(known, moving);
-    if (holders) return holders;
+    if (holders) {
+      // Some still on their way: wait for them (the ones up stay remembered).
+      return known.some((c) => holders.includes(c.id) && isInFlight(c)) ? holders : 'up';
+    }
   }
   return holdersOf(await deps.store.listNodeClaims(IN_FLIGHT_STATES), moving);
 }
