@@ -1,11 +1,11 @@
 /**
  * The lifecycle Lambda: node and pod hints from the lifecycle queue (NodeRegistered, NodeReady,
- * PodReady, PodGone, NodeDeleted) reconcile joiner's nodeclaims and nodes. Malformed messages and messages
- * whose handling failed are reported as batch item failures (Powertools' batch processor); the rest
- * of the batch is handled.
+ * PodReady, PodGone, NodeDeleted) reconcile joiner's nodeclaims and nodes. Hints that lead to the
+ * same work are handled once per batch (core/lifecycle/batch-hints.ts). Malformed messages and
+ * messages whose handling failed are reported as batch item failures; the rest of the batch is
+ * handled.
  */
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import * as z from 'zod';
 import {
   boundPodDetail,
@@ -13,8 +13,9 @@ import {
   nodeDeletedDetail,
   nodeDetail,
 } from '../core/events/joiner-events.js';
+import { groupHints } from '../core/lifecycle/batch-hints.js';
 import { readClusterConfig } from '../core/lifecycle/cluster-config.js';
-import { handleLifecycleEvent } from '../core/lifecycle/handle-lifecycle-event.js';
+import { handleLifecycleEvent, type LifecycleEvent } from '../core/lifecycle/handle-lifecycle-event.js';
 import { lifecycleDeps } from '../core/lifecycle/lifecycle-deps.js';
 import { DETAIL_TYPES } from '../shared/event-rules.js';
 import { METRIC_NAMES } from '../shared/metrics.js';
@@ -44,35 +45,39 @@ export function createLifecycleHandler(getDeps: () => LifecycleHandlerDeps) {
   return lambdaHandler<SQSEvent, SQSBatchResponse>(async (event) => {
     const ports = getDeps();
     const deps = lifecycleDeps(ports, () => readClusterConfig(ports.cluster, ports.settings?.karpenterKinds));
-    let wellFormed = 0;
-    // Powertools runs the records in parallel and reports each one that throws as a batch item
-    // failure; a processor per invocation, as concurrent invocations share this module.
-    const processor = new BatchProcessor(EventType.SQS);
-    const response = await processPartialResponse(
-      { Records: event.Records ?? [] },
-      async (record: SQSRecord) => {
-        const message = parseSqsRecord(record, lifecycleMessage, ports.log);
-        if (message === undefined) throw new Error('malformed message');
-        wellFormed++;
+    const failures: string[] = [];
+    const read: { messageId: string; event: LifecycleEvent }[] = [];
+    for (const record of event.Records ?? []) {
+      const message = parseSqsRecord(record, lifecycleMessage, ports.log);
+      if (message === undefined) failures.push(record.messageId);
+      else
+        read.push({
+          messageId: record.messageId,
+          event: { detailType: message['detail-type'], detail: message.detail } as LifecycleEvent,
+        });
+    }
+    // The hints that lead to the same work are handled once (batch-hints.ts), the rest in parallel;
+    // the messages of a piece of work that throws are reported as batch item failures.
+    await Promise.all(
+      groupHints(read).map(async (hint) => {
         try {
-          await handleLifecycleEvent(deps, {
-            detailType: message['detail-type'],
-            detail: message.detail,
-          } as Parameters<typeof handleLifecycleEvent>[1]);
+          await handleLifecycleEvent(deps, hint.event);
         } catch (error) {
-          ports.log.error('lifecycle event failed', { messageId: record.messageId, error: String(error) });
-          throw error;
+          ports.log.error('lifecycle event failed', { messageIds: hint.messageIds, error: String(error) });
+          failures.push(...hint.messageIds);
         }
-      },
-      processor,
-      { throwOnFullBatchFailure: false },
+      }),
     );
     recordMetrics({
-      LifecycleEvents: wellFormed,
-      [METRIC_NAMES.failedMessages]: response.batchItemFailures.length,
+      LifecycleEvents: read.length,
+      [METRIC_NAMES.failedMessages]: failures.length,
     });
+    const failed = new Set(failures);
+    // In the batch's order.
     return {
-      batchItemFailures: response.batchItemFailures.map((f) => ({ itemIdentifier: f.itemIdentifier })),
+      batchItemFailures: (event.Records ?? [])
+        .filter((r) => failed.has(r.messageId))
+        .map((r) => ({ itemIdentifier: r.messageId })),
     };
   });
 }
