@@ -72,9 +72,12 @@ export const EVENT_SOURCES: readonly EventSourceSpec[] = [
   {
     queue: 'lifecycle',
     function: 'lifecycle',
-    // Lambda requires a batching window of >= 1 s for batches over 10; these queues favour latency.
-    batchSize: 10,
-    batchingWindowSeconds: 0,
+    // Hints come in bursts (a drain's evictions are a PodGone each) and a batch is handled once per
+    // node (core/lifecycle/batch-hints.ts): up to 100 a batch, gathered for at most 1 s (Lambda
+    // requires a window of >= 1 s for batches over 10). A node's registration and Ready hints wait
+    // at most that second more; the interruption and timers queues below favour latency.
+    batchSize: 100,
+    batchingWindowSeconds: 1,
     maxConcurrency: 5,
     maxReceiveCount: 5,
     reportBatchItemFailures: true,

@@ -176,14 +176,38 @@ describe('Lambda runner', () => {
       Array.from({ length: 25 }, (_, i) => `m${i}`),
     );
     const sizes: number[] = [];
-    startRunner(queues, {
-      lifecycle: async (event: SQSEvent) => {
-        sizes.push(event.Records.length);
+    startRunner(
+      queues,
+      {
+        lifecycle: async (event: SQSEvent) => {
+          sizes.push(event.Records.length);
+        },
       },
-    });
+      { sources: [{ ...lifecycleSource, batchSize: 10, batchingWindowSeconds: 0 }] },
+    );
     await until(() => sizes.reduce((a, b) => a + b, 0) === 25);
     expect(Math.max(...sizes)).toBeLessThanOrEqual(10);
     expect(sizes.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("hands a burst of lifecycle hints to one invocation: the queue's batch of 100 gathered over its 1-s window", async () => {
+    const { queues } = await createJoinerQueues(sqs, `l${++prefix}`);
+    await send(
+      queues.lifecycle,
+      Array.from({ length: 45 }, (_, i) => `m${i}`),
+    );
+    const sizes: number[] = [];
+    startRunner(
+      queues,
+      {
+        lifecycle: async (event: SQSEvent) => {
+          sizes.push(event.Records.length);
+        },
+      },
+      { timeScale: 0.5 },
+    );
+    await until(() => sizes.reduce((a, b) => a + b, 0) === 45);
+    expect(sizes).toEqual([45]);
   });
 
   it('retries reported failures after the visibility timeout, then moves a poison message to the DLQ without blocking the rest', async () => {
