@@ -14,6 +14,7 @@
  */
 import type { LaunchTermination } from '../launch/launch-termination.js';
 import { classifyLaunchTermination } from '../launch/launch-termination.js';
+import { volumeKeysOf, withVolumeKeys } from '../launch/volume-key-hint.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import { transition } from '../nodeclaim/state-machine.js';
 import type { CloudInstance, CloudProvider } from '../ports/cloud-provider.js';
@@ -28,7 +29,9 @@ import { updateClaim } from './update-claim.js';
 export interface LaunchTerminatedDeps extends RetireDeps, Pick<RelaunchHintDeps, 'events'> {
   readonly store: RetireDeps['store'] & Pick<StateStore, 'markOfferingsUnavailable' | 'listNodeClaims'>;
   readonly cloud: RetireDeps['cloud'] & Pick<CloudProvider, 'get'>;
-  readonly cluster: RetireDeps['cluster'] & Pick<ClusterApi, 'listNodePoolDocuments'>;
+  readonly cluster: RetireDeps['cluster'] &
+    Pick<ClusterApi, 'listNodePoolDocuments'> &
+    Partial<Pick<ClusterApi, 'listNodeClassDocuments'>>;
 }
 
 /**
@@ -46,8 +49,9 @@ export async function retireLaunchTerminated(
   if (claim.state !== 'Launched' || !instanceId) return undefined;
   const described = instance ?? (await deps.cloud.get(instanceId));
   if (described && described.state !== 'shutting-down' && described.state !== 'terminated') return undefined;
-  const termination = classifyLaunchTermination(instanceId, described?.stateReason);
-  if (!termination) return undefined;
+  const classified = classifyLaunchTermination(instanceId, described?.stateReason);
+  if (!classified) return undefined;
+  const termination = await namingVolumeKeys(deps, claim, classified);
   const failure = { reason: termination.reason, message: termination.message };
   let won = false;
   const stored = await updateClaim(deps.store, claim.id, (c) => {
@@ -104,4 +108,16 @@ async function report(
     });
   await deps.cluster.createEvents(events);
   return pool ? { apiVersion: pool.apiVersion, kind: pool.kind, name: pool.metadata.name } : undefined;
+}
+
+/** A `Client.InternalError` names the NodeClass's volume keys and the setting that grants them. */
+async function namingVolumeKeys(
+  deps: LaunchTerminatedDeps,
+  claim: NodeClaim,
+  t: LaunchTermination,
+): Promise<LaunchTermination> {
+  if (t.code !== 'Client.InternalError' || !deps.cluster.listNodeClassDocuments) return t;
+  const docs = await deps.cluster.listNodeClassDocuments().catch(() => []);
+  const keys = docs.filter((d) => d.metadata.name === claim.nodeClass).flatMap(volumeKeysOf);
+  return withVolumeKeys(t, claim.nodeClass, [...new Set(keys)]);
 }
