@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { JoinerEvent } from '../../../../functions/core/ports/event-publisher.js';
 import { MAX_HANDOVER_PODS } from '../../../../functions/core/provisioning/handover.js';
 import { provision } from '../../../../functions/core/provisioning/provision.js';
+import { createProvisionerHandler } from '../../../../functions/handlers/provisioner.js';
+import { DETAIL_TYPES, JOINER_EVENT_SOURCE } from '../../../../functions/shared/event-rules.js';
+import { provisionerContext, provisioningRecord } from '../../../builders/provisioning-event.js';
 import { type Harness, harness } from './harness.js';
 import { seedCluster } from './seed-cluster.js';
 
@@ -130,3 +133,65 @@ describe('provision: a run that stops at its launch reserve hands the rest over'
     expect(h.log.messages()).toContain('could not hand the rest of the run over, the sweep resumes it');
   });
 });
+
+describe('the provisioner handler and a hand-over', () => {
+  /** The SQS record EventBridge would deliver for a published hint. */
+  const recordOf = (e: JoinerEvent, i: number) =>
+    provisioningRecord(
+      `handed-${i}`,
+      JSON.stringify({
+        id: `evt-handed-${i}`,
+        'detail-type': e.detailType,
+        source: JOINER_EVENT_SOURCE,
+        time: '2025-01-01T00:00:00Z',
+        detail: e.detail,
+      }),
+    );
+
+  it('a run stopped at its deadline hands over: its batch is done, and the hint’s invocation launches the rest (before any sweep)', async () => {
+    const h = harness(await seedCluster(SEED_004));
+    const events = bus();
+    const left = pacedCloud(h, 45_000, 15_000);
+    const handler = createProvisionerHandler(() => ({ ...h.deps, events }));
+    const first = await handler(
+      {
+        Records: [recordOf({ detailType: DETAIL_TYPES.podUnschedulable, detail: ref(h) }, 0)],
+      },
+      Object.assign(provisionerContext(), { getRemainingTimeInMillis: () => left.remaining }),
+    );
+    expect(h.cloud.instances.length).toBeGreaterThan(0);
+    expect(h.cloud.instances.length).toBeLessThan(4);
+    // Handed over: the batch is not retried (the hint carries the work).
+    expect(first).toEqual({ batchItemFailures: [] });
+    expect(events.published.length).toBeGreaterThan(0);
+    left.remaining = 900_000;
+    const second = await handler(
+      { Records: events.published.map(recordOf) },
+      Object.assign(provisionerContext(), { getRemainingTimeInMillis: () => left.remaining }),
+    );
+    expect(second).toEqual({ batchItemFailures: [] });
+    expect(h.cloud.instances).toHaveLength(4);
+    expect(new Set(h.cloud.instances.map((i) => i.nodeClaimId)).size).toBe(4);
+  });
+
+  it('without a bus the stopped run’s batch comes back (as before): every record failed', async () => {
+    const h = harness(await seedCluster(SEED_004));
+    const left = pacedCloud(h, 45_000, 15_000);
+    const handler = createProvisionerHandler(() => h.deps);
+    const response = await handler(
+      { Records: [recordOf({ detailType: DETAIL_TYPES.podUnschedulable, detail: ref(h) }, 0)] },
+      Object.assign(provisionerContext(), { getRemainingTimeInMillis: () => left.remaining }),
+    );
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 'handed-0' }] });
+  });
+});
+
+/** A pod of the cluster as a hint's detail. */
+function ref(h: Harness) {
+  const pod = h.cluster.pods[0];
+  return {
+    namespace: pod.metadata.namespace ?? 'default',
+    name: pod.metadata.name,
+    uid: pod.metadata.uid ?? '',
+  };
+}
