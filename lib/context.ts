@@ -15,6 +15,7 @@ import type { ClusterDocument } from './constructs/cluster-installer.js';
 import type { LogLevel } from './constructs/handler-function.js';
 import { checkNodeRoleArn } from './constructs/node-role.js';
 import { parseReservedConcurrency, type ReservedConcurrency } from './constructs/reserved-concurrency.js';
+import { ebsKmsKeyArnProblem, isGrantedKey, nodeClassKmsKeys } from './ebs-kms-keys.js';
 import type { JoinerStackProps } from './joiner-stack.js';
 import { ssmParameterNameProblem } from './ssm-parameter-names.js';
 
@@ -44,6 +45,7 @@ export const CONTEXT_KEYS = {
   functionSubnetIds: 'joiner:functionSubnetIds',
   clusterSecurityGroupId: 'joiner:clusterSecurityGroupId',
   ssmParameterNames: 'joiner:ssmParameterNames',
+  ebsKmsKeyArns: 'joiner:ebsKmsKeyArns',
 } as const;
 
 /**
@@ -191,6 +193,7 @@ export function joinerPropsFromContext(node: Node, baseDir = process.cwd()): Con
     functionSubnetIds: subnetIds(node.tryGetContext(CONTEXT_KEYS.functionSubnetIds), problems),
     clusterSecurityGroupId: text('clusterSecurityGroupId'),
     ssmParameterNames: ssmParameterNames(node.tryGetContext(CONTEXT_KEYS.ssmParameterNames), problems),
+    ebsKmsKeyArns: ebsKmsKeyArns(node.tryGetContext(CONTEXT_KEYS.ebsKmsKeyArns), problems),
     alarmEmail,
     alarmTopicArn,
     ...nodePoolDocuments(node.tryGetContext(CONTEXT_KEYS.nodePoolFiles), baseDir, problems, kinds),
@@ -199,6 +202,7 @@ export function joinerPropsFromContext(node: Node, baseDir = process.cwd()): Con
     const roles = passableRoleProblems(props.documents, props.nodeRoleArns, props.stackName ?? 'Joiner');
     problems.push(...roles.errors);
     (props.warnings as string[]).push(...roles.warnings);
+    (props.warnings as string[]).push(...ungrantedKmsKeyWarnings(props.documents, props.ebsKmsKeyArns ?? []));
   }
   if (problems.length > 0) throw new ContextError(problems);
   return props;
@@ -268,6 +272,44 @@ function ssmParameterNames(value: unknown, problems: string[]): string[] | undef
   });
   problems.push(...bad);
   return bad.length > 0 ? undefined : (names as string[]);
+}
+
+/** `joiner:ebsKmsKeyArns`: KMS key ARNs, a list or one comma-separated string. */
+function ebsKmsKeyArns(value: unknown, problems: string[]): string[] | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const key = CONTEXT_KEYS.ebsKmsKeyArns;
+  const arns = typeof value === 'string' ? value.split(',').map((n) => n.trim()) : value;
+  if (!Array.isArray(arns)) {
+    problems.push(
+      `${key}: must be a list of KMS key ARNs like arn:aws:kms:us-west-2:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab, or a comma-separated string of them (got ${JSON.stringify(value)})`,
+    );
+    return undefined;
+  }
+  const bad = arns.flatMap((arn, i) => {
+    const problem = ebsKmsKeyArnProblem(arn);
+    return problem ? [`${key}[${i}]: ${JSON.stringify(arn)} ${problem}`] : [];
+  });
+  problems.push(...bad);
+  return bad.length > 0 ? undefined : (arns as string[]);
+}
+
+/**
+ * EC2NodeClasses of the NodePool files whose volumes name a `kmsKeyID` not in
+ * `joiner:ebsKmsKeyArns`: a warning, not a refusal, as the key's own policy may allow the
+ * controller role (then nothing is missing); otherwise every launch is terminated moments later
+ * (state reason Client.InternalError).
+ */
+function ungrantedKmsKeyWarnings(documents: readonly ClusterDocument[], arns: readonly string[]): string[] {
+  const loaded = loadDocuments(documents.flatMap((d) => parseYamlDocuments(d.file, d.content).documents));
+  return loaded.nodeClasses.flatMap((nodeClass) => {
+    const { file, kind, name } = nodeClass.source;
+    return nodeClassKmsKeys(nodeClass)
+      .filter((k) => !isGrantedKey(k, arns))
+      .map(
+        (k) =>
+          `${CONTEXT_KEYS.nodePoolFiles}: ${file}: ${kind}/${name}: spec.blockDeviceMappings kmsKeyID ${k} is not in ${CONTEXT_KEYS.ebsKmsKeyArns}: unless the key's policy lets the controller role use it through EC2, EC2 terminates every instance of this NodeClass moments after launch (Client.InternalError); add the key's ARN to ${CONTEXT_KEYS.ebsKmsKeyArns}`,
+      );
+  });
 }
 
 /** `joiner:functionSubnetIds`: subnet ids, as a list or one comma-separated string. */

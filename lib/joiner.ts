@@ -76,6 +76,14 @@ export interface JoinerProps {
    * public EKS and Bottlerocket AMI parameters are always readable. @default none
    */
   readonly ssmParameterNames?: readonly string[];
+  /**
+   * Customer-managed KMS key ARNs EC2NodeClasses encrypt their EBS volumes with (`kmsKeyID`, or
+   * the account's default EBS key when it is customer-managed): the controller role may use
+   * exactly these through EC2 (`kms:CreateGrant` for AWS resources, `kms:Decrypt`,
+   * `kms:GenerateDataKeyWithoutPlaintext`, `kms:ReEncrypt*`, `kms:DescribeKey`, each only via
+   * `ec2.<region>.amazonaws.com`). @default none
+   */
+  readonly ebsKmsKeyArns?: readonly string[];
   /** NodePool / NodeClass YAML documents to install into the cluster. @default none */
   readonly documents?: readonly ClusterDocument[];
   /** Seconds the provisioning queue gathers unschedulable pods into one plan. @default 1 */
@@ -149,6 +157,7 @@ export class Joiner extends Construct {
       vpcId: props.vpcId,
       instanceOwner: this.table.table.tableName,
       ssmParameterNames: props.ssmParameterNames,
+      ebsKmsKeyArns: props.ebsKmsKeyArns,
     });
     new QueueSubscriptions(this, 'Subscriptions', {
       queues: this.queues,

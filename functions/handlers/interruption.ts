@@ -28,7 +28,7 @@ export type InterruptionHandlerDeps = Pick<
   PortDependencies,
   'clock' | 'log' | 'cluster' | 'store' | 'cloud' | 'timers'
 > &
-  Partial<Pick<PortDependencies, 'settings'>>;
+  Partial<Pick<PortDependencies, 'settings' | 'events'>>;
 
 /** One message of the interruption queue: an EventBridge event (its detail is read per detail-type). */
 export const interruptionMessage = z

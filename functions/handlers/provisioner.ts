@@ -28,7 +28,7 @@ export type ProvisionerDeps = Pick<
   Dependencies,
   'cluster' | 'store' | 'cloud' | 'timers' | 'clock' | 'log' | 'catalog'
 > &
-  Partial<Pick<Dependencies, 'settings' | 'catalogSource'>>;
+  Partial<Pick<Dependencies, 'settings' | 'catalogSource' | 'events'>>;
 
 /**
  * One message of the provisioning queue: the EventBridge envelope of a PodUnschedulable event, or
@@ -56,6 +56,7 @@ export function runSummary(result: ProvisionResult): Record<string, unknown> {
     launched: result.launched.length,
     adopted: result.launched.filter((l) => l.adopted).length,
     failed: result.failed.length,
+    ...(result.handedOver ? { 'handed-over': (result.leftForNextRun ?? []).length } : {}),
     resumed: result.resumed.length,
     nominated: result.nominated,
     unschedulable: result.unschedulable.length,
@@ -68,7 +69,8 @@ export function runSummary(result: ProvisionResult): Record<string, unknown> {
 /**
  * Builds the provisioner handler. A deferred run (another run held the lease too long) or an
  * incomplete one (a launch failed with an error and its claim waits for the next run) reports
- * every message as failed so the batch comes back. A run absorbed by the run holding the lease
+ * every message as failed so the batch comes back, unless the run handed what it left over to a
+ * new invocation (core/provisioning/handover.ts). A run absorbed by the run holding the lease
  * (which plans every pending pod before it releases) is done.
  */
 export function createProvisionerHandler(getDeps: () => ProvisionerDeps) {
@@ -163,7 +165,8 @@ export function createProvisionerHandler(getDeps: () => ProvisionerDeps) {
       });
     }
     recordCloudProviderErrors(result);
-    if (!result.deferred && !result.incomplete) return { batchItemFailures: batch.failures };
+    if (!result.deferred && (!result.incomplete || result.handedOver))
+      return { batchItemFailures: batch.failures };
     return {
       batchItemFailures: [...batch.failures, ...batch.items.map((i) => ({ itemIdentifier: i.messageId }))],
     };

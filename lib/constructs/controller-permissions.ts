@@ -4,6 +4,7 @@ import { Construct } from 'constructs';
 import { instanceProfilePath } from '../../functions/core/launch/node-role.js';
 import { TAG } from '../../functions/core/launch/tags.js';
 import { checkSsmParameterName, ssmParameterArn } from '../ssm-parameter-names.js';
+import { ebsKmsStatements } from './ebs-kms-statements.js';
 import { nagArn } from './nag-findings.js';
 import { checkNodeRoleArn } from './node-role.js';
 
@@ -56,6 +57,11 @@ export interface ControllerPermissionsProps {
    * names are AWS's public parameters. @default none
    */
   readonly ssmParameterNames?: readonly string[];
+  /**
+   * Customer-managed KMS key ARNs of EC2NodeClass EBS volumes the functions may use through EC2
+   * (ebs-kms-statements.ts). @default none
+   */
+  readonly ebsKmsKeyArns?: readonly string[];
 }
 
 /**
@@ -256,6 +262,7 @@ export class ControllerPermissions extends Construct {
         ],
       }),
       new PolicyStatement({ sid: 'ReadEc2', actions: [...EC2_READ_ACTIONS], resources: ['*'] }),
+      ...ebsKmsStatements(stack, props.ebsKmsKeyArns),
     ];
     this.policy = new Policy(this, 'Policy', { statements });
     props.role.attachInlinePolicy(this.policy);

@@ -55,7 +55,13 @@ function listed(readme: string): Set<string> {
 
 describe('the README IAM table', () => {
   const { app, stack } = createJoinerApp({
-    context: { 'joiner:clusterName': 'prod', 'joiner:account': '111111111111', 'joiner:region': 'us-west-2' },
+    // With the optional grants on (joiner:ebsKmsKeyArns): the table lists their rows too.
+    context: {
+      'joiner:clusterName': 'prod',
+      'joiner:account': '111111111111',
+      'joiner:region': 'us-west-2',
+      'joiner:ebsKmsKeyArns': ['arn:aws:kms:us-west-2:111111111111:key/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b'],
+    },
     overrides: { code: stubCode },
   });
   const template = Template.fromStack(stack).toJSON();

@@ -35,7 +35,12 @@ export interface InterruptionDeps extends RetireDeps, Omit<BeginDrainDeps, 'stor
     Pick<ClusterApi, 'getNode' | 'listNodes'>;
   readonly store: RetireDeps['store'] &
     BeginDrainDeps['store'] &
-    Pick<StateStore, 'findNodeClaimByInstanceId' | 'markOfferingsUnavailable' | 'createNodeClaim'>;
+    Pick<
+      StateStore,
+      'findNodeClaimByInstanceId' | 'markOfferingsUnavailable' | 'createNodeClaim' | 'listNodeClaims'
+    >;
+  /** joiner's bus: wakes the provisioner after a launch lost its capacity (relaunch-hint.ts). */
+  readonly events?: LaunchTerminatedDeps['events'];
   /** Reads instances joiner has no claim of (adopt-interrupted.ts). */
   readonly cloud: RetireDeps['cloud'] & Pick<CloudProvider, 'get'>;
   /** The identity this joiner tags its instances with (its state table's name); unknown: none is adopted. */

@@ -42,7 +42,7 @@ const KNOWN: Readonly<Record<string, Known>> = {
   'Client.InternalError': {
     reason: 'LaunchClientError',
     cause: 'nodeclass',
-    hint: "most often EC2 may not use the EBS volumes' KMS key for the caller: the key policy or the controller role must allow kms:CreateGrant, kms:GenerateDataKeyWithoutPlaintext and kms:Decrypt via ec2.<region>.amazonaws.com",
+    hint: "most often EC2 may not use the EBS volumes' KMS key for the caller: list the key ARN in joiner:ebsKmsKeyArns in cdk.json and deploy, or let the key policy allow the controller role kms:CreateGrant, kms:Decrypt, kms:GenerateDataKeyWithoutPlaintext and kms:DescribeKey via ec2.<region>.amazonaws.com",
   },
   'Client.VolumeLimitExceeded': {
     reason: 'VolumeLimitExceeded',

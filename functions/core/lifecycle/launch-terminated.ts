@@ -4,7 +4,8 @@
  * terminating". When it is a launch failure, the claim is retired with it as its failure (the
  * NodeClaim's conditions and `lastFailure`, the pods' Warning events name it), one Warning event
  * goes to the NodeClaim and one to its NodePool, one log line is written, and:
- * - a capacity cause marks the offering unavailable (3 minutes), so the next launch picks another;
+ * - a capacity cause marks the offering unavailable (3 minutes), so the next launch picks another,
+ *   and once the claim is Gone the provisioner is woken at once for its pods (relaunch-hint.ts);
  * - a NodeClass cause needs no mark: the failed claim itself starts the NodeClass's launch
  *   backoff (nodeclass-launch-backoff.ts), which the provisioner and the status read.
  * Idempotent under duplicate and concurrent delivery: only the invocation whose version-checked
@@ -13,20 +14,24 @@
  */
 import type { LaunchTermination } from '../launch/launch-termination.js';
 import { classifyLaunchTermination } from '../launch/launch-termination.js';
+import { volumeKeysOf, withVolumeKeys } from '../launch/volume-key-hint.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import { transition } from '../nodeclaim/state-machine.js';
 import type { CloudInstance, CloudProvider } from '../ports/cloud-provider.js';
 import type { ClusterApi, ClusterEvent } from '../ports/cluster-api.js';
 import type { StateStore } from '../ports/state-store.js';
 import { NODE_CLAIM_API_VERSION, NODE_CLAIM_KIND } from '../status/nodeclaim-resource.js';
+import { hintRelaunch, type PoolRef, type RelaunchHintDeps } from './relaunch-hint.js';
 import { type RetireDeps, retireClaim } from './retire-claim.js';
 import { updateClaim } from './update-claim.js';
 
 /** What handling a launch-time termination needs. */
-export interface LaunchTerminatedDeps extends RetireDeps {
-  readonly store: RetireDeps['store'] & Pick<StateStore, 'markOfferingsUnavailable'>;
+export interface LaunchTerminatedDeps extends RetireDeps, Pick<RelaunchHintDeps, 'events'> {
+  readonly store: RetireDeps['store'] & Pick<StateStore, 'markOfferingsUnavailable' | 'listNodeClaims'>;
   readonly cloud: RetireDeps['cloud'] & Pick<CloudProvider, 'get'>;
-  readonly cluster: RetireDeps['cluster'] & Pick<ClusterApi, 'listNodePoolDocuments'>;
+  readonly cluster: RetireDeps['cluster'] &
+    Pick<ClusterApi, 'listNodePoolDocuments'> &
+    Partial<Pick<ClusterApi, 'listNodeClassDocuments'>>;
 }
 
 /**
@@ -44,8 +49,9 @@ export async function retireLaunchTerminated(
   if (claim.state !== 'Launched' || !instanceId) return undefined;
   const described = instance ?? (await deps.cloud.get(instanceId));
   if (described && described.state !== 'shutting-down' && described.state !== 'terminated') return undefined;
-  const termination = classifyLaunchTermination(instanceId, described?.stateReason);
-  if (!termination) return undefined;
+  const classified = classifyLaunchTermination(instanceId, described?.stateReason);
+  if (!classified) return undefined;
+  const termination = await namingVolumeKeys(deps, claim, classified);
   const failure = { reason: termination.reason, message: termination.message };
   let won = false;
   const stored = await updateClaim(deps.store, claim.id, (c) => {
@@ -53,12 +59,19 @@ export async function retireLaunchTerminated(
     return won ? transition(c, 'Terminating', deps.clock.now(), { failure }) : undefined;
   });
   if (!stored) return undefined;
-  if (won) await report(deps, stored, termination);
+  const pool = won ? await report(deps, stored, termination) : undefined;
   await retireClaim(deps, claim.id, failure, { instanceGone: true, warn: won, from: ['Terminating'] });
+  // Only the winner asks for the relaunch, once the claim is Gone (no run waits for it then).
+  if (won) await hintRelaunch(deps, stored, termination, pool);
   return termination;
 }
 
-async function report(deps: LaunchTerminatedDeps, claim: NodeClaim, t: LaunchTermination): Promise<void> {
+/** Marks, logs and writes the events; returns the claim's NodePool document when it is found. */
+async function report(
+  deps: LaunchTerminatedDeps,
+  claim: NodeClaim,
+  t: LaunchTermination,
+): Promise<PoolRef | undefined> {
   const i = claim.instance;
   if (t.cause === 'offering' && i) {
     const offering = { instanceType: i.instanceType, zone: i.zone, capacityType: i.capacityType };
@@ -94,4 +107,17 @@ async function report(deps: LaunchTerminatedDeps, claim: NodeClaim, t: LaunchTer
       message: `nodeclaim ${claim.id}: ${t.message}`,
     });
   await deps.cluster.createEvents(events);
+  return pool ? { apiVersion: pool.apiVersion, kind: pool.kind, name: pool.metadata.name } : undefined;
+}
+
+/** A `Client.InternalError` names the NodeClass's volume keys and the setting that grants them. */
+async function namingVolumeKeys(
+  deps: LaunchTerminatedDeps,
+  claim: NodeClaim,
+  t: LaunchTermination,
+): Promise<LaunchTermination> {
+  if (t.code !== 'Client.InternalError' || !deps.cluster.listNodeClassDocuments) return t;
+  const docs = await deps.cluster.listNodeClassDocuments().catch(() => []);
+  const keys = docs.filter((d) => d.metadata.name === claim.nodeClass).flatMap(volumeKeysOf);
+  return withVolumeKeys(t, claim.nodeClass, [...new Set(keys)]);
 }

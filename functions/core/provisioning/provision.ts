@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PodRefDetail } from '../events/joiner-events.js';
 import { launchBlocks, nodeClassLaunchFailures } from '../launch/nodeclass-launch-backoff.js';
+import type { Pod } from '../model/kube-objects.js';
 import { isStatic } from '../model/node-pool.js';
 import type { NodeClaim, NodeClaimState } from '../nodeclaim/nodeclaim.js';
 import { DEFAULT_TIMEOUTS } from '../nodeclaim/state-machine.js';
@@ -12,6 +13,7 @@ import { systemClock } from '../ports/clock.js';
 import type { OfferingKey, StateStore } from '../ports/state-store.js';
 import { DEFAULT_BATCH_WINDOW, type GatherResult, gatherPods } from './batch-window.js';
 import { type ClusterSnapshot, readClusterSnapshot, readNodeClasses } from './cluster-snapshot.js';
+import { handOver } from './handover.js';
 import { IN_FLIGHT_STATES } from './in-flight.js';
 import { type LaunchClaimsOutcome, launchClaims, mergeOutcomes } from './launch-claims.js';
 import { launchLimits } from './launch-limits.js';
@@ -169,8 +171,10 @@ export async function provision(deps: ProvisionDeps, input: ProvisionInput): Pro
   }
   // Events are best effort and change no state: the next run need not wait for them.
   if (!outcome) throw new Error('provisioning run made no pass');
+  // The lease is free: a new invocation may take what this one had no time to launch.
+  const handedOver = await handOver(deps, outcome.result, fence.stopReason);
   await outcome.report();
-  return { ...outcome.result, batch, totalMs: performance.now() - started };
+  return { ...outcome.result, handedOver, batch, totalMs: performance.now() - started };
 }
 
 /**
@@ -301,6 +305,7 @@ async function run(
     logPlan(deps.log, planned);
     if (planned.plan.nodeClaims.length > 0 && !(await mayWrite(deps))) {
       acc.incomplete = true;
+      acc.left.push(...planned.plan.nodeClaims.flatMap((c) => refsOf(c.pods, planned.podsById)));
       deps.log.warn('provisioning run writes no nodeclaim, the next run plans its pods', {
         reason: deps.fence.stopReason,
       });
@@ -314,6 +319,8 @@ async function run(
     );
     acc.add(created, launch, nominations, planned.schedulingMs);
     if (deps.fence.stopReason) {
+      const stopped = new Set(launch.stopped);
+      acc.left.push(...[...created, ...resume].filter((c) => stopped.has(c.id)).flatMap((c) => c.pods));
       deps.log.warn('provisioning run stops launching, the next run resumes its pending nodeclaims', {
         reason: deps.fence.stopReason,
         pending: launch.stopped.length,
@@ -346,6 +353,7 @@ async function run(
     claimOfPod: claimOfPod(acc.nominations),
     unschedulable: last.plan.unschedulable.map((u) => ({ pod: u.pod, reason: u.reason })),
     markedUnavailable: [...acc.marked],
+    leftForNextRun: acc.left,
     invalidDocuments: snapshot.invalidDocuments,
     schedulingMs: acc.schedulingMs,
     totalMs: performance.now() - started,
@@ -503,6 +511,7 @@ function newAccumulator() {
     resumed: [] as string[],
     cancelled: [] as string[],
     nominations: [] as Nomination[],
+    left: [] as PodRefDetail[],
     onNodes: 0,
     onInFlight: 0,
     schedulingMs: 0,
@@ -520,6 +529,17 @@ function newAccumulator() {
     },
   };
   return acc;
+}
+
+/** The refs of the pods `ids` among the run's pending pods. */
+function refsOf(ids: readonly string[], podsById: ReadonlyMap<string, Pod>): PodRefDetail[] {
+  return ids.flatMap((id) => {
+    const pod = podsById.get(id);
+    const uid = pod?.metadata.uid;
+    return pod && uid
+      ? [{ namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name, uid }]
+      : [];
+  });
 }
 
 /** The nodeclaim each pod was nominated to (pods nominated to an existing node are left out). */

@@ -29,5 +29,6 @@ export function joinPasses(first: ProvisionResult, later: ProvisionResult): Prov
     placedOnInFlight: first.placedOnInFlight + later.placedOnInFlight,
     markedUnavailable: [...new Set([...first.markedUnavailable, ...later.markedUnavailable])],
     schedulingMs: first.schedulingMs + later.schedulingMs,
+    leftForNextRun: [...(first.leftForNextRun ?? []), ...(later.leftForNextRun ?? [])],
   };
 }

@@ -6,7 +6,7 @@ import type { NodeClaimTimeouts } from '../nodeclaim/state-machine.js';
 import type { Clock } from '../ports/clock.js';
 import type { CloudProvider } from '../ports/cloud-provider.js';
 import type { ClusterApi } from '../ports/cluster-api.js';
-import type { TimerScheduler } from '../ports/event-publisher.js';
+import type { EventPublisher, TimerScheduler } from '../ports/event-publisher.js';
 import type { Log } from '../ports/log.js';
 import type { StateStore } from '../ports/state-store.js';
 import type { BatchEvents, BatchWindow, GatherResult } from './batch-window.js';
@@ -54,6 +54,11 @@ export interface ProvisionDeps {
    * input, the run first waits for the burst to end. Default: 1 s idle, 10 s max.
    */
   readonly batchWindow?: BatchWindow;
+  /**
+   * joiner's bus: a run that stops launching before its deadline hands the rest over to a new
+   * invocation with a hint (handover.ts). Default: nothing is handed over, the sweep resumes it.
+   */
+  readonly events?: EventPublisher;
 }
 
 /** Tuning of a run; every field has a default. */
@@ -175,4 +180,11 @@ export interface ProvisionResult {
   readonly totalMs: number;
   /** What the batch window did before the run (absent when the run had no event times). */
   readonly batch?: GatherResult;
+  /**
+   * Pods of the nodeclaims the run stopped before launching (left Pending, or planned and not
+   * written) because it ran out of lease or invocation time.
+   */
+  readonly leftForNextRun?: readonly PodRefDetail[];
+  /** The run published a hint so a new invocation launches what it left (handover.ts). */
+  readonly handedOver?: boolean;
 }

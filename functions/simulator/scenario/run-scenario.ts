@@ -127,6 +127,7 @@ export async function runScenario(
           clusterName: scenario.clusterName,
           region,
           nodeRoleArns: scenario.stack.nodeRoleArns,
+          ebsKmsKeyArns: scenario.stack.ebsKmsKeyArns,
           stackTemplate: options.stackTemplate,
           clock: () => virtualNow(),
           onDecision: options.onAuthorization,

@@ -432,6 +432,10 @@ export const stackSchema = z
     nodeRoleArns: z
       .array(z.string().regex(/^arn:aws[a-z-]*:iam::\d{12}:role\/\S+$/, 'expected an IAM role ARN'))
       .default([]),
+    /** `joiner:ebsKmsKeyArns`: customer-managed EBS KMS keys the controller role may use through EC2. */
+    ebsKmsKeyArns: z
+      .array(z.string().regex(/^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/\S+$/, 'expected a KMS key ARN'))
+      .default([]),
   })
   .strict();
 
@@ -469,7 +473,7 @@ export const scenarioSchema = z
     steps: z.array(z.record(z.string(), z.unknown())).min(1),
     expect: expectationSchema.optional(),
     account: accountSchema.default({ spotServiceLinkedRole: false }),
-    stack: stackSchema.default({ nodeRoleArns: [] }),
+    stack: stackSchema.default({ nodeRoleArns: [], ebsKmsKeyArns: [] }),
     /** IAM denials this scenario expects; any other denial fails it. */
     expectDenials: z.array(expectedDenialSchema).default([]),
     /** The account's capacity reservations when the scenario starts (reservation-schema.ts). */

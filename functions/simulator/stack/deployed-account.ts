@@ -15,6 +15,8 @@ export interface DeployedAccountOptions {
   readonly region: string;
   /** `joiner:nodeRoleArns` of the synthesized stack. */
   readonly nodeRoleArns?: readonly string[];
+  /** `joiner:ebsKmsKeyArns` of the synthesized stack. */
+  readonly ebsKmsKeyArns?: readonly string[];
   /** A synthesized template (file or `cdk synth -o DIR`) to use instead of synthesizing. */
   readonly stackTemplate?: string;
   /** Virtual time. */
@@ -35,6 +37,7 @@ export async function deployedAccount(options: DeployedAccountOptions): Promise<
           region: options.region,
           account,
           nodeRoleArns: options.nodeRoleArns,
+          ebsKmsKeyArns: options.ebsKmsKeyArns,
         }),
       };
   return stackAccount({

@@ -30,6 +30,8 @@ export interface StackInputs {
   readonly nodeRoleArns?: readonly string[];
   /** `joiner:vpcId`. */
   readonly vpcId?: string;
+  /** `joiner:ebsKmsKeyArns`: customer-managed EBS KMS keys the controller role may use through EC2. */
+  readonly ebsKmsKeyArns?: readonly string[];
 }
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -60,6 +62,9 @@ export function contextOf(inputs: StackInputs): Record<string, unknown> {
       ? { 'joiner:nodeRoleArns': [...inputs.nodeRoleArns] }
       : {}),
     ...(inputs.vpcId ? { 'joiner:vpcId': inputs.vpcId } : {}),
+    ...(inputs.ebsKmsKeyArns && inputs.ebsKmsKeyArns.length > 0
+      ? { 'joiner:ebsKmsKeyArns': [...inputs.ebsKmsKeyArns] }
+      : {}),
   };
 }
 

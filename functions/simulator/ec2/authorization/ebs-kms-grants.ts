@@ -3,7 +3,7 @@
  * block device mapping names). A key that is not usable (disabled, pending deletion or import,
  * unavailable, or not there at all: KMS checks it only after the launch call) terminates the
  * instance moments after launch with state reason `Client.InvalidKMSKey.InvalidState`. EC2 uses
- * a usable key as the caller at launch (`kms:CreateGrant`,
+ * a usable key as the caller at launch (`kms:DescribeKey`, `kms:CreateGrant`,
  * `kms:GenerateDataKeyWithoutPlaintext`, `kms:Decrypt`, via `ec2.<region>.amazonaws.com`). A
  * denial does not fail the launch call: the instance starts `pending` and is terminated moments
  * later with state reason `Client.InternalError` ("Client error on launch"), which is how such
@@ -20,6 +20,7 @@ import { type Ec2Check, firstDenial } from './ec2-caller.js';
 
 /** The KMS calls EC2 makes as the caller for each encrypted volume's key. */
 export const EBS_KMS_ACTIONS = [
+  'kms:DescribeKey',
   'kms:CreateGrant',
   'kms:GenerateDataKeyWithoutPlaintext',
   'kms:Decrypt',

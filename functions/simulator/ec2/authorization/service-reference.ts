@@ -24,6 +24,7 @@ export const AUTHORIZED_ACTIONS = [
   'iam:CreateServiceLinkedRole',
   'kms:CreateGrant',
   'kms:Decrypt',
+  'kms:DescribeKey',
   'kms:GenerateDataKeyWithoutPlaintext',
 ] as const;
 

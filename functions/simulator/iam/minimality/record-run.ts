@@ -23,7 +23,7 @@ export interface RecordedScenario {
   readonly run: RecordedRun;
   readonly result: ScenarioResult;
   /** The stack inputs a `--stack-template` of this scenario must be synthesized with. */
-  readonly stack: { readonly nodeRoleArns: readonly string[] };
+  readonly stack: { readonly nodeRoleArns: readonly string[]; readonly ebsKmsKeyArns: readonly string[] };
 }
 
 const STEP = /simulate step (\d+): (\w+)/;
@@ -41,6 +41,7 @@ export async function recordScenarioRun(
     region,
     account,
     nodeRoleArns: scenario.stack.nodeRoleArns,
+    ebsKmsKeyArns: scenario.stack.ebsKmsKeyArns,
   });
   let step = 'setup';
   const recorder = new RequestRecorder(() => step);
@@ -63,6 +64,6 @@ export async function recordScenarioRun(
       requests: recorder.requests,
     },
     result,
-    stack: { nodeRoleArns: scenario.stack.nodeRoleArns },
+    stack: { nodeRoleArns: scenario.stack.nodeRoleArns, ebsKmsKeyArns: scenario.stack.ebsKmsKeyArns },
   };
 }

@@ -112,16 +112,18 @@ describe('a fresh account', () => {
       const out = await spotFleet();
       const id = out.Instances![0].InstanceIds![0];
       expect(iam.requests.filter((r) => r.action.startsWith('kms:'))).toEqual(
-        ['kms:CreateGrant', 'kms:GenerateDataKeyWithoutPlaintext', 'kms:Decrypt'].map((action) => ({
-          principal: expect.any(String),
-          action,
-          resource: KEY_ARN,
-          context: {
-            'kms:ViaService': 'ec2.us-west-2.amazonaws.com',
-            'kms:CallerAccount': ACCOUNT,
-            ...(action === 'kms:CreateGrant' ? { 'kms:GrantIsForAWSResource': 'true' } : {}),
-          },
-        })),
+        ['kms:DescribeKey', 'kms:CreateGrant', 'kms:GenerateDataKeyWithoutPlaintext', 'kms:Decrypt'].map(
+          (action) => ({
+            principal: expect.any(String),
+            action,
+            resource: KEY_ARN,
+            context: {
+              'kms:ViaService': 'ec2.us-west-2.amazonaws.com',
+              'kms:CallerAccount': ACCOUNT,
+              ...(action === 'kms:CreateGrant' ? { 'kms:GrantIsForAWSResource': 'true' } : {}),
+            },
+          }),
+        ),
       );
       const volume = iam.of('ec2:RunInstances').find((r) => r.resource.includes(':volume/'));
       expect(volume?.context['ec2:Encrypted']).toBe('true');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { handleInterruption } from '../../../../functions/core/interruption/handle-interruption.js';
 import type { InterruptionNotice } from '../../../../functions/core/interruption/interruption-notice.js';
+import { MAX_IMMEDIATE_RELAUNCHES } from '../../../../functions/core/lifecycle/relaunch-hint.js';
 import { collectOrphans } from '../../../../functions/core/sweep/orphans.js';
 import { harness, launchedClaim } from './harness.js';
 
@@ -117,5 +118,82 @@ describe('an instance EC2 terminated during launch', () => {
     expect(out.retiredClaims).toEqual(['default-abc']);
     expect(h.store.claims.get('default-abc')?.failure?.reason).toBe('InvalidKMSKey');
     expect(h.cluster.events.map((e) => e.involvedObject.kind)).toEqual(['NodeClaim', 'NodePool', 'Pod']);
+  });
+});
+
+/** A claim `id` whose instance `instanceId` EC2 terminated during launch with `reason`. */
+function alsoTerminated(h: ReturnType<typeof harness>, id: string, instanceId: string, reason: typeof ICE) {
+  launchedClaim(h, id, instanceId);
+  const instance = h.cloud.instances.get(instanceId)!;
+  h.cloud.instances.set(instanceId, { ...instance, state: 'terminated', stateReason: reason });
+}
+
+describe('the provisioner is woken at once after a launch lost its capacity', () => {
+  it('a capacity cause publishes PodUnschedulable for the claim’s pods once it is Gone', async () => {
+    const h = terminatedAtLaunch(ICE);
+    let stateAtPublish: string | undefined;
+    const events = {
+      publish: async (e: Parameters<typeof h.events.publish>[0]) => {
+        stateAtPublish = h.store.claims.get('default-abc')?.state;
+        return h.events.publish(e);
+      },
+    };
+    await handleInterruption({ ...h.interruption, events }, gone);
+    expect(h.events.published).toHaveLength(1);
+    expect(h.events.published[0]).toMatchObject({
+      detailType: 'PodUnschedulable',
+      detail: { namespace: 'default', name: 'web-1' },
+    });
+    // No run may find the claim still in flight and wait for it.
+    expect(stateAtPublish).toBe('Gone');
+  });
+
+  it('a NodeClass cause publishes nothing: its launch backoff would refuse the launch', async () => {
+    const h = terminatedAtLaunch(KMS);
+    await handleInterruption({ ...h.interruption, events: h.events }, gone);
+    expect(h.events.published).toEqual([]);
+  });
+
+  it('duplicate and concurrent deliveries wake it once', async () => {
+    const h = terminatedAtLaunch(ICE);
+    const deps = { ...h.interruption, events: h.events };
+    await Promise.all([
+      handleInterruption(deps, gone),
+      handleInterruption(deps, { ...gone, state: 'shutting-down' }),
+      handleInterruption(deps, gone),
+    ]);
+    await handleInterruption(deps, gone);
+    expect(h.events.published).toHaveLength(1);
+  });
+
+  it('the sweep that finds the lost event wakes it too', async () => {
+    const h = terminatedAtLaunch(ICE);
+    h.clock.advance(5 * 60_000);
+    await collectOrphans(h.sweep);
+    expect(h.events.published.map((e) => e.detailType)).toEqual(['PodUnschedulable']);
+  });
+
+  it(`bounded: after ${MAX_IMMEDIATE_RELAUNCHES} capacity losses of a NodePool within 3 minutes, the sweep relaunches`, async () => {
+    const h = harness();
+    const deps = { ...h.interruption, events: h.events };
+    h.cluster.nodePoolDocuments.push({
+      apiVersion: 'karpenter.sh/v1',
+      kind: 'NodePool',
+      metadata: { name: 'default' },
+    });
+    for (let n = 1; n <= MAX_IMMEDIATE_RELAUNCHES + 1; n++) {
+      alsoTerminated(h, `default-${n}`, `i-${n}`, ICE);
+      await handleInterruption(deps, { ...gone, instanceId: `i-${n}` });
+      h.clock.advance(10_000);
+    }
+    expect(h.events.published).toHaveLength(MAX_IMMEDIATE_RELAUNCHES);
+    expect(h.log.messages()).toContain(
+      'many launches of the NodePool lost their capacity, the sweep relaunches',
+    );
+    // Three minutes on, the earlier failures no longer count.
+    h.clock.advance(3 * 60_000);
+    alsoTerminated(h, 'default-late', 'i-late', ICE);
+    await handleInterruption(deps, { ...gone, instanceId: 'i-late' });
+    expect(h.events.published).toHaveLength(MAX_IMMEDIATE_RELAUNCHES + 1);
   });
 });
