@@ -1,5 +1,5 @@
 import { availableParallelism, loadavg } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { LongestFirst } from './test/helpers/longest-first.js';
 
 /**
@@ -18,6 +18,17 @@ const UNIT = ['test/unit/**/*.test.ts'];
  * once per worker instead of once per file took test/infra from 235 s of CPU to 52 s.
  */
 const CDK = ['test/infra/**/*.test.ts'];
+/**
+ * Unit tests of the simulated IAM that synthesize joiner's stack (test/unit/simulator/iam/
+ * synthesized-stack.ts) run with the CDK tests: in a unit worker each paid for loading aws-cdk-lib
+ * once more (about 10 s of CPU each with the built-in validation on), and in one worker they share
+ * one synth of the same context.
+ */
+const STACK_UNIT = [
+  'test/unit/simulator/iam/account-authorizer.test.ts',
+  'test/unit/simulator/iam/own-ssm-parameters.test.ts',
+  'test/unit/simulator/iam/stack-iam.test.ts',
+];
 /** The simulated clouds of the integration tests (69 files, all passing shared). */
 const CLOUDS = ['test/integration/**/*.test.ts'];
 /**
@@ -59,8 +70,15 @@ const common = {
   // so a run transforms only what changed since the last one (about a quarter less CPU for a
   // rerun of the scheduling unit tests).
   experimental: { fsModuleCache: true },
-  // Node 20 is supported (see README); the SDK's notice about its own future releases is noise here.
-  env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+  env: {
+    // Node 20 is supported (see README); the SDK's notice about its own future releases is noise here.
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    // aws-cdk-lib's built-in CloudFormation validation at every synth: it starts a WebAssembly
+    // engine in each process that synthesizes (about 5 s of CPU) and adds about a second per synth,
+    // and here it only printed warnings. test/infra/cloudformation-validation.test.ts runs it
+    // strict on the stack instead. Child processes (the CDK app entry, the CLI) inherit it.
+    CDK_VALIDATION: 'false',
+  },
 } as const;
 
 export default defineConfig({
@@ -74,8 +92,15 @@ export default defineConfig({
     projects: [
       { test: { ...common, name: 'scenarios', include: SCENARIOS } },
       { test: { ...common, name: 'clouds', include: CLOUDS } },
-      { test: { ...common, name: 'cdk', include: CDK } },
-      { test: { ...common, name: 'shared', include: UNIT } },
+      { test: { ...common, name: 'cdk', include: [...CDK, ...STACK_UNIT] } },
+      {
+        test: {
+          ...common,
+          name: 'shared',
+          include: UNIT,
+          exclude: [...configDefaults.exclude, ...STACK_UNIT],
+        },
+      },
     ],
   },
 });

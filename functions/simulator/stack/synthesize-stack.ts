@@ -93,7 +93,10 @@ async function synthesize(inputs: StackInputs): Promise<CfnTemplate> {
     import('../../../lib/context.js'),
     import('../../../lib/joiner-stack.js'),
   ]);
-  const app = new App({ context: contextOf(inputs) });
+  // Only the template's IAM is read: aws-cdk-lib's built-in CloudFormation validation (a
+  // WebAssembly engine started per process, about 5 s of CPU) would only print warnings here.
+  // test/infra/cloudformation-validation.test.ts holds the stack to it.
+  const app = new App({ context: contextOf(inputs), builtinCloudFormationValidation: false });
   const { warnings: _warnings, ...props } = joinerPropsFromContext(app.node, ROOT);
   const stack = new JoinerStack(app, props.stackName ?? 'Joiner', {
     ...props,
