@@ -10,7 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import { createDocumentClient } from '../adapters/store/create-state-store.js';
 import { DynamoStateStore } from '../adapters/store/dynamo-state-store.js';
 import { ensureTable } from '../adapters/store/ensure-table.js';
@@ -50,6 +50,7 @@ import {
   type SecretsManagerSimulator,
   startSecretsManagerSimulator,
 } from './secretsmanager/secrets-manager-simulator.js';
+import { internalSqsClient } from './sqs/internal-sqs-client.js';
 import { createJoinerQueues, type JoinerQueues } from './sqs/joiner-queues.js';
 import { SIMULATOR_CREDENTIALS, startSqsSimulator } from './sqs/sqs-simulator.js';
 import { startSsmSimulator } from './ssm/ssm-simulator.js';
@@ -388,7 +389,7 @@ export async function startSimulatedCloud(options: SimulatedCloudOptions = {}): 
       sqsFor: (name) => {
         let client = functionClients.get(name);
         if (!client) {
-          client = new SQSClient({ region, endpoint: sqs.url, credentials: credentialsOf(name) });
+          client = internalSqsClient({ region, endpoint: sqs.url, credentials: credentialsOf(name) });
           functionClients.set(name, client);
         }
         return client;

@@ -1,6 +1,7 @@
 /**
  * The simulated SQS: fauxqs (SQS JSON protocol, visibility timeouts, long polling, FIFO, DLQ
- * redrive, DelaySeconds) in-process on 127.0.0.1, with an SDK client for the simulator's own use.
+ * redrive, DelaySeconds) in-process on 127.0.0.1, with a client for the simulator's own use
+ * (internal-sqs-client.ts).
  * Queue timings (visibility, long polls) run on wall time, as fauxqs implements them. With a
  * virtual clock, a SendMessage's DelaySeconds (joiner's timer wake-ups) run on that clock instead:
  * the message is answered at once, as SQS does, and enqueued when its delay has passed in virtual
@@ -13,13 +14,14 @@ import {
   GetQueueAttributesCommand,
   ListQueuesCommand,
   SendMessageCommand,
-  SQSClient,
+  type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { buildApp } from 'fauxqs';
 import type { ServiceAuthorizer } from '../iam/authorization/authorization-request.js';
 import { accessKeyOf, gateCall, SIMULATOR_ACCESS_KEY_ID } from '../iam/authorization/service-gate.js';
 import type { ApiLatency } from '../latency/api-latency.js';
 import { keepIdleConnections } from '../loopback-server.js';
+import { internalSqsClient } from './internal-sqs-client.js';
 import { type StampClock, stampVirtualSendTimes } from './virtual-timestamps.js';
 
 /** A queue's URL and ARN. */
@@ -127,7 +129,11 @@ export async function startSqsSimulator(options: {
   keepIdleConnections(app.server);
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const url = address.replace('localhost', '127.0.0.1');
-  const client = new SQSClient({ region: options.region, endpoint: url, credentials: SIMULATOR_CREDENTIALS });
+  const client = internalSqsClient({
+    region: options.region,
+    endpoint: url,
+    credentials: SIMULATOR_CREDENTIALS,
+  });
   sender = client;
   return {
     url,

@@ -4,12 +4,23 @@
  */
 import { celEnv, celError, isCelError, parse, plan } from '@bufbuild/cel';
 
-/** Converts JSON into CEL input: objects become maps, integral numbers CEL ints. */
-export function toCel(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(toCel);
-  if (value !== null && typeof value === 'object') {
-    return new Map(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, toCel(v)]));
-  }
+/**
+ * Converts JSON into CEL input: objects become maps, integral numbers CEL ints. `converted` keeps
+ * the conversions of one set of variables by object, so an object bound twice (a request's
+ * `object` is also its `request.object`) is converted once; CEL only reads them.
+ */
+export function toCel(value: unknown, converted = new Map<object, unknown>()): unknown {
+  if (value === null || typeof value !== 'object') return scalarToCel(value);
+  const known = converted.get(value);
+  if (known !== undefined) return known;
+  const out = Array.isArray(value)
+    ? value.map((v) => toCel(v, converted))
+    : new Map(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, toCel(v, converted)]));
+  converted.set(value, out);
+  return out;
+}
+
+function scalarToCel(value: unknown): unknown {
   if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value);
   return value ?? null;
 }
@@ -71,12 +82,15 @@ export class CelBindings {
 
   /** The CEL values (converted on first use). */
   get values(): Record<string, unknown> {
-    this.converted ??= {
-      object: toCel(this.vars.object),
-      oldObject: toCel(this.vars.oldObject),
-      request: toCel(this.vars.request),
-      namespaceObject: toCel(this.vars.namespaceObject),
-    };
+    if (!this.converted) {
+      const converted = new Map<object, unknown>();
+      this.converted = {
+        object: toCel(this.vars.object, converted),
+        oldObject: toCel(this.vars.oldObject, converted),
+        request: toCel(this.vars.request, converted),
+        namespaceObject: toCel(this.vars.namespaceObject, converted),
+      };
+    }
     return this.converted;
   }
 }

@@ -1,9 +1,19 @@
-/** A one-shot JSON POST with a timeout (http, or https with a CA bundle), no connection reuse. */
-import { request as httpRequest } from 'node:http';
+/**
+ * A JSON POST with a timeout: over http on kept-alive connections (as the API server's client
+ * reuses its connections to a webhook), or over https with a CA bundle on a connection of its own.
+ */
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 
 /** Arms `fn` after `ms`; returns its cancel. */
 export type ArmTimer = (fn: () => void, ms: number) => () => void;
+
+/**
+ * The connections to http webhooks, kept open between calls: a new TCP connection per admission
+ * request cost both ends a connect and an accept on every write the webhook sees. Idle ones do not
+ * keep the process alive; the simulated endpoints never close them (loopback-server.ts).
+ */
+const httpAgent = new HttpAgent({ keepAlive: true });
 
 const wallTimer: ArmTimer = (fn, ms) => {
   const timer = setTimeout(fn, ms);
@@ -25,7 +35,7 @@ export function postJson(
   const payload = JSON.stringify(body);
   const options = {
     method: 'POST',
-    agent: false as const,
+    agent: target.protocol === 'https:' ? (false as const) : httpAgent,
     headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
     ...(caBundle ? { ca: Buffer.from(caBundle, 'base64').toString('utf8') } : {}),
   };

@@ -89,6 +89,17 @@ export class KubeApi {
     return this.present(type, obj);
   }
 
+  /**
+   * {@link get} for a reader that only serializes the object (the HTTP GET handler): the stored
+   * object under the requested apiVersion and kind, a shallow copy that shares every nested value
+   * with the store (stored objects are never changed in place). Callers must not modify it.
+   */
+  getForSerialization(type: ResourceType, namespace: string | undefined, name: string): KubeObject {
+    const obj = this.store.peek(storageKey(type), this.ns(type, namespace), name);
+    if (!obj) throw notFound(type.plural, type.group, name);
+    return { ...obj, apiVersion: apiVersionOf(type), kind: type.kind };
+  }
+
   /** One object or undefined. */
   find(type: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
     const obj = this.store.get(storageKey(type), this.ns(type, namespace), name);
@@ -171,10 +182,10 @@ export class KubeApi {
     defaultMetadata(obj, this.random, this.clock.now());
     if (!obj.metadata.name)
       throw invalid(type.kind, '', 'metadata.name', 'Required value: name or generateName is required');
-    if (ns !== undefined && type.plural !== 'namespaces' && !this.store.get('/namespaces', undefined, ns)) {
+    if (ns !== undefined && type.plural !== 'namespaces' && !this.store.peek('/namespaces', undefined, ns)) {
       throw notFound('namespaces', '', ns);
     }
-    if (this.store.get(storageKey(type), ns, obj.metadata.name))
+    if (this.store.peek(storageKey(type), ns, obj.metadata.name))
       throw alreadyExists(type.plural, type.group, obj.metadata.name);
     obj.apiVersion = apiVersionOf(type);
     obj.kind = type.kind;

@@ -173,7 +173,7 @@ async function dispatch(
     return [201, await bindPod(api, namespace ?? '', name, requireObject(obj), opts)];
   else if (sub === 'eviction' && method === 'POST')
     return [201, await evictPod(api, namespace ?? '', name, requireObject(obj), opts)];
-  else if (method === 'GET') return [200, api.get(type, namespace, name)];
+  else if (method === 'GET') return [200, api.getForSerialization(type, namespace, name)];
   else if (method === 'PUT')
     return [200, await api.replace(type, namespace, name, requireObject(obj), sub, opts)];
   else if (method === 'PATCH')

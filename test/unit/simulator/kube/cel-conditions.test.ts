@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateConditions } from '../../../../functions/simulator/kube/admission/cel-conditions.js';
+import { evaluateConditions, toCel } from '../../../../functions/simulator/kube/admission/cel-conditions.js';
 
 const vars = (phase: string) => ({
   object: { status: { phase } },
@@ -30,5 +30,32 @@ describe('match conditions', () => {
       vars('Running'),
     );
     expect(result).toEqual({ error: 'matchCondition "phase" must evaluate to bool, got string' });
+  });
+
+  it('sees an object bound twice (object and request.object) the same under both names', () => {
+    const pod = { metadata: { name: 'p', labels: { app: 'a' } }, spec: { replicas: 3 } };
+    const old = { metadata: pod.metadata, spec: { replicas: 2 } };
+    const bindings = {
+      object: pod,
+      oldObject: old,
+      request: { operation: 'UPDATE', object: pod, oldObject: old },
+    };
+    const conditions = [
+      { name: 'same', expression: 'object == request.object && oldObject == request.oldObject' },
+      { name: 'grew', expression: 'object.spec.replicas > oldObject.spec.replicas' },
+      { name: 'labels', expression: "oldObject.metadata.labels.app == 'a'" },
+    ];
+    expect(evaluateConditions(conditions, bindings)).toEqual({ matched: true });
+    const shrunk = { ...bindings, object: { ...pod, spec: { replicas: 1 } } };
+    expect(evaluateConditions(conditions, shrunk)).toEqual({ matched: false, name: 'same' });
+  });
+
+  it('converts a value shared by two bindings once, and equal but distinct values apart', () => {
+    const shared = { a: 1 };
+    const converted = new Map<object, unknown>();
+    const one = toCel({ x: shared, y: shared, z: { a: 1 } }, converted) as Map<string, unknown>;
+    expect(one.get('x')).toBe(one.get('y'));
+    expect(one.get('z')).not.toBe(one.get('x'));
+    expect(one.get('z')).toEqual(new Map([['a', 1n]]));
   });
 });
