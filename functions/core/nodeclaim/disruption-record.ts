@@ -72,4 +72,9 @@ export interface ConsolidationProposal {
   readonly proposedAt: number;
   /** Human detail for logs and events. */
   readonly message: string;
+  /**
+   * Hourly price of the new nodes the move planned (0 for a delete); acting on it, the drain must
+   * launch no dearer ones. Absent on proposals written before it was recorded.
+   */
+  readonly newNodesPrice?: number;
 }

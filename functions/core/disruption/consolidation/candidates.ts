@@ -59,7 +59,10 @@ export function lastPodEvent(claim: NodeClaim, pods: readonly Pod[]): number {
   return last;
 }
 
-/** The candidates of a view, cheapest to disrupt first, and why others are not. */
+/**
+ * The candidates of a view, cheapest to disrupt first, and why others are not. A node is one once
+ * it has been initialized for `settleMs` and `consolidateAfter` has passed since its last pod event.
+ */
 export function consolidationCandidates(
   view: DisruptionView,
   settleMs: number,
@@ -72,8 +75,14 @@ export function consolidationCandidates(
     const pool = view.poolOf(claim);
     if (!node || !pool || !consolidatesUnderutilized(pool)) continue;
     const all = view.podsOn(node.metadata.name);
+    // Karpenter's consolidatable condition: consolidateAfter since the last pod event (or since
+    // the node was initialized). `settleMs` applies to the initialization only: also holding back
+    // the nodes a pod just left would, after a scale-down that takes pods from every node, leave
+    // the few untouched nodes as the only candidates, and the search would empty those into the
+    // nodes that are about to go.
     const after = pool.disruption.consolidateAfterMs ?? 0;
-    if (view.now - lastPodEvent(claim, all) < Math.max(after, settleMs)) continue;
+    if (view.now - (claim.timestamps.Initialized ?? 0) < settleMs) continue;
+    if (view.now - lastPodEvent(claim, all) < after) continue;
     const blocker = voluntaryBlocker(node, all, view.pdbs, view.now);
     if (blocker) {
       blocked.push({ claim, node, message: blocker.message, pod: blocker.pod });

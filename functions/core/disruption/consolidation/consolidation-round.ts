@@ -24,6 +24,7 @@ import { allowedDisruptions } from '../budgets.js';
 import { poolCounts } from '../decide.js';
 import type { DisruptionDeps } from '../disruption-deps.js';
 import type { DisruptionView } from '../disruption-view.js';
+import { drainAgrees, plannedNewNodesPrice } from './as-drained.js';
 import { type Candidate, consolidationCandidates } from './candidates.js';
 import { withOverlaidPrices } from './overlaid-prices.js';
 import { type ConsolidationMove, evaluate, planConsolidation } from './plan-consolidation.js';
@@ -192,6 +193,7 @@ async function propose(deps: DisruptionDeps, view: DisruptionView, move: Consoli
     method: move.method,
     proposedAt: view.now,
     message: describe(move),
+    newNodesPrice: plannedNewNodesPrice(move),
   };
   for (const c of move.candidates) {
     await updateClaim(deps.store, c.claim.id, (claim) =>
@@ -228,7 +230,10 @@ async function act(
   const move =
     set.every((c): c is Candidate => c !== undefined) && withinBudget ? evaluate(context, set) : undefined;
   const members = view.claims.filter((c) => ids.includes(c.id) || due.includes(c));
-  if (!move || move.method !== proposal?.method) {
+  // As Karpenter validates a command: the move must still hold, the same way, and its drain (which
+  // plans the pods again, as-drained.ts) must launch nothing dearer than the proposal planned.
+  const planned = proposal?.newNodesPrice ?? (move ? plannedNewNodesPrice(move) : 0);
+  if (!move || move.method !== proposal?.method || !drainAgrees(context, move, planned)) {
     deps.log.info('consolidation no longer holds, dropped', { nodeclaims: ids });
     return { started: [], dropped: await drop(deps, members) };
   }

@@ -31,6 +31,7 @@
 
 import type { RemovalRuns, TrialOutcome } from '../../scheduling/removal-runs.js';
 import type { PlannedNodeClaim } from '../../scheduling/types.js';
+import { drainAgrees } from './as-drained.js';
 import type { Candidate } from './candidates.js';
 import { EXCHANGE_NODES, exchangeOrder } from './exchange-order.js';
 import { pairOrder } from './pair-order.js';
@@ -77,14 +78,16 @@ export function planConsolidation(
     search(runs, candidates, limits, 0, 1),
     search(runs, candidates, limits, 1, candidates.length),
   ];
+  // Each move is kept only if its drain would carry it out as planned (as-drained.ts).
+  const agrees = (move: ConsolidationMove | undefined) =>
+    move && drainAgrees(prepared, move) ? move : undefined;
   const [deletes, replaces] = found.map((f) => f && verified(runs, f, limits));
-  if (!replaces || (deletes && deletes.savings >= replaces.savings - 1e-9))
-    return (
-      deletes ??
-      pairs(runs, candidates, prepared.pools, limits) ??
-      exchanges(runs, candidates, prepared.pools, limits)
-    );
-  return replaces;
+  const greedy =
+    !replaces || (deletes && deletes.savings >= replaces.savings - 1e-9)
+      ? [deletes, replaces]
+      : [replaces, deletes];
+  for (const move of greedy) if (agrees(move)) return move;
+  return pairs(runs, candidates, prepared, limits) ?? exchanges(runs, candidates, prepared, limits);
 }
 
 /**
@@ -99,18 +102,18 @@ export function planConsolidation(
 function pairs(
   runs: RemovalRuns,
   candidates: readonly Candidate[],
-  pools: PreparedCluster['pools'],
+  prepared: PreparedCluster,
   limits: SearchLimits,
 ): ConsolidationMove | undefined {
   let best: ConsolidationMove | undefined;
-  for (const [i, j] of pairOrder(candidates, pools)) {
+  for (const [i, j] of pairOrder(candidates, prepared.pools)) {
     if (limits.expired?.()) return best;
     const set = [candidates[i], candidates[j]];
     if (!set.every((c) => runs.canRemove(c.node.metadata.name))) continue;
     if (withinBudget(set, new Map(), limits).length < 2) continue;
     const move = moveOf(runs.trial(names(set)), set, 1, limits);
     runs.rollback();
-    if (move && move.savings > (best?.savings ?? 0) + 1e-9) best = move;
+    if (move && move.savings > (best?.savings ?? 0) + 1e-9 && drainAgrees(prepared, move)) best = move;
   }
   return best;
 }
@@ -124,11 +127,11 @@ function pairs(
 function exchanges(
   runs: RemovalRuns,
   candidates: readonly Candidate[],
-  pools: PreparedCluster['pools'],
+  prepared: PreparedCluster,
   limits: SearchLimits,
 ): ConsolidationMove | undefined {
   const sets = [
-    ...exchangeOrder(candidates, pools).map(([i, j]) => [candidates[i], candidates[j]]),
+    ...exchangeOrder(candidates, prepared.pools).map(([i, j]) => [candidates[i], candidates[j]]),
     ...candidates.filter((c) => !isSpot(c)).map((c) => [c]),
   ];
   for (const set of sets) {
@@ -136,7 +139,7 @@ function exchanges(
     if (!set.every((c) => runs.canRemove(c.node.metadata.name))) continue;
     if (withinBudget(set, new Map(), limits).length < set.length) continue;
     const move = repacked(runs, set, limits);
-    if (move) return move;
+    if (move && drainAgrees(prepared, move)) return move;
   }
   return undefined;
 }

@@ -15,7 +15,8 @@ import { displacedPods } from '../../provisioning/displaced-pods.js';
 import { hasNode, withoutStartupTaints } from '../../provisioning/in-flight.js';
 import { existingNodes } from '../../scheduling/cluster-view.js';
 import { RemovalRuns } from '../../scheduling/removal-runs.js';
-import type { SchedulingPool } from '../../scheduling/types.js';
+import { schedule } from '../../scheduling/schedule.js';
+import type { SchedulePlan, SchedulingPool } from '../../scheduling/types.js';
 
 /** What every simulation of a round shares: the cluster as a provisioning run reads it, and pools. */
 export type SimulationCluster = Pick<
@@ -40,6 +41,12 @@ export interface PreparedCluster {
   readonly runs: () => RemovalRuns;
   /** The NodePools a replacement may come from. */
   readonly pools: readonly SchedulingPool[];
+  /**
+   * The plan the provisioning run of a drain of `names` makes (plan-run.ts): their reschedulable
+   * pods planned as pending, all at once, onto the other nodes, and new nodes packed with the run's
+   * own packing improvement. What a move launches is this plan, not its search's trial.
+   */
+  readonly asDrained: (names: readonly string[]) => SchedulePlan;
 }
 
 /** Prepares `cluster` for the searches of a round. */
@@ -56,6 +63,19 @@ export function prepareCluster(cluster: SimulationCluster): PreparedCluster {
   const starting = startingNodes(staying, claims);
   return {
     pools: cluster.pools,
+    asDrained: (names) => {
+      const leaving = new Set(names);
+      return schedule({
+        pods: names.flatMap((name) => movable.get(name) ?? []),
+        nodes: nodes.filter((n) => !leaving.has(n.name)),
+        inFlight: [],
+        daemonSets: cluster.daemonSets,
+        persistentVolumes: cluster.persistentVolumes,
+        persistentVolumeClaims: cluster.persistentVolumeClaims,
+        ...(cluster.storageClasses ? { storageClasses: cluster.storageClasses } : {}),
+        pools: cluster.pools,
+      });
+    },
     runs: () =>
       new RemovalRuns({
         nodes,

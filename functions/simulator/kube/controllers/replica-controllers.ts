@@ -1,13 +1,15 @@
 /**
  * The Deployment and ReplicaSet controllers: a Deployment owns a ReplicaSet `<deploy>-<hash>` of
  * its pod template; a ReplicaSet keeps `spec.replicas` pods `<rs>-<5 chars>` alive, recreating
- * deleted or evicted pods (Pending) and deleting surplus ones (pending first, newest first).
+ * deleted or evicted pods (Pending) and deleting surplus ones in the ReplicaSet controller's order
+ * (scale-down-rank.ts).
  */
-import type { LabelSelector, PodTemplate } from '../../../core/model/kube-objects.js';
+import type { LabelSelector, Pod, PodTemplate } from '../../../core/model/kube-objects.js';
 import type { KubeApi } from '../api/kube-api.js';
 import { matchesLabelSelector } from '../api/label-selector.js';
 import type { KubeObject } from '../api/object-store.js';
 import { isActive, isReady, type ReplicaIndex } from './replica-index.js';
+import { podsToDelete } from './scale-down-rank.js';
 
 const USER = 'system:serviceaccount:kube-system:replicaset-controller';
 
@@ -116,6 +118,19 @@ async function reconcileDeployment(api: KubeApi, d: Workload): Promise<void> {
   }
 }
 
+/**
+ * The pods whose nodes rank a ReplicaSet's surplus (Kubernetes' related pods): those of every
+ * ReplicaSet with the same controlling owner (a Deployment's old and new ones), or its own.
+ */
+function relatedPods(api: KubeApi, rs: Workload, index: ReplicaIndex, adopted: readonly Pod[]): Pod[] {
+  const owner = (rs.metadata.ownerReferences ?? []).find((r) => r.controller);
+  if (!owner) return [...index.activePods(rs.metadata.uid ?? ''), ...adopted];
+  const siblings = api
+    .view(api.typeOf('apps/v1', 'ReplicaSet'), { namespace: rs.metadata.namespace })
+    .filter((o) => (o.metadata.ownerReferences ?? []).some((r) => r.uid === owner.uid));
+  return [...siblings.flatMap((o) => index.activePods(o.metadata.uid ?? '')), ...adopted];
+}
+
 async function reconcileReplicaSet(api: KubeApi, rs: Workload, index: ReplicaIndex): Promise<void> {
   const podType = api.typeOf('v1', 'Pod');
   const uid = rs.metadata.uid ?? '';
@@ -144,19 +159,16 @@ async function reconcileReplicaSet(api: KubeApi, rs: Workload, index: ReplicaInd
       { user: USER },
     );
   }
-  // The pods are listed and sorted only when there is a surplus: a pass over a ReplicaSet at its
-  // size (most passes) reads two counts.
+  // The pods are listed and ranked only when there is a surplus: a pass over a ReplicaSet at its
+  // size (most passes) reads two counts. The ranking is the ReplicaSet controller's (scale-down-rank.ts).
   const surplus =
     activeCount > want
-      ? [...index.activePods(uid), ...adopted]
-          .sort(
-            (a, b) =>
-              Number(Boolean(a.spec.nodeName)) - Number(Boolean(b.spec.nodeName)) ||
-              String(b.metadata.creationTimestamp).localeCompare(String(a.metadata.creationTimestamp)) ||
-              // Same second: the name decides, so the choice never rests on the store's order.
-              a.metadata.name.localeCompare(b.metadata.name),
-          )
-          .slice(0, activeCount - want)
+      ? podsToDelete(
+          [...index.activePods(uid), ...adopted],
+          activeCount - want,
+          api.clock.now(),
+          relatedPods(api, rs, index, adopted),
+        )
       : [];
   for (const p of surplus)
     await api.delete(podType, p.metadata.namespace, p.metadata.name, { user: USER, cause: 'owner' });

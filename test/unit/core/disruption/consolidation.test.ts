@@ -323,6 +323,32 @@ describe('consolidation: candidates', () => {
     expect(plan(empty).candidates).toEqual([]);
   });
 
+  it("holds a node back for consolidateAfter since its last pod event (Karpenter's consolidatable), and the settle time only after its initialization", () => {
+    // consolidateAfter 0: a node a pod left 5 s ago is a candidate at once, as in Karpenter (after a
+    // scale-down that takes pods from every node, every node must be seen, not just untouched ones).
+    const now0 = cluster(nodePool({ disruption: { consolidateAfterMs: 0 }, requirements: [ON_DEMAND] }));
+    addNode(now0, 'a', 'c.2xlarge', [{ name: 'web-1', cpu: '1' }]);
+    addNode(now0, 'b', 'c.2xlarge', [{ name: 'web-2', cpu: '1' }]);
+    now0.claims[0] = { ...now0.claims[0], lastPodRemovedAt: NOW - 5_000 };
+    expect(
+      plan(now0)
+        .candidates.map((x) => x.node.metadata.name)
+        .sort(),
+    ).toEqual(['a', 'b']);
+    // A node initialized 5 s ago is not one yet (the settle time, 30 s here).
+    now0.claims[1] = {
+      ...now0.claims[1],
+      timestamps: { ...now0.claims[1].timestamps, Initialized: NOW - 5_000 },
+    };
+    expect(plan(now0).candidates.map((x) => x.node.metadata.name)).toEqual(['a']);
+    // consolidateAfter 30 s: the node a pod left 5 s ago waits.
+    const after = cluster();
+    addNode(after, 'a', 'c.2xlarge', [{ name: 'web-1', cpu: '1' }]);
+    addNode(after, 'b', 'c.2xlarge', [{ name: 'web-2', cpu: '1' }]);
+    after.claims[0] = { ...after.claims[0], lastPodRemovedAt: NOW - 5_000 };
+    expect(plan(after).candidates.map((x) => x.node.metadata.name)).toEqual(['b']);
+  });
+
   it('orders candidates by disruption cost: fewer pods first, pod-deletion-cost raises the cost', () => {
     const c = cluster();
     addNode(c, 'a', 'c.2xlarge', [
