@@ -7,26 +7,12 @@
 import { describe, expect, it } from 'vitest';
 import type { SimulatedCloud } from '../../functions/simulator/cloud.js';
 import { explain, runShippedScenario } from './scenario-runner.js';
+import { type Condition, conditionsOf, type Event, ready } from './scenario-status.js';
 
 const KEY = 'arn:aws:kms:us-west-2:111122223333:key/7c6b5a49-3827-4161-9f0e-d1c2b3a49586';
 
-interface Condition {
-  type: string;
-  status: string;
-  reason: string;
-  message: string;
-}
-interface Event {
-  involvedObject: { kind: string; name: string };
-  type: string;
-  reason: string;
-  message: string;
-}
-
 const readyOf = (cloud: SimulatedCloud, apiVersion: string, kind: string): Condition | undefined =>
-  (
-    cloud.kube.store.get(apiVersion, kind, 'default') as { status?: { conditions?: Condition[] } } | undefined
-  )?.status?.conditions?.find((c) => c.type === 'Ready');
+  ready(conditionsOf(cloud, apiVersion, kind));
 
 describe('an EC2NodeClass whose EBS key is a customer-managed KMS key', () => {
   it('not in joiner:ebsKmsKeyArns: EC2 terminates each launch (Client.InternalError) and joiner names the key and the setting everywhere', async () => {

@@ -1,24 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SimulatedCloud } from '../../functions/simulator/cloud.js';
 import { explain, runShippedScenario } from './scenario-runner.js';
-
-interface Condition {
-  type: string;
-  status: string;
-  reason: string;
-  message: string;
-}
-interface Event {
-  involvedObject: { kind: string; name: string };
-  type: string;
-  reason: string;
-  message: string;
-}
-
-const conditionsOf = (cloud: SimulatedCloud, apiVersion: string, kind: string): Condition[] =>
-  (cloud.kube.store.get(apiVersion, kind, 'default') as { status?: { conditions?: Condition[] } } | undefined)
-    ?.status?.conditions ?? [];
-const ready = (conditions: Condition[]) => conditions.find((c) => c.type === 'Ready');
+import { type Condition, conditionsOf, type Event, ready } from './scenario-status.js';
 
 describe('an EC2NodeClass whose EBS KMS key is disabled', () => {
   it('launches back off (4 in 16 virtual minutes instead of one a minute), every object says why, and fixing the NodeClass resumes them', async () => {

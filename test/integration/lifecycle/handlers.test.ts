@@ -3,7 +3,6 @@
  * adapters: spot interruption delivered by the simulated EC2 through EventBridge and SQS, the
  * same lifecycle event twice and twice at once, poison messages, the sweep schedule.
  */
-import type { SQSEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import { handleLifecycleEvent } from '../../../functions/core/lifecycle/handle-lifecycle-event.js';
 import { provision } from '../../../functions/core/provisioning/provision.js';
@@ -15,6 +14,7 @@ import { createInterruptionHandler } from '../../../functions/handlers/interrupt
 import { createLifecycleHandler } from '../../../functions/handlers/lifecycle.js';
 import { type Dependencies, dependenciesFromEnv } from '../../../functions/handlers/runtime/dependencies.js';
 import { createLambdaContext } from '../../../functions/simulator/runner/lambda-context.js';
+import { sqsEvent } from '../../builders/sqs-event.js';
 import { type SimProvisioning, startWithSeed } from '../provisioning/sim-harness.js';
 
 let sim: SimProvisioning | undefined;
@@ -41,22 +41,6 @@ async function runningCluster(): Promise<{ s: SimProvisioning; ports: Dependenci
     }
   }
   return { s, ports, deps };
-}
-
-function sqsEvent(bodies: unknown[]): SQSEvent {
-  return {
-    Records: bodies.map((body, i) => ({
-      messageId: `m-${i}`,
-      receiptHandle: `r-${i}`,
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-      attributes: {} as SQSEvent['Records'][number]['attributes'],
-      messageAttributes: {},
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:us-west-2:123456789012:q',
-      awsRegion: 'us-west-2',
-    })),
-  };
 }
 
 function envelope(detailType: string, detail: unknown, source = 'joiner') {

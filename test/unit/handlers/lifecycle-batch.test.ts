@@ -1,8 +1,8 @@
-import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { groupHints } from '../../../functions/core/lifecycle/batch-hints.js';
 import { createLifecycleHandler } from '../../../functions/handlers/lifecycle.js';
 import { createLambdaContext } from '../../../functions/simulator/runner/lambda-context.js';
+import { sqsEvent } from '../../builders/sqs-event.js';
 import { kubeletNode } from '../core/lifecycle/fakes.js';
 import { harness } from '../core/lifecycle/harness.js';
 
@@ -14,21 +14,7 @@ const context = () =>
     30_000,
   );
 
-function batch(bodies: unknown[]): SQSEvent {
-  return {
-    Records: bodies.map((body, i) => ({
-      messageId: `m-${i}`,
-      receiptHandle: `r-${i}`,
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-      attributes: {} as SQSEvent['Records'][number]['attributes'],
-      messageAttributes: {},
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:us-west-2:123456789012:lifecycle',
-      awsRegion: 'us-west-2',
-    })),
-  };
-}
+const batch = (bodies: unknown[]) => sqsEvent(bodies, 'lifecycle');
 
 const envelope = (detailType: string, detail: unknown) => ({
   id: `e-${Math.random()}`,
