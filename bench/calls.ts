@@ -21,6 +21,7 @@ import { dependenciesFromEnv } from '../functions/handlers/runtime/dependencies.
 import { startSimulatedCloud } from '../functions/simulator/cloud.js';
 import { functionClock } from '../functions/simulator/runner/function-clock.js';
 import { deployedAccount } from '../functions/simulator/stack/deployed-account.js';
+import { claimInput } from '../test/builders/claims.js';
 
 interface Row {
   readonly call: string;
@@ -106,22 +107,12 @@ async function main(): Promise<void> {
     const claims: NodeClaim[] = [];
     const claimOf = (i: number) =>
       newNodeClaim(
-        {
-          id: `default-bench-${i}`,
-          nodePool: 'default',
-          nodeClass: 'default',
-          nodePoolHash: 'h',
-          nodeClassHash: 'h',
-          requirements: [],
-          labels: {},
-          taints: [],
-          startupTaints: [],
-          options: [
-            { instanceType: 'm6g.large', zone: `${REGION}a`, capacityType: 'on-demand', price: 0.077 },
-          ],
-          pods: [],
-          requests: {},
-        },
+        claimInput(`bench-${i}`, {
+          instanceType: 'm6g.large',
+          zone: `${REGION}a`,
+          capacityType: 'on-demand',
+          price: 0.077,
+        }),
         now,
       );
     rows.push(
@@ -132,7 +123,9 @@ async function main(): Promise<void> {
       }),
     );
     rows.push(
-      await measure('DynamoDB GetItem', calls, (i) => store.getNodeClaim(claims[Math.abs(i) % 50].id)),
+      await measure('DynamoDB GetItem', calls, (i) =>
+        store.getNodeClaim(claims[Math.abs(i) % claims.length].id),
+      ),
     );
     let versions = (await Promise.all(claims.map((c) => store.getNodeClaim(c.id)))).filter(
       (c): c is NodeClaim => c !== undefined,
@@ -156,7 +149,7 @@ async function main(): Promise<void> {
     );
     rows.push(
       await measure('SQS SendMessage (timer)', calls, (i) =>
-        deps.timers.schedule(claims[Math.abs(i) % 50].id, now + 60_000),
+        deps.timers.schedule(claims[Math.abs(i) % claims.length].id, now + 60_000),
       ),
     );
     rows.push(await measure('EC2 DescribeInstances (by tag, none)', calls, () => deps.cloud.list()));

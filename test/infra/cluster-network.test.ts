@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createJoinerApp } from '../../lib/app.js';
 import { API_SERVER_CALLERS } from '../../lib/constructs/joiner-functions.js';
 import { ContextError } from '../../lib/context.js';
-import { resourcesOf, stubCode } from './stack-fixture.js';
+import { findingsOf, resourcesOf, stubCode } from './stack-fixture.js';
 
 const context = {
   'joiner:clusterName': 'prod',
@@ -52,7 +52,7 @@ describe('functions in the cluster VPC (private endpoints)', () => {
   });
 
   it('synthesizes with no unacknowledged cdk-nag finding', () => {
-    const messages = assembly.getStackArtifact(stack.artifactId).messages.filter((m) => m.level !== 'info');
+    const messages = findingsOf(assembly, stack);
     expect(messages.map((m) => String(m.entry.data))).toEqual([]);
   });
 

@@ -15,7 +15,7 @@ import { createJoinerApp } from '../../lib/app.js';
 import { ControllerPermissions } from '../../lib/constructs/controller-permissions.js';
 import { joinerPropsFromContext } from '../../lib/context.js';
 import { ebsKmsKeyArnProblem, isGrantedKey } from '../../lib/ebs-kms-keys.js';
-import { actionsOf, bareStack, statementsOf, stubCode } from './stack-fixture.js';
+import { actionsOf, bareStack, findingsOf, statementsOf, stubCode } from './stack-fixture.js';
 
 const context = {
   'joiner:clusterName': 'prod',
@@ -128,10 +128,7 @@ describe('the controller role’s KMS statements', () => {
       context: { ...context, [KEY]: [A] },
       overrides: { code: stubCode },
     });
-    const messages = app
-      .synth()
-      .getStackArtifact(stack.artifactId)
-      .messages.filter((m) => m.level !== 'info');
+    const messages = findingsOf(app.synth(), stack);
     expect(messages).toEqual([]);
     const sids = statementsOf(Template.fromStack(stack)).map((s) => s.Sid);
     expect(sids).toContain('UseEbsKmsKeysForVolumes');

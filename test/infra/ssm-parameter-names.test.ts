@@ -11,7 +11,7 @@ import { createJoinerApp } from '../../lib/app.js';
 import { ControllerPermissions } from '../../lib/constructs/controller-permissions.js';
 import { joinerPropsFromContext } from '../../lib/context.js';
 import { ssmParameterNameProblem } from '../../lib/ssm-parameter-names.js';
-import { actionsOf, bareStack, type Statement, statementsOf, stubCode } from './stack-fixture.js';
+import { actionsOf, bareStack, findingsOf, type Statement, statementsOf, stubCode } from './stack-fixture.js';
 
 const context = {
   'joiner:clusterName': 'prod',
@@ -65,10 +65,7 @@ describe('context joiner:ssmParameterNames', () => {
       overrides: { code: stubCode },
     });
     // The path prefixes' wildcards are acknowledged cdk-nag findings, with a reason.
-    const messages = app
-      .synth()
-      .getStackArtifact(stack.artifactId)
-      .messages.filter((m) => m.level !== 'info');
+    const messages = findingsOf(app.synth(), stack);
     expect(messages).toEqual([]);
     const statement = own(statementsOf(Template.fromStack(stack)));
     expect(statement && actionsOf(statement)).toEqual(['ssm:GetParameter']);

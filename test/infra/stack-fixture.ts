@@ -1,6 +1,7 @@
 import { App, Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { Code } from 'aws-cdk-lib/aws-lambda';
+import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 
 /** Stand-in code so construct tests do not bundle the handlers (the whole-stack test does). */
 export const stubCode = (): Code => Code.fromInline('exports.handler = async () => undefined;');
@@ -8,6 +9,11 @@ export const stubCode = (): Code => Code.fromInline('exports.handler = async () 
 /** A bare stack in a fixed account and region, as the construct tests use. */
 export function bareStack(): Stack {
   return new Stack(new App(), 'Test', { env: { account: '111111111111', region: 'us-west-2' } });
+}
+
+/** What the synth reported about `stack` above info level: cdk-nag findings, warnings, errors. */
+export function findingsOf(assembly: CloudAssembly, stack: Stack) {
+  return assembly.getStackArtifact(stack.artifactId).messages.filter((m) => m.level !== 'info');
 }
 
 /** Every resource of a type, as [logicalId, resource] pairs. */

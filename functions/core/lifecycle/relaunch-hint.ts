@@ -15,6 +15,7 @@
  *   minutes) would refuse the launch, and the sweep wakes the provisioner after it.
  */
 import { DETAIL_TYPES } from '../../shared/event-rules.js';
+import { podUnschedulableHints } from '../events/pod-unschedulable-hints.js';
 import type { LaunchTermination } from '../launch/launch-termination.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import type { EventPublisher, JoinerEvent } from '../ports/event-publisher.js';
@@ -92,12 +93,7 @@ export async function hintRelaunch(
 }
 
 function hintsFor(claim: NodeClaim, pool: PoolRef | undefined, time: number): JoinerEvent[] {
-  if (claim.pods.length > 0)
-    return claim.pods.slice(0, MAX_HINTED_PODS).map((p) => ({
-      detailType: DETAIL_TYPES.podUnschedulable,
-      detail: { namespace: p.namespace, name: p.name, uid: p.uid },
-      time,
-    }));
+  if (claim.pods.length > 0) return podUnschedulableHints(claim.pods.slice(0, MAX_HINTED_PODS), time);
   if (!pool) return [];
   return [
     {

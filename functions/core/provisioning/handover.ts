@@ -11,8 +11,8 @@
  * chain of hand-overs launches something, and a run that cannot launch (EC2 throttles it, the
  * lease was lost) leaves the rest to the sweep and its batch's redelivery.
  */
-import { DETAIL_TYPES } from '../../shared/event-rules.js';
 import type { PodRefDetail } from '../events/joiner-events.js';
+import { podUnschedulableHints } from '../events/pod-unschedulable-hints.js';
 import type { EventPublisher } from '../ports/event-publisher.js';
 import type { Log } from '../ports/log.js';
 import type { ProvisionResult } from './types.js';
@@ -48,13 +48,7 @@ export async function handOver(
   }
   const now = deps.clock.now();
   try {
-    await deps.events.publish(
-      left.slice(0, MAX_HANDOVER_PODS).map((detail) => ({
-        detailType: DETAIL_TYPES.podUnschedulable,
-        detail: { namespace: detail.namespace, name: detail.name, uid: detail.uid },
-        time: now,
-      })),
-    );
+    await deps.events.publish(podUnschedulableHints(left.slice(0, MAX_HANDOVER_PODS), now));
   } catch (error) {
     deps.log.warn('could not hand the rest of the run over, the sweep resumes it', {
       error: (error as Error).message,

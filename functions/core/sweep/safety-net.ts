@@ -4,8 +4,8 @@
  * Pods a live nodeclaim was planned for and is still within its timeouts are skipped: they wait
  * for their node.
  */
-import { DETAIL_TYPES } from '../../shared/event-rules.js';
 import type { PodRefDetail } from '../events/joiner-events.js';
+import { podUnschedulableHints } from '../events/pod-unschedulable-hints.js';
 import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import type { SweepDeps } from './sweep-deps.js';
 
@@ -37,9 +37,7 @@ export async function republishUnschedulable(deps: SweepDeps): Promise<PodRefDet
       uid: p.metadata.uid ?? '',
     }));
   if (pods.length === 0) return pods;
-  await deps.events.publish(
-    pods.map((detail) => ({ detailType: DETAIL_TYPES.podUnschedulable, detail, time: now })),
-  );
+  await deps.events.publish(podUnschedulableHints(pods, now));
   deps.log.info('found unschedulable pod(s) in the sweep', {
     count: pods.length,
     waitingOnNodeClaims: pending.length - pods.length,

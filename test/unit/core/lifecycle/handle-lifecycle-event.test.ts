@@ -12,6 +12,16 @@ const podReady = (nodeName: string, name: string) => ({
   detail: { nodeName, namespace: 'default', name, uid: `uid-${name}` },
 });
 
+/** Claim `default-abc` on a Ready node `ip-1` (instance i-0a), brought to Initialized by its NodeReady. */
+async function initializedNode(h: ReturnType<typeof harness>): Promise<ReturnType<typeof kubeletNode>> {
+  launchedClaim(h, 'default-abc', 'i-0a');
+  const node = kubeletNode('ip-1', 'i-0a');
+  markReady(node);
+  h.cluster.nodes.set('ip-1', node);
+  await handleLifecycleEvent(h.lifecycle, ready('ip-1'));
+  return node;
+}
+
 describe('handleLifecycleEvent: registration', () => {
   it('moves a Launched claim to Registered and syncs labels, taints and the owner annotation', async () => {
     const h = harness();
@@ -190,11 +200,7 @@ describe('handleLifecycleEvent: initialization', () => {
 describe('handleLifecycleEvent: PodGone', () => {
   it('arms the emptiness timer when only daemonset pods remain, and deletes nothing', async () => {
     const h = harness({ consolidateAfterMs: 30_000 });
-    launchedClaim(h, 'default-abc', 'i-0a');
-    const node = kubeletNode('ip-1', 'i-0a');
-    markReady(node);
-    h.cluster.nodes.set('ip-1', node);
-    await handleLifecycleEvent(h.lifecycle, ready('ip-1'));
+    await initializedNode(h);
     h.cluster.pods.push(
       podOn('ip-1', 'ds-pod', {
         ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds' }],
@@ -226,11 +232,7 @@ describe('handleLifecycleEvent: PodGone', () => {
 
   it('a pod leaving an underutilized node of a consolidating pool asks for one consolidation check', async () => {
     const h = harness({ consolidateAfterMs: 30_000, consolidationPolicy: 'WhenEmptyOrUnderutilized' });
-    launchedClaim(h, 'default-abc', 'i-0a');
-    const node = kubeletNode('ip-1', 'i-0a');
-    markReady(node);
-    h.cluster.nodes.set('ip-1', node);
-    await handleLifecycleEvent(h.lifecycle, ready('ip-1'));
+    await initializedNode(h);
     h.cluster.pods.push(podOn('ip-1', 'web-2'));
     const gone = {
       detailType: 'PodGone' as const,
@@ -249,11 +251,7 @@ describe('handleLifecycleEvent: PodGone', () => {
 
   it('once the check is armed, a pod leaving a node that keeps pods records its time without reading the NodePools', async () => {
     const h = harness({ consolidateAfterMs: 30_000, consolidationPolicy: 'WhenEmptyOrUnderutilized' });
-    launchedClaim(h, 'default-abc', 'i-0a');
-    const node = kubeletNode('ip-1', 'i-0a');
-    markReady(node);
-    h.cluster.nodes.set('ip-1', node);
-    await handleLifecycleEvent(h.lifecycle, ready('ip-1'));
+    await initializedNode(h);
     h.cluster.pods.push(podOn('ip-1', 'web-2'), podOn('ip-1', 'web-3'));
     let configReads = 0;
     const lifecycle = {
@@ -289,11 +287,7 @@ describe('handleLifecycleEvent: PodGone', () => {
 
   it('a pod leaving a node being drained or deleted looks up no claim and lists no pods', async () => {
     const h = harness({ consolidateAfterMs: 30_000 });
-    launchedClaim(h, 'default-abc', 'i-0a');
-    const node = kubeletNode('ip-1', 'i-0a');
-    markReady(node);
-    h.cluster.nodes.set('ip-1', node);
-    await handleLifecycleEvent(h.lifecycle, ready('ip-1'));
+    const node = await initializedNode(h);
     const lookups: string[] = [];
     const find = h.store.findNodeClaimByInstanceId.bind(h.store);
     h.store.findNodeClaimByInstanceId = async (id: string) => {
@@ -324,11 +318,7 @@ describe('handleLifecycleEvent: PodGone', () => {
 
   it('arms nothing when the pool never consolidates', async () => {
     const h = harness({ consolidateAfterMs: null });
-    launchedClaim(h, 'default-abc', 'i-0a');
-    const node = kubeletNode('ip-1', 'i-0a');
-    markReady(node);
-    h.cluster.nodes.set('ip-1', node);
-    await handleLifecycleEvent(h.lifecycle, ready('ip-1'));
+    await initializedNode(h);
     await handleLifecycleEvent(h.lifecycle, {
       detailType: 'PodGone',
       detail: { nodeName: 'ip-1', namespace: 'default', name: 'web', uid: 'u' },
