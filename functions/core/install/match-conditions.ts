@@ -63,8 +63,22 @@ export const MULTUS_POD_READY: readonly MatchCondition[] = [
 ];
 
 /**
- * Deletions of pods bound to a node that are not daemonset pods (an emptiness hint). CEL cannot
- * see the node's labels, so the lifecycle function ignores pods of nodes joiner does not own.
+ * The condition the API server's eviction subresource writes on a pod before deleting it
+ * (`DisruptionTarget`, reason `EvictionByEvictionAPI`; Kubernetes 1.26 and later).
+ */
+export const EVICTED_POD_CONDITION = {
+  type: 'DisruptionTarget',
+  status: 'True',
+  reason: 'EvictionByEvictionAPI',
+} as const;
+
+/**
+ * Deletions of pods bound to a node that are not daemonset pods and were not evicted (an
+ * emptiness hint). CEL cannot see the node's labels, so the lifecycle function ignores pods of
+ * nodes joiner does not own. An evicted pod is left out: the eviction's own deletion never goes
+ * through admission, and the kubelet's final DELETE of the pod is not worth a call: the nodes
+ * joiner drains are not made empty by it (their drain notices the node empty), and a node someone
+ * else drains is cordoned, where the minute sweep finds it empty.
  */
 export const BOUND_POD_DELETED: readonly MatchCondition[] = [
   {
@@ -75,6 +89,13 @@ export const BOUND_POD_DELETED: readonly MatchCondition[] = [
     name: 'not-daemonset-pod',
     expression:
       "oldObject != null && (!has(oldObject.metadata.ownerReferences) || !oldObject.metadata.ownerReferences.exists(r, r.kind == 'DaemonSet'))",
+  },
+  {
+    name: 'not-evicted',
+    expression:
+      `oldObject != null && !(has(oldObject.status) && has(oldObject.status.conditions) && ` +
+      `oldObject.status.conditions.exists(c, c.type == '${EVICTED_POD_CONDITION.type}' && c.status == '${EVICTED_POD_CONDITION.status}' && ` +
+      `has(c.reason) && c.reason == '${EVICTED_POD_CONDITION.reason}'))`,
   },
 ];
 

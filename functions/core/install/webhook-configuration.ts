@@ -135,7 +135,8 @@ export function assertWebhookEndpoint(endpoint: WebhookEndpoint): void {
  * joiner's ValidatingWebhookConfiguration: pod status updates that mark a pod Unschedulable,
  * node creations and Ready transitions, NodePool / NodeClass creations and spec changes (and
  * NodePool scale writes, and karpenter.sh NodeClaim creations), Multus pods (by label) turning Ready, deletions of bound pods outside
- * kube-system, and deletions of joiner's Nodes and NodeClaim resources.
+ * kube-system that were not evicted (see BOUND_POD_DELETED), and deletions of joiner's Nodes and
+ * NodeClaim resources.
  */
 export function webhookConfiguration(endpoint: WebhookEndpoint): KubeManifest {
   return {

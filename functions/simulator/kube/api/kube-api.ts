@@ -42,6 +42,11 @@ export interface WriteOptions {
 export interface DeleteOptions extends WriteOptions {
   readonly preconditions?: { uid?: string; resourceVersion?: string };
   readonly gracePeriodSeconds?: number;
+  /**
+   * False for a deletion the API server makes itself, which skips admission (the eviction
+   * subresource deletes its pod so: only the eviction's CREATE is admitted).
+   */
+  readonly admitted?: boolean;
 }
 
 /** How admission sees a subresource request whose object is of another kind (see {@link KubeApi.updateThrough}). */
@@ -305,7 +310,7 @@ export class KubeApi {
       );
     if (pre?.resourceVersion && pre.resourceVersion !== before.metadata.resourceVersion)
       throw conflict(type.plural, type.group, name);
-    await this.admit('DELETE', type, '', undefined, before, opts);
+    if (opts.admitted !== false) await this.admit('DELETE', type, '', undefined, before, opts);
     if (opts.dryRun) return before;
     const old = this.present(type, structuredClone(this.assertStill(type, before)));
     const finalizers = (old.metadata.finalizers?.length ?? 0) > 0;

@@ -10,6 +10,7 @@ import { budgetStatus, disruptedPodsOf, isHealthyPod, podsOfBudget } from './dis
 import type { KubeApi, WriteOptions } from './kube-api.js';
 import { timestamp } from './object-defaults.js';
 import type { KubeObject } from './object-store.js';
+import { storageKey } from './resource-registry.js';
 
 /** Binds a pod to a node (POST pods/{name}/binding). 409 when the pod is already bound. */
 export async function bindPod(
@@ -131,11 +132,37 @@ export async function evictPod(
       }
     }
   }
-  if (!opts.dryRun)
+  if (!opts.dryRun) {
+    // As the API server's eviction does: the pod is marked with why it goes, then deleted by the
+    // API server itself, whose deletion does not go through admission again.
+    markEvicted(api, namespace, name);
     await api.delete(podType, namespace, name, {
       ...opts,
       gracePeriodSeconds: deleteOptions.gracePeriodSeconds,
       cause: 'evict',
+      admitted: false,
     });
+  }
   return successStatus();
+}
+
+/** The condition the eviction writes on its pod before deleting it (Kubernetes 1.26 and later). */
+export const EVICTION_CONDITION = {
+  type: 'DisruptionTarget',
+  status: 'True',
+  reason: 'EvictionByEvictionAPI',
+  message: 'Eviction API: evicting',
+} as const;
+
+/** Writes {@link EVICTION_CONDITION} on a pod (a storage write: no admission, as in the API server). */
+function markEvicted(api: KubeApi, namespace: string, name: string): void {
+  const podType = api.typeOf('v1', 'Pod');
+  const stored = api.store.peek(storageKey(podType), namespace, name);
+  if (!stored) return;
+  const pod = structuredClone(stored);
+  const status = (pod.status ?? {}) as { conditions?: Array<Record<string, unknown>> };
+  const others = (status.conditions ?? []).filter((c) => c.type !== EVICTION_CONDITION.type);
+  const condition = { ...EVICTION_CONDITION, lastTransitionTime: timestamp(api.clock.now()) };
+  pod.status = { ...status, conditions: [...others, condition] };
+  api.store.put(storageKey(podType), pod);
 }

@@ -81,7 +81,46 @@ describe('binding and eviction on the simulated API server', () => {
     expect((again as ApiException<string>).code).toBe(429);
   });
 
-  it('lets only as many concurrent evictions through as the budget allows, even while deletions wait for webhooks', async () => {
+  it("admits an eviction's CREATE only, marks the pod DisruptionTarget and deletes it without a DELETE review", async () => {
+    const backend = await startWebhookBackend();
+    try {
+      await h.sim.store.create(nodeBody('n1'));
+      // A finalizer keeps the evicted pod readable after its deletion.
+      const held = podBody('a', { app: 'web' });
+      await h.sim.store.create({ ...held, metadata: { ...held.metadata, finalizers: ['example.com/hold'] } });
+      await h.sim.store.create(podBody('b', { app: 'web' }));
+      await h.sim.scheduleNow();
+      const rules = [
+        { operations: ['DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], scope: '*' },
+        {
+          operations: ['CREATE'],
+          apiGroups: [''],
+          apiVersions: ['v1'],
+          resources: ['pods/eviction'],
+          scope: '*',
+        },
+      ];
+      await h.sim.store.create(webhookConfiguration(backend.url, { rules }));
+      await h.core.createNamespacedPodEviction({
+        name: 'a',
+        namespace: 'default',
+        body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'a', namespace: 'default' } },
+      });
+      await h.core.deleteNamespacedPod({ name: 'b', namespace: 'default' });
+      const seen = backend.reviews.map((r) => `${r.operation} ${r.name} ${r.subResource ?? ''}`.trim());
+      expect(seen).toEqual(['CREATE a eviction', 'DELETE b']);
+      const evicted = h.sim.store.get<V1Pod>('v1', 'Pod', 'a', 'default');
+      expect(evicted?.metadata?.deletionTimestamp).toBeTruthy();
+      expect(evicted?.status?.conditions?.find((c) => c.type === 'DisruptionTarget')).toMatchObject({
+        status: 'True',
+        reason: 'EvictionByEvictionAPI',
+      });
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it('lets only as many concurrent evictions through as the budget allows, even while evictions wait for webhooks', async () => {
     const backend = await startWebhookBackend();
     try {
       await h.sim.store.create(nodeBody('n1'));
@@ -98,10 +137,16 @@ describe('binding and eviction on the simulated API server', () => {
         metadata: { name: 'web', namespace: 'default' },
         spec: { minAvailable: 3, selector: { matchLabels: { app: 'web' } } },
       });
-      const deletes = [
-        { operations: ['DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], scope: '*' },
+      const evictions = [
+        {
+          operations: ['CREATE'],
+          apiGroups: [''],
+          apiVersions: ['v1'],
+          resources: ['pods/eviction'],
+          scope: '*',
+        },
       ];
-      await h.sim.store.create(webhookConfiguration(backend.url, { rules: deletes }));
+      await h.sim.store.create(webhookConfiguration(backend.url, { rules: evictions }));
       backend.behaviour = { allowed: true, delayMs: 100 };
       const codes = await Promise.all(
         ['a', 'b', 'c'].map((name) =>

@@ -130,6 +130,30 @@ describe('webhook match conditions', () => {
     expect(calls('pod-deleted', { operation: 'DELETE', object: null, oldObject: daemon })).toBe(false);
   });
 
+  it('does not call for the deletion of a pod the eviction subresource evicted', () => {
+    const terminating = (conditions: object[]) => ({
+      metadata: { name: 'p', deletionTimestamp: '2026-01-01T00:00:00Z' },
+      spec: { nodeName: 'ip-10-0-2-1' },
+      status: { phase: 'Running', conditions },
+    });
+    const evicted = { type: 'DisruptionTarget', status: 'True', reason: 'EvictionByEvictionAPI' };
+    expect(
+      calls('pod-deleted', { operation: 'DELETE', object: null, oldObject: terminating([ready, evicted]) }),
+    ).toBe(false);
+    // Deleted otherwise (a ReplicaSet scaling down, a preemption, the taint manager): still called.
+    expect(calls('pod-deleted', { operation: 'DELETE', object: null, oldObject: terminating([ready]) })).toBe(
+      true,
+    );
+    const preempted = { type: 'DisruptionTarget', status: 'True', reason: 'PreemptionByScheduler' };
+    expect(
+      calls('pod-deleted', { operation: 'DELETE', object: null, oldObject: terminating([preempted]) }),
+    ).toBe(true);
+    const noReason = { type: 'DisruptionTarget', status: 'True' };
+    expect(
+      calls('pod-deleted', { operation: 'DELETE', object: null, oldObject: terminating([noReason]) }),
+    ).toBe(true);
+  });
+
   it("calls for deletions of joiner's NodeClaims and of Nodes with joiner's nodeclaim label only", () => {
     const claim = { metadata: { name: 'default-abc12' } };
     expect(
