@@ -78,7 +78,10 @@ export const EVICTED_POD_CONDITION = {
  * nodes joiner does not own. An evicted pod is left out: the eviction's own deletion never goes
  * through admission, and the kubelet's final DELETE of the pod is not worth a call: the nodes
  * joiner drains are not made empty by it (their drain notices the node empty), and a node someone
- * else drains is cordoned, where the minute sweep finds it empty.
+ * else drains is cordoned, where the minute sweep finds it empty. A pod deleted gracefully calls
+ * once, at the DELETE that makes it terminating: emptiness does not count terminating pods (see
+ * isEmptyNode), so the kubelet's final DELETE, with the deletionTimestamp already set, tells joiner
+ * nothing new, except for a StatefulSet pod, which counts until it is gone.
  */
 export const BOUND_POD_DELETED: readonly MatchCondition[] = [
   {
@@ -96,6 +99,12 @@ export const BOUND_POD_DELETED: readonly MatchCondition[] = [
       `oldObject != null && !(has(oldObject.status) && has(oldObject.status.conditions) && ` +
       `oldObject.status.conditions.exists(c, c.type == '${EVICTED_POD_CONDITION.type}' && c.status == '${EVICTED_POD_CONDITION.status}' && ` +
       `has(c.reason) && c.reason == '${EVICTED_POD_CONDITION.reason}'))`,
+  },
+  {
+    name: 'first-deletion',
+    expression:
+      'oldObject != null && (!has(oldObject.metadata.deletionTimestamp) || ' +
+      "(has(oldObject.metadata.ownerReferences) && oldObject.metadata.ownerReferences.exists(r, r.kind == 'StatefulSet')))",
   },
 ];
 

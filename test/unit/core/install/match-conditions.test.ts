@@ -130,27 +130,60 @@ describe('webhook match conditions', () => {
     expect(calls('pod-deleted', { operation: 'DELETE', object: null, oldObject: daemon })).toBe(false);
   });
 
+  it("calls once per pod deleted gracefully: not for the kubelet's final DELETE, unless a StatefulSet owns it", () => {
+    const running = (extra: object) => ({
+      metadata: { name: 'p', ...extra },
+      spec: { nodeName: 'ip-10-0-2-1' },
+      status: { phase: 'Running', conditions: [ready] },
+    });
+    const replicaSet = { ownerReferences: [{ kind: 'ReplicaSet', name: 'web-1', apiVersion: 'apps/v1' }] };
+    const statefulSet = { ownerReferences: [{ kind: 'StatefulSet', name: 'db', apiVersion: 'apps/v1' }] };
+    const terminating = { deletionTimestamp: '2026-01-01T00:00:00Z' };
+    expect(calls('pod-deleted', { operation: 'DELETE', object: null, oldObject: running(replicaSet) })).toBe(
+      true,
+    );
+    expect(
+      calls('pod-deleted', {
+        operation: 'DELETE',
+        object: null,
+        oldObject: running({ ...replicaSet, ...terminating }),
+      }),
+    ).toBe(false);
+    expect(
+      calls('pod-deleted', {
+        operation: 'DELETE',
+        object: null,
+        oldObject: running({ ...statefulSet, ...terminating }),
+      }),
+    ).toBe(true);
+  });
+
   it('does not call for the deletion of a pod the eviction subresource evicted', () => {
-    const terminating = (conditions: object[]) => ({
-      metadata: { name: 'p', deletionTimestamp: '2026-01-01T00:00:00Z' },
+    const statefulPod = (conditions: object[]) => ({
+      // The kubelet's final DELETE of a StatefulSet pod (the one kind still called then).
+      metadata: {
+        name: 'p',
+        deletionTimestamp: '2026-01-01T00:00:00Z',
+        ownerReferences: [{ kind: 'StatefulSet', name: 'db', apiVersion: 'apps/v1' }],
+      },
       spec: { nodeName: 'ip-10-0-2-1' },
       status: { phase: 'Running', conditions },
     });
     const evicted = { type: 'DisruptionTarget', status: 'True', reason: 'EvictionByEvictionAPI' };
     expect(
-      calls('pod-deleted', { operation: 'DELETE', object: null, oldObject: terminating([ready, evicted]) }),
+      calls('pod-deleted', { operation: 'DELETE', object: null, oldObject: statefulPod([ready, evicted]) }),
     ).toBe(false);
     // Deleted otherwise (a ReplicaSet scaling down, a preemption, the taint manager): still called.
-    expect(calls('pod-deleted', { operation: 'DELETE', object: null, oldObject: terminating([ready]) })).toBe(
+    expect(calls('pod-deleted', { operation: 'DELETE', object: null, oldObject: statefulPod([ready]) })).toBe(
       true,
     );
     const preempted = { type: 'DisruptionTarget', status: 'True', reason: 'PreemptionByScheduler' };
     expect(
-      calls('pod-deleted', { operation: 'DELETE', object: null, oldObject: terminating([preempted]) }),
+      calls('pod-deleted', { operation: 'DELETE', object: null, oldObject: statefulPod([preempted]) }),
     ).toBe(true);
     const noReason = { type: 'DisruptionTarget', status: 'True' };
     expect(
-      calls('pod-deleted', { operation: 'DELETE', object: null, oldObject: terminating([noReason]) }),
+      calls('pod-deleted', { operation: 'DELETE', object: null, oldObject: statefulPod([noReason]) }),
     ).toBe(true);
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BOUND_POD_DELETED } from '../../../../functions/core/install/match-conditions.js';
 import { evaluateConditions, toCel } from '../../../../functions/simulator/kube/admission/cel-conditions.js';
 
 const vars = (phase: string) => ({
@@ -13,6 +14,29 @@ describe('match conditions', () => {
     expect(evaluateConditions(conditions, vars('Running'))).toEqual({ matched: true });
     expect(evaluateConditions(conditions, vars('Pending'))).toEqual({ matched: false, name: 'running' });
     expect(evaluateConditions(conditions, vars('Running'))).toEqual({ matched: true });
+  });
+
+  it("evaluates joiner's pod-deleted conditions as a real API server: evicted and already-terminating pods skipped", () => {
+    const deleted = (metadata: object, conditions: object[] = []) => ({
+      object: null,
+      oldObject: { metadata: { name: 'p', ...metadata }, spec: { nodeName: 'n1' }, status: { conditions } },
+      request: { operation: 'DELETE' },
+    });
+    const terminating = { deletionTimestamp: '2026-01-01T00:00:00Z' };
+    const evicted = { type: 'DisruptionTarget', status: 'True', reason: 'EvictionByEvictionAPI' };
+    const statefulSet = { ownerReferences: [{ kind: 'StatefulSet', name: 'db' }] };
+    expect(evaluateConditions(BOUND_POD_DELETED, deleted({}))).toEqual({ matched: true });
+    expect(evaluateConditions(BOUND_POD_DELETED, deleted({}, [evicted]))).toEqual({
+      matched: false,
+      name: 'not-evicted',
+    });
+    expect(evaluateConditions(BOUND_POD_DELETED, deleted(terminating))).toEqual({
+      matched: false,
+      name: 'first-deletion',
+    });
+    expect(evaluateConditions(BOUND_POD_DELETED, deleted({ ...terminating, ...statefulSet }))).toEqual({
+      matched: true,
+    });
   });
 
   it('names the condition whose expression does not parse, every time it is evaluated', () => {
