@@ -16,17 +16,24 @@ import { withTimer } from '../nodeclaim/state-machine.js';
 import type { LifecycleDeps } from './lifecycle-deps.js';
 import { updateClaim } from './update-claim.js';
 
-/** Wakes the drains `initialized` (just moved to Initialized by this caller) lists as waiting for it. */
+/**
+ * Wakes the drains `replacement` lists as waiting for it; called by the caller whose write just
+ * moved it to Initialized.
+ */
 export async function wakeWaitingDrains(
   deps: Pick<LifecycleDeps, 'clock' | 'log' | 'store' | 'timers'>,
-  initialized: NodeClaim,
+  replacement: NodeClaim,
 ): Promise<string[]> {
   const woken: string[] = [];
-  for (const id of initialized.wakesDrains ?? []) {
+  for (const id of replacement.wakesDrains ?? []) {
     if (await wakeDrain(deps, id)) woken.push(id);
   }
   if (woken.length > 0)
-    deps.log.debug('woke drains waiting for their replacement', { nodeclaim: initialized.id, drains: woken });
+    deps.log.debug('woke drains waiting for their replacement', {
+      nodeclaim: replacement.id,
+      state: replacement.state,
+      drains: woken,
+    });
   return woken;
 }
 
