@@ -14,6 +14,11 @@ import type { ConsolidationMemory } from './consolidation/search-fingerprint.js'
 export interface DisruptionSettings {
   /** Pause between two drain steps (re-check replacements, retry evictions a PDB refused). */
   readonly drainStepMs: number;
+  /**
+   * Pause between two steps of a drain whose replacements are launched and will wake it when they
+   * are initialized (lifecycle/wake-drains.ts): only a safety re-check, for a wake-up lost.
+   */
+  readonly replacementRecheckMs: number;
   /** How long a drain waits for its replacement capacity to be initialized. */
   readonly replaceWithinMs: number;
   /** When a due disruption timer cannot act (budget, do-not-disrupt, PDB): retry after this. */
@@ -44,12 +49,14 @@ export interface DisruptionSettings {
 }
 
 /**
- * Defaults: steps every 5 s, replacements within 15 min, spot: 2 min (evicting at once, the
+ * Defaults: steps every 5 s (30 s while launched replacements will wake the drain), replacements
+ * within 15 min, spot: 2 min (evicting at once, the
  * replacement awaited until 90 s at most), forceful drains evict without waiting 5 min before
  * their deadline.
  */
 export const DEFAULT_DISRUPTION_SETTINGS: DisruptionSettings = {
   drainStepMs: 5_000,
+  replacementRecheckMs: 30_000,
   replaceWithinMs: 15 * 60_000,
   blockedRetryMs: 60_000,
   spotDeadlineMs: 120_000,

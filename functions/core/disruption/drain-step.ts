@@ -91,7 +91,10 @@ export async function drainStep(deps: DisruptionDeps, id: string): Promise<Drain
     const replacement = await ensureReplacements(deps, claim, pods);
     if (replacement.status === 'waiting' && now < record.replaceBy) {
       if (!early) {
-        await rearm(deps, id, next(now + step, record), taken);
+        // Launched replacements wake the drain when they are initialized (lifecycle/wake-drains.ts):
+        // until then only a safety re-check, for a wake-up lost.
+        const pause = replacement.wakes ? disruptionSettings(deps).replacementRecheckMs : step;
+        await rearm(deps, id, next(now + pause, record), taken);
         return result('replacing');
       }
       // The deadline is near: evict (PDBs respected) while the replacement comes; the evicted
@@ -172,7 +175,9 @@ function next(at: number, record: DisruptionRecord): number {
 
 /**
  * Sets (or with undefined, clears) the drainStep timer and wakes the claim then. `known`: the claim
- * as this step last stored or read it (not read again when its timer is already `dueAt`).
+ * as this step last stored or read it (not read again when its timer is already `dueAt`). A timer
+ * moved earlier than `known`'s since (a replacement woke the drain meanwhile) is not put off: that
+ * wake-up's step is taken instead.
  */
 async function rearm(
   deps: DisruptionDeps,
@@ -180,13 +185,19 @@ async function rearm(
   dueAt: number | undefined,
   known?: NodeClaim,
 ): Promise<void> {
+  let woken = false;
   await updateClaim(
     deps.store,
     id,
-    (c) => (c.timers.drainStep === dueAt ? undefined : withTimer(c, 'drainStep', dueAt)),
+    (c) => {
+      const due = c.timers.drainStep;
+      const took = known?.timers.drainStep;
+      woken = dueAt !== undefined && due !== undefined && took !== undefined && due < took && due < dueAt;
+      return woken || due === dueAt ? undefined : withTimer(c, 'drainStep', dueAt);
+    },
     known,
   );
-  if (dueAt !== undefined) await deps.timers.schedule(id, dueAt);
+  if (dueAt !== undefined && !woken) await deps.timers.schedule(id, dueAt);
 }
 
 /**

@@ -21,8 +21,12 @@ import { isReschedulable } from './pod-policy.js';
 export type ReplacementStatus =
   /** Every pod has room on initialized capacity (or nothing must move). */
   | { readonly status: 'ready' }
-  /** Pods wait for nodeclaims still launching or starting (or the provisioning lease was busy). */
-  | { readonly status: 'waiting'; readonly pods: number }
+  /**
+   * Pods wait for nodeclaims still launching or starting (or the provisioning lease was busy).
+   * `wakes`: every one of them is launched and will wake the drain when it is initialized
+   * (lifecycle/wake-drains.ts), so the drain need only re-check rarely.
+   */
+  | { readonly status: 'waiting'; readonly pods: number; readonly wakes?: boolean }
   /** Pods no NodePool can take. */
   | { readonly status: 'unschedulable'; readonly pods: readonly string[]; readonly reason: string };
 
@@ -66,8 +70,12 @@ export async function ensureReplacements(
     const held = await holdersOnTheirWay(deps, claim, moving);
     if (held === 'up') return { status: 'ready' };
     if (held) {
-      await rememberReplacements(deps, claim, held);
-      return { status: 'waiting', pods: moving.length };
+      await rememberReplacements(
+        deps,
+        claim,
+        held.map((c) => c.id),
+      );
+      return { status: 'waiting', pods: moving.length, wakes: await awaitWakes(deps, claim, held) };
     }
   }
   const run = () =>
@@ -104,7 +112,7 @@ export async function ensureReplacements(
       nodeclaim: claim.id,
       replacements: waiting.map((c) => c.id),
     });
-    return { status: 'waiting', pods: moving.length };
+    return { status: 'waiting', pods: moving.length, wakes: await awaitWakes(deps, claim, waiting) };
   }
   const ids = new Set(moving.map(podId));
   const stuck = result.unschedulable.filter((u) => ids.has(u.pod));
@@ -131,7 +139,7 @@ async function holdersOnTheirWay(
   deps: DisruptionDeps,
   claim: NodeClaim,
   moving: readonly Pod[],
-): Promise<string[] | 'up' | undefined> {
+): Promise<NodeClaim[] | 'up' | undefined> {
   const remembered = claim.disruption?.replacements ?? [];
   if (remembered.length > 0) {
     const known = (await Promise.all(remembered.map((id) => deps.store.getNodeClaim(id)))).filter(
@@ -140,18 +148,56 @@ async function holdersOnTheirWay(
     const holders = holdersOf(known, moving);
     if (holders) {
       // Some still on their way: wait for them (the ones up stay remembered).
-      return known.some((c) => holders.includes(c.id) && isInFlight(c)) ? holders : 'up';
+      return holders.some(isInFlight) ? holders : 'up';
     }
   }
   return holdersOf(await deps.store.listNodeClaims(IN_FLIGHT_STATES), moving);
 }
 
 /** The claims of `inFlight` that list pods of `moving`, when they list all of them. */
-function holdersOf(inFlight: readonly NodeClaim[], moving: readonly Pod[]): string[] | undefined {
+function holdersOf(inFlight: readonly NodeClaim[], moving: readonly Pod[]): NodeClaim[] | undefined {
   const uids = new Set(moving.map((p) => p.metadata.uid ?? ''));
   const holders = inFlight.filter((c) => c.pods.some((p) => uids.has(p.uid)));
   const listed = new Set(holders.flatMap((c) => c.pods.map((p) => p.uid)));
-  return moving.every((p) => listed.has(p.metadata.uid ?? '')) ? holders.map((c) => c.id) : undefined;
+  return moving.every((p) => listed.has(p.metadata.uid ?? '')) ? holders : undefined;
+}
+
+/** States in which only writers that retry on a version conflict write a claim. */
+const WAKE_STATES: readonly string[] = ['Launched', 'Registered'];
+
+/**
+ * Writes the drain's id on each of `replacements` still booting (`wakesDrains`), so the lifecycle
+ * wakes the drain when it initializes them (lifecycle/wake-drains.ts). True when every one of them
+ * is Launched or Registered and lists the drain: the drain can then wait for the wake-up. A
+ * Pending claim is not written: its launch writes it with no retry on a version conflict (a
+ * conflict would drop the launch's record of its instance), so the drain keeps stepping until it
+ * is launched. A claim initialized meanwhile refuses the write (both writes are conditional on
+ * its version): the drain's next step then finds it up.
+ */
+async function awaitWakes(
+  deps: DisruptionDeps,
+  drain: NodeClaim,
+  replacements: readonly NodeClaim[],
+): Promise<boolean> {
+  const listed = await Promise.all(
+    replacements
+      .filter((c) => c.state !== 'Initialized')
+      .map(async (known) => {
+        let waits = false;
+        await updateClaim(
+          deps.store,
+          known.id,
+          (c) => {
+            waits = WAKE_STATES.includes(c.state);
+            if (!waits || c.wakesDrains?.includes(drain.id)) return undefined;
+            return { ...c, wakesDrains: [...(c.wakesDrains ?? []), drain.id] };
+          },
+          known,
+        );
+        return waits;
+      }),
+  );
+  return listed.length > 0 && listed.every(Boolean);
 }
 
 /** Records on the drain the nodeclaims its pods wait for (no write when they are the ones recorded). */

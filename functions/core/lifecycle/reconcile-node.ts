@@ -31,6 +31,7 @@ import {
   taintsOf,
 } from './node-labels.js';
 import { updateClaim } from './update-claim.js';
+import { wakeWaitingDrains } from './wake-drains.js';
 
 /**
  * Whether a pod is the Multus daemonset's pod: labelled `app: multus` (thick plugin) or
@@ -182,12 +183,15 @@ async function initialize(deps: LifecycleDeps, id: string, node: Node): Promise<
   });
   if (node.metadata.labels?.[LABEL_INITIALIZED] !== 'true')
     await deps.cluster.patchNode(node.metadata.name, { labels: { [LABEL_INITIALIZED]: 'true' } });
-  if (moved && stored)
+  if (moved && stored) {
     deps.log.info('initialized nodeclaim', {
       nodeclaim: id,
       node: node.metadata.name,
       allocatable: node.status?.allocatable,
     });
+    // After the node's label: the drains evict onto it at once.
+    await wakeWaitingDrains(deps, stored);
+  }
   return stored;
 }
 

@@ -184,4 +184,10 @@ export interface NodeClaim {
   readonly lastPodRemovedAt?: number;
   /** A consolidation proposal this node is part of, re-validated when its timer is due. */
   readonly consolidation?: ConsolidationProposal;
+  /**
+   * The Draining claims whose drains wait for this claim (one of their replacements) to be
+   * initialized: the lifecycle wakes them when it initializes this claim (see
+   * disruption/drain-wake.ts). Written by the drains, only once this claim is Launched.
+   */
+  readonly wakesDrains?: readonly string[];
 }

@@ -21,6 +21,7 @@ import {
 } from './drain-harness.js';
 
 const STEP_MS = 5_000;
+const RECHECK_MS = 30_000;
 const MIN = 60_000;
 const OLD = 'default-old';
 const OLD_NODE = 'ip-old';
@@ -102,8 +103,11 @@ describe('drain: replacement capacity first', () => {
     ]);
     expect(h.cluster.evictions).toEqual([]);
     expect(claim(h).disruption?.phase).toBe('replacing');
-    expect(claim(h).timers.drainStep).toBe(h.clock.now() + STEP_MS);
-    expect(h.timers.scheduled).toContainEqual({ nodeClaimId: OLD, dueAt: h.clock.now() + STEP_MS });
+    // The replacement is launched and will wake the drain when it is initialized: until then the
+    // drain only re-checks (see drain-wake.test.ts).
+    expect(replacement.wakesDrains).toEqual([OLD]);
+    expect(claim(h).timers.drainStep).toBe(h.clock.now() + RECHECK_MS);
+    expect(h.timers.scheduled).toContainEqual({ nodeClaimId: OLD, dueAt: h.clock.now() + RECHECK_MS });
 
     // Launched but not initialized: the drain keeps waiting and launches nothing more.
     toNextStep(h);
