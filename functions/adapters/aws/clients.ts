@@ -2,6 +2,7 @@ import { EC2Client } from '@aws-sdk/client-ec2';
 import { IAMClient } from '@aws-sdk/client-iam';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { ENV } from '../../shared/env.js';
+import { CACHED_MIDDLEWARE, withoutSdkLogging } from './lean-client.js';
 import { type RetrySleep, SleepingRetryStrategy } from './retry-strategy.js';
 
 /** Where to reach AWS: the region, and endpoint overrides for the simulated cloud. */
@@ -35,6 +36,7 @@ export interface AwsClientOptions {
 function common(options: AwsClientOptions) {
   const maxAttempts = options.maxAttempts ?? 8;
   return {
+    ...CACHED_MIDDLEWARE,
     region: options.region,
     maxAttempts,
     retryStrategy: new SleepingRetryStrategy(maxAttempts, options.retrySleep, options.retryRandom),
@@ -43,25 +45,31 @@ function common(options: AwsClientOptions) {
 }
 
 export function createEc2Client(options: AwsClientOptions): EC2Client {
-  return new EC2Client({
-    ...common(options),
-    ...(options.ec2Endpoint ? { endpoint: options.ec2Endpoint } : {}),
-  });
+  return withoutSdkLogging(
+    new EC2Client({
+      ...common(options),
+      ...(options.ec2Endpoint ? { endpoint: options.ec2Endpoint } : {}),
+    }),
+  );
 }
 
 export function createSsmClient(options: AwsClientOptions): SSMClient {
-  return new SSMClient({
-    ...common(options),
-    ...(options.ssmEndpoint ? { endpoint: options.ssmEndpoint } : {}),
-  });
+  return withoutSdkLogging(
+    new SSMClient({
+      ...common(options),
+      ...(options.ssmEndpoint ? { endpoint: options.ssmEndpoint } : {}),
+    }),
+  );
 }
 
 /** IAM (instance profiles for NodeClass roles); a global service, reached through the region's partition. */
 export function createIamClient(options: AwsClientOptions): IAMClient {
-  return new IAMClient({
-    ...common(options),
-    ...(options.iamEndpoint ? { endpoint: options.iamEndpoint } : {}),
-  });
+  return withoutSdkLogging(
+    new IAMClient({
+      ...common(options),
+      ...(options.iamEndpoint ? { endpoint: options.iamEndpoint } : {}),
+    }),
+  );
 }
 
 /** Client options from the Lambda environment (AWS_REGION and the endpoint overrides). */

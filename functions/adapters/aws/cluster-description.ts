@@ -1,4 +1,5 @@
 import { type Cluster, DescribeClusterCommand, EKSClient } from '@aws-sdk/client-eks';
+import { CACHED_MIDDLEWARE, withoutSdkLogging } from './lean-client.js';
 
 /** What joiner needs to know of an EKS cluster, as DescribeCluster reports it. */
 export interface ClusterDescription {
@@ -31,12 +32,15 @@ export interface DescribeClusterApi {
 
 /** An EKS client for the lookup. */
 export function createEksClient(options: ClusterDescriptionOptions): EKSClient {
-  return new EKSClient({
-    region: options.region,
-    maxAttempts: options.maxAttempts ?? 3,
-    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-    ...(options.credentials ? { credentials: options.credentials } : {}),
-  });
+  return withoutSdkLogging(
+    new EKSClient({
+      ...CACHED_MIDDLEWARE,
+      region: options.region,
+      maxAttempts: options.maxAttempts ?? 3,
+      ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+      ...(options.credentials ? { credentials: options.credentials } : {}),
+    }),
+  );
 }
 
 /**

@@ -19,6 +19,7 @@ import { latestSpotPrices } from '../../core/catalog/live/spot-prices.js';
 import { readAvailabilityZones } from './availability-zones-reader.js';
 import { readZoneOfferings } from './instance-type-offerings-reader.js';
 import { readInstanceTypes } from './instance-types-reader.js';
+import { CACHED_MIDDLEWARE, withoutSdkLogging } from './lean-client.js';
 import { readOnDemandPriceList } from './on-demand-price-reader.js';
 import { createPricingClient } from './pricing-client.js';
 import { readSpotPrices } from './spot-price-reader.js';
@@ -46,13 +47,16 @@ export interface LiveCatalogClientOptions {
 
 /** EC2 in the region and Pricing at the region's Pricing endpoint. */
 export function createLiveCatalogClients(options: LiveCatalogClientOptions): LiveCatalogClients {
-  const ec2 = new EC2Client({
-    region: options.region,
-    maxAttempts: 8,
-    retryMode: 'adaptive',
-    ...(options.ec2Endpoint ? { endpoint: options.ec2Endpoint } : {}),
-    ...(options.credentials ? { credentials: options.credentials } : {}),
-  });
+  const ec2 = withoutSdkLogging(
+    new EC2Client({
+      ...CACHED_MIDDLEWARE,
+      region: options.region,
+      maxAttempts: 8,
+      retryMode: 'adaptive',
+      ...(options.ec2Endpoint ? { endpoint: options.ec2Endpoint } : {}),
+      ...(options.credentials ? { credentials: options.credentials } : {}),
+    }),
+  );
   const pricing = createPricingClient({
     region: options.region,
     endpoint: options.pricingEndpoint,

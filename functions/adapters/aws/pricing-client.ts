@@ -1,5 +1,6 @@
 import { PricingClient } from '@aws-sdk/client-pricing';
 import { pricingRegionFor } from '../../core/catalog/live/pricing-endpoint.js';
+import { CACHED_MIDDLEWARE, withoutSdkLogging } from './lean-client.js';
 
 /** Where to reach the Pricing API. */
 export interface PricingClientOptions {
@@ -15,11 +16,14 @@ export interface PricingClientOptions {
  * built for the nearest of them ({@link pricingRegionFor}).
  */
 export function createPricingClient(options: PricingClientOptions): PricingClient {
-  return new PricingClient({
-    region: pricingRegionFor(options.region),
-    maxAttempts: 8,
-    retryMode: 'adaptive',
-    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-    ...(options.credentials ? { credentials: options.credentials } : {}),
-  });
+  return withoutSdkLogging(
+    new PricingClient({
+      ...CACHED_MIDDLEWARE,
+      region: pricingRegionFor(options.region),
+      maxAttempts: 8,
+      retryMode: 'adaptive',
+      ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+      ...(options.credentials ? { credentials: options.credentials } : {}),
+    }),
+  );
 }

@@ -1,4 +1,5 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { CACHED_MIDDLEWARE, withoutSdkLogging } from './lean-client.js';
 
 /** The one call the reader makes (a SecretsManagerClient satisfies it). */
 export interface GetSecretValueApi {
@@ -18,9 +19,12 @@ export function createSecretsManagerClient(
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string },
   endpoint?: string,
 ): SecretsManagerClient {
-  return new SecretsManagerClient({
-    region,
-    ...(credentials ? { credentials } : {}),
-    ...(endpoint ? { endpoint } : {}),
-  });
+  return withoutSdkLogging(
+    new SecretsManagerClient({
+      ...CACHED_MIDDLEWARE,
+      region,
+      ...(credentials ? { credentials } : {}),
+      ...(endpoint ? { endpoint } : {}),
+    }),
+  );
 }

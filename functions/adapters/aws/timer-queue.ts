@@ -1,6 +1,7 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Clock } from '../../core/ports/clock.js';
 import type { TimerScheduler } from '../../core/ports/event-publisher.js';
+import { CACHED_MIDDLEWARE, withoutSdkLogging } from './lean-client.js';
 
 /** SQS caps DelaySeconds at 15 minutes. */
 export const MAX_DELAY_SECONDS = 900;
@@ -59,9 +60,12 @@ export interface SqsClientOptions {
 
 /** An SQS client (endpoint override for the simulated cloud). */
 export function createSqsClient(options: SqsClientOptions): SQSClient {
-  return new SQSClient({
-    region: options.region,
-    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-    ...(options.credentials ? { credentials: options.credentials } : {}),
-  });
+  return withoutSdkLogging(
+    new SQSClient({
+      ...CACHED_MIDDLEWARE,
+      region: options.region,
+      ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+      ...(options.credentials ? { credentials: options.credentials } : {}),
+    }),
+  );
 }

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ENV } from '../../shared/env.js';
+import { withoutSdkLogging } from '../aws/lean-client.js';
 import { DynamoStateStore } from './dynamo-state-store.js';
 
 /** Where the table is. `endpoint` points at dynalite in the simulated cloud. */
@@ -14,11 +15,14 @@ export interface StateStoreOptions {
 
 /** A DynamoDB document client that drops undefined fields (optional model fields). */
 export function createDocumentClient(options: Omit<StateStoreOptions, 'tableName'>): DynamoDBDocumentClient {
-  const client = new DynamoDBClient({
-    region: options.region ?? 'us-east-1',
-    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-    ...(options.credentials ? { credentials: options.credentials } : {}),
-  });
+  // No cacheMiddleware here: the document client's commands bind their input into the handler.
+  const client = withoutSdkLogging(
+    new DynamoDBClient({
+      region: options.region ?? 'us-east-1',
+      ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+      ...(options.credentials ? { credentials: options.credentials } : {}),
+    }),
+  );
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }
 
