@@ -33,7 +33,7 @@ export async function recordEmptiness(
   if (claim.state !== 'Initialized') return;
   const pods = await deps.cluster.listPodsOnNode(nodeName);
   const podsLeft = !isEmptyNode(pods);
-  if (onlyTheTime(claim, podsLeft) && (await recordTimeOnly(deps, claim.id, podsLeft))) return;
+  if (onlyTheTime(claim, podsLeft) && (await recordTimeOnly(deps, claim, podsLeft))) return;
   const pool = (await deps.config()).nodePools.find((p) => p.name === claim.nodePool);
   const delay = emptyFor(pool);
   const empty = delay !== undefined && !podsLeft;
@@ -43,26 +43,31 @@ export async function recordEmptiness(
   const now = deps.clock.now();
   let armed = false;
   let checking: number | undefined;
-  const stored = await updateClaim(deps.store, claim.id, (c) => {
-    armed = false;
-    checking = undefined;
-    if (c.state !== 'Initialized') return undefined;
-    // Consolidation counts consolidateAfter from the last pod event too.
-    const seen = (c.lastPodRemovedAt ?? 0) >= now ? c : { ...c, lastPodRemovedAt: now };
-    if (!empty) {
-      let next = seen.timers.emptiness === undefined ? seen : withTimer(seen, 'emptiness', undefined);
-      if (checkAt !== undefined && next.timers.consolidation === undefined) {
-        next = withTimer(next, 'consolidation', now + checkAt);
-        checking = now + checkAt;
+  const stored = await updateClaim(
+    deps.store,
+    claim.id,
+    (c) => {
+      armed = false;
+      checking = undefined;
+      if (c.state !== 'Initialized') return undefined;
+      // Consolidation counts consolidateAfter from the last pod event too.
+      const seen = (c.lastPodRemovedAt ?? 0) >= now ? c : { ...c, lastPodRemovedAt: now };
+      if (!empty) {
+        let next = seen.timers.emptiness === undefined ? seen : withTimer(seen, 'emptiness', undefined);
+        if (checkAt !== undefined && next.timers.consolidation === undefined) {
+          next = withTimer(next, 'consolidation', now + checkAt);
+          checking = now + checkAt;
+        }
+        return next === c ? undefined : next;
       }
-      return next === c ? undefined : next;
-    }
-    // consolidateAfter counts from the last pod that left: a later removal pushes the timer on.
-    if (seen.timers.emptiness !== undefined && seen.timers.emptiness >= now + delay)
-      return seen === c ? undefined : seen;
-    armed = true;
-    return withTimer(seen, 'emptiness', now + delay);
-  });
+      // consolidateAfter counts from the last pod that left: a later removal pushes the timer on.
+      if (seen.timers.emptiness !== undefined && seen.timers.emptiness >= now + delay)
+        return seen === c ? undefined : seen;
+      armed = true;
+      return withTimer(seen, 'emptiness', now + delay);
+    },
+    claim,
+  );
   if (checking !== undefined) await deps.timers.schedule(claim.id, checking);
   const dueAt = stored?.timers.emptiness;
   if (armed && dueAt !== undefined) {
@@ -81,13 +86,18 @@ export async function recordEmptiness(
  * Writes only the time of the pod event when the stored claim still needs nothing else (see
  * onlyTheTime); false when it does (it changed since it was read), and the caller reads its pool.
  */
-async function recordTimeOnly(deps: LifecycleDeps, id: string, podsLeft: boolean): Promise<boolean> {
+async function recordTimeOnly(deps: LifecycleDeps, claim: NodeClaim, podsLeft: boolean): Promise<boolean> {
   const now = deps.clock.now();
   let done = true;
-  await updateClaim(deps.store, id, (c) => {
-    done = c.state === 'Initialized' && onlyTheTime(c, podsLeft);
-    if (!done || (c.lastPodRemovedAt ?? 0) >= now) return undefined;
-    return { ...c, lastPodRemovedAt: now };
-  });
+  await updateClaim(
+    deps.store,
+    claim.id,
+    (c) => {
+      done = c.state === 'Initialized' && onlyTheTime(c, podsLeft);
+      if (!done || (c.lastPodRemovedAt ?? 0) >= now) return undefined;
+      return { ...c, lastPodRemovedAt: now };
+    },
+    claim,
+  );
   return done;
 }

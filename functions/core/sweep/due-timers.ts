@@ -27,8 +27,20 @@ const OWN: readonly TimerKind[] = ['launchTimeout', 'registrationTimeout', 'term
 
 /** Acts on every due timer of `claim` this module owns (see the file comment). */
 export async function actOnDueTimers(deps: SweepDeps, id: string): Promise<TimerOutcome> {
+  return (await actOnDueTimersOf(deps, id)).outcome;
+}
+
+/**
+ * {@link actOnDueTimers}, also returning the claim as read when no timer was acted on (so it is
+ * still the stored version): the disruption round of the batch starts from it instead of reading
+ * it again.
+ */
+export async function actOnDueTimersOf(
+  deps: SweepDeps,
+  id: string,
+): Promise<{ readonly outcome: TimerOutcome; readonly unchanged?: NodeClaim }> {
   const claim = await deps.store.getNodeClaim(id);
-  if (!claim) return { nodeClaimId: id, handled: [], deferred: [] };
+  if (!claim) return { outcome: { nodeClaimId: id, handled: [], deferred: [] } };
   const due = dueTimers(claim, deps.clock.now());
   const handled: TimerKind[] = [];
   for (const kind of due.filter((k) => OWN.includes(k))) {
@@ -36,7 +48,8 @@ export async function actOnDueTimers(deps: SweepDeps, id: string): Promise<Timer
     const done = await actOn(deps, claim, kind);
     if (done) break;
   }
-  return { nodeClaimId: claim.id, handled, deferred: due.filter((k) => !OWN.includes(k)) };
+  const outcome = { nodeClaimId: claim.id, handled, deferred: due.filter((k) => !OWN.includes(k)) };
+  return handled.length === 0 ? { outcome, unchanged: claim } : { outcome };
 }
 
 /** Acts on one timer; returns true when the claim was retired (its other timers are gone). */

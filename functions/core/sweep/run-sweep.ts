@@ -7,14 +7,16 @@
  * then the status kubectl shows (NodeClaim resources, NodePool and NodeClass status), then the
  * refusal of karpenter.sh NodeClaims created by hand (hand-made-nodeclaims.ts).
  */
+
 import type { DisruptionOutcome } from '../disruption/run-disruption.js';
 import { runDisruption } from '../disruption/run-disruption.js';
 import type { PodRefDetail } from '../events/joiner-events.js';
+import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
 import { refuseHandMadeNodeClaims } from '../status/hand-made-nodeclaims.js';
 import { podStartupSeconds, type TimeWindow } from '../status/pod-startup.js';
 import { reportStatus, type StatusOutcome } from '../status/report-status.js';
 import type { TimerOutcome } from './due-timers.js';
-import { actOnDueTimers } from './due-timers.js';
+import { actOnDueTimers, actOnDueTimersOf } from './due-timers.js';
 import { collectNodeClassResources } from './nodeclass-resources.js';
 import type { OrphanOutcome } from './orphans.js';
 import { collectOrphans } from './orphans.js';
@@ -151,23 +153,28 @@ export async function handleTimerMessages(
   const outcomes: (TimerOutcome | Error)[] = [];
   const waiting: number[] = [];
   const ids = new Set<string>();
+  // Claims as read by their message when it acted on nothing (the stored version, not read again).
+  const unchanged = new Map<string, NodeClaim>();
   for (const message of messages) {
     try {
-      const outcome = await actOnDueTimers(deps, message.nodeClaimId);
+      const { outcome, unchanged: read } = await actOnDueTimersOf(deps, message.nodeClaimId);
+      if (read) unchanged.set(read.id, read);
+      else unchanged.delete(message.nodeClaimId);
       outcomes.push(outcome);
       if (outcome.deferred.length > 0) {
         waiting.push(outcomes.length - 1);
         ids.add(message.nodeClaimId);
       }
     } catch (error) {
+      unchanged.delete(message.nodeClaimId);
       outcomes.push(error instanceof Error ? error : new Error(String(error)));
     }
   }
   if (ids.size === 0) return { outcomes };
   try {
-    const claims = (await Promise.all([...ids].map((id) => deps.store.getNodeClaim(id)))).filter(
-      (c) => c !== undefined,
-    );
+    const claims = (
+      await Promise.all([...ids].map(async (id) => unchanged.get(id) ?? (await deps.store.getNodeClaim(id))))
+    ).filter((c) => c !== undefined);
     if (claims.length === 0) return { outcomes };
     const disruption = await runDisruption(deps, claims, { full: false });
     for (const i of waiting) {

@@ -259,12 +259,22 @@ async function act(
 async function drop(deps: DisruptionDeps, claims: readonly NodeClaim[]): Promise<number> {
   let n = 0;
   for (const claim of claims) {
-    await updateClaim(deps.store, claim.id, (c) => {
-      if (!c.consolidation && c.timers.consolidation === undefined) return undefined;
-      const { consolidation: _dropped, ...rest } = withTimer(c, 'consolidation', undefined);
-      n++;
-      return rest;
-    });
+    let cleared = false;
+    // Decided on the round's read of the claim: the write is conditional on its version, so a
+    // claim changed since is read again.
+    await updateClaim(
+      deps.store,
+      claim.id,
+      (c) => {
+        cleared = false;
+        if (!c.consolidation && c.timers.consolidation === undefined) return undefined;
+        const { consolidation: _dropped, ...rest } = withTimer(c, 'consolidation', undefined);
+        cleared = true;
+        return rest;
+      },
+      claim,
+    );
+    if (cleared) n++;
   }
   return n;
 }

@@ -285,6 +285,30 @@ describe('handleLifecycleEvent: PodGone', () => {
     expect(h.store.claims.get('default-abc')?.timers.emptiness).toBe(h.clock.now() + 30_000);
   });
 
+  it('a pod event writes the claim it looked up without reading it again', async () => {
+    const h = harness({ consolidateAfterMs: 30_000, consolidationPolicy: 'WhenEmptyOrUnderutilized' });
+    await initializedNode(h);
+    h.cluster.pods.push(podOn('ip-1', 'web-2'), podOn('ip-1', 'web-3'));
+    let reads = 0;
+    const get = h.store.getNodeClaim.bind(h.store);
+    h.store.getNodeClaim = async (id: string) => {
+      reads++;
+      return get(id);
+    };
+    const gone = (name: string) => ({
+      detailType: 'PodGone' as const,
+      detail: { nodeName: 'ip-1', namespace: 'default', name, uid: name },
+    });
+    // Arms the check, then only records the time: each a single write, no second read.
+    await handleLifecycleEvent(h.lifecycle, gone('web-1'));
+    h.clock.advance(5_000);
+    h.cluster.pods.pop();
+    await handleLifecycleEvent(h.lifecycle, gone('web-3'));
+    expect(reads).toBe(0);
+    expect(h.store.claims.get('default-abc')).toMatchObject({ lastPodRemovedAt: h.clock.now() });
+    expect(h.store.claims.get('default-abc')?.timers.consolidation).toBeDefined();
+  });
+
   it('a pod leaving a node being drained or deleted looks up no claim and lists no pods', async () => {
     const h = harness({ consolidateAfterMs: 30_000 });
     const node = await initializedNode(h);

@@ -40,6 +40,29 @@ describe('handleTimerMessages: one disruption round per batch', () => {
     expect([...h.cloud.terminated].sort()).toEqual(['i-default-a', 'i-default-b', 'i-default-c']);
   });
 
+  it('the round starts from the claims as their messages read them, reading none again', async () => {
+    const { h, messages } = threeEmptyNodes();
+    const calls: string[] = [];
+    const get = h.sweep.store.getNodeClaim.bind(h.sweep.store);
+    h.sweep.store.getNodeClaim = async (id: string) => {
+      calls.push(id);
+      return get(id);
+    };
+    const listNodes = h.sweep.cluster.listNodes.bind(h.sweep.cluster);
+    h.sweep.cluster.listNodes = async () => {
+      calls.push('round reads the cluster');
+      return listNodes();
+    };
+    const batch = await handleTimerMessages(h.sweep, messages);
+    expect(batch.disruption?.started).toHaveLength(3);
+    // One read per message before the round; the drains read their claims after it.
+    expect(calls.slice(0, calls.indexOf('round reads the cluster'))).toEqual([
+      'default-a',
+      'default-b',
+      'default-c',
+    ]);
+  });
+
   it('the same claim twice in a batch is one claim of the round', async () => {
     const { h, messages, nodeLists } = threeEmptyNodes();
     const batch = await handleTimerMessages(h.sweep, [messages[0], messages[0]]);
