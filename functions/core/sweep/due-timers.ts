@@ -25,6 +25,15 @@ export interface TimerOutcome {
 
 const OWN: readonly TimerKind[] = ['launchTimeout', 'registrationTimeout', 'terminationCheck'];
 
+/**
+ * How long a claim must have been Terminating before a due termination check retires it again.
+ * The check is due from the moment the claim turns Terminating, while the retire that turned it
+ * usually still runs (terminating the instance, deleting the Node): a timers-queue message for the
+ * claim arriving then (a drain's earlier wake-up) would terminate the instance a second time. A
+ * retire a crash cut short is finished by the first sweep after this.
+ */
+export const TERMINATION_SETTLE_MS = 10_000;
+
 /** Acts on every due timer of `claim` this module owns (see the file comment). */
 export async function actOnDueTimers(deps: SweepDeps, id: string): Promise<TimerOutcome> {
   return (await actOnDueTimersOf(deps, id)).outcome;
@@ -56,6 +65,7 @@ export async function actOnDueTimersOf(
 async function actOn(deps: SweepDeps, claim: NodeClaim, kind: TimerKind): Promise<boolean> {
   if (kind === 'terminationCheck') {
     if (claim.state !== 'Terminating') return clearStale(deps, claim, kind);
+    if (deps.clock.now() - (claim.timestamps.Terminating ?? 0) < TERMINATION_SETTLE_MS) return false;
     const failure = claim.failure ?? { reason: 'Terminating', message: 'finishing termination' };
     await retireClaim(deps, claim.id, failure, { warn: false, from: ['Terminating'] });
     return true;

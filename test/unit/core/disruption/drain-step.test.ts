@@ -5,7 +5,7 @@ import type { Pod, Toleration } from '../../../../functions/core/model/kube-obje
 import { newNodeClaim } from '../../../../functions/core/nodeclaim/create.js';
 import type { NodeClaim } from '../../../../functions/core/nodeclaim/nodeclaim.js';
 import { transition } from '../../../../functions/core/nodeclaim/state-machine.js';
-import { actOnDueTimers } from '../../../../functions/core/sweep/due-timers.js';
+import { actOnDueTimers, TERMINATION_SETTLE_MS } from '../../../../functions/core/sweep/due-timers.js';
 import type { SweepDeps } from '../../../../functions/core/sweep/sweep-deps.js';
 import { pod } from '../../../builders/workloads.js';
 import {
@@ -874,6 +874,10 @@ describe('drain: the same step delivered twice, and crashes', () => {
     expect(await step(h, OLD)).toBe('not-draining');
     const due = claim(h).timers.terminationCheck;
     expect(due).toBeLessThanOrEqual(h.clock.now());
+    // While the retire that set it may still run, a due check leaves it alone (no second terminate).
+    await actOnDueTimers(h.deps as unknown as SweepDeps, OLD);
+    expect(claim(h).state).toBe('Terminating');
+    h.clock.advance(TERMINATION_SETTLE_MS);
     // Only the retire path runs for a due termination check (store, cloud, cluster, clock, log).
     await actOnDueTimers(h.deps as unknown as SweepDeps, OLD);
     expect(claim(h)).toMatchObject({ state: 'Gone', failure: { reason: 'Drifted' } });
