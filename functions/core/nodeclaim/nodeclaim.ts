@@ -187,7 +187,7 @@ export interface NodeClaim {
   /**
    * The Draining claims whose drains wait for this claim (one of their replacements) to be
    * initialized: the lifecycle wakes them when it initializes this claim (see
-   * disruption/drain-wake.ts). Written by the drains, only once this claim is Launched.
+   * lifecycle/wake-drains.ts). Written by the drains, only once this claim is Launched.
    */
   readonly wakesDrains?: readonly string[];
 }

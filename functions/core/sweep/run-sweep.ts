@@ -7,7 +7,6 @@
  * then the status kubectl shows (NodeClaim resources, NodePool and NodeClass status), then the
  * refusal of karpenter.sh NodeClaims created by hand (hand-made-nodeclaims.ts).
  */
-
 import type { DisruptionOutcome } from '../disruption/run-disruption.js';
 import { runDisruption } from '../disruption/run-disruption.js';
 import type { PodRefDetail } from '../events/joiner-events.js';

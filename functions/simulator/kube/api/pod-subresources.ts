@@ -146,8 +146,11 @@ export async function evictPod(
   return successStatus();
 }
 
-/** The condition the eviction writes on its pod before deleting it (Kubernetes 1.26 and later). */
-export const EVICTION_CONDITION = {
+/**
+ * The condition the eviction writes on its pod before deleting it (Kubernetes 1.26 and later),
+ * written here from the API server's behaviour, not from joiner's match conditions that rely on it.
+ */
+const EVICTION_CONDITION = {
   type: 'DisruptionTarget',
   status: 'True',
   reason: 'EvictionByEvictionAPI',

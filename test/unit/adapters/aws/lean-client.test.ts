@@ -15,7 +15,13 @@ function recordingHandler(reply: object) {
     bodies,
     handler: {
       handle: async (request: HttpRequest) => {
-        bodies.push(String(request.body));
+        const body = request.body as string | Uint8Array;
+        // The bytes themselves: the SDK's JSON body warns when read as a string.
+        bodies.push(
+          typeof body === 'string'
+            ? body
+            : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'),
+        );
         return {
           response: new HttpResponse({
             statusCode: 200,
