@@ -58,7 +58,8 @@ export interface TransitionChanges {
 
 /**
  * Moves a claim to `to` at `now`: records the timestamp, applies `changes` and the state's timer
- * rules (Launched arms the registration timeout and clears launch timers; Initialized clears the
+ * rules (Launched arms the registration timeout and clears launch timers, and keeps only what was
+ * launched: see {@link launchedOnly}; Initialized clears the
  * registration timeout and a cancelled drain's record; Draining clears emptiness; Terminating
  * keeps only a termination check; Gone clears every timer). Re-entering the current state returns the claim unchanged.
  */
@@ -81,10 +82,33 @@ export function transition(
     timestamps: { ...claim.timestamps, [to]: now },
     timers: timersOnEntering(to, claim.timers, now, timeouts),
   };
+  if (to === 'Launched') return launchedOnly(next);
   if (to !== 'Initialized' || claim.disruption === undefined) return next;
   // A cancelled drain returns the node to service without its disruption record.
   const { disruption: _cancelled, ...rest } = next;
   return rest;
+}
+
+/**
+ * A launched claim without what only its launch needed: its options narrow to the offering it was
+ * launched on (a reserved instance's to its reservation's), which still give the node its zone ID
+ * and price, and the record of its last CreateFleet attempt goes (nothing replays it once the
+ * instance is known). A claim carries every offering its pods fit, often hundreds, and it is read
+ * and written whole all its life. When no option matches the instance (one adopted as another
+ * type), the options are kept.
+ */
+export function launchedOnly(claim: NodeClaim): NodeClaim {
+  const { lastAttempt: _replayed, ...rest } = claim;
+  const i = claim.instance;
+  if (!i) return rest;
+  const launched = claim.options.filter(
+    (o) =>
+      o.instanceType === i.instanceType &&
+      o.zone === i.zone &&
+      o.capacityType === i.capacityType &&
+      (i.reservationId === undefined || o.reservationId === i.reservationId),
+  );
+  return launched.length === 0 ? rest : { ...rest, options: launched };
 }
 
 function timersOnEntering(

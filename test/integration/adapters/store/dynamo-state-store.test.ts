@@ -1,4 +1,11 @@
-import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { gzipSync } from 'node:zlib';
+import {
+  DescribeTableCommand,
+  DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+} from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStateStore } from '../../../../functions/adapters/store/create-state-store.js';
 import type { DynamoStateStore } from '../../../../functions/adapters/store/dynamo-state-store.js';
@@ -24,6 +31,9 @@ afterAll(async () => {
   client.destroy();
   await server.close();
 });
+
+/** The table of the latest {@link freshStore}. */
+const currentTable = () => `joiner-test-${tableCount}`;
 
 async function freshStore(): Promise<DynamoStateStore> {
   const tableName = `joiner-test-${++tableCount}`;
@@ -232,5 +242,81 @@ describe('DynamoStateStore', () => {
     expect(await store.recordOnce('msg-1', T0, 1000)).toBe(true);
     expect(await store.recordOnce('msg-1', T0 + 500, 1000)).toBe(false);
     expect(await store.recordOnce('msg-1', T0 + 1000, 1000)).toBe(true);
+  });
+
+  it('stores the claim compressed in one binary attribute, with its keys and a few readable attributes', async () => {
+    const store = await freshStore();
+    const offerings = Array.from({ length: 300 }, (_, i) => ({
+      instanceType: `m${5 + (i % 3)}.${['large', 'xlarge', '2xlarge', '4xlarge', '8xlarge'][i % 5]}-${i}`,
+      zone: `us-west-2${'abc'[i % 3]}`,
+      zoneId: `usw2-az${1 + (i % 3)}`,
+      capacityType: 'on-demand' as const,
+      price: 0.1 + i / 1000,
+    }));
+    const big: NodeClaim = { ...claim('z'), options: offerings };
+    await store.createNodeClaim(big);
+    const read = await store.getNodeClaim('z');
+    expect(read).toEqual({ ...big, version: 1 });
+    const raw = await client.send(
+      new GetItemCommand({ TableName: currentTable(), Key: marshall({ pk: 'nodeclaim', sk: 'z' }) }),
+    );
+    const item = raw.Item!;
+    expect(Object.keys(item).sort()).toEqual(
+      ['claimGzip', 'dueAt', 'nodePool', 'pk', 'sk', 'state', 'timerShard', 'version'].sort(),
+    );
+    expect(item.claimGzip.B).toBeInstanceOf(Uint8Array);
+    expect(item.state.S).toBe('Pending');
+    expect(item.version.N).toBe('1');
+    // 300 offerings: about 30 KiB as JSON, a few KiB compressed.
+    expect(JSON.stringify(big).length).toBeGreaterThan(25_000);
+    expect(item.claimGzip.B!.length).toBeLessThan(6_000);
+  });
+
+  it('reads a claim written as a map by an earlier release and rewrites it compressed', async () => {
+    const store = await freshStore();
+    const old = { ...claim('legacy'), version: 3 };
+    const { version: _v, ...rest } = old;
+    await client.send(
+      new PutItemCommand({
+        TableName: currentTable(),
+        Item: marshall(
+          { pk: 'nodeclaim', sk: 'legacy', version: 3, state: 'Pending', claim: rest },
+          { removeUndefinedValues: true },
+        ),
+      }),
+    );
+    expect(await store.getNodeClaim('legacy')).toEqual(old);
+    expect((await store.listNodeClaims(['Pending'])).map((c) => c.id)).toEqual(['legacy']);
+    const next = await store.updateNodeClaim({ ...old, launchAttempts: 1 });
+    expect(next.version).toBe(4);
+    const raw = await client.send(
+      new GetItemCommand({ TableName: currentTable(), Key: marshall({ pk: 'nodeclaim', sk: 'legacy' }) }),
+    );
+    expect(raw.Item?.claim).toBeUndefined();
+    expect(raw.Item?.claimGzip?.B).toBeInstanceOf(Uint8Array);
+    expect(await store.getNodeClaim('legacy')).toEqual({ ...old, launchAttempts: 1, version: 4 });
+  });
+
+  it('names the item when its claim attribute is not a compressed claim', async () => {
+    const store = await freshStore();
+    const put = (extra: Record<string, unknown>) =>
+      client.send(
+        new PutItemCommand({
+          TableName: currentTable(),
+          Item: marshall({ pk: 'nodeclaim', sk: 'bad', version: 1, state: 'Pending', ...extra }),
+        }),
+      );
+    await put({ claimGzip: new TextEncoder().encode('not gzip') });
+    await expect(store.getNodeClaim('bad')).rejects.toThrow(
+      /nodeclaim\/bad has a claimGzip attribute that is not gzip-compressed JSON/,
+    );
+    await put({ claimGzip: gzipSync('[1, 2]') });
+    await expect(store.getNodeClaim('bad')).rejects.toThrow(
+      /nodeclaim\/bad has a claimGzip attribute that does not hold a nodeclaim object/,
+    );
+    await put({});
+    await expect(store.getNodeClaim('bad')).rejects.toThrow(
+      /nodeclaim\/bad has neither a claimGzip nor a claim attribute/,
+    );
   });
 });

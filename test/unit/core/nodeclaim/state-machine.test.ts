@@ -125,3 +125,66 @@ describe('nodeclaim state machine', () => {
     expect(pending().launchToken).toBe('joiner-default-abc');
   });
 });
+
+describe('entering Launched keeps only what was launched', () => {
+  const offering = (instanceType: string, zone: string, price: number, extra = {}) => ({
+    instanceType,
+    zone,
+    capacityType: 'spot' as const,
+    price,
+    ...extra,
+  });
+  const many: NodeClaim = {
+    ...pending(),
+    options: [
+      offering('m5.large', 'us-west-2b', 0.03, { zoneId: 'usw2-az2' }),
+      offering('m5.large', 'us-west-2a', 0.04, { zoneId: 'usw2-az1' }),
+      offering('c5.large', 'us-west-2a', 0.05),
+    ],
+    launchAttempts: 1,
+    lastAttempt: {
+      capacityType: 'spot',
+      offerings: ['m5.large|us-west-2b|spot', 'm5.large|us-west-2a|spot'],
+    },
+  };
+
+  it('narrows the options to the launched offering and drops the attempt record', () => {
+    const launched = transition(many, 'Launched', T0 + 1, { instance });
+    expect(launched.options).toEqual([offering('m5.large', 'us-west-2a', 0.04, { zoneId: 'usw2-az1' })]);
+    expect(launched.lastAttempt).toBeUndefined();
+    expect('lastAttempt' in launched).toBe(false);
+    expect(launched.instance).toEqual(instance);
+    expect(launched.launchAttempts).toBe(1);
+  });
+
+  it('keeps the reservation the instance runs in, not the other reservations of its offering', () => {
+    const reserved = {
+      ...many,
+      options: [
+        offering('m5.large', 'us-west-2a', 0.01, { reservationId: 'cr-1' }),
+        offering('m5.large', 'us-west-2a', 0.01, { reservationId: 'cr-2' }),
+      ].map((o) => ({ ...o, capacityType: 'reserved' as const })),
+    };
+    const launched = transition(reserved, 'Launched', T0 + 1, {
+      instance: { ...instance, capacityType: 'reserved', reservationId: 'cr-2' },
+    });
+    expect(launched.options.map((o) => o.reservationId)).toEqual(['cr-2']);
+  });
+
+  it('keeps every option when none matches the instance (adopted as another type)', () => {
+    const launched = transition(many, 'Launched', T0 + 1, {
+      instance: { ...instance, instanceType: 'r5.large' },
+    });
+    expect(launched.options).toEqual(many.options);
+    expect(launched.lastAttempt).toBeUndefined();
+  });
+
+  it('leaves the options alone in every other transition', () => {
+    const launched = transition(many, 'Launched', T0 + 1, { instance });
+    const registered = transition(launched, 'Registered', T0 + 2, { nodeName: 'n1' });
+    expect(registered.options).toBe(launched.options);
+    const failed = transition(many, 'Gone', T0 + 1, { failure: { reason: 'LaunchFailed', message: 'x' } });
+    expect(failed.options).toBe(many.options);
+    expect(failed.lastAttempt).toEqual(many.lastAttempt);
+  });
+});
