@@ -45,6 +45,41 @@ function useOf(pod: Pod): BoundUse {
   return use;
 }
 
+/** What a list of bound pods takes, for one run's resource dimensions. */
+interface BoundTake {
+  /** The run's dimension names, joined: the vectors are for these. */
+  readonly dims: string;
+  /** The request vectors of the pods whose quantities could be read, in pod order. */
+  readonly vectors: readonly Float64Array[];
+  /** The host ports of the pods that bind any. */
+  readonly ports: readonly (readonly HostPort[])[];
+}
+
+/**
+ * {@link BoundTake} by list of bound pods: a caller that hands the same list again (the simulated
+ * kube-scheduler keeps each node's list until one of its pods changes) has it computed once per
+ * list and set of dimensions.
+ */
+const boundTakes = new WeakMap<readonly Pod[], BoundTake>();
+
+function boundTake(pods: readonly Pod[], dims: Dims): BoundTake {
+  const key = dims.key;
+  let take = boundTakes.get(pods);
+  if (take?.dims !== key) {
+    const vectors: Float64Array[] = [];
+    const ports: (readonly HostPort[])[] = [];
+    for (const pod of pods) {
+      const use = useOf(pod);
+      if (use.ports.length > 0) ports.push(use.ports);
+      // A pod whose quantities cannot be read takes nothing (the scheduler skips it).
+      if (use.requests) vectors.push(dims.vector(use.requests));
+    }
+    take = { dims: key, vectors, ports };
+    boundTakes.set(pods, take);
+  }
+  return take;
+}
+
 /** A node (or in-flight claim) pods can be placed on. */
 export class ExistingTarget implements TopologyTarget {
   readonly placed: PodEntry[] = [];
@@ -66,14 +101,9 @@ export class ExistingTarget implements TopologyTarget {
   ) {
     this.hostname = labels[HOSTNAME] ?? name;
     this.free = allocatable.slice();
-    for (const pod of boundPods) {
-      const use = useOf(pod);
-      if (use.ports.length > 0) this.ports.add(use.ports);
-      // A pod whose quantities cannot be read takes nothing (as before: the scheduler skips it).
-      if (!use.requests) continue;
-      const req = dims.vector(use.requests);
-      for (let i = 0; i < req.length; i++) this.free[i] -= req[i];
-    }
+    const take = boundTake(boundPods, dims);
+    for (const ports of take.ports) this.ports.add(ports);
+    for (const req of take.vectors) for (let i = 0; i < req.length; i++) this.free[i] -= req[i];
   }
 
   domains(key: string): readonly string[] {

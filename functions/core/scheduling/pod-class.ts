@@ -71,8 +71,25 @@ type PodSpecContainers = Pod['spec']['containers'] | undefined;
 
 const json = (v: unknown): string => (v === undefined ? '' : JSON.stringify(v));
 
+/**
+ * Class keys by pod object, computed once per object: a caller that schedules the same pending pod
+ * objects again and again (the simulated kube-scheduler, whose every pass hands over the API
+ * server's stored objects) builds each key once. Pods are values: nothing changes a pod object in
+ * place.
+ */
+const classKeys = new WeakMap<Pod, string>();
+
 /** The text key of a pod's class: pods with equal keys schedule identically. */
 export function classKey(pod: Pod): string {
+  let key = classKeys.get(pod);
+  if (key === undefined) {
+    key = keyOf(pod);
+    classKeys.set(pod, key);
+  }
+  return key;
+}
+
+function keyOf(pod: Pod): string {
   const s = pod.spec;
   return [
     pod.metadata?.namespace ?? 'default',

@@ -6,9 +6,13 @@ export class Dims {
   readonly names: string[];
   private readonly index: Map<string, number>;
 
+  /** The names, joined: two Dims with the same key make the same vectors. */
+  readonly key: string;
+
   constructor(names: Iterable<string>) {
     this.names = [...new Set(names)].sort();
     this.index = new Map(this.names.map((n, i) => [n, i]));
+    this.key = this.names.join('\u0000');
   }
 
   /** The vector of a resource map (names not in the run are ignored). */

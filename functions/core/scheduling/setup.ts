@@ -150,8 +150,14 @@ function usedBaseOf(input: ScheduleInput): (pool: string) => Record<string, numb
 export function setupRun(input: ScheduleInput): RunState {
   const topology = new Topology(input.pools.length > 0, input.kubeSchedulerRules === true);
   const { entries, classes } = pendingEntries(input, topology);
-  const bound = [...input.nodes.flatMap((n) => n.pods), ...input.inFlight.flatMap((c) => c.pods)];
-  const ownedByBound = new Map<Pod, TopologyGroup[]>(bound.map((p) => [p, ownedAntiGroups(p, topology)]));
+  // Only bound pods with required anti-affinity own groups; the others are not kept here.
+  const ownedByBound = new Map<Pod, TopologyGroup[]>();
+  for (const target of [...input.nodes, ...input.inFlight]) {
+    for (const p of target.pods) {
+      if (p.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length)
+        ownedByBound.set(p, ownedAntiGroups(p, topology));
+    }
+  }
   const names = new Set<string>([CPU, MEMORY, PODS]);
   for (const c of classes) for (const k of Object.keys(c.requests)) names.add(k);
   const dims = new Dims(names);

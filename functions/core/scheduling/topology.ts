@@ -77,6 +77,12 @@ export class Topology {
   private readonly declaredTaints = new Map<string, Map<string, (readonly Taint[])[]>>();
   /** Per label key, how many existing nodes carry each value. */
   private readonly nodeValues = new Map<string, Map<string, number>>();
+  /**
+   * Labels of nodes added since {@link nodeValues} was last read, not counted yet: most runs never
+   * read a domain universe (no topology group), and counting every label of every node was a good
+   * part of setting up a run over many nodes.
+   */
+  private uncounted: Readonly<Record<string, string>>[] = [];
   /** Labels of existing nodes by hostname, to find the hostnames a pod may use. */
   private readonly hostLabels = new Map<string, Readonly<Record<string, string>>>();
   private readonly minCache = new Map<string, { version: number; min: number }>();
@@ -136,7 +142,7 @@ export class Topology {
   addNode(hostname: string, labels: Readonly<Record<string, string>>, taints: readonly Taint[] = []): void {
     this.hostLabels.set(hostname, labels);
     this.hostTaints.set(hostname, taints);
-    this.countNodeLabels(labels, 1);
+    this.uncounted.push(labels);
     this.filteredCache.clear();
     this.minCache.clear();
   }
@@ -161,7 +167,16 @@ export class Topology {
     }
   }
 
+  /** Counts the labels of the nodes added since the last count (see {@link uncounted}). */
+  private countAdded(): void {
+    if (this.uncounted.length === 0) return;
+    const added = this.uncounted;
+    this.uncounted = [];
+    for (const labels of added) this.countNodeLabels(labels, 1);
+  }
+
   domainsOf(key: string): readonly string[] {
+    this.countAdded();
     let domains = this.universe.get(key);
     if (!domains) {
       const set = new Set(this.declared.get(key));
@@ -231,6 +246,7 @@ export class Topology {
     const taints = this.hostTaints.get(hostname) ?? [];
     this.hostLabels.delete(hostname);
     this.hostTaints.delete(hostname);
+    this.countAdded();
     this.countNodeLabels(labels, -1);
     this.minCache.clear();
     this.filteredCache.clear();

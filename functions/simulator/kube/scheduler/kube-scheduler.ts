@@ -109,6 +109,21 @@ function resourcesOf(node: Node): { allocatable: Resources; capacity: Resources 
  * before the kubelet sets it.
  */
 export function schedulerNode(node: Node, pods: readonly Pod[]): ExistingNode {
+  const known = schedulerNodes.get(node);
+  if (known?.pods === pods) return known;
+  const view = nodeView(node, pods);
+  schedulerNodes.set(node, view);
+  return view;
+}
+
+/**
+ * The scheduler's view of each stored node object with the pods it was last given: stored
+ * objects never change (a write stores a new object) and a node's list of pods stays the same
+ * array until one of its pods changes, so a pass rebuilds only the nodes that changed.
+ */
+const schedulerNodes = new WeakMap<Node, ExistingNode>();
+
+function nodeView(node: Node, pods: readonly Pod[]): ExistingNode {
   const ready = (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
   const taints = node.spec?.taints ?? [];
   const notReady = !ready && !taints.some((t) => t.key === NOT_READY.key && t.effect === NOT_READY.effect);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Pod } from '../../../../functions/core/model/kube-objects.js';
+import type { Node, Pod } from '../../../../functions/core/model/kube-objects.js';
 import { type KubeObject, ObjectStore } from '../../../../functions/simulator/kube/api/object-store.js';
 import { BoundPods } from '../../../../functions/simulator/kube/scheduler/bound-pods.js';
+import { schedulerNode } from '../../../../functions/simulator/kube/scheduler/kube-scheduler.js';
 
 function pod(name: string, nodeName?: string, phase = 'Running'): KubeObject {
   return {
@@ -65,5 +66,37 @@ describe('BoundPods', () => {
         expect(bound.on(node)).toEqual(expected);
       }
     }
+  });
+});
+
+describe('the scheduler view of a node', () => {
+  const node = (name: string, extra: Record<string, unknown> = {}): Node =>
+    ({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name, labels: { zone: 'a' } },
+      spec: {},
+      status: {
+        allocatable: { cpu: '2', memory: '4Gi', pods: '20' },
+        conditions: [{ type: 'Ready', status: 'True' }],
+      },
+      ...extra,
+    }) as unknown as Node;
+
+  it('is the same view for the same node object and list of pods, and a new one when either changes', () => {
+    const n1 = node('n1');
+    const pods = [pod('a', 'n1') as unknown as Pod];
+    const view = schedulerNode(n1, pods);
+    expect(schedulerNode(n1, pods)).toBe(view);
+    expect(view).toMatchObject({ name: 'n1', unschedulable: false, pods });
+    expect(view.labels).toEqual({ 'kubernetes.io/hostname': 'n1', zone: 'a' });
+    // The node's pods changed: a new list, a new view with it.
+    const more = [...pods, pod('b', 'n1') as unknown as Pod];
+    expect(schedulerNode(n1, more).pods).toBe(more);
+    // The node was written (cordoned, not ready): a new stored object, a new view.
+    const cordoned = node('n1', { spec: { unschedulable: true }, status: { conditions: [] } });
+    const after = schedulerNode(cordoned, more);
+    expect(after.unschedulable).toBe(true);
+    expect(after.taints).toEqual([{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }]);
   });
 });
