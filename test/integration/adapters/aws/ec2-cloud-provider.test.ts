@@ -242,12 +242,22 @@ describe('EC2 cloud provider against the simulated EC2', () => {
 
   it('replays the crashed attempt with its ClientToken when the instance is not yet found by tag', async () => {
     const claim = await created(pendingClaim('multus-h', [offer('m6g.large', 'us-west-2b', 'spot')]));
-    const first = await launchNodeClaim({ cloud, store, clock }, config, claim);
+    // The claim as it was written with its attempt recorded, right before CreateFleet was sent.
+    let recorded: NodeClaim | undefined;
+    const recording = Object.assign(Object.create(store), {
+      updateNodeClaim: async (c: NodeClaim) => {
+        const written = await store.updateNodeClaim(c);
+        if (written.state === 'Pending') recorded = written;
+        return written;
+      },
+    });
+    const first = await launchNodeClaim({ cloud, store: recording, clock }, config, claim);
     expect(first.outcome).toBe('launched');
+    // The crash: the Launched write was lost; the stored claim is the one that recorded the attempt.
+    expect(recorded?.lastAttempt).toBeDefined();
     const stale = await store.updateNodeClaim({
-      ...(await store.getNodeClaim('multus-h'))!,
-      state: 'Pending',
-      instance: undefined,
+      ...recorded!,
+      version: (await store.getNodeClaim('multus-h'))!.version,
     });
     const count = ec2Sim.state.instances.size;
     // DescribeInstances by tag does not show the instance yet: the replay must not launch another.

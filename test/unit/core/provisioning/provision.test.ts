@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { NodeClaim } from '../../../../functions/core/nodeclaim/nodeclaim.js';
 import type { LaunchInput } from '../../../../functions/core/ports/cloud-provider.js';
 import { provision } from '../../../../functions/core/provisioning/provision.js';
 import { node, pod } from '../../../builders/workloads.js';
@@ -137,8 +138,13 @@ describe('provision: launches are prepared while their claims are written', () =
       capacityReads++;
       return h.store.listUnavailableOfferings(now);
     };
+    // The options each claim had when its attempt was recorded (a launched claim keeps only its own).
+    const recorded = new Map<string, NodeClaim['options']>();
     store.updateNodeClaim = (claim) => {
-      if (claim.state === 'Pending') events.push(`record:${claim.id}`);
+      if (claim.state === 'Pending') {
+        events.push(`record:${claim.id}`);
+        recorded.set(claim.id, claim.options);
+      }
       return h.store.updateNodeClaim(claim);
     };
     const result = await provision({ ...h.deps, cloud, store }, { hints: [] });
@@ -152,9 +158,9 @@ describe('provision: launches are prepared while their claims are written', () =
       expect(at('prepared')).toBeLessThan(at('launch'));
     }
     for (const p of prepared) {
-      const claim = h.store.claims.get(p.claim)!;
-      expect(p.capacityType).toBe(claim.options[0].capacityType);
-      expect(p.options).toBe(claim.options.filter((o) => o.capacityType === p.capacityType).length);
+      const options = recorded.get(p.claim)!;
+      expect(p.capacityType).toBe(options[0].capacityType);
+      expect(p.options).toBe(options.filter((o) => o.capacityType === p.capacityType).length);
     }
   });
 
