@@ -4,6 +4,7 @@ import type { NodeClaim } from '../../core/nodeclaim/nodeclaim.js';
 import { nextTimer } from '../../core/nodeclaim/state-machine.js';
 import type { OfferingKey } from '../../core/ports/state-store.js';
 import { TABLE } from '../../shared/table.js';
+import { DecodedClaims, type StoredClaim } from './decoded-claims.js';
 
 /** Partition keys of the single table: one per record kind. */
 export const PK = {
@@ -85,6 +86,9 @@ export function nodeClaimItem(claim: NodeClaim): NodeClaimItem {
   return item;
 }
 
+/** The claims this execution environment decoded (see decoded-claims.ts). */
+const decoded = new DecodedClaims();
+
 /**
  * Reads a claim back from its item (the version attribute is the truth). Items written before the
  * claim was compressed carry it as a map in `claim`; they are read as they are and rewritten
@@ -94,18 +98,21 @@ export function claimFromItem(item: Record<string, unknown>): NodeClaim {
   const where = `state table item ${String(item.pk)}/${String(item.sk)}`;
   if (typeof item.version !== 'number') throw new Error(`${where} has no numeric version attribute`);
   if (item.claimGzip instanceof Uint8Array) {
-    let claim: unknown;
-    try {
-      claim = JSON.parse(gunzipSync(item.claimGzip).toString('utf8'));
-    } catch (error) {
-      throw new Error(
-        `${where} has a claimGzip attribute that is not gzip-compressed JSON: ${(error as Error).message}`,
-      );
-    }
-    if (!claim || typeof claim !== 'object' || Array.isArray(claim)) {
-      throw new Error(`${where} has a claimGzip attribute that does not hold a nodeclaim object`);
-    }
-    return { ...(claim as NodeClaim), version: item.version };
+    const claim = decoded.decode(String(item.sk), item.claimGzip, (bytes) => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(gunzipSync(bytes).toString('utf8'));
+      } catch (error) {
+        throw new Error(
+          `${where} has a claimGzip attribute that is not gzip-compressed JSON: ${(error as Error).message}`,
+        );
+      }
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+        throw new Error(`${where} has a claimGzip attribute that does not hold a nodeclaim object`);
+      }
+      return parsed as StoredClaim;
+    });
+    return { ...claim, version: item.version };
   }
   if (item.claim && typeof item.claim === 'object')
     return { ...(item.claim as NodeClaim), version: item.version };
