@@ -74,11 +74,38 @@ export function withSharedSigner<T extends HasSigV4Config>(client: T): T {
   return client;
 }
 
+/** Reads of an object inheriting from the configuration: more than V8 needs to optimize the lookup. */
+const PROTOTYPE_READS = 32;
+
+/** One property read through `probe`'s prototype (a single read site, so V8 tracks it). */
+function readThrough(probe: { readonly region?: unknown }): unknown {
+  return probe.region;
+}
+
+/**
+ * Gives `client`'s resolved configuration fast properties again. The SDK builds the configuration
+ * by many additions and an accessor redefinition, which leaves it a hash-table ("dictionary")
+ * object in V8, and every request copies it whole (`{ ...config }`) three times: for endpoint
+ * resolution, serialization and deserialization. Copying a dictionary object costs several times
+ * what copying the same properties of a fast object costs (measured: 20-30 against 2-3 us per copy
+ * of a 45-51 property SQS, EC2 or DynamoDB configuration). V8 gives an object fast properties once
+ * property reads go through it as a prototype, so a throwaway object inheriting from the
+ * configuration is read a few times. The configuration keeps its identity, properties, values and
+ * accessors: nothing the SDK reads or sends changes; on an engine that does not do this, nothing is
+ * gained and nothing else changes.
+ */
+export function withFastConfig<T extends { readonly config: object }>(client: T): T {
+  const probe = Object.create(client.config) as { readonly region?: unknown };
+  for (let i = 0; i < PROTOTYPE_READS; i++) readThrough(probe);
+  return client;
+}
+
 /**
  * `client` with all of this module's per-call savings that suit any client: the SDK logger
- * middleware removed ({@link withoutSdkLogging}) and one signer per client
- * ({@link withSharedSigner}). Every client factory of joiner's adapters passes its client here.
+ * middleware removed ({@link withoutSdkLogging}), one signer per client ({@link withSharedSigner})
+ * and a configuration that is quick to copy ({@link withFastConfig}). Every client factory of
+ * joiner's adapters passes its client here.
  */
 export function leanSdkClient<T extends HasMiddlewareStack & HasSigV4Config>(client: T): T {
-  return withSharedSigner(withoutSdkLogging(client));
+  return withFastConfig(withSharedSigner(withoutSdkLogging(client)));
 }

@@ -18,7 +18,12 @@ import {
 } from '../../../../functions/adapters/aws/clients.js';
 import { createEksClient } from '../../../../functions/adapters/aws/cluster-description.js';
 import { createEventBridgeClient } from '../../../../functions/adapters/aws/event-publisher.js';
-import { withoutSdkLogging, withSharedSigner } from '../../../../functions/adapters/aws/lean-client.js';
+import {
+  leanSdkClient,
+  withFastConfig,
+  withoutSdkLogging,
+  withSharedSigner,
+} from '../../../../functions/adapters/aws/lean-client.js';
 import { createLiveCatalogClients } from '../../../../functions/adapters/aws/live-catalog-reader.js';
 import { createPricingClient } from '../../../../functions/adapters/aws/pricing-client.js';
 import { createSecretsManagerClient } from '../../../../functions/adapters/aws/secret-reader.js';
@@ -259,7 +264,10 @@ describe('withSharedSigner', () => {
           requestHandler,
         });
         const plainClient = service.client(config(plain.requestHandler));
-        const sharedClient = withSharedSigner(service.client(config(shared.requestHandler)));
+        // All of leanSdkClient: the shared signer, and the logger and configuration changes with it.
+        const sharedClient = leanSdkClient(
+          service.client(config(shared.requestHandler)) as never,
+        ) as AnyClient;
         // Three calls: two within a day, one the next day (a new date in the signing scope).
         for (const advance of [0, 60_000, 24 * 3_600_000]) {
           vi.setSystemTime(Date.now() + advance);
@@ -406,5 +414,19 @@ describe('withSharedSigner', () => {
     // Without it the SDK builds a new signer for each request.
     const plain = new SQSClient(options);
     expect(await plain.config.signer()).not.toBe(await plain.config.signer());
+  });
+});
+
+describe('withFastConfig', () => {
+  it('keeps the configuration object, its properties, values and accessors', async () => {
+    const client = new SQSClient({ region: 'us-west-2', credentials, maxAttempts: 1 });
+    const config = client.config;
+    const before = Object.getOwnPropertyDescriptors(config);
+    expect(withFastConfig(client).config).toBe(config);
+    const after = Object.getOwnPropertyDescriptors(config);
+    expect(Object.keys(after)).toEqual(Object.keys(before));
+    for (const key of Object.keys(before)) expect([key, after[key]]).toEqual([key, before[key]]);
+    expect(Object.getPrototypeOf(config)).toBe(Object.getPrototypeOf({}));
+    expect(await config.region()).toBe('us-west-2');
   });
 });
