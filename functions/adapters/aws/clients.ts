@@ -2,7 +2,7 @@ import { EC2Client } from '@aws-sdk/client-ec2';
 import { IAMClient } from '@aws-sdk/client-iam';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { ENV } from '../../shared/env.js';
-import { CACHED_MIDDLEWARE, withoutSdkLogging } from './lean-client.js';
+import { CACHED_MIDDLEWARE, leanSdkClient } from './lean-client.js';
 import { type RetrySleep, SleepingRetryStrategy } from './retry-strategy.js';
 
 /** Where to reach AWS: the region, and endpoint overrides for the simulated cloud. */
@@ -45,7 +45,7 @@ function common(options: AwsClientOptions) {
 }
 
 export function createEc2Client(options: AwsClientOptions): EC2Client {
-  return withoutSdkLogging(
+  return leanSdkClient(
     new EC2Client({
       ...common(options),
       ...(options.ec2Endpoint ? { endpoint: options.ec2Endpoint } : {}),
@@ -54,7 +54,7 @@ export function createEc2Client(options: AwsClientOptions): EC2Client {
 }
 
 export function createSsmClient(options: AwsClientOptions): SSMClient {
-  return withoutSdkLogging(
+  return leanSdkClient(
     new SSMClient({
       ...common(options),
       ...(options.ssmEndpoint ? { endpoint: options.ssmEndpoint } : {}),
@@ -64,7 +64,7 @@ export function createSsmClient(options: AwsClientOptions): SSMClient {
 
 /** IAM (instance profiles for NodeClass roles); a global service, reached through the region's partition. */
 export function createIamClient(options: AwsClientOptions): IAMClient {
-  return withoutSdkLogging(
+  return leanSdkClient(
     new IAMClient({
       ...common(options),
       ...(options.iamEndpoint ? { endpoint: options.iamEndpoint } : {}),

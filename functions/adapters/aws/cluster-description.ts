@@ -1,5 +1,5 @@
 import { type Cluster, DescribeClusterCommand, EKSClient } from '@aws-sdk/client-eks';
-import { CACHED_MIDDLEWARE, withoutSdkLogging } from './lean-client.js';
+import { CACHED_MIDDLEWARE, leanSdkClient } from './lean-client.js';
 
 /** What joiner needs to know of an EKS cluster, as DescribeCluster reports it. */
 export interface ClusterDescription {
@@ -32,7 +32,7 @@ export interface DescribeClusterApi {
 
 /** An EKS client for the lookup. */
 export function createEksClient(options: ClusterDescriptionOptions): EKSClient {
-  return withoutSdkLogging(
+  return leanSdkClient(
     new EKSClient({
       ...CACHED_MIDDLEWARE,
       region: options.region,

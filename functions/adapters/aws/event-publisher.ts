@@ -7,7 +7,7 @@ import {
 import type { Clock } from '../../core/ports/clock.js';
 import type { EventPublisher, JoinerEvent } from '../../core/ports/event-publisher.js';
 import { JOINER_EVENT_SOURCE } from '../../shared/event-rules.js';
-import { CACHED_MIDDLEWARE, withoutSdkLogging } from './lean-client.js';
+import { CACHED_MIDDLEWARE, leanSdkClient } from './lean-client.js';
 
 /** PutEvents accepts at most 10 entries per call. */
 export const PUT_EVENTS_MAX_ENTRIES = 10;
@@ -103,7 +103,7 @@ export interface EventBridgeClientOptions {
 
 /** An EventBridge client with the SDK's standard retries for throttled or failed calls. */
 export function createEventBridgeClient(options: EventBridgeClientOptions): EventBridgeClient {
-  return withoutSdkLogging(
+  return leanSdkClient(
     new EventBridgeClient({
       ...CACHED_MIDDLEWARE,
       region: options.region,

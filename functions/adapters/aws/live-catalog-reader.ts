@@ -19,7 +19,7 @@ import { latestSpotPrices } from '../../core/catalog/live/spot-prices.js';
 import { readAvailabilityZones } from './availability-zones-reader.js';
 import { readZoneOfferings } from './instance-type-offerings-reader.js';
 import { readInstanceTypes } from './instance-types-reader.js';
-import { CACHED_MIDDLEWARE, withoutSdkLogging } from './lean-client.js';
+import { CACHED_MIDDLEWARE, leanSdkClient } from './lean-client.js';
 import { readOnDemandPriceList } from './on-demand-price-reader.js';
 import { createPricingClient } from './pricing-client.js';
 import { readSpotPrices } from './spot-price-reader.js';
@@ -47,7 +47,7 @@ export interface LiveCatalogClientOptions {
 
 /** EC2 in the region and Pricing at the region's Pricing endpoint. */
 export function createLiveCatalogClients(options: LiveCatalogClientOptions): LiveCatalogClients {
-  const ec2 = withoutSdkLogging(
+  const ec2 = leanSdkClient(
     new EC2Client({
       ...CACHED_MIDDLEWARE,
       region: options.region,

@@ -1,6 +1,6 @@
 import { PricingClient } from '@aws-sdk/client-pricing';
 import { pricingRegionFor } from '../../core/catalog/live/pricing-endpoint.js';
-import { CACHED_MIDDLEWARE, withoutSdkLogging } from './lean-client.js';
+import { CACHED_MIDDLEWARE, leanSdkClient } from './lean-client.js';
 
 /** Where to reach the Pricing API. */
 export interface PricingClientOptions {
@@ -16,7 +16,7 @@ export interface PricingClientOptions {
  * built for the nearest of them ({@link pricingRegionFor}).
  */
 export function createPricingClient(options: PricingClientOptions): PricingClient {
-  return withoutSdkLogging(
+  return leanSdkClient(
     new PricingClient({
       ...CACHED_MIDDLEWARE,
       region: pricingRegionFor(options.region),

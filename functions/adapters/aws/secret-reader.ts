@@ -1,5 +1,5 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { CACHED_MIDDLEWARE, withoutSdkLogging } from './lean-client.js';
+import { CACHED_MIDDLEWARE, leanSdkClient } from './lean-client.js';
 
 /** The one call the reader makes (a SecretsManagerClient satisfies it). */
 export interface GetSecretValueApi {
@@ -19,7 +19,7 @@ export function createSecretsManagerClient(
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string },
   endpoint?: string,
 ): SecretsManagerClient {
-  return withoutSdkLogging(
+  return leanSdkClient(
     new SecretsManagerClient({
       ...CACHED_MIDDLEWARE,
       region,

@@ -1,7 +1,7 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Clock } from '../../core/ports/clock.js';
 import type { TimerScheduler } from '../../core/ports/event-publisher.js';
-import { CACHED_MIDDLEWARE, withoutSdkLogging } from './lean-client.js';
+import { CACHED_MIDDLEWARE, leanSdkClient } from './lean-client.js';
 
 /** SQS caps DelaySeconds at 15 minutes. */
 export const MAX_DELAY_SECONDS = 900;
@@ -60,7 +60,7 @@ export interface SqsClientOptions {
 
 /** An SQS client (endpoint override for the simulated cloud). */
 export function createSqsClient(options: SqsClientOptions): SQSClient {
-  return withoutSdkLogging(
+  return leanSdkClient(
     new SQSClient({
       ...CACHED_MIDDLEWARE,
       region: options.region,

@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ENV } from '../../shared/env.js';
-import { withoutSdkLogging } from '../aws/lean-client.js';
+import { leanSdkClient } from '../aws/lean-client.js';
 import { DynamoStateStore } from './dynamo-state-store.js';
 
 /** Where the table is. `endpoint` points at dynalite in the simulated cloud. */
@@ -16,7 +16,7 @@ export interface StateStoreOptions {
 /** A DynamoDB document client that drops undefined fields (optional model fields). */
 export function createDocumentClient(options: Omit<StateStoreOptions, 'tableName'>): DynamoDBDocumentClient {
   // No cacheMiddleware here: the document client's commands bind their input into the handler.
-  const client = withoutSdkLogging(
+  const client = leanSdkClient(
     new DynamoDBClient({
       region: options.region ?? 'us-east-1',
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),
