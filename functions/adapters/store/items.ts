@@ -25,10 +25,10 @@ export const GONE_RETENTION_MS = 24 * 60 * 60_000;
  * whoever browses the table.
  *
  * One compressed attribute rather than a nested map: a claim carries its ranked offerings, its
- * pods and their requests: as a DynamoDB map, a claim of 20 pods and 78 offerings is an 11 KiB item
- * (scale-interruption's writes averaged 18 KiB on the wire), billed a write unit per started KiB on the table and again on
- * each index it is in. Compressed it is about 1.5 KiB, and neither the SDK nor DynamoDB walks it
- * attribute by attribute.
+ * pods and their requests. As a DynamoDB map, a claim of 20 pods and 78 offerings is an 11 KiB
+ * item (scale-interruption's writes averaged 18 KiB on the wire), billed a write unit per started
+ * KiB on the table and again on each index it is in. Compressed it is about 1.5 KiB, and neither
+ * the SDK nor DynamoDB walks it attribute by attribute.
  */
 export interface NodeClaimItem {
   pk: string;
