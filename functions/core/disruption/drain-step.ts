@@ -70,7 +70,13 @@ export async function drainStep(
   }
   const now = deps.clock.now();
   // The claim as this step stored it: the step's later writes start from it without reading it again.
-  const taken = await takeStep(deps, read, now);
+  const { taken, current } = await takeStep(deps, read, now);
+  if (!taken && current && current.state !== 'Draining') {
+    // The round's claim was older than the stored one, which no longer drains: as a step that had
+    // read it would, its leftover timer is cleared.
+    if (current.timers.drainStep !== undefined) await rearm(deps, id, undefined, current);
+    return { state: 'not-draining', refused: 0 };
+  }
   const claim = taken ?? read;
   const record = taken?.disruption ?? first;
   const result = (state: DrainStepState, refused = 0): DrainStepOutcome => ({
@@ -168,9 +174,15 @@ export function evictsWhileReplacing(
 /**
  * Takes the step: moves the due drainStep timer a step later with one conditional write, so of two
  * deliveries of the same step only one acts (the other finds the timer moved), and a step a crash
- * cut short is taken again then. False when the step is not due (another delivery took it).
+ * cut short is taken again then. `taken`: the claim as stored, undefined when the step is not due
+ * (another delivery took it) or the claim no longer drains; `current`: the claim as last read or
+ * stored.
  */
-async function takeStep(deps: DisruptionDeps, claim: NodeClaim, now: number): Promise<NodeClaim | undefined> {
+async function takeStep(
+  deps: DisruptionDeps,
+  claim: NodeClaim,
+  now: number,
+): Promise<{ readonly taken?: NodeClaim; readonly current?: NodeClaim }> {
   let taken = false;
   const stored = await updateClaim(
     deps.store,
@@ -184,7 +196,7 @@ async function takeStep(deps: DisruptionDeps, claim: NodeClaim, now: number): Pr
     },
     claim,
   );
-  return taken ? stored : undefined;
+  return taken ? { taken: stored, current: stored } : { current: stored };
 }
 
 /** The next step's time: a step later, but no later than the deadlines of the record. */

@@ -88,8 +88,22 @@ describe('drain steps read their claim once', () => {
     expect(claim(h)).toMatchObject({ state: 'Gone', labels: { changed: 'yes' } });
     expect(h.cloud.terminated).toEqual([`i-${OLD}`]);
 
-    // The same message delivered again, with the claim as it was read then: the step is gone.
-    expect(await stepKnown(h, stale)).toBe('busy');
+    // The same message delivered again, with the claim as it was read then: the claim is Gone.
+    expect(await stepKnown(h, stale)).toBe('not-draining');
     expect(h.cloud.terminated).toEqual([`i-${OLD}`]);
+  });
+
+  it("a round's claim that stopped draining since (cancelled) is left alone and its leftover step timer cleared", async () => {
+    const h = await drainHarness();
+    runningNode(h, { claimId: OLD, nodeName: OLD_NODE });
+    await beginDrain(h.deps, OLD, DRIFT);
+    const stale = claim(h);
+    // The drain was cancelled meanwhile (the node stays), its step timer left behind.
+    h.store.claims.set(OLD, { ...stale, state: 'Initialized', version: stale.version + 1 });
+    expect(await stepKnown(h, stale)).toBe('not-draining');
+    expect(claim(h).state).toBe('Initialized');
+    expect(claim(h).timers.drainStep).toBeUndefined();
+    expect(h.cloud.terminated).toEqual([]);
+    expect(h.cluster.evictions).toEqual([]);
   });
 });
