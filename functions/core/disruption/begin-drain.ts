@@ -49,32 +49,42 @@ export type BeginDrainDeps = Pick<DisruptionDeps, 'clock' | 'log' | 'timers' | '
 
 const DRAINABLE_STATES = ['Registered', 'Initialized', 'Draining'] as const;
 
-/** Starts (or escalates) the drain of claim `id`. Returns the claim as stored, Draining, or undefined. */
+/**
+ * Starts (or escalates) the drain of claim `id`. Returns the claim as stored, Draining, or
+ * undefined. `known`: the claim as the caller has just read it, not read again (the write is
+ * conditional on its version).
+ */
 export async function beginDrain(
   deps: BeginDrainDeps,
   id: string,
   start: DrainStart,
+  known?: NodeClaim,
 ): Promise<NodeClaim | undefined> {
   const now = deps.clock.now();
   let started = false;
-  const stored = await updateClaim(deps.store, id, (c) => {
-    started = false;
-    if (!(DRAINABLE_STATES as readonly string[]).includes(c.state)) return undefined;
-    if (c.state === 'Draining') return escalated(c, start);
-    started = true;
-    const record: DisruptionRecord = {
-      cause: start.cause,
-      message: start.message,
-      ...(start.reason === undefined ? {} : { reason: start.reason }),
-      forceful: start.forceful,
-      startedAt: now,
-      ...(start.evictNow ? { phase: 'evicting', evictingSince: now } : { phase: 'replacing' }),
-      replaceBy: start.replaceBy ?? now + disruptionSettings(deps).replaceWithinMs,
-      ...(start.forceAt === undefined ? {} : { forceAt: start.forceAt }),
-    };
-    const { blocked: _cleared, ...rest } = transition(c, 'Draining', now, { disruption: record });
-    return withTimer(rest, 'drainStep', now);
-  });
+  const stored = await updateClaim(
+    deps.store,
+    id,
+    (c) => {
+      started = false;
+      if (!(DRAINABLE_STATES as readonly string[]).includes(c.state)) return undefined;
+      if (c.state === 'Draining') return escalated(c, start);
+      started = true;
+      const record: DisruptionRecord = {
+        cause: start.cause,
+        message: start.message,
+        ...(start.reason === undefined ? {} : { reason: start.reason }),
+        forceful: start.forceful,
+        startedAt: now,
+        ...(start.evictNow ? { phase: 'evicting', evictingSince: now } : { phase: 'replacing' }),
+        replaceBy: start.replaceBy ?? now + disruptionSettings(deps).replaceWithinMs,
+        ...(start.forceAt === undefined ? {} : { forceAt: start.forceAt }),
+      };
+      const { blocked: _cleared, ...rest } = transition(c, 'Draining', now, { disruption: record });
+      return withTimer(rest, 'drainStep', now);
+    },
+    known,
+  );
   if (!stored || stored.state !== 'Draining') return undefined;
   // The recorded name only while it is still this instance's Node (names are reused by EC2).
   const own = stored.nodeName ? await taintNode(deps, stored.nodeName, stored.instance?.instanceId) : false;

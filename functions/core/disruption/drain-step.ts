@@ -51,15 +51,34 @@ const REASONS: Record<DisruptionCause, string> = {
   orphaned: 'Orphaned',
 };
 
-/** Takes the next step of the drain of claim `id` (see the file comment). */
-export async function drainStep(deps: DisruptionDeps, id: string): Promise<DrainStepOutcome> {
-  const claim = await deps.store.getNodeClaim(id);
-  const record = claim?.disruption;
-  if (!claim || claim.state !== 'Draining' || !record) {
-    if (claim?.timers.drainStep !== undefined) await rearm(deps, id, undefined, claim);
+/**
+ * Takes the next step of the drain of claim `id` (see the file comment). `known`: the claim as the
+ * caller has just read it (a due claim of the round), not read again; the step's first write is
+ * conditional on its version, so a claim changed meanwhile is read again there and the step goes on
+ * from the claim as stored.
+ */
+export async function drainStep(
+  deps: DisruptionDeps,
+  id: string,
+  known?: NodeClaim,
+): Promise<DrainStepOutcome> {
+  const read = known?.id === id ? known : await deps.store.getNodeClaim(id);
+  const first = read?.disruption;
+  if (read?.state !== 'Draining' || !first) {
+    if (read?.timers.drainStep !== undefined) await rearm(deps, id, undefined, read);
     return { state: 'not-draining', refused: 0 };
   }
   const now = deps.clock.now();
+  // The claim as this step stored it: the step's later writes start from it without reading it again.
+  const { taken, current } = await takeStep(deps, read, now);
+  if (!taken && current && current.state !== 'Draining') {
+    // The round's claim was older than the stored one, which no longer drains: as a step that had
+    // read it would, its leftover timer is cleared.
+    if (current.timers.drainStep !== undefined) await rearm(deps, id, undefined, current);
+    return { state: 'not-draining', refused: 0 };
+  }
+  const claim = taken ?? read;
+  const record = taken?.disruption ?? first;
   const result = (state: DrainStepState, refused = 0): DrainStepOutcome => ({
     state,
     nodePool: claim.nodePool,
@@ -67,8 +86,6 @@ export async function drainStep(deps: DisruptionDeps, id: string): Promise<Drain
     refused,
     ...(state === 'terminated' ? { drainMs: deps.clock.now() - record.startedAt } : {}),
   });
-  // The claim as this step stored it: the step's last write re-arms its timer without reading it again.
-  const taken = await takeStep(deps, claim, now);
   if (!taken) return result('busy');
   const node = await nodeOf(deps, claim);
   if (!node || (record.forceAt !== undefined && now >= record.forceAt)) {
@@ -83,28 +100,32 @@ export async function drainStep(deps: DisruptionDeps, id: string): Promise<Drain
   const pods = await deps.cluster.listPodsOnNode(node.metadata.name);
   const step = disruptionSettings(deps).drainStepMs;
   const pdbs = async () => deps.cluster.listPodDisruptionBudgets();
+  // The claim as this step last stored it: its later writes (the timer re-armed, the evicting
+  // phase, the retire) start from it without reading it again.
+  let latest: NodeClaim = claim;
   if (record.phase === 'replacing') {
     const early = evictsWhileReplacing(deps, record, now);
     // Pods whose end of the termination grace period has come go, replacement or not (an
     // eviction pass below deletes them itself).
     if (!early) await deleteDuePods(deps, node, pods, now, record.forceAt);
     const replacement = await ensureReplacements(deps, claim, pods);
+    if (replacement.status === 'waiting' && replacement.drain) latest = replacement.drain;
     if (replacement.status === 'waiting' && now < record.replaceBy) {
       if (!early) {
         // Launched replacements wake the drain when they are initialized (lifecycle/wake-drains.ts):
         // until then only a safety re-check, for a wake-up lost.
         const pause = replacement.wakes ? disruptionSettings(deps).replacementRecheckMs : step;
-        await rearm(deps, id, next(now + pause, record), taken);
+        await rearm(deps, id, next(now + pause, record), latest, taken.timers.drainStep);
         return result('replacing');
       }
       // The deadline is near: evict (PDBs respected) while the replacement comes; the evicted
       // pods go pending and land on it, the ones a budget keeps are tried again at each step.
       const pass = await evictPass(deps, node, pods, await pdbs(), now, record.forceAt);
       if (pass.remaining === 0) {
-        await finish(deps, claim, record, node);
+        await finish(deps, latest, record, node);
         return result('terminated', pass.refused);
       }
-      await rearm(deps, id, next(now + step, record), taken);
+      await rearm(deps, id, next(now + step, record), latest, taken.timers.drainStep);
       return result('replacing', pass.refused);
     }
     if (replacement.status !== 'ready' && !record.forceful) {
@@ -115,18 +136,23 @@ export async function drainStep(deps: DisruptionDeps, id: string): Promise<Drain
       await cancelDrain(deps, claim, node.metadata.name, why);
       return result('cancelled');
     }
-    await updateClaim(deps.store, id, (c) =>
-      c.disruption?.phase === 'replacing'
-        ? { ...c, disruption: { ...c.disruption, phase: 'evicting', evictingSince: now } }
-        : undefined,
-    );
+    latest =
+      (await updateClaim(
+        deps.store,
+        id,
+        (c) =>
+          c.disruption?.phase === 'replacing'
+            ? { ...c, disruption: { ...c.disruption, phase: 'evicting', evictingSince: now } }
+            : undefined,
+        latest,
+      )) ?? latest;
   }
   const pass = await evictPass(deps, node, pods, await pdbs(), now, record.forceAt);
   if (pass.remaining === 0) {
-    await finish(deps, claim, record, node);
+    await finish(deps, latest, record, node);
     return result('terminated', pass.refused);
   }
-  await rearm(deps, id, next(now + step, { ...record, phase: 'evicting' }), taken);
+  await rearm(deps, id, next(now + step, { ...record, phase: 'evicting' }), latest, taken.timers.drainStep);
   return result('evicting', pass.refused);
 }
 
@@ -148,9 +174,15 @@ export function evictsWhileReplacing(
 /**
  * Takes the step: moves the due drainStep timer a step later with one conditional write, so of two
  * deliveries of the same step only one acts (the other finds the timer moved), and a step a crash
- * cut short is taken again then. False when the step is not due (another delivery took it).
+ * cut short is taken again then. `taken`: the claim as stored, undefined when the step is not due
+ * (another delivery took it) or the claim no longer drains; `current`: the claim as last read or
+ * stored.
  */
-async function takeStep(deps: DisruptionDeps, claim: NodeClaim, now: number): Promise<NodeClaim | undefined> {
+async function takeStep(
+  deps: DisruptionDeps,
+  claim: NodeClaim,
+  now: number,
+): Promise<{ readonly taken?: NodeClaim; readonly current?: NodeClaim }> {
   let taken = false;
   const stored = await updateClaim(
     deps.store,
@@ -164,7 +196,7 @@ async function takeStep(deps: DisruptionDeps, claim: NodeClaim, now: number): Pr
     },
     claim,
   );
-  return taken ? stored : undefined;
+  return taken ? { taken: stored, current: stored } : { current: stored };
 }
 
 /** The next step's time: a step later, but no later than the deadlines of the record. */
@@ -175,15 +207,16 @@ function next(at: number, record: DisruptionRecord): number {
 
 /**
  * Sets (or with undefined, clears) the drainStep timer and wakes the claim then. `known`: the claim
- * as this step last stored or read it (not read again when its timer is already `dueAt`). A timer
- * moved earlier than `known`'s since (a replacement woke the drain meanwhile) is not put off: that
- * wake-up's step is taken instead.
+ * as this step last stored or read it (not read again when its timer is already `dueAt`). `took`:
+ * the timer as this step took it (default `known`'s). A timer moved earlier than that since (a
+ * replacement woke the drain meanwhile) is not put off: that wake-up's step is taken instead.
  */
 async function rearm(
   deps: DisruptionDeps,
   id: string,
   dueAt: number | undefined,
   known?: NodeClaim,
+  took = known?.timers.drainStep,
 ): Promise<void> {
   let woken = false;
   await updateClaim(
@@ -191,7 +224,6 @@ async function rearm(
     id,
     (c) => {
       const due = c.timers.drainStep;
-      const took = known?.timers.drainStep;
       woken = dueAt !== undefined && due !== undefined && took !== undefined && due < took && due < dueAt;
       return woken || due === dueAt ? undefined : withTimer(c, 'drainStep', dueAt);
     },
@@ -208,7 +240,10 @@ function nodeOf(deps: DisruptionDeps, claim: NodeClaim): Promise<Node | undefine
   return claimNode(deps.cluster, claim);
 }
 
-/** Terminates the instance, deletes the Node and retires the claim. */
+/**
+ * Terminates the instance, deletes the Node and retires the claim; `claim` is the claim as this
+ * step last stored it (the retire's first write is conditional on its version).
+ */
 async function finish(
   deps: DisruptionDeps,
   claim: NodeClaim,
@@ -219,7 +254,7 @@ async function finish(
     reason: record.reason ?? REASONS[record.cause],
     message: record.message,
   };
-  await retireClaim(deps, claim.id, failure, { warn: false, from: ['Draining'] });
+  await retireClaim(deps, claim.id, failure, { warn: false, from: ['Draining'], known: claim });
   deps.log.info('terminated node', {
     node: node?.metadata.name ?? claim.nodeName,
     nodeclaim: claim.id,

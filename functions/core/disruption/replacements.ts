@@ -26,7 +26,13 @@ export type ReplacementStatus =
    * `wakes`: every one of them is launched and will wake the drain when it is initialized
    * (lifecycle/wake-drains.ts), so the drain need only re-check rarely.
    */
-  | { readonly status: 'waiting'; readonly pods: number; readonly wakes?: boolean }
+  | {
+      readonly status: 'waiting';
+      readonly pods: number;
+      readonly wakes?: boolean;
+      /** The drain's claim as this check stored it, when it wrote the replacements on it. */
+      readonly drain?: NodeClaim;
+    }
   /** Pods no NodePool can take. */
   | { readonly status: 'unschedulable'; readonly pods: readonly string[]; readonly reason: string };
 
@@ -70,12 +76,13 @@ export async function ensureReplacements(
     const held = await holdersOnTheirWay(deps, claim, moving);
     if (held === 'up') return { status: 'ready' };
     if (held) {
-      await rememberReplacements(
+      const drain = await rememberReplacements(
         deps,
         claim,
         held.map((c) => c.id),
       );
-      return { status: 'waiting', pods: moving.length, wakes: await awaitWakes(deps, claim, held) };
+      const wakes = await awaitWakes(deps, claim, held);
+      return { status: 'waiting', pods: moving.length, wakes, ...(drain ? { drain } : {}) };
     }
   }
   const run = () =>
@@ -103,7 +110,7 @@ export async function ensureReplacements(
       (replacedNode && c.static && c.nodePool === claim.nodePool),
   );
   if (waiting.length > 0) {
-    await rememberReplacements(
+    const drain = await rememberReplacements(
       deps,
       claim,
       waiting.map((c) => c.id),
@@ -112,7 +119,8 @@ export async function ensureReplacements(
       nodeclaim: claim.id,
       replacements: waiting.map((c) => c.id),
     });
-    return { status: 'waiting', pods: moving.length, wakes: await awaitWakes(deps, claim, waiting) };
+    const wakes = await awaitWakes(deps, claim, waiting);
+    return { status: 'waiting', pods: moving.length, wakes, ...(drain ? { drain } : {}) };
   }
   const ids = new Set(moving.map(podId));
   const stuck = result.unschedulable.filter((u) => ids.has(u.pod));
@@ -200,19 +208,28 @@ async function awaitWakes(
   return listed.length > 0 && listed.every(Boolean);
 }
 
-/** Records on the drain the nodeclaims its pods wait for (no write when they are the ones recorded). */
+/**
+ * Records on the drain the nodeclaims its pods wait for (no write when they are the ones recorded);
+ * `claim` is the drain's claim as its step last stored it (not read again). Returns the claim as
+ * stored when it was written.
+ */
 async function rememberReplacements(
   deps: DisruptionDeps,
   claim: NodeClaim,
   ids: readonly string[],
-): Promise<void> {
+): Promise<NodeClaim | undefined> {
   const sorted = [...ids].sort();
   const same = (known: readonly string[] | undefined): boolean =>
     known !== undefined && known.length === sorted.length && known.every((id, i) => id === sorted[i]);
-  if (same(claim.disruption?.replacements)) return;
-  await updateClaim(deps.store, claim.id, (c) =>
-    c.state === 'Draining' && c.disruption && !same(c.disruption.replacements)
-      ? { ...c, disruption: { ...c.disruption, replacements: sorted } }
-      : undefined,
+  if (same(claim.disruption?.replacements)) return undefined;
+  // From the claim as the step holds it: the write is conditional on its version.
+  return updateClaim(
+    deps.store,
+    claim.id,
+    (c) =>
+      c.state === 'Draining' && c.disruption && !same(c.disruption.replacements)
+        ? { ...c, disruption: { ...c.disruption, replacements: sorted } }
+        : undefined,
+    claim,
   );
 }

@@ -101,21 +101,18 @@ export async function runDisruption(
     decisions: [] as VoluntaryDecision[],
   };
   // Each batch of steps shares one provisioning run (see withSharedReplacementRun).
+  // A due claim is handed to its step as read: the step's first write is conditional on its version.
   const steps =
     (batch: DisruptionDeps) =>
-    async (id: string): Promise<void> => {
-      const done = await drainStep(batch, id);
+    async (item: string | NodeClaim): Promise<void> => {
+      const done =
+        typeof item === 'string' ? await drainStep(batch, item) : await drainStep(batch, item.id, item);
       outcome.steps++;
       outcome.evictionsRefused += done.refused;
       if (done.drainMs !== undefined && done.nodePool && done.cause)
         outcome.terminated.push({ nodePool: done.nodePool, cause: done.cause, drainMs: done.drainMs });
     };
-  await inParallel(
-    draining.map((c) => c.id),
-    steps(withSharedReplacementRun(deps)),
-    deps,
-    retryStepSoon,
-  );
+  await inParallel<string | NodeClaim>(draining, steps(withSharedReplacementRun(deps)), deps, retryStepSoon);
   const wantsDecision =
     options.full || due.some((c) => DECISION_TIMERS.some((k) => (c.timers[k] ?? Infinity) <= now));
   const idle = { ...outcome, blocked: 0, armed: 0, disarmed: 0, decided: false };

@@ -123,8 +123,19 @@ export const CONFIGURATION_CHANGED: readonly MatchCondition[] = [
 ];
 
 /**
+ * A joiner NodeClaim resource whose claim is already terminating: its `Ready` condition carries the
+ * claim's state as its reason (status/nodeclaim-resource.ts), and a claim never leaves Terminating.
+ */
+const nodeClaimTerminating = (obj: string): string =>
+  `has(${obj}.status) && has(${obj}.status.conditions) && ` +
+  `${obj}.status.conditions.exists(c, c.type == 'Ready' && has(c.reason) && c.reason == 'Terminating')`;
+
+/**
  * Deletions of joiner's NodeClaim resources, and of Nodes that carry joiner's nodeclaim label
- * (Karpenter's and other nodes are not joiner's to terminate).
+ * (Karpenter's and other nodes are not joiner's to terminate). A NodeClaim resource of a claim
+ * already terminating is left out: joiner deletes it itself once the claim is Gone, right after
+ * the Terminating write it mirrors, and a termination request for a terminating claim changes
+ * nothing (lifecycle/deletion-hint.ts ignores it).
  */
 export const NODE_OR_NODECLAIM_DELETED: readonly MatchCondition[] = [
   {
@@ -132,5 +143,9 @@ export const NODE_OR_NODECLAIM_DELETED: readonly MatchCondition[] = [
     expression:
       "oldObject != null && (request.resource.resource == 'nodeclaims' || " +
       "(has(oldObject.metadata.labels) && 'joiner.sh/nodeclaim' in oldObject.metadata.labels))",
+  },
+  {
+    name: 'nodeclaim-not-terminating',
+    expression: `oldObject == null || request.resource.resource != 'nodeclaims' || !(${nodeClaimTerminating('oldObject')})`,
   },
 ];

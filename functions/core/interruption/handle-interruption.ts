@@ -130,13 +130,18 @@ export async function handleInterruption(
     notice.kind === 'spot-interruption'
       ? { forceAt: now + spotDeadlineMs, replaceBy: now + spotDeadlineMs - spotEvictionLeadMs }
       : {};
-  await beginDrain(deps, claim.id, {
-    cause: 'interrupted',
-    message: failure.message,
-    reason: failure.reason,
-    forceful: true,
-    ...deadlines,
-  });
+  await beginDrain(
+    deps,
+    claim.id,
+    {
+      cause: 'interrupted',
+      message: failure.message,
+      reason: failure.reason,
+      forceful: true,
+      ...deadlines,
+    },
+    claim,
+  );
   return 'draining';
 }
 

@@ -128,12 +128,12 @@ export async function reconcileNode(
   if (claim.state === 'Launched') warnIfRegisteredUntainted(deps, claim, node);
   const patch = registrationPatch(claim, node);
   if (patch) node = await deps.cluster.patchNode(nodeName, patch);
-  let stored = await register(deps, claim.id, nodeName);
+  let stored = await register(deps, claim, nodeName);
   const multusTaint = await deps.multusTaintOf(claim);
   node = await clearMultusTaint(deps, node, multusTaint);
   if (stored?.state === 'Registered' && isNodeReady(node)) {
     const remaining = remainingStartupTaints(claim, node, multusTaint);
-    if (remaining.length === 0) stored = await initialize(deps, claim.id, node);
+    if (remaining.length === 0) stored = await initialize(deps, stored, node);
     else
       deps.log.debug('node waits for startup taints', {
         node: nodeName,
@@ -157,13 +157,27 @@ function warnIfRegisteredUntainted(deps: LifecycleDeps, claim: NodeClaim, node: 
   );
 }
 
-async function register(deps: LifecycleDeps, id: string, nodeName: string): Promise<NodeClaim | undefined> {
+/**
+ * Moves `claim` (as the caller read it, not read again: the write is conditional on its version)
+ * from Launched to Registered on `nodeName`. Returns the claim as stored.
+ */
+async function register(
+  deps: LifecycleDeps,
+  claim: NodeClaim,
+  nodeName: string,
+): Promise<NodeClaim | undefined> {
+  const id = claim.id;
   let moved = false;
-  const stored = await updateClaim(deps.store, id, (c) => {
-    moved = c.state === 'Launched';
-    if (!moved) return undefined;
-    return transition(c, 'Registered', deps.clock.now(), { nodeName });
-  });
+  const stored = await updateClaim(
+    deps.store,
+    id,
+    (c) => {
+      moved = c.state === 'Launched';
+      if (!moved) return undefined;
+      return transition(c, 'Registered', deps.clock.now(), { nodeName });
+    },
+    claim,
+  );
   if (moved && stored)
     deps.log.info('registered nodeclaim', {
       nodeclaim: id,
@@ -174,13 +188,24 @@ async function register(deps: LifecycleDeps, id: string, nodeName: string): Prom
   return stored;
 }
 
-async function initialize(deps: LifecycleDeps, id: string, node: Node): Promise<NodeClaim | undefined> {
+/**
+ * Moves `claim` (as just read or stored, not read again: the write is conditional on its version)
+ * from Registered to Initialized and labels its node; the one write that moved it wakes the drains
+ * waiting for it. Returns the claim as stored.
+ */
+async function initialize(deps: LifecycleDeps, claim: NodeClaim, node: Node): Promise<NodeClaim | undefined> {
+  const id = claim.id;
   let moved = false;
-  const stored = await updateClaim(deps.store, id, (c) => {
-    moved = c.state === 'Registered';
-    if (!moved) return undefined;
-    return transition(c, 'Initialized', deps.clock.now());
-  });
+  const stored = await updateClaim(
+    deps.store,
+    id,
+    (c) => {
+      moved = c.state === 'Registered';
+      if (!moved) return undefined;
+      return transition(c, 'Initialized', deps.clock.now());
+    },
+    claim,
+  );
   if (node.metadata.labels?.[LABEL_INITIALIZED] !== 'true')
     await deps.cluster.patchNode(node.metadata.name, { labels: { [LABEL_INITIALIZED]: 'true' } });
   if (moved && stored) {

@@ -31,6 +31,12 @@ export interface RetireOptions {
   readonly instanceGone?: boolean;
   /** Retire only if the claim is (still) in one of these states; otherwise do nothing. */
   readonly from?: readonly NodeClaimState[];
+  /**
+   * The claim as the caller has just read or stored it: the first write starts from it without
+   * reading it again (the write is conditional on its version, so a claim changed meanwhile is
+   * read again), and the second write starts from the claim as the first one stored it.
+   */
+  readonly known?: NodeClaim;
 }
 
 /**
@@ -44,22 +50,31 @@ export async function retireClaim(
   options: RetireOptions = {},
 ): Promise<NodeClaim | undefined> {
   let skipped = false;
-  const claim = await updateClaim(deps.store, id, (c) => {
-    skipped = options.from !== undefined && !options.from.includes(c.state);
-    if (skipped) return undefined;
-    if (c.state === 'Gone' || c.state === 'Terminating' || c.state === 'Pending') return undefined;
-    return transition(c, 'Terminating', deps.clock.now(), { failure });
-  });
+  const claim = await updateClaim(
+    deps.store,
+    id,
+    (c) => {
+      skipped = options.from !== undefined && !options.from.includes(c.state);
+      if (skipped) return undefined;
+      if (c.state === 'Gone' || c.state === 'Terminating' || c.state === 'Pending') return undefined;
+      return transition(c, 'Terminating', deps.clock.now(), { failure });
+    },
+    options.known,
+  );
   if (!claim || skipped || claim.state === 'Gone') return claim;
   const instanceId = claim.instance?.instanceId ?? (await deps.cloud.findByNodeClaim(id))?.instanceId;
   if (instanceId && !options.instanceGone) await deps.cloud.terminate([instanceId]);
   const nodeName = claim.nodeName ?? (await findNodeName(deps, instanceId));
   // Only the Node of this instance: a node name is a private DNS name, which EC2 reuses.
   if (nodeName) await deps.cluster.deleteNode(nodeName, instanceId);
-  const gone = await updateClaim(deps.store, id, (c) =>
-    c.state === 'Gone'
-      ? undefined
-      : transition(c, 'Gone', deps.clock.now(), { failure: c.failure ?? failure }),
+  const gone = await updateClaim(
+    deps.store,
+    id,
+    (c) =>
+      c.state === 'Gone'
+        ? undefined
+        : transition(c, 'Gone', deps.clock.now(), { failure: c.failure ?? failure }),
+    claim,
   );
   const fields = { nodeclaim: id, instance: instanceId, node: nodeName, reason: failure.reason };
   deps.log.info('deleted nodeclaim', fields);

@@ -1,6 +1,10 @@
 import { run } from '@bufbuild/cel';
 import { describe, expect, it } from 'vitest';
 import { joinerManifests } from '../../../../functions/core/install/index.js';
+import type { NodeClaim } from '../../../../functions/core/nodeclaim/nodeclaim.js';
+import { transition } from '../../../../functions/core/nodeclaim/state-machine.js';
+import { nodeClaimResource } from '../../../../functions/core/status/nodeclaim-resource.js';
+import { pendingClaim } from '../lifecycle/fakes.js';
 
 /** JSON -> CEL values (objects become maps, whole numbers ints), as the API server sees them. */
 function toCel(value: unknown): unknown {
@@ -204,5 +208,37 @@ describe('webhook match conditions', () => {
     expect(
       calls('node-deleted', { operation: 'DELETE', resource: 'nodes', object: null, oldObject: bare }),
     ).toBe(false);
+  });
+
+  it('leaves out the deletion of a NodeClaim resource whose claim is terminating (joiner deletes it itself)', () => {
+    const at = 1_767_225_600_000;
+    const failure = { reason: 'Interrupted', message: 'AWS Health scheduled change' };
+    const launched = transition(pendingClaim('default-abc12', at), 'Launched', at + 1_000, {
+      instance: { instanceId: 'i-0a', instanceType: 'c5.large', zone: 'us-west-2a', capacityType: 'spot' },
+    });
+    const registered = transition(launched, 'Registered', at + 2_000, { nodeName: 'ip-1' });
+    const initialized = transition(registered, 'Initialized', at + 3_000);
+    const draining = transition(initialized, 'Draining', at + 4_000, {
+      disruption: {
+        cause: 'interrupted',
+        message: failure.message,
+        forceful: true,
+        startedAt: at + 4_000,
+        phase: 'replacing',
+        replaceBy: at + 600_000,
+      },
+    });
+    const terminating = transition(draining, 'Terminating', at + 5_000, { failure });
+    const deleted = (claim: NodeClaim) =>
+      calls('node-deleted', {
+        operation: 'DELETE',
+        resource: 'nodeclaims',
+        object: null,
+        oldObject: JSON.parse(JSON.stringify(nodeClaimResource(claim))),
+      });
+    for (const live of [launched, registered, initialized, draining]) expect(deleted(live)).toBe(true);
+    expect(deleted(terminating)).toBe(false);
+    // A never-registered claim retired (its Registered condition False) is terminating too.
+    expect(deleted(transition(launched, 'Terminating', at + 5_000, { failure }))).toBe(false);
   });
 });
