@@ -1,7 +1,7 @@
 import type { NodeClass } from '../model/node-class.js';
 import type { NodePool } from '../model/node-pool.js';
 import type { LaunchedInstance, NodeClaim, NodeClaimOption } from '../nodeclaim/nodeclaim.js';
-import { transition } from '../nodeclaim/state-machine.js';
+import { isLaunchedOn, transition } from '../nodeclaim/state-machine.js';
 import type { Clock } from '../ports/clock.js';
 import type { CloudInstance, CloudProvider } from '../ports/cloud-provider.js';
 import { ConflictError, type OfferingKey, type StateStore } from '../ports/state-store.js';
@@ -260,13 +260,7 @@ async function fail(
 function withPlannedPrice<
   T extends OfferingKey & { readonly price?: number; readonly reservationId?: string },
 >(instance: T, claim: NodeClaim): T {
-  const option = claim.options.find(
-    (o) =>
-      o.instanceType === instance.instanceType &&
-      o.zone === instance.zone &&
-      o.capacityType === instance.capacityType &&
-      (instance.reservationId === undefined || o.reservationId === instance.reservationId),
-  );
+  const option = claim.options.find((o) => isLaunchedOn(o, instance));
   if (!option) return instance;
   return {
     ...instance,

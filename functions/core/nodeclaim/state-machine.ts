@@ -3,6 +3,7 @@ import type {
   LaunchedInstance,
   NodeClaim,
   NodeClaimFailure,
+  NodeClaimOption,
   NodeClaimState,
   TimerKind,
 } from './nodeclaim.js';
@@ -90,6 +91,22 @@ export function transition(
 }
 
 /**
+ * Whether `instance` runs on `option`: the same type, zone and capacity type, and the same
+ * capacity reservation when the instance names one.
+ */
+export function isLaunchedOn(
+  option: NodeClaimOption,
+  instance: Pick<LaunchedInstance, 'instanceType' | 'zone' | 'capacityType' | 'reservationId'>,
+): boolean {
+  return (
+    option.instanceType === instance.instanceType &&
+    option.zone === instance.zone &&
+    option.capacityType === instance.capacityType &&
+    (instance.reservationId === undefined || option.reservationId === instance.reservationId)
+  );
+}
+
+/**
  * A launched claim without what only its launch needed: its options narrow to the offering it was
  * launched on (a reserved instance's to its reservation's), which still give the node its zone ID
  * and price, and the record of its last CreateFleet attempt goes (nothing replays it once the
@@ -101,13 +118,7 @@ export function launchedOnly(claim: NodeClaim): NodeClaim {
   const { lastAttempt: _replayed, ...rest } = claim;
   const i = claim.instance;
   if (!i) return rest;
-  const launched = claim.options.filter(
-    (o) =>
-      o.instanceType === i.instanceType &&
-      o.zone === i.zone &&
-      o.capacityType === i.capacityType &&
-      (i.reservationId === undefined || o.reservationId === i.reservationId),
-  );
+  const launched = claim.options.filter((o) => isLaunchedOn(o, i));
   return launched.length === 0 ? rest : { ...rest, options: launched };
 }
 
