@@ -86,20 +86,6 @@ async function gate(
     // dynalite answers the malformed body itself.
   }
   keys.learn(operation, body);
-  if (process.env.DDB_SIZES) {
-    const g = globalThis as unknown as { __sz?: Map<string, number[]> };
-    if (!g.__sz) {
-      g.__sz = new Map();
-      process.on('exit', () => {
-        for (const [k, [n, b]] of [...g.__sz!.entries()].sort((a, b) => b[1][1] - a[1][1]).slice(0, 40))
-          console.error(`SZ ${k} n=${n} bytes=${b} avg=${Math.round(b / n)}`);
-      });
-    }
-    const add = (k: string, b: number) => { const e = g.__sz!.get(k) ?? [0, 0]; e[0]++; e[1] += b; g.__sz!.set(k, e); };
-    add(`req ${operation}`, raw.length);
-    const item = (body.Item as { claim?: { M?: Record<string, unknown> } } | undefined)?.claim?.M;
-    if (operation === 'PutItem' && item) for (const [a, v] of Object.entries(item)) add(`claim.${a}`, JSON.stringify(v).length);
-  }
   const arn = `arn:aws:dynamodb:${at.region ?? 'us-west-2'}:${at.accountId ?? '000000000000'}:table/`;
   const denial = gateCall(iam, accessKeyOf(req.headers, req.url), 'json', () =>
     dynamoResourcesOf(body).map((resource): Omit<AuthorizationRequest, 'principal'> => {
