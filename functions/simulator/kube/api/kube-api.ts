@@ -9,6 +9,7 @@ import { crdSchemaOf } from '../http/crd-schema.js';
 import type { AdmissionAttributes, AdmissionHook, AdmissionOperation } from './admission-types.js';
 import { alreadyExists, badRequest, conflict, invalid, notFound } from './api-error.js';
 import type { PodChangeCause } from './change-cause.js';
+import { deepCopy } from './deep-copy.js';
 import {
   continuedSnapshot,
   type ListOptions,
@@ -117,7 +118,7 @@ export class KubeApi {
    */
   list(type: ResourceType, options: ListOptions = {}): ListPage {
     const page = this.page(type, options);
-    return { ...page, items: page.items.map((o) => this.present(type, structuredClone(o))) };
+    return { ...page, items: page.items.map((o) => this.present(type, deepCopy(o))) };
   }
 
   /**
@@ -174,7 +175,7 @@ export class KubeApi {
     body: KubeObject,
     opts: WriteOptions = {},
   ): Promise<KubeObject> {
-    const obj = structuredClone(body);
+    const obj = deepCopy(body);
     obj.metadata ??= { name: '' };
     const ns = this.ns(type, namespace ?? obj.metadata.namespace);
     if (type.namespaced && namespace && obj.metadata.namespace && obj.metadata.namespace !== namespace) {
@@ -312,7 +313,7 @@ export class KubeApi {
       throw conflict(type.plural, type.group, name);
     if (opts.admitted !== false) await this.admit('DELETE', type, '', undefined, before, opts);
     if (opts.dryRun) return before;
-    const old = this.present(type, structuredClone(this.assertStill(type, before)));
+    const old = this.present(type, deepCopy(this.assertStill(type, before)));
     const finalizers = (old.metadata.finalizers?.length ?? 0) > 0;
     const isPod = type.plural === 'pods' && type.group === '';
     const graceful =
@@ -320,7 +321,7 @@ export class KubeApi {
     const cause = opts.cause ?? 'delete';
     if (old.metadata.deletionTimestamp && (finalizers || (graceful && this.gracefulPodDeletion))) return old;
     if (!finalizers && !(graceful && this.gracefulPodDeletion)) return this.remove(type, old, cause);
-    const marked = structuredClone(old);
+    const marked = deepCopy(old);
     marked.metadata.deletionTimestamp = timestamp(this.clock.now());
     marked.metadata.deletionGracePeriodSeconds = opts.gracePeriodSeconds ?? (isPod ? 30 : 0);
     const stored = this.present(
@@ -402,7 +403,7 @@ export class KubeApi {
     if (opts.dryRun) return next;
     const latest = this.assertStill(type, old);
     if (latest.metadata.resourceVersion !== old.metadata.resourceVersion) {
-      next = build(structuredClone(latest));
+      next = build(deepCopy(latest));
       this.validate(type, next);
     }
     if (
@@ -421,9 +422,9 @@ export class KubeApi {
   private merged(type: ResourceType, old: KubeObject, body: KubeObject, subresource: string): KubeObject {
     // `old` is always this write's own copy of the stored object (see write), and the store copies
     // what it stores: the status update shares the rest of it instead of copying it again.
-    if (subresource === 'status') return { ...old, status: structuredClone(body.status) };
+    if (subresource === 'status') return { ...old, status: deepCopy(body.status) };
     if (subresource) throw badRequest(`subresource ${subresource} does not support this verb`);
-    const next = structuredClone(body);
+    const next = deepCopy(body);
     const keep = [
       'uid',
       'creationTimestamp',
@@ -440,7 +441,7 @@ export class KubeApi {
     next.apiVersion = old.apiVersion;
     next.kind = old.kind;
     if (type.plural === 'namespaces' && type.group === '') labelNamespace(next);
-    if (type.subresources.includes('status')) next.status = structuredClone(old.status);
+    if (type.subresources.includes('status')) next.status = deepCopy(old.status);
     const specChanged = JSON.stringify(next.spec) !== JSON.stringify(old.spec);
     next.metadata.generation = Number(old.metadata.generation ?? 1) + (specChanged ? 1 : 0);
     return next;

@@ -3,6 +3,7 @@
  * resourceVersion counter, a bounded history of changes for watch resumption, and listeners.
  */
 import type { ObjectMeta } from '../../../core/model/kube-objects.js';
+import { deepCopy } from './deep-copy.js';
 
 /** Any Kubernetes object as JSON. */
 export interface KubeObject {
@@ -113,12 +114,12 @@ export class ObjectStore {
   /** A copy of the object, or undefined. */
   get(resource: string, namespace: string | undefined, name: string): KubeObject | undefined {
     const obj = this.buckets.get(resource)?.byKey.get(keyOf(namespace, name));
-    return obj && structuredClone(obj);
+    return obj && deepCopy(obj);
   }
 
   /** Copies of the objects of a resource (one namespace or all), ordered by namespace and name. */
   list(resource: string, namespace?: string): KubeObject[] {
-    return this.view(resource, namespace).map((o) => structuredClone(o));
+    return this.view(resource, namespace).map((o) => deepCopy(o));
   }
 
   /**
@@ -145,7 +146,7 @@ export class ObjectStore {
     this.buckets.set(resource, bucket);
     const key = keyOf(object.metadata.namespace, object.metadata.name);
     const old = bucket.byKey.get(key);
-    const stored = structuredClone(object);
+    const stored = deepCopy(object);
     stored.metadata.resourceVersion = String(++this.version);
     bucket.set(key, stored, !old);
     this.record({
@@ -155,7 +156,7 @@ export class ObjectStore {
       oldObject: old,
       resourceVersion: this.version,
     });
-    return structuredClone(stored);
+    return deepCopy(stored);
   }
 
   /** Removes an object; the DELETED event carries a new resourceVersion. */
@@ -165,10 +166,10 @@ export class ObjectStore {
     const old = bucket?.byKey.get(key);
     if (!bucket || !old) return undefined;
     bucket.delete(key);
-    const gone = structuredClone(old);
+    const gone = deepCopy(old);
     gone.metadata.resourceVersion = String(++this.version);
     this.record({ type: 'DELETED', resource, object: gone, oldObject: old, resourceVersion: this.version });
-    return structuredClone(gone);
+    return deepCopy(gone);
   }
 
   /** Events of a resource after `resourceVersion`, or 'expired' when history no longer reaches back. */

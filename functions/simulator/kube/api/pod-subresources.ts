@@ -6,6 +6,7 @@
 import type { PodDisruptionBudget } from '../../../core/model/kube-objects.js';
 import { ApiError, conflict, successStatus } from './api-error.js';
 import { controllerScales } from './controller-scale.js';
+import { deepCopy } from './deep-copy.js';
 import { budgetStatus, disruptedPodsOf, isHealthyPod, podsOfBudget } from './disruption-budget.js';
 import type { KubeApi, WriteOptions } from './kube-api.js';
 import { timestamp } from './object-defaults.js';
@@ -38,7 +39,7 @@ export async function bindPod(
     requestKind: { group: '', version: 'v1', kind: 'Binding' },
   });
   if (opts.dryRun) return successStatus();
-  const next = structuredClone(pod);
+  const next = deepCopy(pod);
   (next.spec as { nodeName?: string }).nodeName = target.name;
   const status = (next.status ?? {}) as {
     conditions?: { type: string; status: string; [k: string]: unknown }[];
@@ -119,7 +120,7 @@ export async function evictPod(
           ...(healthy ? { [name]: timestamp(api.clock.now()) } : {}),
         };
         const next = {
-          ...structuredClone(pdb),
+          ...deepCopy(pdb),
           status: {
             ...pdb.status,
             ...status,
@@ -162,7 +163,7 @@ function markEvicted(api: KubeApi, namespace: string, name: string): void {
   const podType = api.typeOf('v1', 'Pod');
   const stored = api.store.peek(storageKey(podType), namespace, name);
   if (!stored) return;
-  const pod = structuredClone(stored);
+  const pod = deepCopy(stored);
   const status = (pod.status ?? {}) as { conditions?: Array<Record<string, unknown>> };
   const others = (status.conditions ?? []).filter((c) => c.type !== EVICTION_CONDITION.type);
   const condition = { ...EVICTION_CONDITION, lastTransitionTime: timestamp(api.clock.now()) };
