@@ -37,6 +37,53 @@ function copy(value: unknown, depth: number): unknown {
   return out;
 }
 
+function copySharing(value: unknown, previous: unknown, depth: number): unknown {
+  if (value === previous) return value;
+  if (value === null || typeof value !== 'object') return copy(value, depth);
+  if (depth > MAX_DEPTH) throw NOT_PLAIN;
+  if (Array.isArray(value)) {
+    const before = Array.isArray(previous) ? previous : undefined;
+    const n = value.length;
+    const out = new Array(n);
+    for (let i = 0; i < n; i++) {
+      if (!(i in value)) throw NOT_PLAIN;
+      out[i] = before ? copySharing(value[i], before[i], depth + 1) : copy(value[i], depth + 1);
+    }
+    return out;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) throw NOT_PLAIN;
+  const before =
+    previous !== null && typeof previous === 'object' && !Array.isArray(previous)
+      ? (previous as Record<string, unknown>)
+      : undefined;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    if (key === '__proto__') throw NOT_PLAIN;
+    const v = (value as Record<string, unknown>)[key];
+    out[key] = before ? copySharing(v, before[key], depth + 1) : copy(v, depth + 1);
+  }
+  return out;
+}
+
+/**
+ * A deep copy of the object `value` whose top level is always a new object and which shares with
+ * `previous` every value `value` holds by the same reference at the same place (field or list
+ * index). For the store: `previous` is the stored version of the object, which is never changed,
+ * so a part of it an update carries over unchanged (a status update's spec, labels and owner
+ * references) is kept by reference instead of being copied again. Anything that is not plain
+ * data makes it a `structuredClone` (which shares nothing), as {@link deepCopy}.
+ */
+export function deepCopySharing<T extends object>(value: T, previous: object | undefined): T {
+  try {
+    if (value === previous) return { ...value };
+    return copySharing(value, previous, 0) as T;
+  } catch (err) {
+    if (err === NOT_PLAIN) return structuredClone(value);
+    throw err;
+  }
+}
+
 /**
  * A deep copy of `value`, equal to `structuredClone(value)` for the JSON-like data Kubernetes
  * objects are: plain objects (copied as plain objects, own enumerable keys in order, `undefined`

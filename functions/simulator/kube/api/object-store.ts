@@ -3,7 +3,7 @@
  * resourceVersion counter, a bounded history of changes for watch resumption, and listeners.
  */
 import type { ObjectMeta } from '../../../core/model/kube-objects.js';
-import { deepCopy } from './deep-copy.js';
+import { deepCopy, deepCopySharing } from './deep-copy.js';
 
 /** Any Kubernetes object as JSON. */
 export interface KubeObject {
@@ -142,11 +142,24 @@ export class ObjectStore {
 
   /** Stores a new or changed object, stamping a new resourceVersion; returns the stored copy. */
   put(resource: string, object: KubeObject): KubeObject {
+    return deepCopy(this.write(resource, object));
+  }
+
+  /**
+   * {@link put} for a writer that does not keep the result, or only reads it: returns the stored
+   * object itself (callers must not modify it). The object is copied into the store; the parts it
+   * holds by reference from the stored version it replaces (which is never changed) are kept by
+   * reference rather than copied (see deepCopySharing): a status update built on the stored
+   * object copies its status, not its spec.
+   */
+  write(resource: string, object: KubeObject): KubeObject {
     const bucket = this.buckets.get(resource) ?? new OrderedBucket();
     this.buckets.set(resource, bucket);
     const key = keyOf(object.metadata.namespace, object.metadata.name);
     const old = bucket.byKey.get(key);
-    const stored = deepCopy(object);
+    const stored = deepCopySharing(object, old);
+    // The metadata gets this write's resourceVersion: it is never the old version's object.
+    if (old !== undefined && stored.metadata === old.metadata) stored.metadata = { ...old.metadata };
     stored.metadata.resourceVersion = String(++this.version);
     bucket.set(key, stored, !old);
     this.record({
@@ -156,7 +169,7 @@ export class ObjectStore {
       oldObject: old,
       resourceVersion: this.version,
     });
-    return deepCopy(stored);
+    return stored;
   }
 
   /** Removes an object; the DELETED event carries a new resourceVersion. */
@@ -166,8 +179,9 @@ export class ObjectStore {
     const old = bucket?.byKey.get(key);
     if (!bucket || !old) return undefined;
     bucket.delete(key);
-    const gone = deepCopy(old);
-    gone.metadata.resourceVersion = String(++this.version);
+    // The last version with the deletion's resourceVersion, sharing the rest with the stored one
+    // (neither is ever changed).
+    const gone = { ...old, metadata: { ...old.metadata, resourceVersion: String(++this.version) } };
     this.record({ type: 'DELETED', resource, object: gone, oldObject: old, resourceVersion: this.version });
     return deepCopy(gone);
   }
