@@ -7,7 +7,9 @@ import { celEnv, celError, isCelError, parse, plan } from '@bufbuild/cel';
 /**
  * Converts JSON into CEL input: objects become maps, integral numbers CEL ints. `converted` keeps
  * the conversions of one set of variables by object, so an object bound twice (a request's
- * `object` is also its `request.object`) is converted once; CEL only reads them.
+ * `object` is also its `request.object`) is converted once; CEL only reads them. An object's map
+ * converts its own fields only when CEL first reads it (see {@link JsonMap}): a condition that
+ * reads `object.status.conditions` does not pay for converting the whole object.
  */
 export function toCel(value: unknown, converted = new Map<object, unknown>()): unknown {
   if (value === null || typeof value !== 'object') return scalarToCel(value);
@@ -15,9 +17,92 @@ export function toCel(value: unknown, converted = new Map<object, unknown>()): u
   if (known !== undefined) return known;
   const out = Array.isArray(value)
     ? value.map((v) => toCel(v, converted))
-    : new Map(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, toCel(v, converted)]));
+    : new JsonMap(value as Record<string, unknown>, converted);
   converted.set(value, out);
   return out;
+}
+
+/**
+ * A JSON object as a CEL map (a `Map` of its fields, each converted by {@link toCel}), filled on
+ * first use: every way of reading a `Map` fills it first, so it reads exactly as the map of the
+ * object's converted fields would. The object must not change while the map is in use (CEL reads
+ * a request's objects while the request is admitted, and nothing writes them meanwhile).
+ */
+class JsonMap extends Map<string, unknown> {
+  // Private fields (not properties), so the map compares equal to a plain Map of its entries.
+  #source?: Record<string, unknown>;
+  readonly #converted: Map<object, unknown>;
+
+  constructor(source: Record<string, unknown>, converted: Map<object, unknown>) {
+    super();
+    this.#source = source;
+    this.#converted = converted;
+  }
+
+  #fill(): void {
+    const source = this.#source;
+    if (source === undefined) return;
+    this.#source = undefined;
+    for (const key of Object.keys(source)) super.set(key, toCel(source[key], this.#converted));
+  }
+
+  override get size(): number {
+    this.#fill();
+    return super.size;
+  }
+
+  override get(key: string): unknown {
+    this.#fill();
+    return super.get(key);
+  }
+
+  override has(key: string): boolean {
+    this.#fill();
+    return super.has(key);
+  }
+
+  override set(key: string, value: unknown): this {
+    this.#fill();
+    return super.set(key, value);
+  }
+
+  override delete(key: string): boolean {
+    this.#fill();
+    return super.delete(key);
+  }
+
+  override clear(): void {
+    this.#source = undefined;
+    super.clear();
+  }
+
+  override keys(): MapIterator<string> {
+    this.#fill();
+    return super.keys();
+  }
+
+  override values(): MapIterator<unknown> {
+    this.#fill();
+    return super.values();
+  }
+
+  override entries(): MapIterator<[string, unknown]> {
+    this.#fill();
+    return super.entries();
+  }
+
+  override forEach(
+    callback: (value: unknown, key: string, map: Map<string, unknown>) => void,
+    thisArg?: unknown,
+  ): void {
+    this.#fill();
+    super.forEach(callback, thisArg);
+  }
+
+  override [Symbol.iterator](): MapIterator<[string, unknown]> {
+    this.#fill();
+    return super[Symbol.iterator]();
+  }
 }
 
 function scalarToCel(value: unknown): unknown {

@@ -3,6 +3,7 @@
  * apply / patch / delete by `apiVersion` + `kind`. Writes go through the same path as HTTP requests
  * (admission included).
  */
+import { deepCopy } from './deep-copy.js';
 import type { KubeApi } from './kube-api.js';
 import type { ListOptions } from './list-options.js';
 import type { KubeObject } from './object-store.js';
@@ -55,7 +56,7 @@ export class ClusterStore {
     if (!existing) return (await this.api.create(type, o.metadata.namespace, o)) as T;
     const finalizers = o.metadata.finalizers ?? existing.metadata.finalizers;
     const next = {
-      ...structuredClone(o),
+      ...deepCopy(o),
       metadata: { ...o.metadata, resourceVersion: undefined, ...(finalizers ? { finalizers } : {}) },
     };
     let stored = await this.api.replace(type, o.metadata.namespace, o.metadata.name, next);

@@ -9,6 +9,7 @@ import { crdSchemaOf } from '../http/crd-schema.js';
 import type { AdmissionAttributes, AdmissionHook, AdmissionOperation } from './admission-types.js';
 import { alreadyExists, badRequest, conflict, invalid, notFound } from './api-error.js';
 import type { PodChangeCause } from './change-cause.js';
+import { deepCopy } from './deep-copy.js';
 import {
   continuedSnapshot,
   type ListOptions,
@@ -117,7 +118,7 @@ export class KubeApi {
    */
   list(type: ResourceType, options: ListOptions = {}): ListPage {
     const page = this.page(type, options);
-    return { ...page, items: page.items.map((o) => this.present(type, structuredClone(o))) };
+    return { ...page, items: page.items.map((o) => this.present(type, deepCopy(o))) };
   }
 
   /**
@@ -174,7 +175,7 @@ export class KubeApi {
     body: KubeObject,
     opts: WriteOptions = {},
   ): Promise<KubeObject> {
-    const obj = structuredClone(body);
+    const obj = deepCopy(body);
     obj.metadata ??= { name: '' };
     const ns = this.ns(type, namespace ?? obj.metadata.namespace);
     if (type.namespaced && namespace && obj.metadata.namespace && obj.metadata.namespace !== namespace) {
@@ -216,7 +217,7 @@ export class KubeApi {
     subresource = '',
     opts: WriteOptions = {},
   ): Promise<KubeObject> {
-    const old = this.get(type, namespace, name);
+    const old = this.stored(type, namespace, name);
     if (body.metadata?.name && body.metadata.name !== name) {
       throw badRequest(
         `the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`,
@@ -243,7 +244,7 @@ export class KubeApi {
     admitted: SubresourceView,
     opts: WriteOptions & { readonly resourceVersion?: string } = {},
   ): Promise<KubeObject> {
-    const old = this.get(type, namespace, name);
+    const old = this.stored(type, namespace, name);
     const rv = opts.resourceVersion;
     if (rv && rv !== old.metadata.resourceVersion) throw conflict(type.plural, type.group, name);
     return this.write(type, old, build, subresource, opts, admitted);
@@ -259,7 +260,7 @@ export class KubeApi {
     subresource = '',
     opts: WriteOptions = {},
   ): Promise<KubeObject> {
-    const old = this.get(type, namespace, name);
+    const old = this.stored(type, namespace, name);
     if (patchType === 'apply')
       throw badRequest('server-side apply is not supported by the simulated API server; use a merge patch');
     const patched = applyPatch(patchType, old, patch) as KubeObject;
@@ -312,7 +313,7 @@ export class KubeApi {
       throw conflict(type.plural, type.group, name);
     if (opts.admitted !== false) await this.admit('DELETE', type, '', undefined, before, opts);
     if (opts.dryRun) return before;
-    const old = this.present(type, structuredClone(this.assertStill(type, before)));
+    const old = this.present(type, deepCopy(this.assertStill(type, before)));
     const finalizers = (old.metadata.finalizers?.length ?? 0) > 0;
     const isPod = type.plural === 'pods' && type.group === '';
     const graceful =
@@ -320,7 +321,8 @@ export class KubeApi {
     const cause = opts.cause ?? 'delete';
     if (old.metadata.deletionTimestamp && (finalizers || (graceful && this.gracefulPodDeletion))) return old;
     if (!finalizers && !(graceful && this.gracefulPodDeletion)) return this.remove(type, old, cause);
-    const marked = structuredClone(old);
+    // `old` is this request's own copy and is not returned from here on: the marked version shares it.
+    const marked = { ...old, metadata: { ...old.metadata } };
     marked.metadata.deletionTimestamp = timestamp(this.clock.now());
     marked.metadata.deletionGracePeriodSeconds = opts.gracePeriodSeconds ?? (isPod ? 30 : 0);
     const stored = this.present(
@@ -378,7 +380,10 @@ export class KubeApi {
   }
 
   /**
-   * Admits and stores the object `build` makes of the stored one. When another write landed while
+   * Admits and stores the object `build` makes of the stored one. `old` and the object `build`
+   * gets are the stored objects themselves (see {@link stored}): `build` must not modify them, and
+   * what it makes may share their parts (the store keeps shared parts by reference, as it never
+   * changes a stored object); admission only reads the objects it is given. When another write landed while
    * this one was being admitted, `build` runs again on the newer object (as the real server's
    * guaranteed update does), so a status update does not undo a concurrent spec change, nor a
    * patch the fields it does not touch; the resourceVersion precondition was checked when the
@@ -399,10 +404,11 @@ export class KubeApi {
         requestKind: admitted.kind,
       });
     else await this.admit('UPDATE', type, subresource, next, old, opts);
-    if (opts.dryRun) return next;
+    // What a dry run answers is the caller's: a copy, sharing nothing with the store.
+    if (opts.dryRun) return deepCopy(next);
     const latest = this.assertStill(type, old);
     if (latest.metadata.resourceVersion !== old.metadata.resourceVersion) {
-      next = build(structuredClone(latest));
+      next = build(this.presented(type, latest));
       this.validate(type, next);
     }
     if (
@@ -419,11 +425,12 @@ export class KubeApi {
 
   /** The new object of an update: server-owned metadata kept; status or spec kept per subresource. */
   private merged(type: ResourceType, old: KubeObject, body: KubeObject, subresource: string): KubeObject {
-    // `old` is always this write's own copy of the stored object (see write), and the store copies
-    // what it stores: the status update shares the rest of it instead of copying it again.
-    if (subresource === 'status') return { ...old, status: structuredClone(body.status) };
+    // `old` is the stored object (see write), never changed, and the store copies what it stores
+    // but the parts it holds by reference from the stored version: the status update shares the
+    // rest of the stored object instead of copying it, and so keeps its spec for the store.
+    if (subresource === 'status') return { ...old, status: deepCopy(body.status) };
     if (subresource) throw badRequest(`subresource ${subresource} does not support this verb`);
-    const next = structuredClone(body);
+    const next = deepCopy(body);
     const keep = [
       'uid',
       'creationTimestamp',
@@ -440,7 +447,7 @@ export class KubeApi {
     next.apiVersion = old.apiVersion;
     next.kind = old.kind;
     if (type.plural === 'namespaces' && type.group === '') labelNamespace(next);
-    if (type.subresources.includes('status')) next.status = structuredClone(old.status);
+    if (type.subresources.includes('status')) next.status = old.status;
     const specChanged = JSON.stringify(next.spec) !== JSON.stringify(old.spec);
     next.metadata.generation = Number(old.metadata.generation ?? 1) + (specChanged ? 1 : 0);
     return next;
@@ -450,6 +457,24 @@ export class KubeApi {
   private validate(type: ResourceType, obj: KubeObject): void {
     if (!type.group || type.plural === 'customresourcedefinitions') return;
     assertMatchesSchema(crdSchemaOf(this, type) as StructuralNode | undefined, type.kind, type.group, obj);
+  }
+
+  /**
+   * The stored object itself, under `type`'s apiVersion and kind (a shallow copy when the store
+   * holds another version): for the verbs' read-only use; 404 when absent.
+   */
+  private stored(type: ResourceType, namespace: string | undefined, name: string): KubeObject {
+    const obj = this.store.peek(storageKey(type), this.ns(type, namespace), name);
+    if (!obj) throw notFound(type.plural, type.group, name);
+    return this.presented(type, obj);
+  }
+
+  /** `obj` (a stored object) under `type`'s apiVersion and kind, without changing it. */
+  private presented(type: ResourceType, obj: KubeObject): KubeObject {
+    const apiVersion = apiVersionOf(type);
+    return obj.apiVersion === apiVersion && obj.kind === type.kind
+      ? obj
+      : { ...obj, apiVersion, kind: type.kind };
   }
 
   /** The stored object now; 404 when it went (or a namesake replaced it) while its write was admitted. */

@@ -14,9 +14,15 @@ export function randomSuffix(random: SeededRandom, length = 5): string {
   return out;
 }
 
+const HEX = '0123456789abcdef';
+
 /** A random UUID (v4 layout) from the seeded source, so runs repeat. */
 export function randomUid(random: SeededRandom): string {
-  const hex = (n: number): string => Array.from({ length: n }, () => random.int(0, 15).toString(16)).join('');
+  const hex = (n: number): string => {
+    let out = '';
+    for (let i = 0; i < n; i++) out += HEX[random.int(0, 15)];
+    return out;
+  };
   return `${hex(8)}-${hex(4)}-4${hex(3)}-${(8 + random.int(0, 3)).toString(16)}${hex(3)}-${hex(12)}`;
 }
 

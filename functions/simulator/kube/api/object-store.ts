@@ -3,6 +3,7 @@
  * resourceVersion counter, a bounded history of changes for watch resumption, and listeners.
  */
 import type { ObjectMeta } from '../../../core/model/kube-objects.js';
+import { deepCopy, deepCopySharing } from './deep-copy.js';
 
 /** Any Kubernetes object as JSON. */
 export interface KubeObject {
@@ -113,12 +114,12 @@ export class ObjectStore {
   /** A copy of the object, or undefined. */
   get(resource: string, namespace: string | undefined, name: string): KubeObject | undefined {
     const obj = this.buckets.get(resource)?.byKey.get(keyOf(namespace, name));
-    return obj && structuredClone(obj);
+    return obj && deepCopy(obj);
   }
 
   /** Copies of the objects of a resource (one namespace or all), ordered by namespace and name. */
   list(resource: string, namespace?: string): KubeObject[] {
-    return this.view(resource, namespace).map((o) => structuredClone(o));
+    return this.view(resource, namespace).map((o) => deepCopy(o));
   }
 
   /**
@@ -141,11 +142,24 @@ export class ObjectStore {
 
   /** Stores a new or changed object, stamping a new resourceVersion; returns the stored copy. */
   put(resource: string, object: KubeObject): KubeObject {
+    return deepCopy(this.write(resource, object));
+  }
+
+  /**
+   * {@link put} for a writer that does not keep the result, or only reads it: returns the stored
+   * object itself (callers must not modify it). The object is copied into the store; the parts it
+   * holds by reference from the stored version it replaces (which is never changed) are kept by
+   * reference rather than copied (see deepCopySharing): a status update built on the stored
+   * object copies its status, not its spec.
+   */
+  write(resource: string, object: KubeObject): KubeObject {
     const bucket = this.buckets.get(resource) ?? new OrderedBucket();
     this.buckets.set(resource, bucket);
     const key = keyOf(object.metadata.namespace, object.metadata.name);
     const old = bucket.byKey.get(key);
-    const stored = structuredClone(object);
+    const stored = deepCopySharing(object, old);
+    // The metadata gets this write's resourceVersion: it is never the old version's object.
+    if (old !== undefined && stored.metadata === old.metadata) stored.metadata = { ...old.metadata };
     stored.metadata.resourceVersion = String(++this.version);
     bucket.set(key, stored, !old);
     this.record({
@@ -155,7 +169,7 @@ export class ObjectStore {
       oldObject: old,
       resourceVersion: this.version,
     });
-    return structuredClone(stored);
+    return stored;
   }
 
   /** Removes an object; the DELETED event carries a new resourceVersion. */
@@ -165,10 +179,11 @@ export class ObjectStore {
     const old = bucket?.byKey.get(key);
     if (!bucket || !old) return undefined;
     bucket.delete(key);
-    const gone = structuredClone(old);
-    gone.metadata.resourceVersion = String(++this.version);
+    // The last version with the deletion's resourceVersion, sharing the rest with the stored one
+    // (neither is ever changed).
+    const gone = { ...old, metadata: { ...old.metadata, resourceVersion: String(++this.version) } };
     this.record({ type: 'DELETED', resource, object: gone, oldObject: old, resourceVersion: this.version });
-    return structuredClone(gone);
+    return deepCopy(gone);
   }
 
   /** Events of a resource after `resourceVersion`, or 'expired' when history no longer reaches back. */

@@ -4,6 +4,7 @@
  * `$patch` and `$deleteFromPrimitiveList` directives) for the fields joiner touches.
  */
 import { ApiError, badRequest } from './api-error.js';
+import { deepCopy } from './deep-copy.js';
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
@@ -34,7 +35,7 @@ const isObject = (v: Json): v is JsonObject => v !== null && typeof v === 'objec
 
 /** Applies a patch of the given type to `target` (not modified) and returns the result. */
 export function applyPatch(type: PatchType, target: JsonObject, patch: Json): JsonObject {
-  const base = structuredClone(target);
+  const base = deepCopy(target);
   if (type === 'json') return applyJsonPatch(base, patch) as JsonObject;
   if (!isObject(patch)) throw badRequest('a merge patch must be a JSON object');
   if (type === 'merge') return mergePatch(base, patch) as JsonObject;
@@ -43,7 +44,7 @@ export function applyPatch(type: PatchType, target: JsonObject, patch: Json): Js
 
 /** RFC 7386. */
 export function mergePatch(target: Json, patch: Json): Json {
-  if (!isObject(patch)) return structuredClone(patch);
+  if (!isObject(patch)) return deepCopy(patch);
   const out: JsonObject = isObject(target) ? { ...target } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
@@ -98,7 +99,7 @@ function mergeList(current: Json, patch: Json[], fieldPath: string): Json[] {
   const existing = Array.isArray(current) ? [...current] : [];
   if (SET_LISTS.has(fieldPath)) return [...existing, ...patch.filter((x) => !existing.includes(x))];
   const key = MERGE_KEYS[fieldPath];
-  if (!key) return structuredClone(patch);
+  if (!key) return deepCopy(patch);
   if (patch.some((p) => isObject(p) && p.$patch === 'replace' && Object.keys(p).length === 1)) {
     return patch.filter((p) => !(isObject(p) && p.$patch === 'replace'));
   }
@@ -161,15 +162,15 @@ function removeAt(doc: Json, path: string): Json {
 
 function addAt(doc: Json, path: string, value: Json, replace: boolean): Json {
   const tokens = pointer(path);
-  if (tokens.length === 0) return structuredClone(value);
+  if (tokens.length === 0) return deepCopy(value);
   if (replace) getAt(doc, path);
   const { parent, last } = parentOf(doc, tokens, replace ? 'replace' : 'add');
   if (Array.isArray(parent)) {
     const i = last === '-' ? parent.length : Number(last);
     if (!Number.isInteger(i) || i < 0 || i > parent.length)
       throw new ApiError(422, 'Invalid', `json patch: index ${last} out of range at ${path}`);
-    parent.splice(i, replace ? 1 : 0, structuredClone(value));
-  } else if (isObject(parent)) parent[last] = structuredClone(value);
+    parent.splice(i, replace ? 1 : 0, deepCopy(value));
+  } else if (isObject(parent)) parent[last] = deepCopy(value);
   else throw new ApiError(422, 'Invalid', `json patch: parent of ${path} is not an object or array`);
   return doc;
 }

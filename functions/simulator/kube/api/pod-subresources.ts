@@ -4,7 +4,7 @@
  * allows no disruption).
  */
 import type { PodDisruptionBudget } from '../../../core/model/kube-objects.js';
-import { ApiError, conflict, successStatus } from './api-error.js';
+import { ApiError, conflict, notFound, successStatus } from './api-error.js';
 import { controllerScales } from './controller-scale.js';
 import { budgetStatus, disruptedPodsOf, isHealthyPod, podsOfBudget } from './disruption-budget.js';
 import type { KubeApi, WriteOptions } from './kube-api.js';
@@ -21,7 +21,7 @@ export async function bindPod(
   opts: WriteOptions = {},
 ): Promise<Record<string, unknown>> {
   const podType = api.typeOf('v1', 'Pod');
-  const pod = api.get(podType, namespace, name);
+  const pod = storedPod(api, namespace, name);
   const target = (binding.target ?? {}) as { kind?: string; name?: string };
   if (!target.name)
     throw new ApiError(422, 'Invalid', `Binding "${name}" is invalid: target.name: Required value`);
@@ -38,17 +38,32 @@ export async function bindPod(
     requestKind: { group: '', version: 'v1', kind: 'Binding' },
   });
   if (opts.dryRun) return successStatus();
-  const next = structuredClone(pod);
-  (next.spec as { nodeName?: string }).nodeName = target.name;
-  const status = (next.status ?? {}) as {
+  // Built on the stored pod without changing it (the store copies what it stores, keeping the
+  // parts that did not change by reference); the pod read before admission is the one bound.
+  const status = (pod.status ?? {}) as {
     conditions?: { type: string; status: string; [k: string]: unknown }[];
   };
   const conditions = (status.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
   conditions.push({ type: 'PodScheduled', status: 'True', lastTransitionTime: timestamp(api.clock.now()) });
-  status.conditions = conditions;
-  next.status = status;
-  api.store.put('/pods', next);
+  const next: KubeObject = {
+    ...pod,
+    apiVersion: 'v1',
+    kind: 'Pod',
+    spec: { ...(pod.spec as object), nodeName: target.name },
+    status: { ...status, conditions },
+  };
+  api.store.write('/pods', next);
   return successStatus();
+}
+
+/**
+ * The stored pod itself, read-only (the subresources build new versions on it; see
+ * ObjectStore.write); 404 when absent.
+ */
+function storedPod(api: KubeApi, namespace: string, name: string): KubeObject {
+  const pod = api.peek(api.typeOf('v1', 'Pod'), namespace, name);
+  if (!pod) throw notFound('pods', '', name);
+  return pod;
 }
 
 /** Evicts a pod (POST pods/{name}/eviction), honouring the PodDisruptionBudgets that select it. */
@@ -61,7 +76,7 @@ export async function evictPod(
 ): Promise<Record<string, unknown>> {
   const podType = api.typeOf('v1', 'Pod');
   const pdbType = api.typeOf('policy/v1', 'PodDisruptionBudget');
-  const pod = api.get(podType, namespace, name);
+  const pod = storedPod(api, namespace, name);
   const evictionObj: KubeObject = {
     apiVersion: 'policy/v1',
     kind: 'Eviction',
@@ -119,7 +134,7 @@ export async function evictPod(
           ...(healthy ? { [name]: timestamp(api.clock.now()) } : {}),
         };
         const next = {
-          ...structuredClone(pdb),
+          ...pdb,
           status: {
             ...pdb.status,
             ...status,
@@ -128,7 +143,7 @@ export async function evictPod(
             observedGeneration: 1,
           },
         };
-        api.store.put('policy/poddisruptionbudgets', next as unknown as KubeObject);
+        api.store.write('policy/poddisruptionbudgets', next as unknown as KubeObject);
       }
     }
   }
@@ -162,10 +177,12 @@ function markEvicted(api: KubeApi, namespace: string, name: string): void {
   const podType = api.typeOf('v1', 'Pod');
   const stored = api.store.peek(storageKey(podType), namespace, name);
   if (!stored) return;
-  const pod = structuredClone(stored);
-  const status = (pod.status ?? {}) as { conditions?: Array<Record<string, unknown>> };
+  const status = (stored.status ?? {}) as { conditions?: Array<Record<string, unknown>> };
   const others = (status.conditions ?? []).filter((c) => c.type !== EVICTION_CONDITION.type);
   const condition = { ...EVICTION_CONDITION, lastTransitionTime: timestamp(api.clock.now()) };
-  pod.status = { ...status, conditions: [...others, condition] };
-  api.store.put(storageKey(podType), pod);
+  // A new version built on the stored one, which is not changed (see ObjectStore.write).
+  api.store.write(storageKey(podType), {
+    ...stored,
+    status: { ...status, conditions: [...others, condition] },
+  });
 }

@@ -5,6 +5,7 @@
  */
 import type { LabelSelector } from '../../../core/model/kube-objects.js';
 import { invalid } from './api-error.js';
+import { deepCopy } from './deep-copy.js';
 import type { KubeApi, WriteOptions } from './kube-api.js';
 import { formatLabelSelector } from './label-selector.js';
 import type { KubeObject } from './object-store.js';
@@ -107,7 +108,7 @@ export async function updateScale(
     name,
     'scale',
     (base) => {
-      const next = structuredClone(base);
+      const next = deepCopy(base);
       if (type.scale)
         writePath(next as unknown as Record<string, unknown>, type.scale.specReplicasPath, replicas);
       else (next.spec as { replicas?: number }).replicas = replicas;

@@ -7,6 +7,7 @@ import type { DaemonSet, Node, Pod } from '../../../core/model/kube-objects.js';
 import type { Toleration } from '../../../core/model/taint.js';
 import { matchesNodeAffinity } from '../../../core/scheduling/node-affinity.js';
 import { untoleratedTaint } from '../../../core/scheduling/tolerations.js';
+import { deepCopy } from '../api/deep-copy.js';
 import type { KubeApi } from '../api/kube-api.js';
 import type { KubeObject } from '../api/object-store.js';
 
@@ -83,7 +84,7 @@ export async function reconcileDaemonSets(api: KubeApi): Promise<void> {
 }
 
 function daemonPod(ds: DaemonSet, nodeName: string): KubeObject {
-  const spec = structuredClone(ds.spec.template.spec);
+  const spec = deepCopy(ds.spec.template.spec);
   spec.nodeName = nodeName;
   spec.tolerations = [...(spec.tolerations ?? []), ...AUTO_TOLERATIONS];
   spec.affinity = {

@@ -5,6 +5,7 @@
  * (scale-down-rank.ts).
  */
 import type { LabelSelector, Pod, PodTemplate } from '../../../core/model/kube-objects.js';
+import { deepCopy } from '../api/deep-copy.js';
 import type { KubeApi } from '../api/kube-api.js';
 import { matchesLabelSelector } from '../api/label-selector.js';
 import type { KubeObject } from '../api/object-store.js';
@@ -154,7 +155,7 @@ async function reconcileReplicaSet(api: KubeApi, rs: Workload, index: ReplicaInd
           annotations: { ...rs.spec.template.metadata?.annotations },
           ownerReferences: [ownerRef(rs)],
         },
-        spec: structuredClone(rs.spec.template.spec),
+        spec: deepCopy(rs.spec.template.spec),
       },
       { user: USER },
     );

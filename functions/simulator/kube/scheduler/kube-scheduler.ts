@@ -61,6 +61,12 @@ const PLACEMENT_INPUTS = new Set([
 ]);
 
 /**
+ * Whether two stored values are the same JSON: the same object (the store keeps a part an update
+ * did not change by reference, see ObjectStore.write) or equal serializations.
+ */
+const sameJson = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+/**
  * Whether a pod's update can change any pod's placement: anything but its status, or its status
  * turning it finished (its resources free) or back.
  */
@@ -68,8 +74,8 @@ function placementChanged(old: Pod, now: Pod): boolean {
   return (
     isTerminal(old) !== isTerminal(now) ||
     old.metadata.deletionTimestamp !== now.metadata.deletionTimestamp ||
-    JSON.stringify(old.metadata.labels) !== JSON.stringify(now.metadata.labels) ||
-    JSON.stringify(old.spec) !== JSON.stringify(now.spec)
+    !sameJson(old.metadata.labels, now.metadata.labels) ||
+    !sameJson(old.spec, now.spec)
   );
 }
 
