@@ -28,12 +28,6 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 /** Decoded claims by item key (see the file comment); the oldest go first past {@link MAX_ENTRIES}. */
 export class DecodedClaims {
   private readonly entries = new Map<string, Entry>();
@@ -43,7 +37,7 @@ export class DecodedClaims {
   /** The claim `bytes` hold for item `key`: the one decoded before when the bytes are the same. */
   decode(key: string, bytes: Uint8Array, decode: (bytes: Uint8Array) => StoredClaim): StoredClaim {
     const known = this.entries.get(key);
-    if (known && sameBytes(known.bytes, bytes)) return known.claim;
+    if (known && Buffer.compare(known.bytes, bytes) === 0) return known.claim;
     const claim = deepFreeze(decode(bytes));
     this.entries.delete(key);
     this.entries.set(key, { bytes: Uint8Array.from(bytes), claim });
