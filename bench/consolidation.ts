@@ -102,6 +102,10 @@ export interface CaseResult {
   loops: (LoopResult & { costRatio: number; milpRatio?: number })[];
 }
 
+/** A long apply loop reports where it is on stderr every this many moves (set by `main`, not in tests). */
+const PROGRESS_EVERY = 25;
+let progress: ((line: string) => void) | undefined;
+
 function cost(c: SyntheticCluster): number {
   return c.claims.reduce((s, x) => s + (x.instance?.price ?? 0), 0);
 }
@@ -222,6 +226,10 @@ function loop(build: () => SyntheticCluster, budget: number, capMs = Number.POSI
             : 'exchange';
     kinds[kind] = (kinds[kind] ?? 0) + 1;
     bad += apply(c, move);
+    if (moves % PROGRESS_EVERY === 0)
+      progress?.(
+        `   ... budget ${budget}%: ${moves} moves, ${c.nodes.length} nodes, $${cost(c).toFixed(2)}/h, ${cpuSeconds.toFixed(1)} CPU s in evaluations`,
+      );
   }
   return {
     budget: `${budget}%`,
@@ -329,6 +337,7 @@ export async function measureCase(
 
 async function main(): Promise<void> {
   const json = process.argv.includes('--json');
+  progress = (line) => process.stderr.write(`${line}\n`);
   const i = process.argv.indexOf('--sizes');
   const sizes = i >= 0 ? process.argv[i + 1].split(',').map(Number) : SIZES;
   if (sizes.some((n) => !Number.isInteger(n) || n < 1))
