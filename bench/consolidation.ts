@@ -338,23 +338,23 @@ export async function measureCase(
 async function main(): Promise<void> {
   const json = process.argv.includes('--json');
   progress = (line) => process.stderr.write(`${line}\n`);
-  const i = process.argv.indexOf('--sizes');
-  const sizes = i >= 0 ? process.argv[i + 1].split(',').map(Number) : SIZES;
-  if (sizes.some((n) => !Number.isInteger(n) || n < 1))
-    throw new Error(
-      `--sizes takes positive integers separated by commas, got '${process.argv[i + 1] ?? ''}'`,
-    );
-  const m = process.argv.indexOf('--milp-seconds');
-  const milpSeconds = m >= 0 ? Number(process.argv[m + 1]) : 60;
-  const l = process.argv.indexOf('--loop-seconds');
-  const loopCap = l >= 0 ? Number(process.argv[l + 1]) * 1000 : Number.POSITIVE_INFINITY;
   const list = (flag: string, fallback: number[]) => {
     const k = process.argv.indexOf(flag);
     if (k < 0) return fallback;
     const values = (process.argv[k + 1] ?? '').split(',').map(Number);
-    if (values.some((v) => !(v > 0))) throw new Error(`${flag} takes positive numbers separated by commas`);
+    if (values.some((v) => !(v > 0)))
+      throw new Error(
+        `${flag} takes positive numbers separated by commas, got '${process.argv[k + 1] ?? ''}'`,
+      );
     return values;
   };
+  const sizesNamed = process.argv.includes('--sizes');
+  const sizes = list('--sizes', SIZES);
+  if (sizes.some((n) => !Number.isInteger(n))) throw new Error('--sizes takes whole numbers of nodes');
+  const m = process.argv.indexOf('--milp-seconds');
+  const milpSeconds = m >= 0 ? Number(process.argv[m + 1]) : 60;
+  const l = process.argv.indexOf('--loop-seconds');
+  const loopCap = l >= 0 ? Number(process.argv[l + 1]) * 1000 : Number.POSITIVE_INFINITY;
   const shares = list('--shares', SHARES);
   const budgets = list('--budgets', [100, 10]);
   const rows: CaseResult[] = [];
@@ -365,7 +365,7 @@ async function main(): Promise<void> {
         share,
         size >= 2000 ? 1 : 3,
         milpSeconds,
-        !process.argv.includes('--evaluate-only') && (i >= 0 || size <= DEFAULT_LOOPS_UP_TO),
+        !process.argv.includes('--evaluate-only') && (sizesNamed || size <= DEFAULT_LOOPS_UP_TO),
         loopCap,
         budgets,
       );
