@@ -11,8 +11,23 @@ import { valueAllowed } from './requirement-set.js';
 import type { InstanceTypeOption, PlannedNodeClaim } from './types.js';
 import { CAPACITY_TYPE, ZONE } from './well-known.js';
 
+/** Whether any of a pool's instance types has an offering in a capacity reservation, per pool. */
+const offersReservations = new WeakMap<PoolContext, boolean>();
+
+function hasReservations(pool: PoolContext): boolean {
+  let known = offersReservations.get(pool);
+  if (known === undefined) {
+    known = pool.types.some((t) =>
+      t.it.offerings.some((o) => o.capacityType === 'reserved' && o.reservationId !== undefined),
+    );
+    offersReservations.set(pool, known);
+  }
+  return known;
+}
+
 /** The claim's available reserved options, cheapest first (ties by reservation id). */
 export function reservedOptions(claim: Claim): InstanceTypeOption[] {
+  if (!hasReservations(claim.pool)) return [];
   const ct = claim.reqs.get(CAPACITY_TYPE);
   if (ct && !valueAllowed(ct, 'reserved')) return [];
   const zone = claim.reqs.get(ZONE);
