@@ -7,8 +7,8 @@
 import { MULTUS_POD_LABEL } from '../install/match-conditions.js';
 import type { Node, Pod } from '../model/kube-objects.js';
 import { isUnregisteredTaint, type Taint, UNREGISTERED_TAINT } from '../model/taint.js';
-import type { NodeClaim } from '../nodeclaim/nodeclaim.js';
-import { transition } from '../nodeclaim/state-machine.js';
+import type { NodeClaim, NodeClaimState } from '../nodeclaim/nodeclaim.js';
+import { type TransitionChanges, transition } from '../nodeclaim/state-machine.js';
 import type { NodePatch } from '../ports/cluster-api.js';
 import type { LifecycleDeps } from './lifecycle-deps.js';
 import {
@@ -158,29 +158,40 @@ function warnIfRegisteredUntainted(deps: LifecycleDeps, claim: NodeClaim, node: 
 }
 
 /**
- * Moves `claim` (as the caller read it, not read again: the write is conditional on its version)
- * from Launched to Registered on `nodeName`. Returns the claim as stored.
+ * Moves `claim` from state `from` to `to`, starting from the claim as the caller read or stored it
+ * (not read again: the write is conditional on its version). `moved`: this write moved it, not an
+ * earlier delivery. `stored`: the claim as stored.
  */
+async function advance(
+  deps: LifecycleDeps,
+  claim: NodeClaim,
+  from: NodeClaimState,
+  to: NodeClaimState,
+  changes?: TransitionChanges,
+): Promise<{ readonly stored: NodeClaim | undefined; readonly moved: boolean }> {
+  let moved = false;
+  const stored = await updateClaim(
+    deps.store,
+    claim.id,
+    (c) => {
+      moved = c.state === from;
+      return moved ? transition(c, to, deps.clock.now(), changes) : undefined;
+    },
+    claim,
+  );
+  return { stored, moved };
+}
+
+/** Moves `claim` from Launched to Registered on `nodeName`. Returns the claim as stored. */
 async function register(
   deps: LifecycleDeps,
   claim: NodeClaim,
   nodeName: string,
 ): Promise<NodeClaim | undefined> {
-  const id = claim.id;
-  let moved = false;
-  const stored = await updateClaim(
-    deps.store,
-    id,
-    (c) => {
-      moved = c.state === 'Launched';
-      if (!moved) return undefined;
-      return transition(c, 'Registered', deps.clock.now(), { nodeName });
-    },
-    claim,
-  );
+  const { stored, moved } = await advance(deps, claim, 'Launched', 'Registered', { nodeName });
   if (moved && stored)
     deps.log.info('registered nodeclaim', {
-      nodeclaim: id,
+      nodeclaim: claim.id,
       node: nodeName,
       instance: stored.instance?.instanceId,
       nodepool: stored.nodePool,
@@ -189,28 +200,16 @@ async function register(
 }
 
 /**
- * Moves `claim` (as just read or stored, not read again: the write is conditional on its version)
- * from Registered to Initialized and labels its node; the one write that moved it wakes the drains
- * waiting for it. Returns the claim as stored.
+ * Moves `claim` from Registered to Initialized and labels its node; the one write that moved it
+ * wakes the drains waiting for it. Returns the claim as stored.
  */
 async function initialize(deps: LifecycleDeps, claim: NodeClaim, node: Node): Promise<NodeClaim | undefined> {
-  const id = claim.id;
-  let moved = false;
-  const stored = await updateClaim(
-    deps.store,
-    id,
-    (c) => {
-      moved = c.state === 'Registered';
-      if (!moved) return undefined;
-      return transition(c, 'Initialized', deps.clock.now());
-    },
-    claim,
-  );
+  const { stored, moved } = await advance(deps, claim, 'Registered', 'Initialized');
   if (node.metadata.labels?.[LABEL_INITIALIZED] !== 'true')
     await deps.cluster.patchNode(node.metadata.name, { labels: { [LABEL_INITIALIZED]: 'true' } });
   if (moved && stored) {
     deps.log.info('initialized nodeclaim', {
-      nodeclaim: id,
+      nodeclaim: claim.id,
       node: node.metadata.name,
       allocatable: node.status?.allocatable,
     });
