@@ -6,8 +6,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { handleInterruption } from '../../../../functions/core/interruption/handle-interruption.js';
 import { handleLifecycleEvent } from '../../../../functions/core/lifecycle/handle-lifecycle-event.js';
-import { kubeletNode, markReady, podOn } from './fakes.js';
-import { harness, launchedClaim } from './harness.js';
+import { kubeletNode, markReady } from './fakes.js';
+import { harness, launchedClaim, runningClaim } from './harness.js';
 
 const ready = (nodeName: string) => ({ detailType: 'NodeReady' as const, detail: { nodeName } });
 
@@ -55,25 +55,17 @@ describe('one read of the claim per event', () => {
 
   it('a scheduled change drains the claim its lookup found without reading it again', async () => {
     const h = harness();
-    const claim = launchedClaim(h, 'default-abc', 'i-0a');
-    h.store.put({ ...claim, state: 'Initialized', nodeName: 'ip-1', timers: {} });
-    const node = kubeletNode('ip-1', 'i-0a');
-    markReady(node);
-    h.cluster.nodes.set('ip-1', node);
-    h.cluster.pods.push(podOn('ip-1', 'web-1'));
+    const instanceId = runningClaim(h, 'default-abc', 'ip-1', ['web-1']).instance?.instanceId;
+    const notice = { kind: 'scheduled-change' as const, instanceId: instanceId ?? '' };
     const gets = vi.spyOn(h.store, 'getNodeClaim');
-    expect(await handleInterruption(h.interruption, { kind: 'scheduled-change', instanceId: 'i-0a' })).toBe(
-      'draining',
-    );
+    expect(await handleInterruption(h.interruption, notice)).toBe('draining');
     expect(h.store.claims.get('default-abc')).toMatchObject({
       state: 'Draining',
       disruption: { cause: 'interrupted' },
     });
     expect(gets).not.toHaveBeenCalled();
     // A duplicate notice changes nothing.
-    expect(await handleInterruption(h.interruption, { kind: 'scheduled-change', instanceId: 'i-0a' })).toBe(
-      'draining',
-    );
+    expect(await handleInterruption(h.interruption, notice)).toBe('draining');
     expect(h.store.claims.get('default-abc')?.disruption?.cause).toBe('interrupted');
   });
 });
