@@ -12,34 +12,16 @@ const NOT_PLAIN: unique symbol = Symbol('not plain data');
 /** Deeper than this, a value is taken for a cycle (which `structuredClone` handles). */
 const MAX_DEPTH = 200;
 
-function copy(value: unknown, depth: number): unknown {
+/**
+ * Copies `value`, sharing with `previous` every value held by the same reference at the same place
+ * (field or list index); with `previous` undefined, a plain deep copy.
+ */
+function copy(value: unknown, previous: unknown, depth: number): unknown {
+  if (value === previous) return value;
   if (value === null || typeof value !== 'object') {
     if (typeof value === 'function' || typeof value === 'symbol') throw NOT_PLAIN;
     return value;
   }
-  if (depth > MAX_DEPTH) throw NOT_PLAIN;
-  if (Array.isArray(value)) {
-    const n = value.length;
-    const out = new Array(n);
-    for (let i = 0; i < n; i++) {
-      if (!(i in value)) throw NOT_PLAIN;
-      out[i] = copy(value[i], depth + 1);
-    }
-    return out;
-  }
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) throw NOT_PLAIN;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    if (key === '__proto__') throw NOT_PLAIN;
-    out[key] = copy((value as Record<string, unknown>)[key], depth + 1);
-  }
-  return out;
-}
-
-function copySharing(value: unknown, previous: unknown, depth: number): unknown {
-  if (value === previous) return value;
-  if (value === null || typeof value !== 'object') return copy(value, depth);
   if (depth > MAX_DEPTH) throw NOT_PLAIN;
   if (Array.isArray(value)) {
     const before = Array.isArray(previous) ? previous : undefined;
@@ -47,7 +29,7 @@ function copySharing(value: unknown, previous: unknown, depth: number): unknown 
     const out = new Array(n);
     for (let i = 0; i < n; i++) {
       if (!(i in value)) throw NOT_PLAIN;
-      out[i] = before ? copySharing(value[i], before[i], depth + 1) : copy(value[i], depth + 1);
+      out[i] = copy(value[i], before?.[i], depth + 1);
     }
     return out;
   }
@@ -60,8 +42,7 @@ function copySharing(value: unknown, previous: unknown, depth: number): unknown 
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     if (key === '__proto__') throw NOT_PLAIN;
-    const v = (value as Record<string, unknown>)[key];
-    out[key] = before ? copySharing(v, before[key], depth + 1) : copy(v, depth + 1);
+    out[key] = copy((value as Record<string, unknown>)[key], before?.[key], depth + 1);
   }
   return out;
 }
@@ -77,7 +58,7 @@ function copySharing(value: unknown, previous: unknown, depth: number): unknown 
 export function deepCopySharing<T extends object>(value: T, previous: object | undefined): T {
   try {
     if (value === previous) return { ...value };
-    return copySharing(value, previous, 0) as T;
+    return copy(value, previous, 0) as T;
   } catch (err) {
     if (err === NOT_PLAIN) return structuredClone(value);
     throw err;
@@ -93,7 +74,7 @@ export function deepCopySharing<T extends object>(value: T, previous: object | u
  */
 export function deepCopy<T>(value: T): T {
   try {
-    return copy(value, 0) as T;
+    return copy(value, undefined, 0) as T;
   } catch (err) {
     if (err === NOT_PLAIN) return structuredClone(value);
     throw err;
